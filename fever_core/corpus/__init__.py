@@ -1,0 +1,1 @@
+"""The corpus layer: the SQLite page store, the sources that fill it, and hyperlink anchoring."""

@@ -1,0 +1,137 @@
+"""Named corpora and building their stores: sources in precedence order, links anchored, atomic.
+
+A corpus is a named list of source specs (see :mod:`fever_core.corpus.sources`); a page from an
+earlier source wins when two sources have the same page id. Three names are predefined for the
+benchmarks. A build writes ``store.sqlite.partial`` and renames it into place only when complete,
+so a killed build never leaves a store that reads wrong; running the build again starts it afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from tqdm import tqdm
+
+from fever_core.corpus.linking import TitleLinker
+from fever_core.corpus.sources import PageSource, source_from_spec
+from fever_core.corpus.store import SCHEMA_VERSION, CorpusStore
+from fever_core.settings import SHARED_DATA_DIR
+from fever_core.types import Page
+
+log = logging.getLogger(__name__)
+
+NAMED_CORPORA: dict[str, list[str]] = {
+    "embedded": ["embedded"],
+    "fever-dev": [f"fever:{SHARED_DATA_DIR / 'corpus' / 'fever-pages.jsonl'}", "embedded"],
+    "fm2": [f"fever:{SHARED_DATA_DIR / 'corpus' / 'fm2-pages.jsonl'}", "embedded"],
+}
+STORE_FILE = "store.sqlite"
+SOURCES_FILE = "sources.json"
+_BATCH = 500
+
+
+def corpus_dir(data_dir: Path, name: str) -> Path:
+    """Folder of a named corpus: ``<data_dir>/corpora/<name>``."""
+    if not name or any(ch in name for ch in "/\\") or name.startswith("."):
+        raise ValueError(f"Bad corpus name {name!r}: use letters, digits, '-' and '_'.")
+    return Path(data_dir) / "corpora" / name
+
+
+def corpus_specs(data_dir: Path, name: str) -> list[str]:
+    """Source specs of a corpus: predefined, or saved by an earlier ``corpus build NAME --source``."""
+    if name in NAMED_CORPORA:
+        return NAMED_CORPORA[name]
+    saved = corpus_dir(data_dir, name) / SOURCES_FILE
+    if saved.is_file():
+        return json.loads(saved.read_text())
+    raise KeyError(
+        f"Unknown corpus {name!r}. Predefined: {', '.join(NAMED_CORPORA)}. "
+        f"Make a new one with `python -m fever_core corpus build {name} --source fever:PATH.jsonl [--source embedded]`."
+    )
+
+
+def sources_fingerprint(sources: list[PageSource]) -> str:
+    """Changes whenever a source's input or the store schema changes."""
+    parts = [SCHEMA_VERSION] + [f"{s.name}={s.fingerprint()}" for s in sources]
+    return hashlib.sha1("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def _pages_in_precedence(sources: list[PageSource], linker: TitleLinker) -> Iterator[Page]:
+    seen: set[str] = set()
+    for source in sources:
+        for page in source.iter_pages():
+            if page.page_id in seen or not page.sentences:
+                continue
+            seen.add(page.page_id)
+            yield linker.link_page(page)
+
+
+def build_store(path: Path, sources: list[PageSource], progress: bool = True) -> CorpusStore:
+    """Build a store from sources at ``path`` (replacing what is there) and return it opened."""
+    path = Path(path)
+    partial = path.with_name(path.name + ".partial")
+    for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+        leftover.unlink(missing_ok=True)
+    started = time.perf_counter()
+    titles: dict[str, str] = {}
+    for source in sources:
+        for page_id, title in source.iter_titles():
+            titles.setdefault(page_id, title)
+    linker = TitleLinker(titles.items())
+    store = CorpusStore.create(partial)
+    batch: list[Page] = []
+    with tqdm(total=len(titles), desc=f"Storing pages ({path.parent.name})", unit="page", disable=not progress) as bar:
+        for page in _pages_in_precedence(sources, linker):
+            batch.append(page)
+            if len(batch) >= _BATCH:
+                store.add_pages(batch)
+                bar.update(len(batch))
+                batch = []
+        store.add_pages(batch)
+        bar.update(len(batch))
+    store.set_meta("fingerprint", sources_fingerprint(sources))
+    store.set_meta("sources", json.dumps([s.name for s in sources]))
+    store.set_meta("build_seconds", f"{time.perf_counter() - started:.1f}")
+    store.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.connection.execute("PRAGMA journal_mode=DELETE")
+    store.close()
+    os.replace(partial, path)
+    return CorpusStore.open(path)
+
+
+def ensure_corpus_store(
+    data_dir: Path, name: str, specs: list[str] | None = None, progress: bool = True, rebuild: bool = False
+) -> CorpusStore:
+    """Open the named corpus, building it first when it is missing, stale or ``rebuild`` is set.
+
+    Args:
+        data_dir: the workbench data folder (``Settings.data_dir``).
+        name: corpus name; ``specs`` makes (or remakes) a corpus of that name from those sources.
+        progress: show progress bars while building.
+    """
+    folder = corpus_dir(data_dir, name)
+    if specs:
+        folder.mkdir(parents=True, exist_ok=True)
+        saved = folder / SOURCES_FILE
+        if name not in NAMED_CORPORA and (not saved.is_file() or json.loads(saved.read_text()) != specs):
+            saved.write_text(json.dumps(specs))
+            rebuild = True
+    sources = [source_from_spec(spec) for spec in (specs or corpus_specs(data_dir, name))]
+    path = folder / STORE_FILE
+    if path.is_file() and not rebuild:
+        try:
+            store = CorpusStore.open(path)
+            if store.get_meta("fingerprint") == sources_fingerprint(sources):
+                return store
+            store.close()
+            log.warning("Corpus %s is out of date with its sources: rebuilding.", name)
+        except ValueError as exc:
+            log.warning("Corpus %s can't be read (%s): rebuilding.", name, exc)
+    folder.mkdir(parents=True, exist_ok=True)
+    return build_store(path, sources, progress=progress)

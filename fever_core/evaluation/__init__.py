@@ -1,0 +1,1 @@
+"""Evaluation: scoring verifiers and pipelines against labelled data."""

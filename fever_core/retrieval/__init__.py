@@ -1,0 +1,1 @@
+"""The retrieval layer: documents (title match, dense, lexical, TF-IDF baseline) and sentences."""

@@ -1,0 +1,152 @@
+"""Dense sentence index: FAISS inner product over normalised bi-encoder embeddings.
+
+Every sentence is embedded as ``"<page title>: <sentence>"``. The index lives in a folder beside the
+corpus store and is rebuilt only when the store's fingerprint or the encoder changes. Embedding is
+done in chunks saved under ``dense.partial/``, so a killed build resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from tqdm import tqdm
+
+from fever_core.corpus.store import CorpusStore
+from fever_core.retrieval.encoder import encode, load_encoder
+from fever_core.text import premise_text
+
+if TYPE_CHECKING:
+    import faiss
+    from sentence_transformers import SentenceTransformer
+
+log = logging.getLogger(__name__)
+
+INDEX_FILE = "dense.faiss"
+IDS_FILE = "dense_ids.npy"
+META_FILE = "dense.json"
+CHUNK = 4096
+
+
+@dataclass(frozen=True)
+class DenseHit:
+    """A sentence found by dense search: store row id and cosine similarity in [-1, 1]."""
+
+    sentence_id: int
+    score: float
+
+
+class DenseSentenceIndex:
+    """FAISS index of a store's sentences plus the encoder that made it."""
+
+    def __init__(self, index: faiss.Index, sentence_ids: np.ndarray, encoder: SentenceTransformer):
+        self.index = index
+        self.sentence_ids = sentence_ids
+        self.encoder = encoder
+        self._row_of = {int(sid): row for row, sid in enumerate(sentence_ids)}
+        self._vectors: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return int(self.index.ntotal)
+
+    @classmethod
+    def build_or_load(
+        cls, store: CorpusStore, folder: Path, encoder_name: str, device: str = "auto", progress: bool = True
+    ) -> DenseSentenceIndex:
+        """Load the index in ``folder`` if it matches ``store`` and ``encoder_name``; else (re)build it."""
+        import faiss
+
+        folder = Path(folder)
+        wanted = {"store_fingerprint": store.get_meta("fingerprint"), "encoder": encoder_name}
+        encoder = load_encoder(encoder_name, device)
+        meta_path = folder / META_FILE
+        if meta_path.is_file():
+            try:
+                meta = json.loads(meta_path.read_text())
+                if all(meta.get(k) == v for k, v in wanted.items()):
+                    index = faiss.read_index(str(folder / INDEX_FILE))
+                    ids = np.load(folder / IDS_FILE)
+                    if index.ntotal == len(ids):
+                        return cls(index, ids, encoder)
+                log.warning("Dense index in %s is out of date: rebuilding.", folder)
+            except (OSError, ValueError, RuntimeError) as exc:
+                log.warning("Dense index in %s can't be read (%s): rebuilding.", folder, exc)
+        return cls._build(store, folder, encoder, wanted, progress)
+
+    @classmethod
+    def _build(
+        cls, store: CorpusStore, folder: Path, encoder: SentenceTransformer, meta: dict, progress: bool
+    ) -> DenseSentenceIndex:
+        import faiss
+
+        started = time.perf_counter()
+        partial = folder / "dense.partial"
+        stamp = partial / "build.json"
+        if partial.is_dir() and (not stamp.is_file() or json.loads(stamp.read_text()) != meta):
+            shutil.rmtree(partial)
+        partial.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(json.dumps(meta))
+        total = store.stats().sentences
+        chunks_ids, chunks_vecs = [], []
+        with tqdm(total=total, desc="Embedding sentences", unit="sent", disable=not progress) as bar:
+            for number, rows in enumerate(store.iter_sentence_texts(batch_size=CHUNK)):
+                done = partial / f"chunk_{number:05d}.npz"
+                ids = np.array([r[0] for r in rows], dtype=np.int64)
+                if done.is_file():
+                    saved = np.load(done)
+                    if np.array_equal(saved["ids"], ids):
+                        chunks_ids.append(ids)
+                        chunks_vecs.append(saved["vectors"])
+                        bar.update(len(rows))
+                        continue
+                vectors = encode(encoder, [premise_text(title, text) for _, title, text in rows])
+                tmp = partial / f"chunk_{number:05d}.tmp.npz"
+                np.savez(tmp, ids=ids, vectors=vectors)
+                tmp.replace(done)
+                chunks_ids.append(ids)
+                chunks_vecs.append(vectors)
+                bar.update(len(rows))
+        dim = encoder.get_embedding_dimension()
+        vectors = np.concatenate(chunks_vecs) if chunks_vecs else np.zeros((0, dim), dtype=np.float32)
+        ids = np.concatenate(chunks_ids) if chunks_ids else np.zeros(0, dtype=np.int64)
+        index = faiss.IndexFlatIP(dim)
+        index.add(vectors)
+        faiss.write_index(index, str(folder / INDEX_FILE))
+        np.save(folder / IDS_FILE, ids)
+        meta = {**meta, "sentences": int(len(ids)), "dim": int(dim),
+                "build_seconds": round(time.perf_counter() - started, 1)}
+        (folder / META_FILE).write_text(json.dumps(meta, indent=2))
+        shutil.rmtree(partial)
+        return cls(index, ids, encoder)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Normalised embeddings of texts, shape ``(len(texts), dim)``."""
+        return encode(self.encoder, texts)
+
+    def search(self, query_vector: np.ndarray, k: int) -> list[DenseHit]:
+        """Top-``k`` sentences by cosine similarity to one query vector of shape ``(dim,)``."""
+        if k <= 0 or len(self) == 0:
+            return []
+        scores, rows = self.index.search(query_vector.reshape(1, -1).astype(np.float32), min(k, len(self)))
+        return [
+            DenseHit(int(self.sentence_ids[row]), float(score))
+            for score, row in zip(scores[0], rows[0])
+            if row >= 0
+        ]
+
+    def vectors_of(self, sentence_ids: list[int]) -> np.ndarray:
+        """Stored embeddings of some sentences, shape ``(len(sentence_ids), dim)``; unknown ids get zeros."""
+        if self._vectors is None:
+            self._vectors = self.index.reconstruct_n(0, len(self))
+        out = np.zeros((len(sentence_ids), self._vectors.shape[1]), dtype=np.float32)
+        for i, sid in enumerate(sentence_ids):
+            row = self._row_of.get(int(sid))
+            if row is not None:
+                out[i] = self._vectors[row]
+        return out

