@@ -30,7 +30,8 @@ class Settings:
     """Workbench settings.
 
     Attributes:
-        data_dir: where built corpora (SQLite stores, FAISS indexes) live. Default ``./data``.
+        data_dir: where built corpora (SQLite stores, FAISS indexes) live. Default ``data/`` in the
+            project folder (git-ignored).
         encoder_model: sentence-transformers model id or path for dense retrieval.
             Default: the packaged all-MiniLM-L6-v2.
         verifier_model: Hugging Face sequence-classification NLI model id or path.
@@ -44,7 +45,7 @@ class Settings:
         wikipedia_timeout_s: live Wikipedia request timeout in seconds.
     """
 
-    data_dir: Path = field(default_factory=lambda: Path("data"))
+    data_dir: Path = field(default_factory=lambda: PROJECT_ROOT / "data")
     encoder_model: str = field(default_factory=_packaged_encoder)
     verifier_model: str = str(BUNDLED_MODELS_DIR / "verifier")
     selector_model: str = ""

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fever_core.evaluation.pairs import PairsReport, evaluate_pairs, report_from_predictions
+from fever_core.evaluation.pairs import report_from_predictions
 from fever_core.training.pairs import (
     DEFAULT_CACHE_DIR,
     DataSpec,
@@ -80,7 +80,12 @@ class TrainConfig:
         eval: extra evaluation files (pair files, or FEVER claims files scored on gold evidence with
             ``corpus``), scored per source at the end.
         max_per_source: default cap on pairs per input file (``None`` = all); ``PATH:N`` overrides it.
-        threads: torch CPU threads.
+        threads: most torch CPU threads to use. While other processes keep the cores busy (1-minute load
+            average), training drops to one thread: on a shared 2-core machine two threads that wait on
+            each other at every operation run several times slower than one.
+        time_budget_s: stop training after this many seconds (wall clock, counted from the start of the
+            call) and still save and evaluate the model; ``None`` = no limit. The schedule is not re-planned,
+            so a stopped run ends before the learning rate reaches 0.
         corpus: FEVER ``wiki-pages`` jsonl holding the evidence of FEVER claims files in ``data``/``eval``.
         dev_fraction: share of training claims held out to tune the NEI rule and report dev scores.
         nei_from_evidence_fraction: share of FEVER S/R claims also paired with a non-evidence sentence as NEI.
@@ -111,6 +116,7 @@ class TrainConfig:
     resume: bool = True
     keep_checkpoints: bool = False
     stop_after_steps: int | None = None
+    time_budget_s: float | None = None
     eval_batch_size: int = 64
     log_every: int = 50
     cache_dir: Path = DEFAULT_CACHE_DIR
@@ -125,7 +131,8 @@ class TrainResult:
 
     Attributes:
         out: model directory (complete only when ``finished``).
-        finished: False when stopped early by ``stop_after_steps`` (a checkpoint is left to resume from).
+        finished: False when stopped early by ``stop_after_steps`` (a checkpoint is left to resume from)
+            or by ``time_budget_s`` (the model is saved and evaluated all the same).
         steps: optimizer steps done in total (including those before a resume).
         total_steps: steps planned over all epochs.
         resumed_from: step the run resumed from (0 = fresh start).
@@ -246,6 +253,15 @@ def choose_nei_threshold(gold: np.ndarray, probs: np.ndarray) -> tuple[float, fl
 # training
 
 
+def pick_threads(max_threads: int, current: int) -> int:
+    """``max_threads`` when the cores are free of other work (1-minute load average), else 1."""
+    try:
+        others = os.getloadavg()[0] - current
+    except OSError:
+        return max_threads
+    return max_threads if others < 0.7 else 1
+
+
 def _checkpoint_dir(out: Path) -> Path:
     return Path(out) / "checkpoints"
 
@@ -349,6 +365,8 @@ def train_verifier(config: TrainConfig) -> TrainResult:
     window: list[float] = []
     stop_at = total_steps if config.stop_after_steps is None else min(total_steps, config.stop_after_steps)
     model.train()
+    out_of_time = False
+    threads = config.threads
     progress = tqdm(
         total=total_steps, initial=step, desc="training verifier", unit="step",
         mininterval=1.0 if sys.stderr.isatty() else 30.0, dynamic_ncols=True,
@@ -379,13 +397,28 @@ def train_verifier(config: TrainConfig) -> TrainResult:
                          step, total_steps, epoch + 1, mean, scheduler.get_last_lr()[0], rate)
             if step % config.checkpoint_every == 0 or step == stop_at:
                 _save_checkpoint(checkpoint, model, optimizer, scheduler, step, plan)
+            if step % 25 == 0 and config.threads > 1:
+                wanted = pick_threads(config.threads, threads)
+                if wanted != threads:
+                    log.info("step %d: %d torch thread(s), was %d (load average %.2f)",
+                             step, wanted, threads, os.getloadavg()[0])
+                    threads = wanted
+                    torch.set_num_threads(threads)
+            if config.time_budget_s is not None and time.perf_counter() - started > config.time_budget_s:
+                out_of_time = step < stop_at
+                _save_checkpoint(checkpoint, model, optimizer, scheduler, step, plan)
+                log.warning("time budget of %.0f s used up at step %d of %d: saving the model as it is",
+                            config.time_budget_s, step, total_steps)
+                break
             if step >= stop_at:
                 break
+        if out_of_time:
+            break
     progress.close()
 
     result = TrainResult(out, step >= total_steps, step, total_steps, resumed_from, losses,
                          _count(train_pairs), _count(dev_pairs))
-    if not result.finished:
+    if not result.finished and not out_of_time:
         result.wall_s = time.perf_counter() - started
         log.info("stopped at step %d of %d; rerun the same command to resume", step, total_steps)
         return result
@@ -438,11 +471,14 @@ def _evaluate_and_describe(config: TrainConfig, result: TrainResult, dev_pairs: 
         hf_config.nei_threshold = threshold
         hf_config.save_pretrained(out)
     for source, pairs in load_eval_sets(config.eval, config.corpus).items():
-        report = evaluate_pairs(model, pairs, batch_size=config.eval_batch_size)
+        start = time.perf_counter()
+        probs = model.predict([(p.premise, p.hypothesis) for p in pairs], batch_size=config.eval_batch_size)
+        rate = len(pairs) / max(time.perf_counter() - start, 1e-9)
+        report = report_from_predictions(label_ids(pairs), probs, rate)
         reports[source] = report.to_dict()
         if result.nei_threshold is not None:
-            reports[f"{source}@nei_threshold"] = evaluate_pairs(
-                model, pairs, batch_size=config.eval_batch_size, nei_threshold=result.nei_threshold
+            reports[f"{source}@nei_threshold"] = report_from_predictions(
+                label_ids(pairs), probs, rate, nei_threshold=result.nei_threshold
             ).to_dict()
         log.info("%s: n=%d accuracy %.4f macro-F1 %.4f", source, report.n, report.accuracy, report.macro_f1)
     result.reports = reports
@@ -459,6 +495,8 @@ def _write_meta(config: TrainConfig, result: TrainResult) -> None:
         "max_length": config.max_length,
         "config": config.to_dict(),
         "steps": result.steps,
+        "total_steps": result.total_steps,
+        "schedule_completed": result.finished,
         "wall_s": round(result.wall_s, 1),
         "train_pairs": result.train_pairs,
         "dev_pairs": result.dev_pairs,
@@ -493,16 +531,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--threads", type=int, default=d["threads"].default)
     parser.add_argument("--corpus", type=Path, default=None, help="FEVER wiki-pages jsonl for FEVER claims files")
     parser.add_argument("--dev-fraction", type=float, default=d["dev_fraction"].default)
+    parser.add_argument("--nei-from-evidence-fraction", type=float, default=d["nei_from_evidence_fraction"].default,
+                        help="share of FEVER S/R claims also paired with a non-evidence sentence as NEI")
+    parser.add_argument("--warmup-ratio", type=float, default=d["warmup_ratio"].default)
     parser.add_argument("--checkpoint-every", type=int, default=d["checkpoint_every"].default)
     parser.add_argument("--no-resume", dest="resume", action="store_false", help="ignore existing checkpoints")
     parser.add_argument("--keep-checkpoints", action="store_true")
     parser.add_argument("--stop-after-steps", type=int, default=None)
+    parser.add_argument("--time-budget-min", type=float, default=None,
+                        help="stop training after this many minutes and save/evaluate the model as it is")
     parser.add_argument("--cache-dir", type=Path, default=d["cache_dir"].default)
     return parser
 
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
     kwargs = {k: v for k, v in vars(args).items() if v is not None}
+    if "time_budget_min" in kwargs:
+        kwargs["time_budget_s"] = kwargs.pop("time_budget_min") * 60
+    kwargs.pop("time_budget_min", None)
     return TrainConfig(**kwargs)
 
 

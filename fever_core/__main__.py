@@ -1,0 +1,5 @@
+"""``python -m fever_core``: the command line."""
+
+from fever_core.cli import main
+
+raise SystemExit(main())

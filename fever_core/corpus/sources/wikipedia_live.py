@@ -1,0 +1,104 @@
+"""Live Wikipedia through ``wikipedia-api``: page leads and their links, fetched on demand and cached.
+
+Each fetched page is split into sentences and its links anchored in them (as for the embedded
+corpus), then written to a store, so a page is fetched once. Without network the methods raise
+:class:`WikipediaUnavailable` with a message a person can act on; nothing half-fetched is stored.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fever_core.corpus.linking import TitleLinker
+from fever_core.nlp import split_sentences
+from fever_core.text import title_to_page_id
+from fever_core.types import Page, Sentence
+
+if TYPE_CHECKING:
+    from fever_core.corpus.store import CorpusStore
+
+USER_AGENT = "FEVER-Workbench/0.1 (fact-checking workbench; offline-first)"
+
+
+class WikipediaUnavailable(ConnectionError):
+    """Wikipedia could not be reached (no network, timeout, or the service answered with an error)."""
+
+
+def _client(language: str, timeout_s: float, api_url: str | None):
+    import wikipediaapi
+
+    class Client(wikipediaapi.Wikipedia):
+        @staticmethod
+        def _build_url(language: str) -> str:
+            return api_url or f"https://{language}.wikipedia.org/w/api.php"
+
+    return Client(user_agent=USER_AGENT, language=language, timeout=timeout_s, max_retries=0)
+
+
+class LiveWikipediaSource:
+    """Fetches page leads from Wikipedia's API.
+
+    Args:
+        language: Wikipedia language code. Default ``"en"``.
+        timeout_s: seconds to wait for each request. Default 10.
+        api_url: the MediaWiki ``api.php`` address; default Wikipedia's own (a mirror or a local
+            recording can be used instead).
+    """
+
+    name = "wikipedia"
+
+    def __init__(self, language: str = "en", timeout_s: float = 10.0, api_url: str | None = None):
+        self.language = language
+        self.timeout_s = timeout_s
+        self.api_url = api_url
+        self._wiki = _client(language, timeout_s, api_url)
+
+    def _call(self, what: str, fn):
+        import wikipediaapi
+
+        try:
+            return fn()
+        except wikipediaapi.WikipediaException as exc:
+            raise WikipediaUnavailable(
+                f"Can't reach Wikipedia to {what} ({exc.__class__.__name__}): the machine seems to be offline "
+                "or Wikipedia is not answering. The local corpora (embedded, fever-dev, fm2) still work."
+            ) from exc
+
+    def search_titles(self, query: str, limit: int = 5) -> list[str]:
+        """Titles of Wikipedia's best full-text matches for ``query``."""
+        if not query.strip():
+            return []
+        results = self._call(f"search for {query!r}", lambda: self._wiki.search(query, limit=limit))
+        return [page.title for page in results.pages.values()]
+
+    def fetch_page(self, title: str) -> Page | None:
+        """The lead section of a page as sentences with anchored links; ``None`` if no such page."""
+
+        def fetch():
+            page = self._wiki.page(title)
+            if not page.exists():
+                return None
+            return page.title, page.summary, list(page.links)
+
+        fetched = self._call(f"fetch {title!r}", fetch)
+        if fetched is None:
+            return None
+        real_title, summary, link_titles = fetched
+        page_id = title_to_page_id(real_title)
+        texts = split_sentences([summary])[0] if summary.strip() else []
+        linker = TitleLinker((title_to_page_id(t), t) for t in link_titles)
+        links = linker.link_texts(texts, own_page_id=page_id) if texts else []
+        sentences = [Sentence(page_id, i, text, lk) for i, (text, lk) in enumerate(zip(texts, links))]
+        return Page(page_id, real_title, sentences, source=self.name)
+
+    def cached_page(self, store: CorpusStore, title: str) -> Page | None:
+        """The page from ``store`` if it is there, else fetched, stored and returned."""
+        page_id = title_to_page_id(title)
+        cached = store.page(page_id)
+        if cached is not None:
+            return cached
+        page = self.fetch_page(title)
+        if page is None or not page.sentences:
+            return None
+        store.add_pages([page])
+        return store.page(page.page_id)

@@ -1,0 +1,184 @@
+"""End-to-end evaluation: run the checker over a FEVER claims file and report FEVER's metrics.
+
+Besides the official five (see :mod:`fever_core.evaluation.scorer`) the report has document recall
+at 1/5/10 and sentence recall at 5 (a complete gold evidence group among the pages / evidence;
+over SUPPORTS and REFUTES claims), the same recall on claims whose gold evidence spans two pages,
+a confusion matrix, and latency.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from fever_core.evaluation.scorer import NEI, FeverScores, fever_score, gold_groups
+from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimError
+from fever_core.retrieval.results import EvidenceSentence
+from fever_core.verification.nli import LABELS
+
+
+def load_claims(path: str | Path, limit: int | None = None) -> list[dict]:
+    """Claims in FEVER jsonl format (``id``, ``claim``, ``label``, ``evidence``); first ``limit`` only."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"No claims file at {path}.")
+    claims = []
+    with path.open(encoding="utf-8") as fh:
+        for number, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                record = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg}).") from None
+            if not isinstance(record, dict) or "claim" not in record or "label" not in record:
+                raise ValueError(f"{path}:{number}: a claim needs \"claim\" and \"label\" (FEVER format).")
+            record.setdefault("evidence", [])
+            claims.append(record)
+            if limit is not None and len(claims) >= limit:
+                break
+    return claims
+
+
+def _complete(groups: list[list[list]], found: set) -> bool:
+    return any(group and all(tuple(pair) in found for pair in group) for group in groups)
+
+
+def _page_complete(groups: list[list[list]], pages: list[str]) -> bool:
+    return any(group and all(pair[0] in pages for pair in group) for group in groups)
+
+
+@dataclass
+class EvaluationReport:
+    """What ``python -m fever_core evaluate`` writes (see the module docstring). Recalls in [0, 1]."""
+
+    claims_file: str
+    corpus: str
+    retriever: str
+    two_hop: bool
+    oracle_evidence: bool
+    n_claims: int
+    scores: FeverScores
+    doc_recall_at_1: float
+    doc_recall_at_5: float
+    doc_recall_at_10: float
+    sentence_recall_at_5: float
+    multi_page: dict[str, float]
+    confusion_matrix: dict[str, dict[str, int]]
+    latency_p50_s: float
+    latency_p95_s: float
+    claims_per_s: float
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data.update(data.pop("scores"))
+        return data
+
+
+def oracle_evidence(checker: Checker, claim: dict) -> list[EvidenceSentence] | None:
+    """The first gold evidence group's sentences from the corpus, or ``None`` if any is missing."""
+    groups = gold_groups(claim["evidence"])
+    if not groups or not groups[0] or any(pair[0] is None for pair in groups[0]):
+        return None
+    evidence = []
+    for page_id, line in groups[0]:
+        sentence = checker.workspace.store.sentence(page_id, line)
+        if sentence is None:
+            return None
+        title = checker.workspace.store.title_of(page_id) or page_id
+        evidence.append(EvidenceSentence(page_id, title, line, sentence.text, 1.0))
+    return evidence
+
+
+def evaluate(
+    checker: Checker,
+    claims: list[dict],
+    claims_file: str = "",
+    options: CheckOptions | None = None,
+    oracle: bool = False,
+    predictions_path: str | Path | None = None,
+    progress: bool = True,
+) -> EvaluationReport:
+    """Check every claim and score the predictions.
+
+    Args:
+        oracle: verify against the first gold evidence group instead of retrieving (SUPPORTS /
+            REFUTES claims only; label accuracy is the number that matters then).
+        predictions_path: where to write one FEVER prediction line per claim (jsonl).
+    """
+    options = options or CheckOptions()
+    predictions, gold, latencies = [], [], []
+    doc_hits = {1: 0, 5: 0, 10: 0}
+    sentence_hits = verifiable = multi_n = multi_hits = 0
+    skipped = {"oracle_without_gold_evidence": 0, "claim_errors": 0}
+    started = time.perf_counter()
+    for claim in tqdm(claims, desc="Checking claims", unit="claim", disable=not progress):
+        result: CheckResult
+        try:
+            if oracle:
+                evidence = oracle_evidence(checker, claim) if claim["label"] != NEI else None
+                if evidence is None:
+                    skipped["oracle_without_gold_evidence"] += 1
+                    continue
+                result = checker.verify_evidence(claim["claim"], evidence, options)
+            else:
+                result = checker.check(claim["claim"], options)
+        except ClaimError:
+            skipped["claim_errors"] += 1
+            prediction = {"id": claim.get("id"), "predicted_label": NEI, "predicted_evidence": []}
+            predictions.append(prediction)
+            gold.append(claim)
+            continue
+        latencies.append(result.timings["total"])
+        predictions.append(result.fever_prediction(claim.get("id")))
+        gold.append(claim)
+        if claim["label"] == NEI:
+            continue
+        groups = [g for g in gold_groups(claim["evidence"]) if g and all(p[0] is not None for p in g)]
+        verifiable += 1
+        pages = [p.page_id for p in result.pages]
+        for k in doc_hits:
+            doc_hits[k] += _page_complete(groups, pages[:k])
+        found = {(e.sentence.page_id, e.sentence.line) for e in result.evidence}
+        hit = _complete(groups, found)
+        sentence_hits += hit
+        if groups and all(len({p[0] for p in g}) > 1 for g in groups):
+            multi_n += 1
+            multi_hits += hit
+    elapsed = time.perf_counter() - started
+    if predictions_path:
+        Path(predictions_path).parent.mkdir(parents=True, exist_ok=True)
+        with open(predictions_path, "w", encoding="utf-8") as fh:
+            for prediction in predictions:
+                fh.write(json.dumps(prediction, ensure_ascii=False) + "\n")
+    if not predictions:
+        raise ValueError("No claim could be evaluated (in oracle mode, no claim had gold evidence in the corpus).")
+    confusion = {g: {p: 0 for p in LABELS} for g in LABELS}
+    for prediction, claim in zip(predictions, gold):
+        confusion[claim["label"]][prediction["predicted_label"]] += 1
+    ratio = (lambda hits: hits / verifiable if verifiable else 0.0)
+    return EvaluationReport(
+        claims_file=str(claims_file),
+        corpus=checker.workspace.name,
+        retriever=checker.retriever,
+        two_hop=bool(checker.settings.two_hop if options.two_hop is None else options.two_hop),
+        oracle_evidence=oracle,
+        n_claims=len(predictions),
+        scores=fever_score(predictions, gold),
+        doc_recall_at_1=ratio(doc_hits[1]),
+        doc_recall_at_5=ratio(doc_hits[5]),
+        doc_recall_at_10=ratio(doc_hits[10]),
+        sentence_recall_at_5=ratio(sentence_hits),
+        multi_page={"n": multi_n, "sentence_recall_at_5": multi_hits / multi_n if multi_n else 0.0},
+        confusion_matrix=confusion,
+        latency_p50_s=float(np.percentile(latencies, 50)) if latencies else 0.0,
+        latency_p95_s=float(np.percentile(latencies, 95)) if latencies else 0.0,
+        claims_per_s=len(predictions) / elapsed if elapsed > 0 else 0.0,
+        skipped={k: v for k, v in skipped.items() if v},
+    )

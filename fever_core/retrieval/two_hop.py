@@ -1,0 +1,60 @@
+"""Two-hop evidence (Stammbach & Neumann 2019): follow the links of good first-hop sentences.
+
+A linked page's sentences are scored against the claim *and* the first-hop sentence together, so
+"He was born in Hawaii" is found for "Obama was born in the US" through the link from Obama's page.
+A second-hop sentence's score is the mean of its first-hop sentence's score and its own conditioned
+score, so a chain is never more trusted than its first link.
+"""
+
+from __future__ import annotations
+
+from fever_core.corpus.store import CorpusStore
+from fever_core.retrieval.dense import DenseSentenceIndex
+from fever_core.retrieval.results import EvidenceSentence, HopLink
+
+MAX_SOURCES = 3
+MAX_LINKS_PER_SENTENCE = 4
+PER_LINKED_PAGE = 2
+
+
+def second_hop(
+    store: CorpusStore,
+    dense: DenseSentenceIndex,
+    claim: str,
+    first_hop: list[EvidenceSentence],
+    threshold: float,
+    exclude_pages: set[str],
+) -> list[EvidenceSentence]:
+    """Second-hop sentences reached from the best first-hop sentences, best first.
+
+    Args:
+        first_hop: first-hop sentences, best first; those scoring at least ``threshold`` (at most
+            :data:`MAX_SOURCES`) have their links followed.
+        exclude_pages: pages already among the first-hop candidates (their sentences were scored).
+
+    Returns:
+        Up to :data:`PER_LINKED_PAGE` sentences per linked page, each with ``hop=2`` and ``via``.
+    """
+    sources = [e for e in first_hop if e.score >= threshold][:MAX_SOURCES]
+    if not sources:
+        return []
+    queries = dense.embed([f"{claim} {e.title}: {e.text}" for e in sources])
+    found: dict[tuple[str, int], EvidenceSentence] = {}
+    for source, query in zip(sources, queries):
+        sentence = store.sentence(source.page_id, source.line)
+        links = [l for l in (sentence.links if sentence else []) if l.target not in exclude_pages]
+        for link in links[:MAX_LINKS_PER_SENTENCE]:
+            ids = store.sentence_ids_of_pages([link.target])
+            if not ids:
+                continue
+            scores = dense.vectors_of(ids) @ query
+            best = scores.argsort()[::-1][:PER_LINKED_PAGE]
+            for hit, score in zip(store.sentences_by_ids([ids[i] for i in best]), scores[best]):
+                item = EvidenceSentence(
+                    hit.sentence.page_id, hit.title, hit.sentence.line, hit.sentence.text,
+                    score=float((source.score + score) / 2), hop=2,
+                    via=HopLink(source.page_id, source.line, link.anchor),
+                )
+                if item.key not in found or found[item.key].score < item.score:
+                    found[item.key] = item
+    return sorted(found.values(), key=lambda e: -e.score)
