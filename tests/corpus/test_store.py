@@ -1,0 +1,88 @@
+import threading
+
+import pytest
+
+from fever_core.corpus.store import CorpusStore, fts_query
+from fever_core.types import Link, Page, Sentence
+
+
+def make_page(page_id, *texts, links=()):
+    sentences = [Sentence(page_id, i, t) for i, t in enumerate(texts)]
+    if links:
+        sentences[0].links = list(links)
+    return Page(page_id, page_id.replace("_", " "), sentences, source="test")
+
+
+@pytest.fixture
+def store(tmp_path):
+    store = CorpusStore.create(tmp_path / "s.sqlite")
+    store.add_pages([
+        make_page("Red_Fox", "The red fox is the largest of the true foxes.", "It lives in Eurasia.",
+                  links=[Link("foxes", "Fox")]),
+        make_page("Grey_Wolf", "The grey wolf is a large canine native to Eurasia and North America."),
+    ])
+    return store
+
+
+def test_pages_come_back_with_sentences_and_links(store):
+    page = store.page("Red_Fox")
+    assert [s.text for s in page.sentences] == ["The red fox is the largest of the true foxes.", "It lives in Eurasia."]
+    assert page.sentences[0].links == [Link("foxes", "Fox")]
+    assert store.sentence("Grey_Wolf", 0).text.startswith("The grey wolf")
+    assert store.page("Nope") is None and store.sentence("Red_Fox", 7) is None
+    assert store.stats().pages == 2 and store.stats().sentences == 3 and store.stats().links == 1
+
+
+def test_first_page_with_an_id_wins(store):
+    assert store.add_pages([make_page("Red_Fox", "Something else entirely.")]) == 0
+    assert store.sentence("Red_Fox", 0).text.startswith("The red fox")
+
+
+def test_full_text_search_ranks_the_right_sentence(store):
+    hits = store.search_sentences("largest fox", k=3)
+    assert hits[0].sentence.page_id == "Red_Fox" and hits[0].sentence.line == 0
+    assert [h.page_id for h in store.search_pages("wolf canine", 2)][0] == "Grey_Wolf"
+    assert [h.page_id for h in store.search_titles("wolf", 2)] == ["Grey_Wolf"]
+    only_wolf = store.search_sentences("Eurasia", k=5, page_ids=["Grey_Wolf"])
+    assert {h.sentence.page_id for h in only_wolf} == {"Grey_Wolf"}
+
+
+@pytest.mark.parametrize("query", ['"unbalanced', "NEAR(a b)", "x* OR", "'; DROP TABLE pages; --", "", "🙂 ✓", "<b>fox</b>"])
+def test_any_text_is_a_safe_query(store, query):
+    store.search_sentences(query, 5)
+    store.search_pages(query, 5)
+    store.search_titles(query, 5)
+    assert store.stats().pages == 2
+
+
+def test_fts_query_quotes_words():
+    assert fts_query('The "fox" AND wolf* OR fox') == '"fox" OR "wolf"'
+
+
+def test_readers_and_a_writer_at_once(store):
+    errors = []
+
+    def read():
+        try:
+            for _ in range(50):
+                assert store.search_sentences("fox", 1)
+        except Exception as exc:  # noqa: BLE001 - collected for the assertion below
+            errors.append(exc)
+
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    for t in readers:
+        t.start()
+    store.add_pages([make_page(f"P{i}", f"Page number {i} about foxes.") for i in range(50)])
+    for t in readers:
+        t.join()
+    assert not errors
+    assert store.stats().pages == 52
+
+
+def test_open_refuses_missing_and_broken_files(tmp_path):
+    with pytest.raises(FileNotFoundError, match="corpus build"):
+        CorpusStore.open(tmp_path / "missing.sqlite")
+    broken = tmp_path / "broken.sqlite"
+    broken.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(ValueError, match="rebuild"):
+        CorpusStore.open(broken)

@@ -1,0 +1,24 @@
+from fever_core.text import clean_user_text, fever_to_plain, normalise_title_key, page_id_to_title, title_to_page_id
+
+
+def test_page_ids_round_trip():
+    for page_id in ["Soul_Food_-LRB-film-RRB-", "2001-COLON-_A_Space_Odyssey", "Men_-LSB-x-RSB-", "AC/DC", "Beyoncé"]:
+        assert title_to_page_id(page_id_to_title(page_id)) == page_id
+    assert page_id_to_title("Soul_Food_-LRB-film-RRB-") == "Soul Food (film)"
+    assert title_to_page_id("2001: A Space Odyssey") == "2001-COLON-_A_Space_Odyssey"
+
+
+def test_fever_tokens_become_plain_text():
+    assert fever_to_plain("Soul Food -LRB- 1997 -RRB- is a film by `` Tillman '' .") == 'Soul Food (1997) is a film by "Tillman".'
+    assert fever_to_plain("the Men 's Singles , won 6 -- 3 .") == "the Men's Singles, won 6 – 3."
+    assert fever_to_plain("It is n't -LSB- sic -RSB- done ; ok") == "It isn't [sic] done; ok"
+    assert fever_to_plain("Plain text, untouched.") == "Plain text, untouched."
+
+
+def test_clean_user_text_drops_controls_and_folds_space():
+    assert clean_user_text("  Cafe\u0301\x00 is\n\n open  ") == "Café is open"
+    assert clean_user_text("\u202eevil") == "evil"
+
+
+def test_title_keys_fold_case_accents_and_punctuation():
+    assert normalise_title_key("Beyoncé's  Tour!") == "beyonce s tour"
