@@ -86,9 +86,9 @@ def hand_file(tmp_path) -> Path:
     return _write_jsonl(tmp_path / "hand.jsonl", records * 4)
 
 
-def _config(tmp_path: Path, tiny_model: Path, hand_file: Path, **kw) -> TrainConfig:
+def _config(tmp_path: Path, init: Path, hand_file: Path, **kw) -> TrainConfig:
     settings = dict(
-        data=[str(hand_file)], out=tmp_path / "out", init=str(tiny_model), epochs=15, batch_size=8, lr=3e-3,
+        data=[str(hand_file)], out=tmp_path / "out", init=str(init), epochs=15, batch_size=8, lr=3e-3,
         max_length=64, seed=1, threads=1, dev_fraction=0.0, checkpoint_every=5, log_every=5,
         cache_dir=tmp_path / "cache", warmup_ratio=0.0,
     )
@@ -287,3 +287,16 @@ def test_nei_threshold_rule():
     gold = np.array([0, 2, 2])
     threshold, tuned, plain = choose_nei_threshold(gold, probs)
     assert tuned == pytest.approx(1.0) and plain < 1.0 and 0.3 < threshold <= 0.4
+
+
+def test_out_of_time_run_still_saves_and_a_trained_verifier_can_be_the_init(tmp_path, tiny_model, hand_file):
+    first = train_verifier(_config(tmp_path, tiny_model, hand_file, epochs=2, time_budget_s=0.0))
+    assert not first.finished and first.steps == 1
+    assert (tmp_path / "out" / "model.safetensors").is_file()
+    meta = json.loads((tmp_path / "out" / "verifier.json").read_text())
+    assert meta["schedule_completed"] is False and meta["steps"] == 1
+
+    # continue from the saved fp16 verifier (as `--init assets/models/verifier` does)
+    again = train_verifier(_config(tmp_path, tmp_path / "out", hand_file, epochs=1, out=tmp_path / "out2"))
+    assert again.finished and again.steps == 5
+    assert NliModel.load(str(tmp_path / "out2"), device="cpu").predict([("a", "b")]).shape == (1, 3)

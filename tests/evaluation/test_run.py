@@ -1,0 +1,41 @@
+import json
+
+import pytest
+
+from fever_core.evaluation.run import evaluate, load_claims
+from fever_core.pipeline import CheckOptions
+
+
+def test_evaluate_reports_every_metric_and_writes_predictions(checker, claims_file, tmp_path):
+    claims = load_claims(claims_file)
+    out = tmp_path / "predictions.jsonl"
+    report = evaluate(checker, claims, str(claims_file), predictions_path=out, progress=False).to_dict()
+    for key in ["fever_score", "label_accuracy", "evidence_precision", "evidence_recall", "evidence_f1",
+                "doc_recall_at_1", "doc_recall_at_5", "doc_recall_at_10", "sentence_recall_at_5",
+                "latency_p50_s", "latency_p95_s", "claims_per_s", "confusion_matrix", "multi_page"]:
+        assert key in report
+    assert report["n_claims"] == 4
+    assert report["doc_recall_at_5"] >= 2 / 3  # the fixture's single-page claims are easy
+    assert sum(sum(row.values()) for row in report["confusion_matrix"].values()) == 4
+    assert report["multi_page"]["n"] == 1
+    lines = [json.loads(l) for l in out.read_text().splitlines()]
+    assert [l["id"] for l in lines] == [1, 2, 3, 4]
+    assert all(len(l["predicted_evidence"]) <= 5 for l in lines)
+
+
+def test_oracle_mode_uses_gold_evidence_for_verifiable_claims(checker, claims_file):
+    report = evaluate(checker, load_claims(claims_file), oracle=True, progress=False)
+    assert report.n_claims == 3 and report.skipped == {"oracle_without_gold_evidence": 1}
+    assert report.scores.evidence_recall == 1.0
+
+
+def test_two_hop_switch_is_recorded(checker, claims_file):
+    report = evaluate(checker, load_claims(claims_file, limit=1), options=CheckOptions(two_hop=False), progress=False)
+    assert report.two_hop is False and report.n_claims == 1
+
+
+def test_broken_claims_file_names_the_line(tmp_path):
+    path = tmp_path / "c.jsonl"
+    path.write_text('{"claim": "a", "label": "SUPPORTS"}\n{oops\n')
+    with pytest.raises(ValueError, match=r"c\.jsonl:2"):
+        load_claims(path)

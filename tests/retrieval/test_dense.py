@@ -1,0 +1,78 @@
+import json
+
+import numpy as np
+import pytest
+
+from fever_core.corpus.build import ensure_corpus_store
+from fever_core.retrieval import dense as dense_module
+from fever_core.retrieval.dense import DenseSentenceIndex
+from fever_core.text import premise_text
+
+from ..conftest import write_jsonl
+
+
+def test_dense_search_finds_the_expected_page(workspace):
+    vector = workspace.dense.embed(["Who created the fictional detective Sherlock Holmes?"])[0]
+    hits = workspace.dense.search(vector, 3)
+    pages = [workspace.store.sentences_by_ids([h.sentence_id])[0].sentence.page_id for h in hits]
+    assert pages[0] in {"Sherlock_Holmes", "Arthur_Conan_Doyle"}
+    assert all(-1.0 <= h.score <= 1.0001 for h in hits)
+
+
+def test_dense_search_matches_brute_force(workspace):
+    """FAISS top-k equals an exhaustive cosine ranking over freshly encoded sentences."""
+    rows = [r for batch in workspace.store.iter_sentence_texts() for r in batch]
+    vectors = workspace.dense.embed([premise_text(title, text) for _, title, text in rows])
+    query = workspace.dense.embed(["a shark film from the seventies"])[0]
+    expected = [rows[i][0] for i in np.argsort(-(vectors @ query))[:5]]
+    assert [h.sentence_id for h in workspace.dense.search(query, 5)] == expected
+    np.testing.assert_allclose(workspace.dense.vectors_of(expected[:2]), vectors[np.argsort(-(vectors @ query))[:2]], atol=1e-5)
+
+
+def test_index_is_reused_then_rebuilt_when_the_corpus_changes(tmp_path, settings):
+    source = write_jsonl(tmp_path / "p.jsonl", [{"id": "A", "lines": "0\tApples are red fruit ."}])
+    folder = tmp_path / "corpora" / "d"
+    store = ensure_corpus_store(tmp_path, "d", specs=[f"fever:{source}"], progress=False)
+    first = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
+    stamp = (folder / "dense.json").stat().st_mtime_ns
+    DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
+    assert (folder / "dense.json").stat().st_mtime_ns == stamp
+    write_jsonl(source, [{"id": "A", "lines": "0\tApples are red fruit ."}, {"id": "B", "lines": "0\tBananas are yellow ."}])
+    store = ensure_corpus_store(tmp_path, "d", progress=False)
+    second = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
+    assert len(first) == 1 and len(second) == 2
+    assert json.loads((folder / "dense.json").read_text())["store_fingerprint"] == store.get_meta("fingerprint")
+
+
+def test_a_killed_embedding_run_resumes_from_saved_chunks(tmp_path, settings, monkeypatch):
+    source = write_jsonl(tmp_path / "p.jsonl", [{"id": f"P{i}", "lines": f"0\tPage {i} is about topic {i} ."} for i in range(7)])
+    store = ensure_corpus_store(tmp_path, "r", specs=[f"fever:{source}"], progress=False)
+    folder = tmp_path / "corpora" / "r"
+    monkeypatch.setattr(dense_module, "CHUNK", 3)
+    real_encode, calls = dense_module.encode, []
+
+    def encode_then_die(encoder, texts, batch_size=64):
+        calls.append(len(texts))
+        if len(calls) == 2:
+            raise KeyboardInterrupt("killed")
+        return real_encode(encoder, texts, batch_size)
+
+    monkeypatch.setattr(dense_module, "encode", encode_then_die)
+    with pytest.raises(KeyboardInterrupt):
+        DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
+    assert not (folder / "dense.json").exists()
+    assert len(list((folder / "dense.partial").glob("chunk_*.npz"))) == 1
+    calls.clear()
+    monkeypatch.setattr(dense_module, "encode", lambda e, t, batch_size=64: (calls.append(len(t)), real_encode(e, t))[1])
+    index = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
+    assert calls == [3, 1]  # the first chunk was not embedded again
+    assert len(index) == 7 and not (folder / "dense.partial").exists()
+
+
+def test_a_corrupt_index_file_is_rebuilt(tmp_path, settings):
+    source = write_jsonl(tmp_path / "p.jsonl", [{"id": "A", "lines": "0\tApples are red fruit ."}])
+    store = ensure_corpus_store(tmp_path, "x", specs=[f"fever:{source}"], progress=False)
+    folder = tmp_path / "corpora" / "x"
+    DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
+    (folder / "dense.faiss").write_bytes(b"garbage")
+    assert len(DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)) == 1

@@ -1,0 +1,27 @@
+from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSelector
+from fever_core.retrieval.two_hop import second_hop
+
+
+def test_dense_selection_scores_every_candidate_and_ranks_the_evidence_first(workspace):
+    selector = DenseSentenceSelector(workspace.store, workspace.dense)
+    claim = "Steven Spielberg was born in Ohio."
+    ranked = selector.select(claim, workspace.dense.embed([claim])[0], ["Steven_Spielberg", "Edinburgh"])
+    assert len(ranked) == 4
+    assert ranked[0].key == ("Steven_Spielberg", 1)
+    assert [e.score for e in ranked] == sorted((e.score for e in ranked), reverse=True)
+
+
+def test_bm25_selection_stays_within_the_pages(workspace):
+    ranked = Bm25SentenceSelector(workspace.store).select("born in Edinburgh", None, ["Arthur_Conan_Doyle"])
+    assert ranked[0].key == ("Arthur_Conan_Doyle", 1)
+    assert {e.page_id for e in ranked} == {"Arthur_Conan_Doyle"}
+
+
+def test_second_hop_follows_links_of_good_first_hop_sentences(workspace):
+    selector = DenseSentenceSelector(workspace.store, workspace.dense)
+    claim = "Jaws was directed by a man born in Ohio."
+    first = selector.select(claim, workspace.dense.embed([claim])[0], ["Jaws_-LRB-film-RRB-"])
+    hop2 = second_hop(workspace.store, workspace.dense, claim, first, threshold=0.0, exclude_pages={"Jaws_-LRB-film-RRB-"})
+    assert hop2[0].key == ("Steven_Spielberg", 1)
+    assert hop2[0].hop == 2 and hop2[0].via.from_page_id == "Jaws_-LRB-film-RRB-" and hop2[0].via.anchor == "Steven Spielberg"
+    assert second_hop(workspace.store, workspace.dense, claim, first, threshold=1.1, exclude_pages=set()) == []

@@ -1,0 +1,65 @@
+import json
+
+import pytest
+
+from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions, ClaimError
+from fever_core.verification.nli import LABELS
+
+
+def test_a_check_returns_pages_scored_evidence_a_verdict_and_timings(checker):
+    result = checker.check("Fox 2000 Pictures released the film Soul Food.")
+    assert result.pages[0].page_id in {"Soul_Food_-LRB-film-RRB-", "Fox_2000_Pictures"}
+    assert ("Soul_Food_-LRB-film-RRB-", 0) in [e.sentence.key for e in result.evidence]
+    assert len(result.evidence) <= checker.settings.sentences_k
+    assert result.verdict.label in LABELS
+    assert abs(sum(result.verdict.probabilities.values()) - 1) < 1e-4
+    assert set(result.timings) == {"analysis", "documents", "sentences", "two_hop", "verification", "total"}
+    assert all(e.stance is not None for e in result.evidence if e.trusted)
+
+
+def test_results_serialise_to_json_and_a_fever_prediction(checker):
+    result = checker.check("Sherlock Holmes was created by Charles Dickens.")
+    data = json.loads(result.to_json())
+    assert data["verdict"]["label"] == result.verdict.label and data["evidence"]
+    prediction = result.fever_prediction(7)
+    assert prediction["id"] == 7 and prediction["predicted_label"] in LABELS
+    assert prediction["predicted_evidence"][0] == [result.evidence[0].sentence.page_id, result.evidence[0].sentence.line]
+
+
+def test_two_hop_reaches_a_linked_page(checker):
+    claim = "Jaws was directed by a man born in Ohio."
+    with_hops = checker.check(claim, CheckOptions(pages_k=1, two_hop=True, two_hop_threshold=0.0))
+    hop2 = [e.sentence for e in with_hops.evidence if e.sentence.hop == 2]
+    assert ("Steven_Spielberg", 1) in [s.key for s in hop2]
+    assert hop2[0].via is not None
+    without = checker.check(claim, CheckOptions(pages_k=1, two_hop=False))
+    assert all(e.sentence.hop == 1 for e in without.evidence)
+
+
+@pytest.mark.parametrize("claim", ["", "   \n\t ", "\x00\x01", "?!...", "x" * (MAX_CLAIM_CHARS + 1), "a " * 5000])
+def test_unusable_claims_get_a_clear_error(checker, claim):
+    with pytest.raises(ClaimError) as info:
+        checker.check(claim)
+    assert len(str(info.value)) > 20
+
+
+@pytest.mark.parametrize("claim", [
+    "<script>alert(1)</script> Soul Food is a film.",
+    "Robert'); DROP TABLE pages;-- directed Jaws.",
+    "Sherlock Holmes 🕵️ is a detective 🔍.",
+    "شرلوك هولمز هو محقق خيالي",
+    "Zyxqv plorbs the wintermoot.",
+    "\u202eJaws is a film.",
+])
+def test_odd_claims_still_get_a_verdict(checker, claim):
+    result = checker.check(claim)
+    assert result.verdict.label in LABELS
+    assert checker.workspace.store.stats().pages > 0
+
+
+def test_verify_evidence_skips_retrieval(checker):
+    from fever_core.retrieval.results import EvidenceSentence
+
+    evidence = [EvidenceSentence("Sherlock_Holmes", "Sherlock Holmes", 0, "Sherlock Holmes is a detective.", 1.0)]
+    result = checker.verify_evidence("Sherlock Holmes is a detective.", evidence)
+    assert result.pages == [] and [e.sentence.key for e in result.evidence] == [("Sherlock_Holmes", 0)]
