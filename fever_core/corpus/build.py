@@ -56,6 +56,12 @@ def corpus_specs(data_dir: Path, name: str) -> list[str]:
     )
 
 
+def list_corpora(data_dir: Path) -> list[str]:
+    """The predefined corpus names, then those made with ``--source`` under ``data_dir``, sorted."""
+    made = sorted(p.parent.name for p in (Path(data_dir) / "corpora").glob(f"*/{SOURCES_FILE}"))
+    return list(NAMED_CORPORA) + [name for name in made if name not in NAMED_CORPORA]
+
+
 def sources_fingerprint(sources: list[PageSource]) -> str:
     """Changes whenever a source's input or the store schema changes."""
     parts = [SCHEMA_VERSION] + [f"{s.name}={s.fingerprint()}" for s in sources]

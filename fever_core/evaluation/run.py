@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
-from fever_core.evaluation.scorer import NEI, FeverScores, fever_score, gold_groups
+from fever_core.evaluation.scorer import NEI, FeverScores, fever_score, gold_groups, is_strictly_correct
 from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimError
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.verification.nli import LABELS
@@ -104,6 +105,8 @@ def evaluate(
     oracle: bool = False,
     predictions_path: str | Path | None = None,
     progress: bool = True,
+    on_claim: Callable[[int, int], None] | None = None,
+    rows: list[dict] | None = None,
 ) -> EvaluationReport:
     """Check every claim and score the predictions.
 
@@ -111,6 +114,9 @@ def evaluate(
         oracle: verify against the first gold evidence group instead of retrieving (SUPPORTS /
             REFUTES claims only; label accuracy is the number that matters then).
         predictions_path: where to write one FEVER prediction line per claim (jsonl).
+        on_claim: called as ``on_claim(done, total)`` after each claim (for progress bars).
+        rows: if given, one dict per evaluated claim is appended to it: id, claim, gold and
+            predicted label, whether the label and the FEVER score were right, predicted evidence.
     """
     options = options or CheckOptions()
     predictions, gold, latencies = [], [], []
@@ -118,7 +124,9 @@ def evaluate(
     sentence_hits = verifiable = multi_n = multi_hits = 0
     skipped = {"oracle_without_gold_evidence": 0, "claim_errors": 0}
     started = time.perf_counter()
-    for claim in tqdm(claims, desc="Checking claims", unit="claim", disable=not progress):
+    for number, claim in enumerate(tqdm(claims, desc="Checking claims", unit="claim", disable=not progress), 1):
+        if on_claim is not None and number > 1:
+            on_claim(number - 1, len(claims))
         result: CheckResult
         try:
             if oracle:
@@ -152,6 +160,19 @@ def evaluate(
             multi_n += 1
             multi_hits += hit
     elapsed = time.perf_counter() - started
+    if on_claim is not None:
+        on_claim(len(claims), len(claims))
+    if rows is not None:
+        for prediction, claim in zip(predictions, gold):
+            rows.append({
+                "id": claim.get("id"),
+                "claim": claim["claim"],
+                "label": claim["label"],
+                "predicted_label": prediction["predicted_label"],
+                "label_correct": prediction["predicted_label"] == claim["label"],
+                "fever_correct": is_strictly_correct({**prediction, **claim}, 5),
+                "predicted_evidence": prediction["predicted_evidence"],
+            })
     if predictions_path:
         Path(predictions_path).parent.mkdir(parents=True, exist_ok=True)
         with open(predictions_path, "w", encoding="utf-8") as fh:

@@ -9,7 +9,11 @@ from fever_core.pipeline import CheckOptions
 def test_evaluate_reports_every_metric_and_writes_predictions(checker, claims_file, tmp_path):
     claims = load_claims(claims_file)
     out = tmp_path / "predictions.jsonl"
-    report = evaluate(checker, claims, str(claims_file), predictions_path=out, progress=False).to_dict()
+    rows, ticks = [], []
+    report = evaluate(checker, claims, str(claims_file), predictions_path=out, progress=False,
+                      on_claim=lambda done, total: ticks.append((done, total)), rows=rows).to_dict()
+    assert ticks[-1] == (4, 4) and [r["id"] for r in rows] == [1, 2, 3, 4]
+    assert all(r["fever_correct"] <= r["label_correct"] for r in rows)
     for key in ["fever_score", "label_accuracy", "evidence_precision", "evidence_recall", "evidence_f1",
                 "doc_recall_at_1", "doc_recall_at_5", "doc_recall_at_10", "sentence_recall_at_5",
                 "latency_p50_s", "latency_p95_s", "claims_per_s", "confusion_matrix", "multi_page"]:

@@ -1,0 +1,39 @@
+"""Score a saved verifier on held-out pair sets with fever_core.evaluation.pairs; one json report per set.
+
+    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/training/evaluate_verifier.py assets/models/verifier
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import torch
+
+from fever_core.evaluation.pairs import evaluate_pairs
+from fever_core.training.verifier import load_eval_sets
+from fever_core.verification.nli import NliModel
+
+SHARED = Path("../shared/data")
+EVAL_FILES = [SHARED / "nli/fever-symmetric-dev.jsonl", SHARED / "claims/fever-dev.jsonl"]
+HERE = Path(__file__).parent
+
+
+def main(model_dir: str) -> None:
+    torch.set_num_threads(2)
+    meta = json.loads((Path(model_dir) / "verifier.json").read_text())
+    threshold = meta["nei_rule"]["nei_threshold"]
+    model = NliModel.load(model_dir, device="cpu", max_length=meta["max_length"])
+    sets = load_eval_sets([str(p) for p in EVAL_FILES], SHARED / "corpus/fever-pages.jsonl")
+    for source, pairs in sets.items():
+        argmax = evaluate_pairs(model, pairs, batch_size=64)
+        tuned = evaluate_pairs(model, pairs, batch_size=64, nei_threshold=threshold)
+        report = {"model": model_dir, "source": source, "argmax": argmax.to_dict(), "nei_threshold": tuned.to_dict()}
+        (HERE / f"eval-{source}.json").write_text(json.dumps(report, indent=2) + "\n")
+        print(f"{source}: n={argmax.n} accuracy {argmax.accuracy:.4f} macro-F1 {argmax.macro_f1:.4f} "
+              f"2-way {argmax.two_way_accuracy:.4f} | with NEI threshold {threshold}: accuracy {tuned.accuracy:.4f}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "assets/models/verifier")

@@ -1,0 +1,265 @@
+"""Annotations in an SQLite database: a queue of claims, the evidence sets and labels people give
+them, undo, and export as FEVER jsonl (the format the scorer and ``train verifier`` read).
+
+Every action is one transaction, written at once (WAL mode), so a crash or a browser refresh loses
+nothing and two annotators can work at the same time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS queue (
+    id INTEGER PRIMARY KEY,
+    claim_id TEXT NOT NULL,
+    claim TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',
+    added_at REAL NOT NULL,
+    UNIQUE (claim_id, claim)
+);
+CREATE TABLE IF NOT EXISTS annotations (
+    id INTEGER PRIMARY KEY,
+    item INTEGER NOT NULL REFERENCES queue(id),
+    label TEXT NOT NULL,
+    evidence TEXT NOT NULL,
+    ambiguous INTEGER NOT NULL DEFAULT 0,
+    annotator TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS actions (
+    id INTEGER PRIMARY KEY,
+    annotator TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    item INTEGER NOT NULL,
+    annotation INTEGER,
+    previous_status TEXT NOT NULL,
+    undone INTEGER NOT NULL DEFAULT 0
+);
+"""
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    """A claim waiting for (or given) annotation. ``status`` is pending, done or skipped."""
+
+    item_id: int
+    claim_id: str
+    claim: str
+    status: str
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """One annotator's answer for a claim: label, evidence sets of ``(page_id, line)``, ambiguity flag."""
+
+    annotation_id: int
+    item_id: int
+    claim_id: str
+    claim: str
+    label: str
+    evidence_sets: list[list[tuple[str, int]]]
+    ambiguous: bool
+    annotator: str
+    created_at: float
+
+
+class AnnotationError(ValueError):
+    """An annotation that can't be saved as given; the message says why."""
+
+
+class AnnotationStore:
+    """The annotations database at ``path`` (created on first use)."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        with self._conn() as conn:
+            conn.executescript(_SCHEMA)
+
+    def _conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=30.0)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            self._local.conn = conn
+        return conn
+
+    # -- the queue --------------------------------------------------------------------------------
+
+    def add_claim(self, claim: str, claim_id: str | int | None = None) -> int:
+        """Queue a claim (again returns the existing item for the same id and text)."""
+        claim = claim.strip()
+        if not claim:
+            raise AnnotationError("An empty claim can't be queued.")
+        claim_id = str(claim_id) if claim_id is not None else "local-" + hashlib.sha1(claim.encode()).hexdigest()[:10]
+        with self._conn() as conn:
+            conn.execute(
+                "INSERT OR IGNORE INTO queue (claim_id, claim, added_at) VALUES (?, ?, ?)",
+                (claim_id, claim, time.time()),
+            )
+            row = conn.execute("SELECT id FROM queue WHERE claim_id = ? AND claim = ?", (claim_id, claim)).fetchone()
+        return int(row[0])
+
+    def add_claims_file(self, source: str | Path | IO[str]) -> int:
+        """Queue every claim of a FEVER-format jsonl file; returns how many lines were read.
+
+        Raises :class:`AnnotationError` naming the line of the first malformed one (nothing is queued then).
+        """
+        handle = open(source, encoding="utf-8") if isinstance(source, (str, Path)) else source
+        records = []
+        with handle:
+            for number, raw in enumerate(handle, start=1):
+                if isinstance(raw, bytes):
+                    raw = raw.decode("utf-8", errors="replace")
+                if not raw.strip():
+                    continue
+                try:
+                    record = json.loads(raw)
+                except json.JSONDecodeError as exc:
+                    raise AnnotationError(f"Line {number} is not valid JSON ({exc.msg}).") from None
+                if not isinstance(record, dict) or not str(record.get("claim", "")).strip():
+                    raise AnnotationError(f"Line {number} has no \"claim\" (FEVER format: id, claim, ...).")
+                records.append(record)
+        for record in records:
+            self.add_claim(str(record["claim"]), record.get("id"))
+        return len(records)
+
+    def item(self, item_id: int) -> QueueItem | None:
+        row = self._conn().execute("SELECT id, claim_id, claim, status FROM queue WHERE id = ?", (item_id,)).fetchone()
+        return QueueItem(*row) if row else None
+
+    def next_pending(self, after: int = 0) -> QueueItem | None:
+        """The first pending claim after item ``after`` (wrapping round to the start)."""
+        conn = self._conn()
+        row = conn.execute(
+            "SELECT id, claim_id, claim, status FROM queue WHERE status = 'pending' AND id > ? ORDER BY id LIMIT 1",
+            (after,),
+        ).fetchone() or conn.execute(
+            "SELECT id, claim_id, claim, status FROM queue WHERE status = 'pending' ORDER BY id LIMIT 1"
+        ).fetchone()
+        return QueueItem(*row) if row else None
+
+    def counts(self) -> dict[str, int]:
+        """Claims per status (pending, done, skipped), the total, and annotations saved."""
+        conn = self._conn()
+        counts = {"pending": 0, "done": 0, "skipped": 0}
+        counts.update(dict(conn.execute("SELECT status, COUNT(*) FROM queue GROUP BY status").fetchall()))
+        counts["total"] = sum(counts[s] for s in ("pending", "done", "skipped"))
+        counts["annotations"] = conn.execute("SELECT COUNT(*) FROM annotations").fetchone()[0]
+        return counts
+
+    # -- actions ----------------------------------------------------------------------------------
+
+    def save(
+        self,
+        item_id: int,
+        label: str,
+        evidence_sets: list[list[tuple[str, int]]],
+        annotator: str,
+        ambiguous: bool = False,
+    ) -> int:
+        """Save an annotation and mark the claim done, in one transaction; returns the annotation id.
+
+        SUPPORTS and REFUTES need at least one non-empty evidence set; NOT ENOUGH INFO takes none.
+        """
+        if label not in LABELS:
+            raise AnnotationError(f"Label must be one of {', '.join(LABELS)}, not {label!r}.")
+        sets = [[(str(p), int(l)) for p, l in group] for group in evidence_sets if group]
+        if label != "NOT ENOUGH INFO" and not sets:
+            raise AnnotationError(f"{label} needs at least one evidence set: tick the sentences that show it.")
+        if label == "NOT ENOUGH INFO":
+            sets = []
+        annotator = annotator.strip() or "anonymous"
+        with self._conn() as conn:
+            previous = self._status(conn, item_id)
+            annotation_id = conn.execute(
+                "INSERT INTO annotations (item, label, evidence, ambiguous, annotator, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (item_id, label, json.dumps(sets), int(ambiguous), annotator, time.time()),
+            ).lastrowid
+            conn.execute("UPDATE queue SET status = 'done' WHERE id = ?", (item_id,))
+            conn.execute(
+                "INSERT INTO actions (annotator, kind, item, annotation, previous_status) VALUES (?, 'save', ?, ?, ?)",
+                (annotator, item_id, annotation_id, previous),
+            )
+        return int(annotation_id)
+
+    def skip(self, item_id: int, annotator: str) -> None:
+        """Mark a claim skipped (it leaves the pending queue; undo brings it back)."""
+        annotator = annotator.strip() or "anonymous"
+        with self._conn() as conn:
+            previous = self._status(conn, item_id)
+            conn.execute("UPDATE queue SET status = 'skipped' WHERE id = ?", (item_id,))
+            conn.execute(
+                "INSERT INTO actions (annotator, kind, item, previous_status) VALUES (?, 'skip', ?, ?)",
+                (annotator, item_id, previous),
+            )
+
+    def undo_last(self, annotator: str) -> QueueItem | None:
+        """Undo this annotator's last save or skip; returns the claim it concerned, or None."""
+        annotator = annotator.strip() or "anonymous"
+        with self._conn() as conn:
+            row = conn.execute(
+                "SELECT id, kind, item, annotation, previous_status FROM actions "
+                "WHERE annotator = ? AND undone = 0 ORDER BY id DESC LIMIT 1",
+                (annotator,),
+            ).fetchone()
+            if row is None:
+                return None
+            action_id, kind, item_id, annotation_id, previous = row
+            if kind == "save":
+                conn.execute("DELETE FROM annotations WHERE id = ?", (annotation_id,))
+            conn.execute("UPDATE queue SET status = ? WHERE id = ?", (previous, item_id))
+            conn.execute("UPDATE actions SET undone = 1 WHERE id = ?", (action_id,))
+        return self.item(item_id)
+
+    @staticmethod
+    def _status(conn: sqlite3.Connection, item_id: int) -> str:
+        row = conn.execute("SELECT status FROM queue WHERE id = ?", (item_id,)).fetchone()
+        if row is None:
+            raise AnnotationError(f"There is no queued claim {item_id}.")
+        return row[0]
+
+    # -- reading and export -----------------------------------------------------------------------
+
+    def annotations(self) -> list[Annotation]:
+        rows = self._conn().execute(
+            "SELECT a.id, a.item, q.claim_id, q.claim, a.label, a.evidence, a.ambiguous, a.annotator, a.created_at "
+            "FROM annotations a JOIN queue q ON q.id = a.item ORDER BY a.id"
+        ).fetchall()
+        return [
+            Annotation(r[0], r[1], r[2], r[3], r[4], [[(p, l) for p, l in g] for g in json.loads(r[5])], bool(r[6]), r[7], r[8])
+            for r in rows
+        ]
+
+    def export_fever(self, out: IO[str], include_ambiguous: bool = False) -> int:
+        """Write annotations as FEVER claims jsonl; returns lines written.
+
+        Evidence is ``[[[annotation_id, None, page, line], ...], ...]`` (NOT ENOUGH INFO:
+        ``[[[annotation_id, None, None, None]]]``), as in FEVER's own files. Ambiguous ones are
+        left out unless ``include_ambiguous``.
+        """
+        written = 0
+        for a in self.annotations():
+            if a.ambiguous and not include_ambiguous:
+                continue
+            if a.label == "NOT ENOUGH INFO":
+                evidence = [[[a.annotation_id, None, None, None]]]
+            else:
+                evidence = [[[a.annotation_id, None, page, line] for page, line in group] for group in a.evidence_sets]
+            record = {"id": a.claim_id, "label": a.label, "claim": a.claim, "evidence": evidence,
+                      "annotator": a.annotator, "ambiguous": a.ambiguous}
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            written += 1
+        return written

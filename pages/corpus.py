@@ -1,0 +1,58 @@
+"""Corpus: search pages by title, words or meaning; read a page sentence by sentence with its links."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from fever_core.search import SEARCH_MODES, search_corpus
+from pages.shared import sidebar_settings, footer, load_workspace, plain
+
+ui = sidebar_settings()
+st.title("Corpus")
+try:
+    workspace = load_workspace(ui.corpus)
+except Exception as exc:  # noqa: BLE001 - shown to the person, who can act on it
+    st.error(f"The corpus '{ui.corpus}' can't be opened: {exc}")
+    st.stop()
+store = workspace.store
+stats = store.stats()
+cols = st.columns(4)
+cols[0].metric("Pages", f"{stats.pages:,}")
+cols[1].metric("Sentences", f"{stats.sentences:,}")
+cols[2].metric("Links", f"{stats.links:,}")
+cols[3].metric("Links per page", f"{stats.links_per_page:.2f}")
+
+with st.form("search"):
+    query = st.text_input("Search", key="corpus_query")
+    mode = st.radio("By", SEARCH_MODES, horizontal=True, key="corpus_mode")
+    searched = st.form_submit_button("Search")
+if searched:
+    st.session_state["corpus_hits"] = search_corpus(workspace, query, mode, 20)
+hits = st.session_state.get("corpus_hits", [])
+if hits:
+    st.dataframe(pd.DataFrame([{"page": h.title, "line": h.line, "sentence": h.text, "score": round(h.score, 3)} for h in hits]),
+                 hide_index=True, width="stretch")
+    choice = st.selectbox("Read page", list(dict.fromkeys(h.page_id for h in hits)),
+                          format_func=lambda pid: store.title_of(pid) or pid)
+    if st.button("Open"):
+        st.session_state["reading"] = choice
+
+page_id = st.session_state.get("reading")
+if page_id:
+    page = store.page(page_id)
+    if page is None:
+        st.warning(f"{page_id} is not in this corpus.")
+    else:
+        st.subheader(page.title)
+        st.caption(f"Page id {plain(page.page_id)} · source {plain(page.source)}")
+        for sentence in page.sentences:
+            st.text(f"[{sentence.line}] {sentence.text}")
+            targets = [l for l in sentence.links if store.has_page(l.target)]
+            if targets:
+                link_cols = st.columns(min(len(targets), 4))
+                for col, link in zip(link_cols, targets[:4]):
+                    if col.button(f"→ {link.anchor}", key=f"go-{sentence.line}-{link.target}"):
+                        st.session_state["reading"] = link.target
+                        st.rerun()
+footer()
