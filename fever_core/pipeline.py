@@ -20,6 +20,7 @@ from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSe
 from fever_core.retrieval.two_hop import second_hop
 from fever_core.settings import Settings
 from fever_core.text import clean_user_text, premise_text
+from fever_core.verification.decision import DecisionRule, load_decision_rule
 from fever_core.verification.nli import NliModel
 from fever_core.verification.verdict import NEI, Stance, Verdict, aggregate
 from fever_core.workspace import Workspace
@@ -44,7 +45,7 @@ class CheckOptions:
         two_hop: follow hyperlinks of first-hop evidence.
         two_hop_threshold: minimum first-hop selection score to follow its links.
         min_evidence_score: minimum selection score for evidence to count in the verdict.
-        decision_threshold: minimum P(SUPPORTS)/P(REFUTES) for a verdict other than NOT ENOUGH INFO.
+        nei_threshold: P(NOT ENOUGH INFO) from which a stance is not decisive (the model's rule by default).
     """
 
     pages_k: int | None = None
@@ -52,7 +53,7 @@ class CheckOptions:
     two_hop: bool | None = None
     two_hop_threshold: float | None = None
     min_evidence_score: float | None = None
-    decision_threshold: float | None = None
+    nei_threshold: float | None = None
 
 
 @dataclass
@@ -143,9 +144,8 @@ class Checker:
         verifier: the NLI model.
         retriever: ``"fused"`` (title + dense + lexical; default), ``"bm25"`` (lexical only) or
             ``"tfidf"`` (the FEVER baseline's DrQA-style TF-IDF) for pages and sentences.
-        decision_threshold: default minimum P(SUPPORTS)/P(REFUTES) for a verdict; normally read
-            from the verifier's ``decision.json``.
-        min_evidence_score: default minimum selection score for evidence to count.
+        rule: the verifier's NEI decision rule and minimum evidence score (read from its config
+            by :meth:`open`; plain argmax and 0.25 by default).
     """
 
     def __init__(
@@ -153,8 +153,7 @@ class Checker:
         workspace: Workspace,
         verifier: NliModel,
         retriever: str = "fused",
-        decision_threshold: float = 0.5,
-        min_evidence_score: float = 0.25,
+        rule: DecisionRule | None = None,
     ):
         if retriever not in RETRIEVERS:
             raise ValueError(f"Unknown retriever {retriever!r}: choose one of {', '.join(RETRIEVERS)}.")
@@ -162,8 +161,7 @@ class Checker:
         self.settings = workspace.settings
         self.verifier = verifier
         self.retriever = retriever
-        self.decision_threshold = decision_threshold
-        self.min_evidence_score = min_evidence_score
+        self.rule = rule or DecisionRule()
         store, dense = workspace.store, workspace.dense
         if retriever == "fused":
             self.documents = FusedDocumentRetriever(store, dense)
@@ -183,13 +181,10 @@ class Checker:
         cls, corpus: str = "embedded", settings: Settings | None = None, retriever: str = "fused", progress: bool = True
     ) -> Checker:
         """A checker for a named corpus (built first if needed) with the configured verifier."""
-        from fever_core.verification.decision import load_decision_rule
-
         settings = settings or Settings.from_env()
         workspace = Workspace.open(corpus, settings, progress=progress)
         verifier = NliModel.load(settings.verifier_model, settings.device)
-        rule = load_decision_rule(settings.verifier_model)
-        return cls(workspace, verifier, retriever, rule.decision_threshold, rule.min_evidence_score)
+        return cls(workspace, verifier, retriever, load_decision_rule(settings.verifier_model))
 
     def check(self, claim: str, options: CheckOptions | None = None) -> CheckResult:
         """Check one claim. Raises :class:`ClaimError` for a claim that can't be checked."""
@@ -246,8 +241,8 @@ class Checker:
     def _verify(
         self, claim: str, evidence: list[EvidenceSentence], options: CheckOptions, trust_all: bool = False
     ) -> tuple[list[EvidenceResult], Verdict]:
-        min_score = self.min_evidence_score if options.min_evidence_score is None else options.min_evidence_score
-        threshold = self.decision_threshold if options.decision_threshold is None else options.decision_threshold
+        min_score = self.rule.min_evidence_score if options.min_evidence_score is None else options.min_evidence_score
+        threshold = self.rule.nei_threshold if options.nei_threshold is None else options.nei_threshold
         trusted = [trust_all or e.score >= min_score for e in evidence]
         premises = [premise_text(e.title, e.text) for e, ok in zip(evidence, trusted) if ok]
         pairs = [(p, claim) for p in premises]

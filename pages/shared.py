@@ -29,7 +29,7 @@ class UiSettings:
     two_hop: bool
     two_hop_threshold: float
     min_evidence_score: float
-    decision_threshold: float | None
+    nei_threshold: float | None
 
 
 def _keep(key: str) -> None:
@@ -67,9 +67,10 @@ def sidebar_settings() -> UiSettings:
         min_evidence_score = _widget(st.slider, "Minimum evidence score", "min_evidence_score", 0.25,
                                      min_value=0.0, max_value=1.0, step=0.05,
                                      help="Evidence scoring below this is shown but not used for the verdict.")
-        custom = _widget(st.checkbox, "Override the model's decision threshold", "custom_threshold", False)
-        decision_threshold = _widget(st.slider, "Decision threshold", "decision_threshold", 0.5,
-                                     min_value=0.0, max_value=1.0, step=0.05, disabled=not custom)
+        custom = _widget(st.checkbox, "Override the model's NOT ENOUGH INFO threshold", "custom_threshold", False)
+        nei_threshold = _widget(st.slider, "NOT ENOUGH INFO threshold", "nei_threshold", 0.77,
+                                min_value=0.0, max_value=1.0, step=0.01, disabled=not custom,
+                                help="A stance with P(NEI) at or above this does not decide the verdict.")
         verifier_model = _widget(st.text_input, "Verifier model (path or hub id)", "verifier_model", defaults.verifier_model)
     with sidebar.expander("Add a corpus from a FEVER wiki-pages file"):
         with st.form("new_corpus"):
@@ -79,7 +80,7 @@ def sidebar_settings() -> UiSettings:
             if st.form_submit_button("Build"):
                 build_corpus(name.strip(), path.strip(), with_embedded)
     return UiSettings(corpus, verifier_model, pages_k, sentences_k, two_hop, two_hop_threshold,
-                      min_evidence_score, decision_threshold if custom else None)
+                      min_evidence_score, nei_threshold if custom else None)
 
 
 def build_corpus(name: str, path: str, with_embedded: bool) -> None:
@@ -135,7 +136,7 @@ def check_options(ui: UiSettings):
     return CheckOptions(
         pages_k=ui.pages_k, sentences_k=ui.sentences_k, two_hop=ui.two_hop,
         two_hop_threshold=ui.two_hop_threshold, min_evidence_score=ui.min_evidence_score,
-        decision_threshold=ui.decision_threshold,
+        nei_threshold=ui.nei_threshold,
     )
 
 

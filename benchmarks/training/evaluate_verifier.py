@@ -1,6 +1,6 @@
 """Score a saved verifier on held-out pair sets with fever_core.evaluation.pairs; one json report per set.
 
-    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/training/evaluate_verifier.py assets/models/verifier
+    PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/training/evaluate_verifier.py assets/models/verifier
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import time
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -68,13 +69,20 @@ def sources_fingerprint(sources: list[PageSource]) -> str:
     return hashlib.sha1("\n".join(parts).encode()).hexdigest()[:16]
 
 
+def page_key(page_id: str) -> str:
+    """The identity of a page across sources: its id in Unicode NFC (FEVER's dump and Wikipedia's
+    API spell "Simón_Bolívar" with different code points)."""
+    return unicodedata.normalize("NFC", page_id)
+
+
 def _pages_in_precedence(sources: list[PageSource], linker: TitleLinker) -> Iterator[Page]:
     seen: set[str] = set()
     for source in sources:
         for page in source.iter_pages():
-            if page.page_id in seen or not page.sentences:
+            key = page_key(page.page_id)
+            if key in seen or not page.sentences:
                 continue
-            seen.add(page.page_id)
+            seen.add(key)
             yield linker.link_page(page)
 
 
@@ -85,11 +93,11 @@ def build_store(path: Path, sources: list[PageSource], progress: bool = True) ->
     for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
         leftover.unlink(missing_ok=True)
     started = time.perf_counter()
-    titles: dict[str, str] = {}
+    titles: dict[str, tuple[str, str]] = {}
     for source in sources:
         for page_id, title in source.iter_titles():
-            titles.setdefault(page_id, title)
-    linker = TitleLinker(titles.items())
+            titles.setdefault(page_key(page_id), (page_id, title))
+    linker = TitleLinker(titles.values())
     store = CorpusStore.create(partial)
     batch: list[Page] = []
     with tqdm(total=len(titles), desc=f"Storing pages ({path.parent.name})", unit="page", disable=not progress) as bar:

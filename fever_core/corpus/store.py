@@ -16,7 +16,7 @@ from pathlib import Path
 
 from fever_core.types import Link, Page, Sentence
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

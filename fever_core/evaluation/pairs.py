@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from fever_core.verification.decision import NEI_INDEX, decide
 from fever_core.verification.nli import LABELS
 
 if TYPE_CHECKING:
     from fever_core.verification.nli import NliModel
 
-NEI_INDEX = LABELS.index("NOT ENOUGH INFO")
 
 
 class LabelledPair(Protocol):
@@ -61,24 +61,6 @@ class PairsReport:
 
     def to_dict(self) -> dict:
         return asdict(self)
-
-
-def decide(probs: np.ndarray, nei_threshold: float | None = None) -> np.ndarray:
-    """Predicted label indices from probabilities in :data:`LABELS` order.
-
-    Args:
-        probs: ``(n, 3)`` probabilities.
-        nei_threshold: ``None`` = argmax. Otherwise NOT ENOUGH INFO when P(NEI) >= threshold, else the
-            larger of SUPPORTS / REFUTES.
-
-    Returns:
-        int64 array of shape ``(n,)``.
-    """
-    probs = np.asarray(probs)
-    if nei_threshold is None:
-        return probs.argmax(axis=1).astype(np.int64)
-    stance = np.where(probs[:, 0] >= probs[:, 1], 0, 1)
-    return np.where(probs[:, NEI_INDEX] >= nei_threshold, NEI_INDEX, stance).astype(np.int64)
 
 
 def report_from_predictions(

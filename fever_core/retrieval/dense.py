@@ -1,12 +1,14 @@
 """Dense sentence index: FAISS inner product over normalised bi-encoder embeddings.
 
 Every sentence is embedded as ``"<page title>: <sentence>"``. The index lives in a folder beside the
-corpus store and is rebuilt only when the store's fingerprint or the encoder changes. Embedding is
-done in chunks saved under ``dense.partial/``, so a killed build resumes where it stopped.
+corpus store and is rebuilt only when the store's fingerprint or the encoder changes; a rebuild
+reuses the vectors of texts the old index already had. Embedding is done in chunks saved under
+``dense.partial/``, so a killed build resumes where it stopped.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import shutil
@@ -31,7 +33,44 @@ log = logging.getLogger(__name__)
 INDEX_FILE = "dense.faiss"
 IDS_FILE = "dense_ids.npy"
 META_FILE = "dense.json"
+KEYS_FILE = "dense_keys.npy"
 CHUNK = 4096
+
+
+def _text_key(text: str) -> int:
+    """A 64-bit fingerprint of an embedded text, to reuse its vector when the corpus is rebuilt."""
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
+
+
+def _previous_vectors(folder: Path, encoder_name: str) -> dict[int, np.ndarray]:
+    """Vectors of the index a rebuild replaces, by text key (empty if none, or another encoder's)."""
+    import faiss
+
+    try:
+        meta = json.loads((folder / META_FILE).read_text())
+        if meta.get("encoder") != encoder_name:
+            return {}
+        keys = np.load(folder / KEYS_FILE)
+        index = faiss.read_index(str(folder / INDEX_FILE))
+        if index.ntotal != len(keys):
+            return {}
+        vectors = index.reconstruct_n(0, index.ntotal)
+    except (OSError, ValueError, RuntimeError):
+        return {}
+    return dict(zip(keys.tolist(), vectors))
+
+
+def _embed_reusing(encoder: SentenceTransformer, texts: list[str], previous: dict[int, np.ndarray]) -> np.ndarray:
+    """Embeddings of texts, taking those already known from ``previous`` and encoding the rest."""
+    keys = [_text_key(t) for t in texts]
+    missing = [i for i, key in enumerate(keys) if key not in previous]
+    fresh = encode(encoder, [texts[i] for i in missing])
+    out = np.zeros((len(texts), encoder.get_embedding_dimension()), dtype=np.float32)
+    for i, key in enumerate(keys):
+        if key in previous:
+            out[i] = previous[key]
+    out[missing] = fresh
+    return out
 
 
 @dataclass(frozen=True)
@@ -93,6 +132,7 @@ class DenseSentenceIndex:
         partial.mkdir(parents=True, exist_ok=True)
         stamp.write_text(json.dumps(meta))
         total = store.stats().sentences
+        previous = _previous_vectors(folder, meta["encoder"])
         chunks_ids, chunks_vecs = [], []
         with tqdm(total=total, desc="Embedding sentences", unit="sent", disable=not progress) as bar:
             for number, rows in enumerate(store.iter_sentence_texts(batch_size=CHUNK)):
@@ -105,7 +145,8 @@ class DenseSentenceIndex:
                         chunks_vecs.append(saved["vectors"])
                         bar.update(len(rows))
                         continue
-                vectors = encode(encoder, [premise_text(title, text) for _, title, text in rows])
+                texts = [premise_text(title, text) for _, title, text in rows]
+                vectors = _embed_reusing(encoder, texts, previous)
                 tmp = partial / f"chunk_{number:05d}.tmp.npz"
                 np.savez(tmp, ids=ids, vectors=vectors)
                 tmp.replace(done)
@@ -119,6 +160,8 @@ class DenseSentenceIndex:
         index.add(vectors)
         faiss.write_index(index, str(folder / INDEX_FILE))
         np.save(folder / IDS_FILE, ids)
+        keys = [_text_key(premise_text(t, x)) for batch in store.iter_sentence_texts() for _, t, x in batch]
+        np.save(folder / KEYS_FILE, np.array(keys, dtype=np.int64))
         meta = {**meta, "sentences": int(len(ids)), "dim": int(dim),
                 "build_seconds": round(time.perf_counter() - started, 1)}
         (folder / META_FILE).write_text(json.dumps(meta, indent=2))

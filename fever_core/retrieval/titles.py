@@ -48,7 +48,7 @@ class TitleMatcher:
         """Pages the claim names, best first (at most ``limit``)."""
         claim_words = normalise_title_key(analysis.claim).split()
         mention_keys = {normalise_title_key(m) for m in analysis.mentions}
-        capital_keys = {normalise_title_key(m) for m in [*analysis.entities, *analysis.capitalised, analysis.prefix]}
+        capital_keys = {normalise_title_key(m) for m in [*analysis.entities, *analysis.capitalised]}
         capital_words = {w for key in capital_keys for w in key.split()} | {w for w in claim_words if w.isdigit()}
         found: dict[str, TitleMatch] = {}
 

@@ -1,10 +1,11 @@
 """From per-evidence stances to one verdict.
 
 Only trustworthy evidence counts (DOMLIN's finding): sentences whose selection score is below
-``min_evidence_score`` are shown but not used. Among the stances of the trustworthy sentences (each
-alone, and all of them joined as one premise), the most decisive one — highest P(SUPPORTS) or
-P(REFUTES) — decides. Its label stands when that probability reaches ``decision_threshold``;
-otherwise, and when no evidence is trustworthy, the verdict is NOT ENOUGH INFO.
+``min_evidence_score`` are shown but not used. Each stance of the trustworthy sentences (each alone,
+and all of them joined as one premise) is decided by the model's NEI rule
+(:mod:`fever_core.verification.decision`); among those that come out SUPPORTS or REFUTES, the most
+decisive one — highest P(SUPPORTS) or P(REFUTES) — gives the verdict. When none does, and when no
+evidence is trustworthy, the verdict is NOT ENOUGH INFO.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fever_core.verification.decision import NEI_INDEX, decide
 from fever_core.verification.nli import LABELS
 
 NEI = "NOT ENOUGH INFO"
@@ -65,7 +67,7 @@ def aggregate(
     stances: list[Stance | None],
     joint: Stance | None,
     descriptions: list[str],
-    decision_threshold: float = 0.5,
+    nei_threshold: float | None = None,
 ) -> Verdict:
     """Combine per-evidence stances into a verdict.
 
@@ -73,7 +75,8 @@ def aggregate(
         stances: one per evidence sentence, ``None`` for sentences that are not trustworthy.
         joint: the stance of all trustworthy sentences joined into one premise, if computed.
         descriptions: a short name for each evidence sentence ("Page, sentence 3"), for the reason.
-        decision_threshold: minimum P(SUPPORTS) or P(REFUTES) of the deciding stance, in [0, 1].
+        nei_threshold: a stance with P(NOT ENOUGH INFO) at or above this is not decisive;
+            ``None`` means a stance is decisive when SUPPORTS or REFUTES is its argmax.
 
     Returns:
         The verdict; ``deciding_evidence`` holds the indices of the sentences it rests on.
@@ -85,15 +88,16 @@ def aggregate(
     options: list[tuple[Stance, list[int]]] = [(stances[i], [i]) for i in trusted]
     if joint is not None and len(trusted) > 1:
         options.append((joint, trusted))
-    stance, used = max(options, key=lambda option: option[0].decisiveness)
+    rows = np.array([[s.supports, s.refutes, s.not_enough_info] for s, _ in options])
+    decisive = [o for o, label in zip(options, decide(rows, nei_threshold)) if label != NEI_INDEX]
+    if not decisive:
+        stance = max((s for s, _ in options), key=lambda s: s.decisiveness)
+        return Verdict(NEI, stance.to_dict(),
+                       "The evidence found neither supports nor refutes the claim clearly "
+                       f"(strongest: P(SUPPORTS) {stance.supports:.2f}, P(REFUTES) {stance.refutes:.2f}).", [])
+    stance, used = max(decisive, key=lambda option: option[0].decisiveness)
     probabilities = stance.to_dict()
-    if stance.decisiveness < decision_threshold:
-        best = max((stances[i] for i in trusted), key=lambda s: s.decisiveness)
-        return Verdict(NEI, probabilities,
-                       f"The evidence found neither supports nor refutes the claim clearly "
-                       f"(strongest stance {best.decisiveness:.2f} < {decision_threshold:.2f}).", [])
     label = "SUPPORTS" if stance.supports >= stance.refutes else "REFUTES"
     verb = "Supported" if label == "SUPPORTS" else "Refuted"
     names = "; ".join(descriptions[i] for i in used)
-    return Verdict(label, probabilities,
-                   f"{verb} by {names} (P = {probabilities[label]:.2f}).", used)
+    return Verdict(label, probabilities, f"{verb} by {names} (P = {probabilities[label]:.2f}).", used)

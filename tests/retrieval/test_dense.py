@@ -76,3 +76,20 @@ def test_a_corrupt_index_file_is_rebuilt(tmp_path, settings):
     DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
     (folder / "dense.faiss").write_bytes(b"garbage")
     assert len(DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)) == 1
+
+
+def test_a_rebuild_embeds_only_new_texts(tmp_path, settings, monkeypatch):
+    source = write_jsonl(tmp_path / "p.jsonl", [{"id": "A", "lines": "0\tApples are red fruit .\n1\tThey grow on trees ."}])
+    folder = tmp_path / "corpora" / "k"
+    store = ensure_corpus_store(tmp_path, "k", specs=[f"fever:{source}"], progress=False)
+    before = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
+    write_jsonl(source, [{"id": "A", "lines": "0\tApples are red fruit .\n1\tThey grow on trees ."},
+                         {"id": "B", "lines": "0\tBananas are yellow ."}])
+    store = ensure_corpus_store(tmp_path, "k", progress=False)
+    real_encode, encoded = dense_module.encode, []
+    monkeypatch.setattr(dense_module, "encode", lambda e, t, batch_size=64: (encoded.extend(t), real_encode(e, t))[1])
+    after = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
+    assert encoded == ["B: Bananas are yellow."]
+    apple_before = before.vectors_of([before.sentence_ids[0]])
+    apple_after = after.vectors_of([store.sentence_ids_of_pages(["A"])[0]])
+    np.testing.assert_allclose(apple_before, apple_after)

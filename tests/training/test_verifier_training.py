@@ -14,10 +14,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from fever_core.evaluation.pairs import decide, report_from_predictions  # noqa: E402
+from fever_core.evaluation.pairs import report_from_predictions  # noqa: E402
+from fever_core.verification.decision import decide  # noqa: E402
 from fever_core.training.pairs import (  # noqa: E402
     NEI,
-    Claim,
     DistractorIndex,
     Pair,
     PairFileError,

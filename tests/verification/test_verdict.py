@@ -1,6 +1,8 @@
 import json
 
-from fever_core.verification.decision import DecisionRule, load_decision_rule, save_decision_rule
+import numpy as np
+
+from fever_core.verification.decision import DecisionRule, decide, load_decision_rule
 from fever_core.verification.verdict import NEI, Stance, aggregate
 
 
@@ -16,16 +18,26 @@ def test_the_most_decisive_stance_decides():
     assert "Page B, sentence 3" in verdict.reason and verdict.probabilities["REFUTES"] == 0.9
 
 
-def test_joint_evidence_can_decide_and_threshold_gives_nei():
-    stances = [Stance(0.4, 0.1, 0.5), Stance(0.3, 0.1, 0.6)]
-    joint = Stance(0.8, 0.1, 0.1)
+def test_joint_evidence_can_decide_and_the_nei_threshold_applies():
+    stances = [Stance(0.35, 0.1, 0.55), Stance(0.3, 0.1, 0.6)]
+    joint = Stance(0.6, 0.1, 0.3)
     assert aggregate(stances, joint, ["a", "b"]).deciding_evidence == [0, 1]
-    unsure = aggregate(stances, joint, ["a", "b"], decision_threshold=0.85)
+    # with a threshold of 0.5 the single sentences are NEI, the joint premise decides
+    assert aggregate(stances, joint, ["a", "b"], nei_threshold=0.5).label == "SUPPORTS"
+    # a high threshold lets a stance decide although NEI is its argmax
+    assert aggregate(stances, None, ["a", "b"], nei_threshold=0.9).deciding_evidence == [0]
+    unsure = aggregate(stances, joint, ["a", "b"], nei_threshold=0.25)
     assert unsure.label == NEI and "neither supports nor refutes" in unsure.reason
 
 
-def test_decision_rule_travels_with_the_model(tmp_path):
+def test_decide_applies_the_threshold_rule():
+    probs = np.array([[0.5, 0.2, 0.3], [0.1, 0.3, 0.6], [0.2, 0.2, 0.6]])
+    assert decide(probs).tolist() == [0, 2, 2]
+    assert decide(probs, nei_threshold=0.7).tolist() == [0, 1, 0]
+
+
+def test_decision_rule_travels_in_the_model_config(tmp_path):
     assert load_decision_rule(tmp_path) == DecisionRule()
-    save_decision_rule(tmp_path, DecisionRule(0.7, 0.3), chosen_on="dev split")
-    assert load_decision_rule(tmp_path) == DecisionRule(0.7, 0.3)
-    assert json.loads((tmp_path / "decision.json").read_text())["chosen_on"] == "dev split"
+    (tmp_path / "config.json").write_text(json.dumps({"nei_threshold": 0.77, "min_evidence_score": 0.3}))
+    assert load_decision_rule(tmp_path) == DecisionRule(0.77, 0.3)
+    assert load_decision_rule("some-org/hub-model") == DecisionRule()
