@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
 PORT ?= 8501
 
-.PHONY: install corpus run test benchmark-corpus
+.PHONY: install corpus run test browser benchmark-corpus
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,13 @@ corpus: install
 run: corpus
 	$(PY) -m streamlit run app.py --server.port $(PORT)
 
-test: install
+# Debian's Chromium for the real-browser test (skipped, with its reason, where it can't be installed).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
+		echo "chromium could not be installed: the browser test will skip"; }
+
+test: install browser
 	$(PY) -m pytest -q tests
 
 benchmark-corpus: install

@@ -32,6 +32,7 @@ class Settings:
     Attributes:
         data_dir: where built corpora (SQLite stores, FAISS indexes) live. Default ``data/`` in the
             project folder (git-ignored).
+        corpus: the corpus the app opens with. Default ``embedded``.
         encoder_model: sentence-transformers model id or path for dense retrieval.
             Default: the packaged all-MiniLM-L6-v2.
         verifier_model: Hugging Face sequence-classification NLI model id or path.
@@ -46,6 +47,7 @@ class Settings:
     """
 
     data_dir: Path = field(default_factory=lambda: PROJECT_ROOT / "data")
+    corpus: str = "embedded"
     encoder_model: str = field(default_factory=_packaged_encoder)
     verifier_model: str = str(BUNDLED_MODELS_DIR / "verifier")
     selector_model: str = ""

@@ -54,7 +54,7 @@ def sidebar_settings() -> UiSettings:
     sidebar = st.sidebar
     sidebar.header("Settings")
     corpus = _widget(
-        sidebar.selectbox, "Corpus", "corpus", "embedded", options=list_corpora(defaults.data_dir),
+        sidebar.selectbox, "Corpus", "corpus", defaults.corpus, options=list_corpora(defaults.data_dir),
         help="embedded: 10,033 Wikipedia lead summaries. fever-dev / fm2: benchmark pages plus the summaries. "
         "Others: corpora made from FEVER-format files.",
     )

@@ -60,8 +60,7 @@ result = st.session_state.get("result")
 if result is not None:
     verdict = result.verdict
     color, word = VERDICT_STYLE[verdict.label]
-    st.subheader("Verdict")
-    st.markdown(f"### :{color}[{word}]")
+    st.markdown(f"### Verdict: :{color}[{word}]")
     st.text(verdict.reason)
     chart = go.Figure(go.Bar(
         x=list(verdict.probabilities.values()), y=list(verdict.probabilities.keys()), orientation="h",
@@ -79,7 +78,7 @@ if result is not None:
             "supports": round(s.supports, 3) if s else None, "refutes": round(s.refutes, 3) if s else None,
             "nei": round(s.not_enough_info, 3) if s else None, "used": item.trusted,
         })
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="evidence_table")
+    st.table(pd.DataFrame(rows).set_index("page"))
 
     chains = [item.sentence for item in result.evidence if item.sentence.via is not None]
     if chains:

@@ -440,10 +440,52 @@ def _fingerprint(specs: Sequence[DataSpec], **params: object) -> str:
     return h.hexdigest()[:16]
 
 
+def same_page_nei_pairs(records: Sequence[dict], fraction: float, rng: random.Random, source: str) -> list[Pair]:
+    """NOT ENOUGH INFO pairs from a claim and the evidence of *another* claim about the same page.
+
+    This is what retrieval hands the verifier for an unverifiable claim about a known subject: true,
+    on-topic sentences that say nothing about the claim. FEVER writes several claims (and mutations of
+    them) from one sentence, so another claim's evidence often *does* bear on this one; a pair is left
+    out when the two evidence texts share a sentence, or when the other evidence contains more than a
+    third of the claim's content words that are not in the page title.
+
+    Args:
+        records: pair-file records with ``premise``, ``hypothesis`` and ``pages`` (FEVER evidence).
+        fraction: share of the SUPPORTS records that get such a pair (when their page has another
+            claim). REFUTES claims are not used: they are mostly mutations that other sentences about
+            the same page contradict, which would make the NEI label wrong.
+    """
+    by_page: dict[str, list[dict]] = {}
+    for record in records:
+        if record.get("pages"):
+            by_page.setdefault(record["pages"][0], []).append(record)
+    out = []
+    supported = [r for r in records if r.get("label") == "SUPPORTS"]
+    for record in rng.sample(supported, int(len(supported) * fraction)):
+        pages = record.get("pages") or []
+        own = {s.strip() for s in fever_to_plain(record["premise"]).split(" . ") if s.strip()}
+        others = [
+            other for other in by_page.get(pages[0] if pages else "", [])
+            if other["hypothesis"] != record["hypothesis"]
+            and not own & {s.strip() for s in fever_to_plain(other["premise"]).split(" . ") if s.strip()}
+        ]
+        title_words = _content_words(page_id_to_title(pages[0])) if pages else set()
+        claim_words = _content_words(record["hypothesis"]) - title_words
+        others = [
+            other for other in others
+            if len(claim_words & _content_words(fever_to_plain(other["premise"]))) <= len(claim_words) / 3
+        ]
+        if others and claim_words:
+            other = rng.choice(others)
+            out.append(Pair(pair_premise(other["premise"], other["pages"]), record["hypothesis"], NEI, source))
+    return out
+
+
 def build_training_pairs(
     specs: Sequence[DataSpec],
     seed: int = 0,
     nei_from_evidence_fraction: float = 0.5,
+    nei_same_page_fraction: float = 0.0,
     corpus: Path | None = None,
     cache_dir: Path = DEFAULT_CACHE_DIR,
     pool: Sequence[PoolSentence] | None = None,
@@ -457,6 +499,8 @@ def build_training_pairs(
         nei_from_evidence_fraction: for pair files with ``pages`` (FEVER evidence), this fraction of their
             claims is also paired with a similar, non-evidence pool sentence as NOT ENOUGH INFO
             (source ``<file source>-nei-mismatch``); that is what retrieval hands the verifier when it misses.
+        nei_same_page_fraction: for the same files, this fraction of claims is also paired with the
+            evidence of another claim about the same page, as NOT ENOUGH INFO (see :func:`same_page_nei_pairs`).
         corpus: FEVER pages for FEVER claims files.
         cache_dir: where the built set is cached (``pairs-<fingerprint>.jsonl``) along with the pool.
         pool: distractor sentences; default the embedded Wikipedia summaries (:func:`load_embedded_pool`).
@@ -465,7 +509,8 @@ def build_training_pairs(
         The pairs, each input file capped at its ``max_pairs`` (generated NEI pairs count separately,
         under their own source, capped at the same number), shuffled.
     """
-    key = _fingerprint(specs, seed=seed, nei=nei_from_evidence_fraction, corpus=str(corpus), v=2)
+    key = _fingerprint(specs, seed=seed, nei=nei_from_evidence_fraction, corpus=str(corpus), v=2,
+                       **({"same_page": nei_same_page_fraction} if nei_same_page_fraction else {}))
     cache = Path(cache_dir) / f"pairs-{key}.jsonl"
     if cache.is_file() and pool is None:
         return read_cached_pairs(cache)
@@ -501,6 +546,10 @@ def build_training_pairs(
                         seed=rng.randrange(1 << 30),
                     )
                 )
+            if with_pages and nei_same_page_fraction > 0:
+                records = [record for record, _ in with_pages]
+                source = f"{with_pages[0][1].source}-nei-same-page"
+                out.extend(same_page_nei_pairs(records, nei_same_page_fraction, rng, source))
         elif kind == "nei-claims":
             claims = [c for c in load_claims(spec.path) if c.label == NEI]
             rng.shuffle(claims)

@@ -89,6 +89,8 @@ class TrainConfig:
         corpus: FEVER ``wiki-pages`` jsonl holding the evidence of FEVER claims files in ``data``/``eval``.
         dev_fraction: share of training claims held out to tune the NEI rule and report dev scores.
         nei_from_evidence_fraction: share of FEVER S/R claims also paired with a non-evidence sentence as NEI.
+        nei_same_page_fraction: share of FEVER S/R claims also paired, as NEI, with the evidence of
+            another claim about the same page (on-topic sentences that say nothing about the claim).
         checkpoint_every: optimizer steps between checkpoints.
         resume: continue from ``out/checkpoints/`` when a checkpoint of the same plan exists.
         keep_checkpoints: keep ``out/checkpoints/`` after a finished run (they are ~3x the model size).
@@ -112,6 +114,7 @@ class TrainConfig:
     corpus: Path | None = None
     dev_fraction: float = 0.04
     nei_from_evidence_fraction: float = 0.5
+    nei_same_page_fraction: float = 0.0
     checkpoint_every: int = 200
     resume: bool = True
     keep_checkpoints: bool = False
@@ -314,6 +317,7 @@ def train_verifier(config: TrainConfig) -> TrainResult:
         specs,
         seed=config.seed,
         nei_from_evidence_fraction=config.nei_from_evidence_fraction,
+        nei_same_page_fraction=config.nei_same_page_fraction,
         corpus=config.corpus,
         cache_dir=config.cache_dir,
     )
@@ -533,6 +537,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--dev-fraction", type=float, default=d["dev_fraction"].default)
     parser.add_argument("--nei-from-evidence-fraction", type=float, default=d["nei_from_evidence_fraction"].default,
                         help="share of FEVER S/R claims also paired with a non-evidence sentence as NEI")
+    parser.add_argument("--nei-same-page-fraction", type=float, default=d["nei_same_page_fraction"].default,
+                        help="share of FEVER S/R claims also paired, as NEI, with another same-page claim's evidence")
     parser.add_argument("--warmup-ratio", type=float, default=d["warmup_ratio"].default)
     parser.add_argument("--checkpoint-every", type=int, default=d["checkpoint_every"].default)
     parser.add_argument("--no-resume", dest="resume", action="store_false", help="ignore existing checkpoints")
