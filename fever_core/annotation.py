@@ -10,11 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
+
+from fever_core.jsonl import read_jsonl
+from fever_core.sqlite import ThreadConnections
 
 LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
 
@@ -83,18 +85,12 @@ class AnnotationStore:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._local = threading.local()
+        self._connections = ThreadConnections(self.path, synchronous="FULL")
         with self._conn() as conn:
             conn.executescript(_SCHEMA)
 
     def _conn(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self.path, timeout=30.0)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            self._local.conn = conn
-        return conn
+        return self._connections.get()
 
     # -- the queue --------------------------------------------------------------------------------
 
@@ -117,21 +113,12 @@ class AnnotationStore:
 
         Raises :class:`AnnotationError` naming the line of the first malformed one (nothing is queued then).
         """
-        handle = open(source, encoding="utf-8") if isinstance(source, (str, Path)) else source
         records = []
-        with handle:
-            for number, raw in enumerate(handle, start=1):
-                if isinstance(raw, bytes):
-                    raw = raw.decode("utf-8", errors="replace")
-                if not raw.strip():
-                    continue
-                try:
-                    record = json.loads(raw)
-                except json.JSONDecodeError as exc:
-                    raise AnnotationError(f"Line {number} is not valid JSON ({exc.msg}).") from None
-                if not isinstance(record, dict) or not str(record.get("claim", "")).strip():
-                    raise AnnotationError(f"Line {number} has no \"claim\" (FEVER format: id, claim, ...).")
-                records.append(record)
+        for number, record in read_jsonl(source, name=None if isinstance(source, (str, Path)) else "the file",
+                                         error=AnnotationError):
+            if not str(record.get("claim", "")).strip():
+                raise AnnotationError(f"Line {number} has no \"claim\" (FEVER format: id, claim, ...).")
+            records.append(record)
         for record in records:
             self.add_claim(str(record["claim"]), record.get("id"))
         return len(records)

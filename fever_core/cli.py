@@ -88,7 +88,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from fever_core.evaluation.run import evaluate, load_claims
     from fever_core.pipeline import Checker, CheckOptions
 
-    claims = load_claims(args.claims, args.limit)
+    claims = load_claims(args.claims, args.limit, args.sample, args.seed)
     checker = Checker.open(args.corpus, _settings(args), retriever=args.retriever)
     options = CheckOptions(two_hop=False if args.no_two_hop else None)
     report = evaluate(checker, claims, args.claims, options, oracle=args.oracle_evidence,
@@ -102,14 +102,16 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def cmd_evaluate_pairs(args: argparse.Namespace) -> int:
     from fever_core.evaluation.pairs import evaluate_pairs
     from fever_core.training.pairs import load_pairs
+    from fever_core.verification.decision import load_decision_rule
     from fever_core.verification.nli import NliModel
 
     settings = _settings(args)
     model = NliModel.load(settings.verifier_model, settings.device)
-    pairs = [pair for path in args.pairs for pair in load_pairs(path)]
+    pairs = [pair for path in args.pairs for pair in load_pairs(Path(path))]
     if args.limit:
         pairs = pairs[: args.limit]
-    data = evaluate_pairs(model, pairs).to_dict()
+    rule = load_decision_rule(settings.verifier_model)
+    data = evaluate_pairs(model, pairs, nei_threshold=rule.nei_threshold).to_dict()
     _write_json(args.report, data)
     print(json.dumps(data, indent=2))
     return 0
@@ -166,7 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("evaluate", help="FEVER metrics on a claims file")
     p.add_argument("--claims", required=True)
     p.add_argument("--corpus", default="fever-dev")
-    p.add_argument("--limit", type=int)
+    p.add_argument("--limit", type=int, help="only the first N claims")
+    p.add_argument("--sample", type=int, help="a random sample of N claims (reproducible with --seed)")
+    p.add_argument("--seed", type=int, default=0)
     p.add_argument("--retriever", default="fused", choices=["fused", "bm25", "tfidf"])
     p.add_argument("--model", help="verifier model path or hub id (default: settings)")
     p.add_argument("--no-two-hop", action="store_true")

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from fever_core.sqlite import ThreadConnections
 from fever_core.types import Link, Page, Sentence
 
 SCHEMA_VERSION = "4"
@@ -107,7 +107,7 @@ class CorpusStore:
 
     def __init__(self, path: Path):
         self.path = Path(path)
-        self._local = threading.local()
+        self._connections = ThreadConnections(self.path)
 
     @classmethod
     def open(cls, path: str | Path) -> CorpusStore:
@@ -144,20 +144,11 @@ class CorpusStore:
     @property
     def connection(self) -> sqlite3.Connection:
         """This thread's connection (created on first use)."""
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self.path, timeout=30.0)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            self._local.conn = conn
-        return conn
+        return self._connections.get()
 
     def close(self) -> None:
         """Close this thread's connection."""
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            conn.close()
-            self._local.conn = None
+        self._connections.close()
 
     def __enter__(self) -> CorpusStore:
         return self
@@ -338,26 +329,21 @@ class CorpusStore:
 
     def search_pages(self, query: str, k: int = 10) -> list[PageHit]:
         """bm25 search over whole pages (title and body, title weighted 2)."""
-        match = fts_query(query)
-        if not match or k <= 0:
-            return []
-        rows = self.connection.execute(
-            "SELECT p.page_id, p.title, -bm25(pages_fts, 2.0, 1.0) FROM pages_fts "
-            "JOIN pages p ON p.id = pages_fts.rowid WHERE pages_fts MATCH ? "
-            "ORDER BY bm25(pages_fts, 2.0, 1.0) LIMIT ?",
-            (match, k),
-        ).fetchall()
-        return [PageHit(page_id, title, float(score)) for page_id, title, score in rows]
+        return self._search_pages(query, k, title_weight=2.0, body_weight=1.0)
 
     def search_titles(self, query: str, k: int = 10) -> list[PageHit]:
         """bm25 search over page titles only."""
+        return self._search_pages(query, k, title_weight=1.0, body_weight=0.0)
+
+    def _search_pages(self, query: str, k: int, title_weight: float, body_weight: float) -> list[PageHit]:
         match = fts_query(query)
         if not match or k <= 0:
             return []
+        if not body_weight:
+            match = f"title : ({match})"
         rows = self.connection.execute(
-            "SELECT p.page_id, p.title, -bm25(pages_fts, 1.0, 0.0) FROM pages_fts "
-            "JOIN pages p ON p.id = pages_fts.rowid WHERE pages_fts MATCH ? "
-            "ORDER BY bm25(pages_fts, 1.0, 0.0) LIMIT ?",
-            (f"title : ({match})", k),
+            "SELECT p.page_id, p.title, -bm25(pages_fts, ?, ?) AS score FROM pages_fts "
+            "JOIN pages p ON p.id = pages_fts.rowid WHERE pages_fts MATCH ? ORDER BY score DESC LIMIT ?",
+            (title_weight, body_weight, match, k),
         ).fetchall()
         return [PageHit(page_id, title, float(score)) for page_id, title, score in rows]

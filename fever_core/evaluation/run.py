@@ -9,6 +9,7 @@ a confusion matrix, and latency.
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -18,31 +19,30 @@ import numpy as np
 from tqdm import tqdm
 
 from fever_core.evaluation.scorer import NEI, FeverScores, fever_score, gold_groups, is_strictly_correct
+from fever_core.jsonl import JsonlError, read_jsonl
 from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimError
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.verification.nli import LABELS
 
 
-def load_claims(path: str | Path, limit: int | None = None) -> list[dict]:
-    """Claims in FEVER jsonl format (``id``, ``claim``, ``label``, ``evidence``); first ``limit`` only."""
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"No claims file at {path}.")
+def load_claims(path: str | Path, limit: int | None = None, sample: int | None = None, seed: int = 0) -> list[dict]:
+    """Claims in FEVER jsonl format (``id``, ``claim``, ``label``, ``evidence``).
+
+    Args:
+        limit: keep only the first ``limit`` claims (files are often sorted by label: see ``sample``).
+        sample: keep a random sample of this many claims, in file order (reproducible with ``seed``).
+    """
     claims = []
-    with path.open(encoding="utf-8") as fh:
-        for number, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg}).") from None
-            if not isinstance(record, dict) or "claim" not in record or "label" not in record:
-                raise ValueError(f"{path}:{number}: a claim needs \"claim\" and \"label\" (FEVER format).")
-            record.setdefault("evidence", [])
-            claims.append(record)
-            if limit is not None and len(claims) >= limit:
-                break
+    for number, record in read_jsonl(path):
+        if "claim" not in record or "label" not in record:
+            raise JsonlError(f"{path}:{number}: a claim needs \"claim\" and \"label\" (FEVER format).")
+        record.setdefault("evidence", [])
+        claims.append(record)
+        if limit is not None and len(claims) >= limit:
+            break
+    if sample is not None and sample < len(claims):
+        keep = sorted(random.Random(seed).sample(range(len(claims)), sample))
+        claims = [claims[i] for i in keep]
     return claims
 
 

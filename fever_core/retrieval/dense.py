@@ -1,8 +1,8 @@
 """Dense sentence index: FAISS inner product over normalised bi-encoder embeddings.
 
 Every sentence is embedded as ``"<page title>: <sentence>"``. The index lives in a folder beside the
-corpus store and is rebuilt only when the store's fingerprint or the encoder changes; a rebuild
-reuses the vectors of texts the old index already had. Embedding is done in chunks saved under
+corpus store and is rebuilt only when the store's fingerprint or the encoder changes; a build
+reuses the vectors of texts that the old index, or another corpus's index, already has. Embedding is done in chunks saved under
 ``dense.partial/``, so a killed build resumes where it stopped.
 """
 
@@ -43,21 +43,24 @@ def _text_key(text: str) -> int:
 
 
 def _previous_vectors(folder: Path, encoder_name: str) -> dict[int, np.ndarray]:
-    """Vectors of the index a rebuild replaces, by text key (empty if none, or another encoder's)."""
+    """Vectors already computed by this encoder, by text key: from the index a rebuild replaces and
+    from the other corpora beside it (the benchmark corpora share the embedded summaries)."""
     import faiss
 
-    try:
-        meta = json.loads((folder / META_FILE).read_text())
-        if meta.get("encoder") != encoder_name:
-            return {}
-        keys = np.load(folder / KEYS_FILE)
-        index = faiss.read_index(str(folder / INDEX_FILE))
-        if index.ntotal != len(keys):
-            return {}
-        vectors = index.reconstruct_n(0, index.ntotal)
-    except (OSError, ValueError, RuntimeError):
-        return {}
-    return dict(zip(keys.tolist(), vectors))
+    known: dict[int, np.ndarray] = {}
+    for meta_path in sorted(Path(folder).parent.glob(f"*/{META_FILE}")):
+        other = meta_path.parent
+        try:
+            meta = json.loads(meta_path.read_text())
+            if meta.get("encoder") != encoder_name or not (other / KEYS_FILE).is_file():
+                continue
+            keys = np.load(other / KEYS_FILE)
+            index = faiss.read_index(str(other / INDEX_FILE))
+            if index.ntotal == len(keys):
+                known.update(zip(keys.tolist(), index.reconstruct_n(0, index.ntotal)))
+        except (OSError, ValueError, RuntimeError):
+            continue
+    return known
 
 
 def _embed_reusing(encoder: SentenceTransformer, texts: list[str], previous: dict[int, np.ndarray]) -> np.ndarray:

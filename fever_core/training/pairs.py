@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from fever_core.jsonl import read_jsonl
 from fever_core.text import fever_to_plain, page_id_to_title, premise_text
 from fever_core.verification.nli import LABELS
 
@@ -68,21 +69,8 @@ class Pair:
 
 
 def iter_jsonl(path: Path) -> Iterator[tuple[int, dict]]:
-    """Yield ``(line number, object)`` for each non-blank line; bad JSON raises :class:`PairFileError`."""
-    path = Path(path)
-    if not path.is_file():
-        raise PairFileError(f"{path} does not exist. Check the path (shared data lives in ../shared/data/).")
-    with path.open(encoding="utf-8") as fh:
-        for number, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise PairFileError(f"{path}:{number}: not valid JSON ({exc.msg}). Fix or remove that line.") from None
-            if not isinstance(record, dict):
-                raise PairFileError(f"{path}:{number}: expected a JSON object, got {type(record).__name__}.")
-            yield number, record
+    """Yield ``(line number, object)`` for each non-blank line; bad lines raise :class:`PairFileError`."""
+    return read_jsonl(path, error=PairFileError)
 
 
 def file_kind(path: Path) -> str:

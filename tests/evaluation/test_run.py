@@ -43,3 +43,10 @@ def test_broken_claims_file_names_the_line(tmp_path):
     path.write_text('{"claim": "a", "label": "SUPPORTS"}\n{oops\n')
     with pytest.raises(ValueError, match=r"c\.jsonl:2"):
         load_claims(path)
+
+
+def test_a_sample_is_reproducible_and_keeps_file_order(claims_file):
+    first = load_claims(claims_file, sample=2, seed=3)
+    assert first == load_claims(claims_file, sample=2, seed=3)
+    ids = [c["id"] for c in first]
+    assert len(ids) == 2 and ids == sorted(ids)

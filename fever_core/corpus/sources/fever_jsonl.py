@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
 from fever_core.corpus.sources import CorpusSourceError
+from fever_core.jsonl import read_jsonl
 from fever_core.text import fever_to_plain, page_id_to_title, title_to_page_id
 from fever_core.types import Link, Page, Sentence
 
@@ -62,22 +62,13 @@ class FeverJsonlSource:
 
     def _records(self) -> Iterator[dict]:
         self._stat()
-        with self.path.open(encoding="utf-8", errors="replace") as fh:
-            for number, raw in enumerate(fh, start=1):
-                if not raw.strip():
-                    continue
-                try:
-                    record = json.loads(raw)
-                except json.JSONDecodeError as exc:
-                    raise CorpusSourceError(
-                        f"{self.path}:{number}: not valid JSON ({exc.msg}). Fix or remove that line and rebuild."
-                    ) from None
-                if not isinstance(record, dict) or not isinstance(record.get("id"), str) or not record["id"]:
-                    raise CorpusSourceError(
-                        f"{self.path}:{number}: expected an object with a non-empty string \"id\" "
-                        "(FEVER wiki-pages format). Fix or remove that line and rebuild."
-                    )
-                yield record
+        for number, record in read_jsonl(self.path, error=CorpusSourceError):
+            if not isinstance(record.get("id"), str) or not record["id"]:
+                raise CorpusSourceError(
+                    f"{self.path}:{number}: expected an object with a non-empty string \"id\" "
+                    "(FEVER wiki-pages format). Fix or remove that line and rebuild."
+                )
+            yield record
 
     def iter_titles(self) -> Iterator[tuple[str, str]]:
         for record in self._records():

@@ -1,0 +1,43 @@
+"""Reading jsonl files (one JSON object a line) with errors that name the file and the line."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+
+class JsonlError(ValueError):
+    """A jsonl file is missing or has a line that is not a JSON object; the message says where."""
+
+
+def read_jsonl(
+    source: str | Path | Iterable[str], name: str | None = None, error: type[ValueError] = JsonlError
+) -> Iterator[tuple[int, dict]]:
+    """Yield ``(line number, object)`` for each non-blank line, streaming (the file is never loaded whole).
+
+    Args:
+        source: a path, or an iterable of text lines (an open file, an upload).
+        name: what to call the source in messages (default: the path).
+        error: the exception class to raise (a ``ValueError`` subclass), so callers keep their own.
+    """
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if not path.is_file():
+            raise error(f"{path} does not exist. Check the path (the shared data lives in ../shared/data/).")
+        with path.open(encoding="utf-8", errors="replace") as lines:
+            yield from read_jsonl(lines, name or str(path), error)
+        return
+    name = name or "input"
+    for number, raw in enumerate(source, start=1):
+        if isinstance(raw, bytes):
+            raw = raw.decode("utf-8", errors="replace")
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise error(f"{name}:{number}: not valid JSON ({exc.msg}). Fix or remove that line.") from None
+        if not isinstance(record, dict):
+            raise error(f"{name}:{number}: expected a JSON object, got {type(record).__name__}.")
+        yield number, record
