@@ -244,16 +244,18 @@ class Checker:
         min_score = self.rule.min_evidence_score if options.min_evidence_score is None else options.min_evidence_score
         threshold = self.rule.nei_threshold if options.nei_threshold is None else options.nei_threshold
         trusted = [trust_all or e.score >= min_score for e in evidence]
-        premises = [premise_text(e.title, e.text) for e, ok in zip(evidence, trusted) if ok]
-        pairs = [(p, claim) for p in premises]
-        if len(premises) > 1:
-            pairs.append((" ".join(premises), claim))
-        probs = self.verifier.predict(pairs) if pairs else np.zeros((0, 3), dtype=np.float32)
-        rows = iter(probs)
-        stances = [Stance.from_row(next(rows)) if ok else None for ok in trusted]
-        joint = Stance.from_row(probs[-1]) if len(premises) > 1 else None
+        pairs = [(premise_text(e.title, e.text), claim) for e, ok in zip(evidence, trusted) if ok]
+        if trust_all and len(pairs) > 1:
+            # a gold evidence group is read as one premise, as the verifier was trained on it; its
+            # stance is reported on the group's first sentence
+            joined = self.verifier.predict([(" ".join(p for p, _ in pairs), claim)])[0]
+            stances = [Stance.from_row(joined)] + [None] * (len(evidence) - 1)
+            trusted = [True] + [False] * (len(evidence) - 1)
+        else:
+            probs = iter(self.verifier.predict(pairs) if pairs else [])
+            stances = [Stance.from_row(next(probs)) if ok else None for ok in trusted]
         names = [f"{e.title}, sentence {e.line}" for e in evidence]
-        verdict = aggregate(stances, joint, names, threshold)
+        verdict = aggregate(stances, names, threshold)
         results = [EvidenceResult(e, s, ok) for e, s, ok in zip(evidence, stances, trusted)]
         return results, verdict
 

@@ -7,27 +7,23 @@ from fever_core.verification.verdict import NEI, Stance, aggregate
 
 
 def test_no_trustworthy_evidence_means_not_enough_info():
-    verdict = aggregate([None, None], None, ["a", "b"])
+    verdict = aggregate([None, None], ["a", "b"])
     assert verdict.label == NEI and verdict.probabilities[NEI] == 1.0 and "No trustworthy" in verdict.reason
 
 
-def test_the_most_decisive_stance_decides():
-    stances = [Stance(0.2, 0.1, 0.7), Stance(0.05, 0.9, 0.05), None]
-    verdict = aggregate(stances, Stance(0.3, 0.6, 0.1), ["Page A, sentence 0", "Page B, sentence 3", "c"])
+def test_the_best_trustworthy_sentence_decides():
+    stances = [None, Stance(0.05, 0.9, 0.05), Stance(0.95, 0.03, 0.02)]
+    verdict = aggregate(stances, ["Page A, sentence 0", "Page B, sentence 3", "Page C, sentence 1"])
     assert verdict.label == "REFUTES" and verdict.deciding_evidence == [1]
     assert "Page B, sentence 3" in verdict.reason and verdict.probabilities["REFUTES"] == 0.9
 
 
-def test_joint_evidence_can_decide_and_the_nei_threshold_applies():
-    stances = [Stance(0.35, 0.1, 0.55), Stance(0.3, 0.1, 0.6)]
-    joint = Stance(0.6, 0.1, 0.3)
-    assert aggregate(stances, joint, ["a", "b"]).deciding_evidence == [0, 1]
-    # with a threshold of 0.5 the single sentences are NEI, the joint premise decides
-    assert aggregate(stances, joint, ["a", "b"], nei_threshold=0.5).label == "SUPPORTS"
-    # a high threshold lets a stance decide although NEI is its argmax
-    assert aggregate(stances, None, ["a", "b"], nei_threshold=0.9).deciding_evidence == [0]
-    unsure = aggregate(stances, joint, ["a", "b"], nei_threshold=0.25)
-    assert unsure.label == NEI and "neither supports nor refutes" in unsure.reason
+def test_the_nei_threshold_applies_to_the_deciding_stance():
+    stances = [Stance(0.35, 0.1, 0.55)]
+    assert aggregate(stances, ["a"]).label == NEI
+    assert "neither supports nor refutes" in aggregate(stances, ["a"]).reason
+    assert aggregate(stances, ["a"], nei_threshold=0.77).label == "SUPPORTS"
+    assert aggregate(stances, ["a"], nei_threshold=0.5).label == NEI
 
 
 def test_decide_applies_the_threshold_rule():
