@@ -17,7 +17,7 @@ from fever_core.retrieval.claim_analysis import ClaimAnalysis, analyse_claim
 from fever_core.retrieval.documents import Bm25DocumentRetriever, FusedDocumentRetriever
 from fever_core.retrieval.results import EvidenceSentence, PageCandidate
 from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSelector
-from fever_core.retrieval.two_hop import second_hop
+from fever_core.retrieval.two_hop import rank_linked_pages, second_hop
 from fever_core.settings import Settings
 from fever_core.text import clean_user_text, premise_text
 from fever_core.verification.decision import DecisionRule, load_decision_rule
@@ -219,6 +219,7 @@ class Checker:
                 exclude_pages={p.page_id for p in pages if p.used},
             )
             ranked = sorted(ranked + hop2, key=lambda e: -e.score)
+            pages = rank_linked_pages(pages, ranked[:sentences_k], {e.page_id: e.title for e in hop2})
         lap("two_hop")
         evidence, verdict = self._verify(claim, ranked[:sentences_k], options)
         lap("verification")

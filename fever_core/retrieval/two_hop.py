@@ -3,14 +3,15 @@
 A linked page's sentences are scored against the claim *and* the first-hop sentence together, so
 "He was born in Hawaii" is found for "Obama was born in the US" through the link from Obama's page.
 A second-hop sentence's score is the mean of its first-hop sentence's score and its own conditioned
-score, so a chain is never more trusted than its first link.
+score, so a chain is never more trusted than its first link. Pages whose sentences end up as evidence
+join the page ranking after the page that links to them (:func:`rank_linked_pages`).
 """
 
 from __future__ import annotations
 
 from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.dense import DenseSentenceIndex
-from fever_core.retrieval.results import EvidenceSentence, HopLink
+from fever_core.retrieval.results import EvidenceSentence, HopLink, PageCandidate
 
 MAX_SOURCES = 3
 MAX_LINKS_PER_SENTENCE = 4
@@ -58,3 +59,34 @@ def second_hop(
                 if item.key not in found or found[item.key].score < item.score:
                     found[item.key] = item
     return sorted(found.values(), key=lambda e: -e.score)
+
+
+def rank_linked_pages(
+    pages: list[PageCandidate], evidence: list[EvidenceSentence], titles: dict[str, str]
+) -> list[PageCandidate]:
+    """The page ranking with the pages that second-hop *evidence* came from placed right after the
+    page that links to them (Stammbach & Neumann's multi-hop document retrieval).
+
+    A page already ranked further down moves up; pages reached by links that gave no evidence are
+    not added.
+
+    Args:
+        pages: first-hop pages, best first.
+        evidence: the evidence sentences (both hops), best first.
+        titles: display titles of the second-hop pages, by page id.
+    """
+    ranked = list(pages)
+    for item in evidence:
+        if item.hop != 2 or item.via is None:
+            continue
+        source = next((i for i, p in enumerate(ranked) if p.page_id == item.via.from_page_id), None)
+        existing = next((i for i, p in enumerate(ranked) if p.page_id == item.page_id), None)
+        if source is None or (existing is not None and existing < source):
+            continue
+        page = ranked.pop(existing) if existing is not None else PageCandidate(
+            item.page_id, titles.get(item.page_id, item.title), item.score)
+        page.signals = {**page.signals, "link": item.score}
+        page.match = page.match or "link"
+        page.used = True
+        ranked.insert(source + 1, page)
+    return ranked

@@ -25,3 +25,18 @@ def test_second_hop_follows_links_of_good_first_hop_sentences(workspace):
     assert hop2[0].key == ("Steven_Spielberg", 1)
     assert hop2[0].hop == 2 and hop2[0].via.from_page_id == "Jaws_-LRB-film-RRB-" and hop2[0].via.anchor == "Steven Spielberg"
     assert second_hop(workspace.store, workspace.dense, claim, first, threshold=1.1, exclude_pages=set()) == []
+
+
+def test_pages_that_second_hop_evidence_came_from_join_the_ranking():
+    from fever_core.retrieval.results import EvidenceSentence, HopLink, PageCandidate
+    from fever_core.retrieval.two_hop import rank_linked_pages
+
+    pages = [PageCandidate("A", "A", 0.9), PageCandidate("B", "B", 0.8), PageCandidate("C", "C", 0.7, used=False)]
+    evidence = [
+        EvidenceSentence("A", "A", 0, "a", 0.9),
+        EvidenceSentence("C", "C", 2, "c", 0.8, hop=2, via=HopLink("A", 0, "see C")),
+        EvidenceSentence("D", "D", 1, "d", 0.7, hop=2, via=HopLink("B", 0, "see D")),
+    ]
+    ranked = rank_linked_pages(pages, evidence, {"D": "Page D"})
+    assert [p.page_id for p in ranked] == ["A", "C", "B", "D"]
+    assert ranked[1].used and ranked[1].signals == {"link": 0.8} and ranked[3].title == "Page D"
