@@ -43,7 +43,6 @@ class Settings:
         sentences_k: evidence sentences kept by sentence selection. Default 5.
         two_hop: follow hyperlinks of first-hop evidence. Default on.
         two_hop_threshold: minimum selection score in [0, 1] for a first-hop sentence to be followed.
-        wikipedia_timeout_s: live Wikipedia request timeout in seconds.
     """
 
     data_dir: Path = field(default_factory=lambda: PROJECT_ROOT / "data")
@@ -56,7 +55,6 @@ class Settings:
     sentences_k: int = 5
     two_hop: bool = True
     two_hop_threshold: float = 0.5
-    wikipedia_timeout_s: float = 10.0
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:
