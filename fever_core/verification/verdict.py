@@ -35,14 +35,9 @@ class Stance:
     def from_row(cls, row: np.ndarray) -> Stance:
         return cls(float(row[0]), float(row[1]), float(row[2]))
 
-    @property
-    def label(self) -> str:
-        return LABELS[int(np.argmax([self.supports, self.refutes, self.not_enough_info]))]
-
-    @property
-    def decisiveness(self) -> float:
-        """max(P(SUPPORTS), P(REFUTES))."""
-        return max(self.supports, self.refutes)
+    def as_row(self) -> np.ndarray:
+        """The probabilities in ``LABELS`` order, shape ``(3,)``."""
+        return np.array([self.supports, self.refutes, self.not_enough_info])
 
     def to_dict(self) -> dict[str, float]:
         return {"SUPPORTS": self.supports, "REFUTES": self.refutes, NEI: self.not_enough_info}
@@ -89,7 +84,7 @@ def aggregate(
     best = trusted[0]
     stance = stances[best]
     probabilities = stance.to_dict()
-    label = LABELS[int(decide(np.array([[stance.supports, stance.refutes, stance.not_enough_info]]), nei_threshold)[0])]
+    label = LABELS[int(decide(stance.as_row()[None, :], nei_threshold)[0])]
     if label == NEI:
         return Verdict(NEI, probabilities,
                        f"The best evidence, {descriptions[best]}, neither supports nor refutes the claim "
