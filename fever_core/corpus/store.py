@@ -281,9 +281,10 @@ class CorpusStore:
                 found[sid] = SentenceHit(sid, title, sentence, 0.0)
         return [found[sid] for sid in sentence_ids if sid in found]
 
-    def iter_sentence_texts(self, batch_size: int = 2048) -> Iterator[list[tuple[int, str, str]]]:
-        """Batches of ``(sentence_id, title, text)`` over the whole store, by row id."""
-        last = 0
+    def iter_sentence_texts(self, batch_size: int = 2048, after_id: int = 0) -> Iterator[list[tuple[int, str, str]]]:
+        """Batches of ``(sentence_id, title, text)`` by row id: the whole store, or only the sentences
+        stored after row ``after_id`` (row ids only grow)."""
+        last = after_id
         while True:
             rows = self.connection.execute(
                 "SELECT s.id, p.title, s.text FROM sentences s JOIN pages p ON p.id = s.page "

@@ -3,7 +3,9 @@
 Every sentence is embedded as ``"<page title>: <sentence>"``. The index lives in a folder beside the
 corpus store and is rebuilt only when the store's fingerprint or the encoder changes; a build
 reuses the vectors of texts that the old index, or another corpus's index, already has. Embedding is done in chunks saved under
-``dense.partial/``, so a killed build resumes where it stopped.
+``dense.partial/``, so a killed build resumes where it stopped. A store that grows (the live
+Wikipedia cache) has its new sentences appended with :meth:`DenseSentenceIndex.extend_from` and
+:meth:`DenseSentenceIndex.save`, without a rebuild.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import shutil
 import time
 from dataclasses import dataclass
@@ -76,6 +79,34 @@ def _embed_reusing(encoder: SentenceTransformer, texts: list[str], previous: dic
     return out
 
 
+def _text_keys(store: CorpusStore) -> np.ndarray:
+    """The text keys of every sentence of a store, in row-id order (the order of an index's rows)."""
+    keys = [_text_key(premise_text(t, x)) for batch in store.iter_sentence_texts() for _, t, x in batch]
+    return np.array(keys, dtype=np.int64)
+
+
+def _write_index(folder: Path, index: faiss.Index, ids: np.ndarray, keys: np.ndarray, meta: dict) -> None:
+    """Write an index's files, each through a temporary file, the meta file last: a crash leaves
+    either the old meta (so the next open sees a stale index and rebuilds) or a complete index."""
+    import faiss
+
+    def replace(name: str, write) -> None:
+        tmp = folder / f"{name}.tmp"
+        write(tmp)
+        os.replace(tmp, folder / name)
+
+    def save_array(array: np.ndarray):
+        def write(path: Path) -> None:
+            with path.open("wb") as fh:
+                np.save(fh, array)
+        return write
+
+    replace(INDEX_FILE, lambda path: faiss.write_index(index, str(path)))
+    replace(IDS_FILE, save_array(ids))
+    replace(KEYS_FILE, save_array(keys))
+    replace(META_FILE, lambda path: path.write_text(json.dumps(meta, indent=2)))
+
+
 @dataclass(frozen=True)
 class DenseHit:
     """A sentence found by dense search: store row id and cosine similarity in [-1, 1]."""
@@ -85,14 +116,32 @@ class DenseHit:
 
 
 class DenseSentenceIndex:
-    """FAISS index of a store's sentences plus the encoder that made it."""
+    """FAISS index of a store's sentences plus the encoder that made it.
 
-    def __init__(self, index: faiss.Index, sentence_ids: np.ndarray, encoder: SentenceTransformer):
+    Args:
+        index: inner-product index, one row per sentence.
+        sentence_ids: the store row id of each index row, ascending.
+        encoder: the bi-encoder the vectors came from.
+        folder: where the index files live (``None`` for an index that is never saved).
+        meta: what ``dense.json`` says about the index (store fingerprint, encoder, sizes).
+    """
+
+    def __init__(
+        self,
+        index: faiss.Index,
+        sentence_ids: np.ndarray,
+        encoder: SentenceTransformer,
+        folder: Path | None = None,
+        meta: dict | None = None,
+    ):
         self.index = index
         self.sentence_ids = sentence_ids
         self.encoder = encoder
+        self.folder = folder
+        self.meta = meta or {}
         self._row_of = {int(sid): row for row, sid in enumerate(sentence_ids)}
         self._vectors: np.ndarray | None = None
+        self._keys: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.index.ntotal)
@@ -115,7 +164,7 @@ class DenseSentenceIndex:
                     index = faiss.read_index(str(folder / INDEX_FILE))
                     ids = np.load(folder / IDS_FILE)
                     if index.ntotal == len(ids):
-                        return cls(index, ids, encoder)
+                        return cls(index, ids, encoder, folder, meta)
                 log.warning("Dense index in %s is out of date: rebuilding.", folder)
             except (OSError, ValueError, RuntimeError) as exc:
                 log.warning("Dense index in %s can't be read (%s): rebuilding.", folder, exc)
@@ -161,15 +210,52 @@ class DenseSentenceIndex:
         ids = np.concatenate(chunks_ids) if chunks_ids else np.zeros(0, dtype=np.int64)
         index = faiss.IndexFlatIP(dim)
         index.add(vectors)
-        faiss.write_index(index, str(folder / INDEX_FILE))
-        np.save(folder / IDS_FILE, ids)
-        keys = [_text_key(premise_text(t, x)) for batch in store.iter_sentence_texts() for _, t, x in batch]
-        np.save(folder / KEYS_FILE, np.array(keys, dtype=np.int64))
         meta = {**meta, "sentences": int(len(ids)), "dim": int(dim),
                 "build_seconds": round(time.perf_counter() - started, 1)}
-        (folder / META_FILE).write_text(json.dumps(meta, indent=2))
+        _write_index(folder, index, ids, _text_keys(store), meta)
         shutil.rmtree(partial)
-        return cls(index, ids, encoder)
+        return cls(index, ids, encoder, folder, meta)
+
+    def extend_from(self, store: CorpusStore) -> int:
+        """Embed and append the sentences the store gained after the last indexed one (for a store
+        that only grows, like the live Wikipedia cache). Call :meth:`save` to keep them.
+
+        Returns:
+            The number of sentences added.
+        """
+        import faiss
+
+        last = int(self.sentence_ids[-1]) if len(self.sentence_ids) else 0
+        rows = [row for batch in store.iter_sentence_texts(after_id=last) for row in batch]
+        if not rows:
+            return 0
+        if self._keys is None:
+            saved = self.folder / KEYS_FILE if self.folder else None
+            keys = np.load(saved) if saved and saved.is_file() else None
+            self._keys = keys if keys is not None and len(keys) == len(self) else _text_keys(store)[: len(self)]
+        texts = [premise_text(title, text) for _, title, text in rows]
+        vectors = encode(self.encoder, texts)
+        ids = np.array([sid for sid, _, _ in rows], dtype=np.int64)
+        index = faiss.clone_index(self.index)
+        index.add(vectors)
+        # published in this order so a search running meanwhile in another thread never meets an
+        # index row without its id, nor an id without its vector
+        if self._vectors is not None:
+            self._vectors = np.concatenate([self._vectors, vectors])
+        self.sentence_ids = np.concatenate([self.sentence_ids, ids])
+        self.index = index
+        self._row_of.update((int(sid), len(self.sentence_ids) - len(ids) + i) for i, sid in enumerate(ids))
+        self._keys = np.concatenate([self._keys, np.array([_text_key(t) for t in texts], dtype=np.int64)])
+        return len(rows)
+
+    def save(self, store_fingerprint: str) -> None:
+        """Write the index to its folder as the index of the store with ``store_fingerprint``."""
+        if self.folder is None:
+            raise ValueError("This dense index has no folder to be saved in.")
+        if self._keys is None:
+            raise ValueError("Nothing to save: the index is as it was loaded or built.")
+        self.meta = {**self.meta, "store_fingerprint": store_fingerprint, "sentences": len(self)}
+        _write_index(self.folder, self.index, self.sentence_ids, self._keys, self.meta)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Normalised embeddings of texts, shape ``(len(texts), dim)``."""
@@ -188,11 +274,12 @@ class DenseSentenceIndex:
 
     def vectors_of(self, sentence_ids: list[int]) -> np.ndarray:
         """Stored embeddings of some sentences, shape ``(len(sentence_ids), dim)``; unknown ids get zeros."""
-        if self._vectors is None:
-            self._vectors = self.index.reconstruct_n(0, len(self))
-        out = np.zeros((len(sentence_ids), self._vectors.shape[1]), dtype=np.float32)
+        vectors = self._vectors
+        if vectors is None or len(vectors) < len(self.sentence_ids):  # first use, or the index grew meanwhile
+            vectors = self._vectors = self.index.reconstruct_n(0, len(self))
+        out = np.zeros((len(sentence_ids), self.index.d), dtype=np.float32)
         for i, sid in enumerate(sentence_ids):
             row = self._row_of.get(int(sid))
-            if row is not None:
-                out[i] = self._vectors[row]
+            if row is not None and row < len(vectors):  # a sentence being added meanwhile counts as unknown
+                out[i] = vectors[row]
         return out

@@ -93,3 +93,29 @@ def test_a_rebuild_embeds_only_new_texts(tmp_path, settings, monkeypatch):
     apple_before = before.vectors_of([before.sentence_ids[0]])
     apple_after = after.vectors_of([store.sentence_ids_of_pages(["A"])[0]])
     np.testing.assert_allclose(apple_before, apple_after)
+
+
+def test_an_index_grows_with_its_store_and_reloads_without_a_rebuild(tmp_path, settings, monkeypatch):
+    from fever_core.corpus.store import CorpusStore
+    from fever_core.types import Page, Sentence
+
+    store = CorpusStore.create(tmp_path / "grow" / "store.sqlite")
+    store.add_pages([Page("A", "A", [Sentence("A", 0, "Apples are red fruit.")])])
+    store.set_meta("fingerprint", "one page")
+    folder = tmp_path / "grow"
+    index = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
+    index.vectors_of([index.sentence_ids[0]])  # the vector cache must grow too
+    store.add_pages([Page("B", "B", [Sentence("B", 0, "Bananas are yellow."), Sentence("B", 1, "They grow in bunches.")])])
+    assert index.extend_from(store) == 2 and index.extend_from(store) == 0
+    rows = [r for batch in store.iter_sentence_texts() for r in batch]
+    vectors = index.embed([premise_text(title, text) for _, title, text in rows])
+    np.testing.assert_allclose(index.vectors_of([sid for sid, _, _ in rows]), vectors, atol=1e-5)
+    query = index.embed(["a yellow fruit"])[0]
+    assert [h.sentence_id for h in index.search(query, 3)] == [rows[i][0] for i in np.argsort(-(vectors @ query))]
+
+    store.set_meta("fingerprint", "three sentences")
+    index.save("three sentences")
+    monkeypatch.setattr(dense_module, "encode", lambda *a, **k: pytest.fail("reloading must not embed"))
+    reloaded = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
+    assert len(reloaded) == 3 and list(reloaded.sentence_ids) == [sid for sid, _, _ in rows]
+    assert len(np.load(folder / "dense_keys.npy")) == 3
