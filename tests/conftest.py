@@ -1,10 +1,15 @@
 """Shared fixtures: a small FEVER-format corpus written by the tests, built with the real encoder,
-and a tiny randomly initialised NLI model saved locally."""
+a tiny randomly initialised NLI model saved locally, and Wikipedia's API served from recordings."""
 
 from __future__ import annotations
 
 import json
+import socket
+import threading
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -126,3 +131,57 @@ def shared_file(*parts: str) -> Path:
     if not path.is_file():
         pytest.skip(f"needs the shared benchmark data ({path}), which a fresh clone does not have")
     return path
+
+
+RECORDED_WIKIPEDIA = json.loads((Path(__file__).parent / "fixtures" / "wikipedia_recorded.json").read_text())
+
+
+@dataclass
+class RecordedWikipedia:
+    """Wikipedia's API answering from recordings on localhost: its ``api.php`` address and the
+    queries it was asked, in order."""
+
+    url: str
+    requests: list[dict[str, str]]
+
+
+@pytest.fixture
+def recorded_wikipedia():
+    """A local server giving the recorded answers of ``fixtures/wikipedia_recorded.json``: no test
+    touches the internet."""
+    requests: list[dict[str, str]] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            query = {k: v[0] for k, v in parse_qs(urlparse(self.path).query).items()}
+            requests.append(query)
+            if query.get("list") == "search":
+                answer = RECORDED_WIKIPEDIA["search"].get(query.get("srsearch"), RECORDED_WIKIPEDIA["no_results"])
+            else:
+                answer = RECORDED_WIKIPEDIA["pages"].get(query.get("titles"), {}).get(query.get("prop"))
+            if answer is None:
+                missing = RECORDED_WIKIPEDIA["missing"]
+                answer = {**missing, "query": {"pages": {"-1": {**missing["query"]["pages"]["-1"], "title": query.get("titles")}}}}
+            body = json.dumps(answer).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield RecordedWikipedia(f"http://127.0.0.1:{server.server_port}/w/api.php", requests)
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def offline_wikipedia_url() -> str:
+    """An ``api.php`` address on a local port where nothing listens: Wikipedia as seen offline."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/w/api.php"

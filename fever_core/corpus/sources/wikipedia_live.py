@@ -1,21 +1,16 @@
-"""Live Wikipedia through ``wikipedia-api``: page leads and their links, fetched on demand and cached.
+"""Live Wikipedia through ``wikipedia-api``: full-text search, and page leads with their links.
 
 Each fetched page is split into sentences and its links anchored in them (as for the embedded
-corpus), then written to a store, so a page is fetched once. Without network the methods raise
-:class:`WikipediaUnavailable` with a message a person can act on; nothing half-fetched is stored.
+corpus). Without network the methods raise :class:`WikipediaUnavailable` with a message a person
+can act on. :mod:`fever_core.corpus.wikipedia_cache` keeps what was fetched, so a page is fetched once.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from fever_core.corpus.linking import TitleLinker
 from fever_core.nlp import split_sentences
 from fever_core.text import title_to_page_id
 from fever_core.types import Page, Sentence
-
-if TYPE_CHECKING:
-    from fever_core.corpus.store import CorpusStore
 
 USER_AGENT = "FEVER-Workbench/0.1 (fact-checking workbench; offline-first)"
 
@@ -63,42 +58,40 @@ class LiveWikipediaSource:
                 f"Can't reach Wikipedia to {what} ({exc.__class__.__name__}): the machine seems to be offline "
                 "or Wikipedia is not answering. The local corpora (embedded, fever-dev, fm2) still work."
             ) from exc
+        except (KeyError, TypeError) as exc:
+            raise WikipediaUnavailable(
+                f"Wikipedia's API answered in an unexpected form when asked to {what} ({exc!r}): check that "
+                "FEVER_WIKIPEDIA_API_URL is a MediaWiki api.php address."
+            ) from exc
 
     def search_titles(self, query: str, limit: int = 5) -> list[str]:
         """Titles of Wikipedia's best full-text matches for ``query``."""
         if not query.strip():
             return []
         results = self._call(f"search for {query!r}", lambda: self._wiki.search(query, limit=limit))
-        return [page.title for page in results.pages.values()]
+        return [page.title for page in results.pages.values()][:limit]
 
     def fetch_page(self, title: str) -> Page | None:
-        """The lead section of a page as sentences with anchored links; ``None`` if no such page."""
+        """The lead section of a page as sentences with anchored links; ``None`` if no such page.
+
+        Two requests (more only for pages with over 500 links): the lead's plain text, then the
+        page's links to articles. A redirect is followed: the page returned has the real title.
+        """
 
         def fetch():
             page = self._wiki.page(title)
+            lead = self._wiki.extracts(page, exintro=1)
             if not page.exists():
                 return None
-            return page.title, page.summary, list(page.links)
+            return page.title, lead, list(self._wiki.links(page, plnamespace=0)) if lead.strip() else []
 
         fetched = self._call(f"fetch {title!r}", fetch)
         if fetched is None:
             return None
-        real_title, summary, link_titles = fetched
+        real_title, lead, link_titles = fetched
         page_id = title_to_page_id(real_title)
-        texts = split_sentences([summary])[0] if summary.strip() else []
+        texts = split_sentences([lead])[0] if lead.strip() else []
         linker = TitleLinker((title_to_page_id(t), t) for t in link_titles)
         links = linker.link_texts(texts, own_page_id=page_id) if texts else []
         sentences = [Sentence(page_id, i, text, lk) for i, (text, lk) in enumerate(zip(texts, links))]
         return Page(page_id, real_title, sentences, source=self.name)
-
-    def cached_page(self, store: CorpusStore, title: str) -> Page | None:
-        """The page from ``store`` if it is there, else fetched, stored and returned."""
-        page_id = title_to_page_id(title)
-        cached = store.page(page_id)
-        if cached is not None:
-            return cached
-        page = self.fetch_page(title)
-        if page is None or not page.sentences:
-            return None
-        store.add_pages([page])
-        return store.page(page.page_id)
