@@ -17,13 +17,14 @@ from fever_core.retrieval.claim_analysis import ClaimAnalysis, analyse_claim
 from fever_core.retrieval.documents import Bm25DocumentRetriever, FusedDocumentRetriever
 from fever_core.retrieval.results import EvidenceSentence, PageCandidate
 from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSelector
+from fever_core.retrieval.titles import TitleMatcher
 from fever_core.retrieval.two_hop import rank_linked_pages, second_hop
 from fever_core.settings import Settings
 from fever_core.text import clean_user_text, premise_text
 from fever_core.verification.decision import DecisionRule, load_decision_rule
 from fever_core.verification.nli import NliModel
 from fever_core.verification.verdict import NEI, Stance, Verdict, aggregate
-from fever_core.workspace import Workspace
+from fever_core.workspace import FetchReport, Workspace
 
 MAX_CLAIM_CHARS = 1000
 RETRIEVERS = ("fused", "bm25", "tfidf")
@@ -78,8 +79,10 @@ class CheckResult:
         sentences: the best-scored candidate sentences (both hops), best first.
         evidence: the top sentences passed to the verifier, with their stances.
         verdict: the aggregate verdict.
-        timings: seconds spent per stage (``analysis``, ``documents``, ``sentences``, ``two_hop``,
-            ``verification``, ``total``).
+        timings: seconds spent per stage (``analysis``, ``fetch`` (live Wikipedia), ``documents``,
+            ``sentences``, ``two_hop``, ``verification``, ``total``).
+        warnings: what the reader should know about how the check was done, e.g. that live
+            Wikipedia could not be reached and only cached pages were read.
     """
 
     claim: str
@@ -90,6 +93,7 @@ class CheckResult:
     evidence: list[EvidenceResult]
     verdict: Verdict
     timings: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {
@@ -104,6 +108,7 @@ class CheckResult:
             ],
             "verdict": self.verdict.to_dict(),
             "timings": self.timings,
+            "warnings": self.warnings,
         }
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -199,13 +204,15 @@ class Checker:
         def lap(stage: str) -> None:
             nonlocal clock
             now = time.perf_counter()
-            timings[stage] = round(now - clock, 4)
+            timings[stage] = round(timings.get(stage, 0.0) + now - clock, 4)
             clock = now
 
         claim = check_claim_text(claim)
         analysis = analyse_claim(claim)
         claim_vector = self.workspace.dense.embed([claim])[0] if self.retriever == "fused" else None
         lap("analysis")
+        fetched = [self._prepared(self.workspace.prepare(analysis))]
+        lap("fetch")
         pages = self.documents.retrieve(analysis, claim_vector, k=max(pages_k, PAGES_SHOWN))
         for rank, page in enumerate(pages):
             page.used = rank < pages_k
@@ -214,6 +221,8 @@ class Checker:
         lap("sentences")
         if use_two_hop and self.retriever == "fused":
             threshold = options.two_hop_threshold if options.two_hop_threshold is not None else settings.two_hop_threshold
+            fetched.append(self._prepared(self.workspace.prepare_links(ranked[:sentences_k], threshold)))
+            lap("fetch")
             hop2 = second_hop(
                 self.workspace.store, self.workspace.dense, claim, ranked[:sentences_k], threshold,
                 exclude_pages={p.page_id for p in pages if p.used},
@@ -225,8 +234,15 @@ class Checker:
         lap("verification")
         timings["total"] = round(time.perf_counter() - started, 4)
         return CheckResult(
-            claim, self.workspace.name, analysis, pages, ranked[:SENTENCES_SHOWN], evidence, verdict, timings
+            claim, self.workspace.name, analysis, pages, ranked[:SENTENCES_SHOWN], evidence, verdict, timings,
+            [warning for report in fetched for warning in report.warnings],
         )
+
+    def _prepared(self, report: FetchReport) -> FetchReport:
+        """Re-read the title table when the (live) corpus gained pages: it is read once per corpus."""
+        if report.grew and isinstance(self.documents, FusedDocumentRetriever):
+            self.documents.titles = TitleMatcher(self.workspace.store)
+        return report
 
     def verify_evidence(self, claim: str, evidence: list[EvidenceSentence], options: CheckOptions | None = None) -> CheckResult:
         """Verify a claim against given evidence (no retrieval): the "oracle" mode of evaluation."""

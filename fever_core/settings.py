@@ -43,6 +43,12 @@ class Settings:
         sentences_k: evidence sentences kept by sentence selection. Default 5.
         two_hop: follow hyperlinks of first-hop evidence. Default on.
         two_hop_threshold: minimum selection score in [0, 1] for a first-hop sentence to be followed.
+        wikipedia_api_url: the MediaWiki ``api.php`` address the ``wikipedia`` corpus fetches from.
+            Default Wikipedia's own, ``https://en.wikipedia.org/w/api.php`` (a mirror works too).
+        wikipedia_timeout_s: seconds to wait for each request to it. Default 5.
+        wikipedia_pages_per_claim: pages fetched per claim from Wikipedia's search results (pages
+            already cached don't count against the network). Default 3.
+        wikipedia_links_per_claim: linked pages fetched per claim for two-hop evidence. Default 5.
     """
 
     data_dir: Path = field(default_factory=lambda: PROJECT_ROOT / "data")
@@ -55,6 +61,10 @@ class Settings:
     sentences_k: int = 5
     two_hop: bool = True
     two_hop_threshold: float = 0.5
+    wikipedia_api_url: str = "https://en.wikipedia.org/w/api.php"
+    wikipedia_timeout_s: float = 5.0
+    wikipedia_pages_per_claim: int = 3
+    wikipedia_links_per_claim: int = 5
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:

@@ -13,7 +13,8 @@ def test_a_check_returns_pages_scored_evidence_a_verdict_and_timings(checker):
     assert len(result.evidence) <= checker.settings.sentences_k
     assert result.verdict.label in LABELS
     assert abs(sum(result.verdict.probabilities.values()) - 1) < 1e-4
-    assert set(result.timings) == {"analysis", "documents", "sentences", "two_hop", "verification", "total"}
+    assert set(result.timings) == {"analysis", "fetch", "documents", "sentences", "two_hop", "verification", "total"}
+    assert result.warnings == []
     assert all(e.stance is not None for e in result.evidence if e.trusted)
 
 

@@ -32,6 +32,8 @@ NAMED_CORPORA: dict[str, list[str]] = {
     "fever-dev": [f"fever:{SHARED_DATA_DIR / 'corpus' / 'fever-pages.jsonl'}", "embedded"],
     "fm2": [f"fever:{SHARED_DATA_DIR / 'corpus' / 'fm2-pages.jsonl'}", "embedded"],
 }
+# The live Wikipedia cache (fever_core.live_wikipedia): not built from sources, it grows as claims are checked.
+LIVE_CORPUS = "wikipedia"
 STORE_FILE = "store.sqlite"
 SOURCES_FILE = "sources.json"
 _BATCH = 500
@@ -52,15 +54,15 @@ def corpus_specs(data_dir: Path, name: str) -> list[str]:
     if saved.is_file():
         return json.loads(saved.read_text())
     raise KeyError(
-        f"Unknown corpus {name!r}. Predefined: {', '.join(NAMED_CORPORA)}. "
+        f"Unknown corpus {name!r}. Predefined: {', '.join(NAMED_CORPORA)}, and {LIVE_CORPUS} (live). "
         f"Make a new one with `python -m fever_core corpus build {name} --source fever:PATH.jsonl [--source embedded]`."
     )
 
 
 def list_corpora(data_dir: Path) -> list[str]:
-    """The predefined corpus names, then those made with ``--source`` under ``data_dir``, sorted."""
+    """The predefined corpus names, the live one, then those made with ``--source`` under ``data_dir``, sorted."""
     made = sorted(p.parent.name for p in (Path(data_dir) / "corpora").glob(f"*/{SOURCES_FILE}"))
-    return list(NAMED_CORPORA) + [name for name in made if name not in NAMED_CORPORA]
+    return [*NAMED_CORPORA, LIVE_CORPUS] + [name for name in made if name not in NAMED_CORPORA and name != LIVE_CORPUS]
 
 
 def sources_fingerprint(sources: list[PageSource]) -> str:

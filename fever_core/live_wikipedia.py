@@ -1,0 +1,147 @@
+"""The ``wikipedia`` corpus: a local cache of Wikipedia page leads that grows with every claim checked.
+
+Before document retrieval, Wikipedia is searched for the claim and for its first mentions, and the
+leads of the top pages are fetched; before two-hop, some pages the best evidence links to. Each
+page is fetched once (:class:`~fever_core.corpus.wikipedia_cache.WikipediaCache`), stored, and its
+sentence vectors appended to the dense index, which is saved with the store's new fingerprint, so
+reopening the cache loads it as it is. Then the ordinary pipeline runs on the cache.
+
+Network per claim is bounded: at most ``1 + MAX_MENTION_SEARCHES`` searches,
+``wikipedia_pages_per_claim`` page fetches and ``wikipedia_links_per_claim`` linked-page fetches
+(two requests each, see :meth:`LiveWikipediaSource.fetch_page`), each request waiting at most
+``wikipedia_timeout_s``. When Wikipedia can't be reached, the claim is checked against the pages
+cached so far with a warning saying so, and no request is made for :data:`RETRY_AFTER_S` seconds.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fever_core.corpus.build import LIVE_CORPUS, STORE_FILE, corpus_dir
+from fever_core.corpus.sources.wikipedia_live import LiveWikipediaSource, WikipediaUnavailable
+from fever_core.corpus.store import SCHEMA_VERSION, CorpusStore
+from fever_core.corpus.wikipedia_cache import WikipediaCache
+from fever_core.retrieval.claim_analysis import ClaimAnalysis
+from fever_core.retrieval.dense import DenseSentenceIndex
+from fever_core.retrieval.results import EvidenceSentence
+from fever_core.settings import Settings
+from fever_core.text import page_id_to_title
+from fever_core.workspace import FetchReport, Workspace
+
+MAX_MENTION_SEARCHES = 2
+RETRY_AFTER_S = 30.0
+
+# One writer at a time for every live cache in this process: fetching, storing, indexing, saving.
+_GROWING = threading.Lock()
+_OPEN: dict[tuple, LiveWikipediaWorkspace] = {}
+
+
+def content_fingerprint(store: CorpusStore) -> str:
+    """The fingerprint of what the cache holds (it only grows); the dense index is saved with it."""
+    stats = store.stats()
+    return f"{LIVE_CORPUS}|{SCHEMA_VERSION}|{stats.pages}|{stats.sentences}|{stats.links}"
+
+
+def open_live_workspace(settings: Settings, progress: bool = False) -> LiveWikipediaWorkspace:
+    """The live Wikipedia workspace of ``settings.data_dir``, created empty on first use.
+
+    One instance per cache folder and network settings is kept per process (they write the same
+    files), so the app's pages and checkers share it.
+    """
+    folder = corpus_dir(settings.data_dir, LIVE_CORPUS)
+    key = (folder.resolve(), settings.encoder_model, settings.device, settings.wikipedia_api_url,
+           settings.wikipedia_timeout_s, settings.wikipedia_pages_per_claim, settings.wikipedia_links_per_claim)
+    with _GROWING:
+        if key not in _OPEN:
+            store = _open_store(folder / STORE_FILE)
+            store.set_meta("fingerprint", content_fingerprint(store))
+            dense = DenseSentenceIndex.build_or_load(
+                store, folder, settings.encoder_model, settings.device, progress=progress
+            )
+            source = LiveWikipediaSource(timeout_s=settings.wikipedia_timeout_s, api_url=settings.wikipedia_api_url)
+            _OPEN[key] = LiveWikipediaWorkspace(LIVE_CORPUS, store, dense, settings, WikipediaCache(store, source))
+        return _OPEN[key]
+
+
+def _open_store(path: Path) -> CorpusStore:
+    if path.is_file():
+        return CorpusStore.open(path)
+    store = CorpusStore.create(path)
+    store.set_meta("sources", json.dumps([LIVE_CORPUS]))
+    return store
+
+
+def _interleave(lists: list[list[str]]) -> list[str]:
+    """The first item of each list, then the second of each..., without repeats."""
+    return list(dict.fromkeys(t for row in itertools.zip_longest(*lists) for t in row if t))
+
+
+@dataclass
+class LiveWikipediaWorkspace(Workspace):
+    """The ``wikipedia`` corpus: fetches what a claim needs before the pipeline reads the cache.
+
+    Open it with ``Workspace.open("wikipedia")`` (or :func:`open_live_workspace`).
+    """
+
+    cache: WikipediaCache = field(repr=False)
+    _retry_at: float = field(default=0.0, init=False, repr=False)  # time.monotonic() of the next try
+    _unreachable: str = field(default="", init=False, repr=False)  # why the last try failed
+
+    def prepare(self, analysis: ClaimAnalysis) -> FetchReport:
+        """Search Wikipedia for the claim and its first mentions; fetch the top pages not cached."""
+        limit = self.settings.wikipedia_pages_per_claim
+        mentions = [m for m in analysis.mentions if m != analysis.claim][:MAX_MENTION_SEARCHES]
+
+        def titles() -> list[str]:
+            return _interleave([self.cache.search(query, limit) for query in [analysis.claim, *mentions]])[:limit]
+
+        return self._grow(titles, limit, warn_when_waiting=True)
+
+    def prepare_links(self, evidence: list[EvidenceSentence], min_score: float) -> FetchReport:
+        """Fetch the first pages not cached that first-hop evidence scoring ``min_score`` links to."""
+
+        def titles() -> list[str]:
+            targets: list[str] = []
+            for item in evidence:
+                sentence = self.store.sentence(item.page_id, item.line) if item.hop == 1 and item.score >= min_score else None
+                targets.extend(page_id_to_title(link.target) for link in (sentence.links if sentence else []))
+            return list(dict.fromkeys(targets))
+
+        return self._grow(titles, self.settings.wikipedia_links_per_claim, warn_when_waiting=False)
+
+    def _grow(self, titles: Callable[[], list[str]], limit: int, warn_when_waiting: bool) -> FetchReport:
+        """Fetch up to ``limit`` of the pages named by ``titles()`` that the cache doesn't know, then
+        index whatever the store gained (also what another process added). A failure stops the
+        fetching, keeps what was fetched and turns into a warning."""
+        with _GROWING:
+            warnings: list[str] = []
+            waiting = time.monotonic() < self._retry_at
+            if waiting and warn_when_waiting:
+                warnings.append(self._cached_only(f"{self._unreachable} (Not tried again for "
+                                                  f"{self._retry_at - time.monotonic():.0f} s.)"))
+            if not waiting:
+                try:
+                    for title in [t for t in titles() if not self.cache.is_known(t)][:limit]:
+                        self.cache.fetch(title)
+                except WikipediaUnavailable as exc:
+                    self._retry_at, self._unreachable = time.monotonic() + RETRY_AFTER_S, str(exc)
+                    warnings.append(self._cached_only(str(exc)))
+            grew = self.dense.extend_from(self.store) > 0
+            if grew:
+                fingerprint = content_fingerprint(self.store)
+                self.store.set_meta("fingerprint", fingerprint)
+                self.dense.save(fingerprint)
+            return FetchReport(grew, warnings)
+
+    def _cached_only(self, reason: str) -> str:
+        pages = self.store.stats().pages
+        if not pages:
+            return (f"{reason} No Wikipedia pages are cached yet, so there was nothing to check this claim "
+                    "against: the verdict only says that.")
+        return f"{reason} This claim was checked against the {pages:,} Wikipedia pages cached so far only."
