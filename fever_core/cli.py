@@ -70,6 +70,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     checker = Checker.open(args.corpus, _settings(args), retriever=args.retriever)
     result = checker.check(args.claim, CheckOptions(two_hop=False if args.no_two_hop else None))
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if args.json:
         print(result.to_json())
         return 0
@@ -158,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("check", help="check one claim")
     p.add_argument("claim")
-    p.add_argument("--corpus", default="embedded")
+    p.add_argument("--corpus", default="embedded", help="a corpus name, or 'wikipedia' to fetch pages live (cached)")
     p.add_argument("--retriever", default="fused", choices=["fused", "bm25", "tfidf"])
     p.add_argument("--model", help="verifier model path or hub id (default: settings)")
     p.add_argument("--no-two-hop", action="store_true")

@@ -47,3 +47,15 @@ def test_evaluate_writes_report_and_predictions(cli_env, claims_file, tmp_path):
     assert result.returncode == 0, result.stderr
     assert json.loads(report.read_text())["n_claims"] == 4
     assert len(predictions.read_text().splitlines()) == 4
+
+
+def test_check_on_live_wikipedia_then_offline(tmp_path, tiny_nli_model, recorded_wikipedia, offline_wikipedia_url):
+    env = {"FEVER_DATA_DIR": str(tmp_path), "FEVER_VERIFIER_MODEL": str(tiny_nli_model)}
+    claim = "Ada Lovelace worked on the Analytical Engine."
+    online = run_cli("check", claim, "--corpus", "wikipedia", env_extra={**env, "FEVER_WIKIPEDIA_API_URL": recorded_wikipedia.url})
+    assert online.returncode == 0, online.stderr
+    assert "Ada Lovelace (" in online.stdout and "warning" not in online.stderr
+    offline = run_cli("check", "Charles Babbage designed the Analytical Engine.", "--corpus", "wikipedia", "--json", env_extra={**env, "FEVER_WIKIPEDIA_API_URL": offline_wikipedia_url})
+    assert offline.returncode == 0, offline.stderr
+    assert "warning: Can't reach Wikipedia" in offline.stderr and "cached so far" in offline.stderr
+    assert json.loads(offline.stdout)["warnings"] and json.loads(offline.stdout)["evidence"]
