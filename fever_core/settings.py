@@ -49,6 +49,9 @@ class Settings:
         wikipedia_pages_per_claim: pages fetched per claim from Wikipedia's search results (pages
             already cached don't count against the network). Default 3.
         wikipedia_links_per_claim: linked pages fetched per claim for two-hop evidence. Default 5.
+        app_cpu_threads: PyTorch CPU threads in the app, which checks one claim at a time: its small
+            batches answer fastest on one thread, leaving the other cores to the web server and the
+            browser. 0 = PyTorch's default (one per core). Default 1.
     """
 
     data_dir: Path = field(default_factory=lambda: PROJECT_ROOT / "data")
@@ -65,6 +68,7 @@ class Settings:
     wikipedia_timeout_s: float = 5.0
     wikipedia_pages_per_claim: int = 3
     wikipedia_links_per_claim: int = 5
+    app_cpu_threads: int = 1
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:

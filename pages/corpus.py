@@ -5,11 +5,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from fever_core.corpus.build import LIVE_CORPUS
 from fever_core.search import SEARCH_MODES, search_corpus
 from pages.shared import sidebar_settings, footer, load_workspace, plain
 
 ui = sidebar_settings()
 st.title("Corpus")
+if ui.corpus == LIVE_CORPUS:
+    st.caption("The live Wikipedia cache: the pages fetched so far while checking claims (Verify adds more).")
 try:
     workspace = load_workspace(ui.corpus)
 except Exception as exc:  # noqa: BLE001 - shown to the person, who can act on it

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from fever_core.corpus.build import LIVE_CORPUS, list_corpora
+from fever_core.device import limit_cpu_threads
 from fever_core.settings import SHARED_DATA_DIR, Settings
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
@@ -46,17 +48,22 @@ def _widget(factory, label: str, key: str, default, **kwargs):
     return value
 
 
+def corpus_label(name: str) -> str:
+    """How a corpus is named in the app: the live one says it is live."""
+    return f"{name} (live)" if name == LIVE_CORPUS else name
+
+
 def sidebar_settings() -> UiSettings:
     """Draw the sidebar settings (the same on every page, kept across pages) and return them."""
-    from fever_core.corpus.build import list_corpora
-
     defaults = Settings.from_env()
     sidebar = st.sidebar
     sidebar.header("Settings")
     corpus = _widget(
         sidebar.selectbox, "Corpus", "corpus", defaults.corpus, options=list_corpora(defaults.data_dir),
+        format_func=corpus_label,
         help="embedded: 10,033 Wikipedia lead summaries. fever-dev / fm2: benchmark pages plus the summaries. "
-        "Others: corpora made from FEVER-format files.",
+        f"{LIVE_CORPUS} (live): searches Wikipedia for each claim and keeps the pages it fetches, so they work "
+        "offline later. Others: corpora made from FEVER-format files.",
     )
     with sidebar.expander("Retrieval and verdict", expanded=False):
         pages_k = _widget(st.slider, "Pages", "pages_k", defaults.pages_k, min_value=1, max_value=10)
@@ -104,14 +111,19 @@ def load_checker(corpus: str, verifier_model: str):
     """One checker per (corpus, model), shared by all sessions."""
     from fever_core.pipeline import Checker
 
-    return Checker.open(corpus, Settings.from_env(verifier_model=verifier_model), progress=False)
+    settings = Settings.from_env(verifier_model=verifier_model)
+    limit_cpu_threads(settings.app_cpu_threads)
+    return Checker.open(corpus, settings, progress=False)
 
 
 @st.cache_resource(show_spinner="Opening the corpus…")
 def load_workspace(corpus: str):
+    """One workspace per corpus, shared by all sessions (the live one is also the checkers')."""
     from fever_core.workspace import Workspace
 
-    return Workspace.open(corpus, Settings.from_env(), progress=False)
+    settings = Settings.from_env()
+    limit_cpu_threads(settings.app_cpu_threads)
+    return Workspace.open(corpus, settings, progress=False)
 
 
 @st.cache_resource

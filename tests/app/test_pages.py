@@ -98,3 +98,49 @@ def test_corpus_search_and_read(open_page):
     assert "Steven Spielberg" in set(app.dataframe[0].value["page"])
     next(b for b in app.button if b.label == "Open").click().run()
     assert any("Spielberg" in t.value for t in app.text)
+
+
+@pytest.fixture
+def open_live_page(monkeypatch, tmp_path, tiny_nli_model):
+    """A page of the app with the live ``wikipedia`` corpus chosen, its cache in a fresh folder,
+    fetching from ``api_url``."""
+    import streamlit as st
+
+    monkeypatch.setenv("FEVER_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("FEVER_VERIFIER_MODEL", str(tiny_nli_model))
+    st.cache_resource.clear()  # checkers are cached per corpus name; these point at another folder
+
+    def open_page(name: str, api_url: str) -> AppTest:
+        monkeypatch.setenv("FEVER_WIKIPEDIA_API_URL", api_url)
+        at = AppTest.from_file(str(PROJECT_ROOT / "pages" / f"{name}.py"), default_timeout=180)
+        at.session_state["corpus"] = "wikipedia"
+        return at.run()
+
+    yield open_page
+    st.cache_resource.clear()
+
+
+def test_verify_on_live_wikipedia_fetches_pages_and_shows_a_verdict(open_live_page, recorded_wikipedia):
+    app = open_live_page("verify", recorded_wikipedia.url)
+    assert app.sidebar.selectbox(key="_corpus").value == "wikipedia"
+    app.text_area(key="claim_text").input("Ada Lovelace worked on the Analytical Engine.")
+    app.button[0].click().run()
+    assert not app.exception and not app.warning
+    assert any(md.value.startswith("### Verdict: ") for md in app.markdown)
+    assert "Ada Lovelace" in set(app.table[0].value.index)
+    assert any(r.get("list") == "search" for r in recorded_wikipedia.requests)
+
+    corpus = open_live_page("corpus", recorded_wikipedia.url)
+    assert int({m.label: m.value for m in corpus.metric}["Pages"]) >= 2
+    corpus.text_input(key="corpus_query").input("Analytical Engine")
+    corpus.button[0].click().run()
+    assert "Analytical Engine" in set(corpus.dataframe[0].value["page"])
+
+
+def test_verify_on_live_wikipedia_offline_warns_and_still_answers(open_live_page, offline_wikipedia_url):
+    app = open_live_page("verify", offline_wikipedia_url)
+    app.text_area(key="claim_text").input("Ada Lovelace worked on the Analytical Engine.")
+    app.button[0].click().run()
+    assert not app.exception
+    assert any("No Wikipedia pages are cached yet" in w.value for w in app.warning)
+    assert any(md.value == "### Verdict: :gray[Not enough info]" for md in app.markdown)
