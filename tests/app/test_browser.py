@@ -1,7 +1,8 @@
 """End to end in a real browser: ``streamlit run app.py`` on a free local port, driven by Debian's
 Chromium (headless) through Playwright. Types claims, waits for the verdict, checks the evidence
 table and that HTML in a claim stays text, saves a screenshot, and prints the warm time from
-pressing Check to the verdict on screen.
+pressing Check to the verdict on screen: as Playwright sees it (it polls, after the first 0.27 s
+only every 0.5 s) and as the page itself notes it (a MutationObserver's clock).
 
 ``make test`` installs Chromium (Debian package ``chromium``); where it can't be installed the test
 skips and says why.
@@ -29,6 +30,19 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
 ]
 VERDICT_WORDS = ("Supported", "Refuted", "Not enough info")
+# Run just before pressing Check: the page notes, on its own clock, when the verdict of this claim is in it.
+WATCH_FOR_VERDICT = """(claim) => {
+    window.verdictSeconds = null;
+    const started = performance.now();
+    const observer = new MutationObserver(() => {
+        const verdict = [...document.querySelectorAll("h3")].some(h => h.textContent.includes("Verdict:"));
+        if (verdict && document.body.textContent.includes("Claim: " + claim)) {
+            window.verdictSeconds = (performance.now() - started) / 1000;
+            observer.disconnect();
+        }
+    });
+    observer.observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
 
 
 def free_port() -> int:
@@ -91,10 +105,15 @@ def page(server):
         browser.close()
 
 
-def check_claim(page, claim: str) -> float:
-    """Type a claim, press Check, wait for the verdict of *this* claim; returns seconds taken."""
+def check_claim(page, claim: str) -> tuple[float, float]:
+    """Type a claim, press Check, wait for the verdict of *this* claim.
+
+    Returns:
+        Seconds until Playwright saw the verdict, and until it was in the page (the page's clock).
+    """
     box = page.locator("textarea").first
     box.fill(claim)
+    page.evaluate(WATCH_FOR_VERDICT, claim)
     started = time.perf_counter()
     page.get_by_role("button", name="Check").click()
     page.get_by_text("Claim: ", exact=False).filter(has_text=claim[:30]).first.wait_for(timeout=120_000)
@@ -102,30 +121,33 @@ def check_claim(page, claim: str) -> float:
     verdict.wait_for(timeout=120_000)
     elapsed = time.perf_counter() - started
     assert any(word in verdict.inner_text() for word in VERDICT_WORDS)
-    return elapsed
+    page.wait_for_function("() => window.verdictSeconds !== null", timeout=10_000)
+    return elapsed, page.evaluate("() => window.verdictSeconds")
 
 
 def test_a_claim_gets_a_verdict_evidence_and_chart_in_the_browser(page):
     check_claim(page, "Jaws is a film directed by Steven Spielberg.")  # cold: loads models
-    timings = [check_claim(page, claim) for claim in [
+    seen, painted = zip(*[check_claim(page, claim) for claim in [
         "Fox 2000 Pictures released the film Soul Food.",
         "Sherlock Holmes was created by Arthur Conan Doyle.",
         "Steven Spielberg was born in Ohio.",
         "Soul Food is a television series.",
         "Edinburgh is the capital of Scotland.",
-    ]]
+    ]])
     evidence = page.locator('[data-testid="stTable"]').first
     assert "Edinburgh is the capital city of Scotland." in evidence.inner_text()
     assert "supports" in evidence.inner_text()
     assert page.locator(".js-plotly-plot").count() >= 1
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "verify.png"), full_page=True)
-    p50 = statistics.median(timings)
+    p50, painted_p50 = statistics.median(seen), statistics.median(painted)
     (ARTIFACTS / "browser-latency.txt").write_text(
         "warm seconds from pressing Check to the verdict on screen: "
-        + ", ".join(f"{t:.2f}" for t in timings) + f"\np50 {p50:.2f}\n"
+        + ", ".join(f"{t:.2f}" for t in seen) + f"\np50 {p50:.2f}\n"
+        + "in the page (its own clock, no polling delay): "
+        + ", ".join(f"{t:.2f}" for t in painted) + f"\np50 {painted_p50:.2f}\n"
     )
-    print(f"\nbrowser: warm Check -> verdict p50 {p50:.2f} s over {len(timings)} claims")
+    print(f"\nbrowser: warm Check -> verdict p50 {p50:.2f} s (in the page {painted_p50:.2f} s) over {len(seen)} claims")
 
 
 def test_html_in_a_claim_shows_as_text(page):
