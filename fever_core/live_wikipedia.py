@@ -35,6 +35,7 @@ from fever_core.text import page_id_to_title
 from fever_core.workspace import FetchReport, Workspace
 
 MAX_MENTION_SEARCHES = 2
+MAX_SEARCH_CHARS = 300  # Wikipedia's search refuses longer queries
 RETRY_AFTER_S = 30.0
 
 # One writer at a time for every live cache in this process: fetching, storing, indexing, saving.
@@ -97,9 +98,10 @@ class LiveWikipediaWorkspace(Workspace):
         """Search Wikipedia for the claim and its first mentions; fetch the top pages not cached."""
         limit = self.settings.wikipedia_pages_per_claim
         mentions = [m for m in analysis.mentions if m != analysis.claim][:MAX_MENTION_SEARCHES]
+        queries = [query[:MAX_SEARCH_CHARS] for query in [analysis.claim, *mentions]]
 
         def titles() -> list[str]:
-            return _interleave([self.cache.search(query, limit) for query in [analysis.claim, *mentions]])[:limit]
+            return _interleave([self.cache.search(query, limit) for query in queries])[:limit]
 
         return self._grow(titles, limit, warn_when_waiting=True)
 
