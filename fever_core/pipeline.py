@@ -18,7 +18,7 @@ from fever_core.retrieval.documents import Bm25DocumentRetriever, FusedDocumentR
 from fever_core.retrieval.results import EvidenceSentence, PageCandidate
 from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSelector
 from fever_core.retrieval.titles import TitleMatcher
-from fever_core.retrieval.two_hop import rank_linked_pages, second_hop
+from fever_core.retrieval.two_hop import merge_hops, rank_linked_pages, second_hop
 from fever_core.settings import Settings
 from fever_core.text import clean_user_text, premise_text
 from fever_core.verification.decision import DecisionRule, load_decision_rule
@@ -223,11 +223,8 @@ class Checker:
             threshold = options.two_hop_threshold if options.two_hop_threshold is not None else settings.two_hop_threshold
             fetched.append(self._prepared(self.workspace.prepare_links(ranked[:sentences_k], threshold)))
             lap("fetch")
-            hop2 = second_hop(
-                self.workspace.store, self.workspace.dense, claim, ranked[:sentences_k], threshold,
-                exclude_pages={p.page_id for p in pages if p.used},
-            )
-            ranked = sorted(ranked + hop2, key=lambda e: -e.score)
+            hop2 = second_hop(self.workspace.store, self.workspace.dense, claim, ranked[:sentences_k], threshold)
+            ranked = merge_hops(ranked, hop2)
             pages = rank_linked_pages(pages, ranked[:sentences_k], {e.page_id: e.title for e in hop2})
         lap("two_hop")
         evidence, verdict = self._verify(claim, ranked[:sentences_k], options)

@@ -3,7 +3,10 @@
 A linked page's sentences are scored against the claim *and* the first-hop sentence together, so
 "He was born in Hawaii" is found for "Obama was born in the US" through the link from Obama's page.
 A second-hop sentence's score is the mean of its first-hop sentence's score and its own conditioned
-score, so a chain is never more trusted than its first link. Pages whose sentences end up as evidence
+score, so a chain is never more trusted than its first link. Links are followed to first-hop pages
+too: a page that retrieval found but whose sentence only makes sense given the first one ("Raees
+stars an actor born in 1965": Shah Rukh Khan's page) gets its sentences re-scored through the link,
+and :func:`merge_hops` keeps each sentence's better score. Pages whose sentences end up as evidence
 join the page ranking after the page that links to them (:func:`rank_linked_pages`).
 """
 
@@ -24,14 +27,12 @@ def second_hop(
     claim: str,
     first_hop: list[EvidenceSentence],
     threshold: float,
-    exclude_pages: set[str],
 ) -> list[EvidenceSentence]:
     """Second-hop sentences reached from the best first-hop sentences, best first.
 
     Args:
         first_hop: first-hop sentences, best first; those scoring at least ``threshold`` (at most
             :data:`MAX_SOURCES`) have their links followed.
-        exclude_pages: pages already among the first-hop candidates (their sentences were scored).
 
     Returns:
         Up to :data:`PER_LINKED_PAGE` sentences per linked page, each with ``hop=2`` and ``via``.
@@ -43,7 +44,7 @@ def second_hop(
     found: dict[tuple[str, int], EvidenceSentence] = {}
     for source, query in zip(sources, queries):
         sentence = store.sentence(source.page_id, source.line)
-        links = [l for l in (sentence.links if sentence else []) if l.target not in exclude_pages]
+        links = [l for l in (sentence.links if sentence else []) if l.target != source.page_id]
         for link in links[:MAX_LINKS_PER_SENTENCE]:
             ids = store.sentence_ids_of_pages([link.target])
             if not ids:
@@ -59,6 +60,15 @@ def second_hop(
                 if item.key not in found or found[item.key].score < item.score:
                     found[item.key] = item
     return sorted(found.values(), key=lambda e: -e.score)
+
+
+def merge_hops(first_hop: list[EvidenceSentence], second_hop: list[EvidenceSentence]) -> list[EvidenceSentence]:
+    """Both hops in one ranking, best first; a sentence reached both ways keeps its better-scored version."""
+    best: dict[tuple[str, int], EvidenceSentence] = {}
+    for item in first_hop + second_hop:
+        if item.key not in best or best[item.key].score < item.score:
+            best[item.key] = item
+    return sorted(best.values(), key=lambda e: -e.score)
 
 
 def rank_linked_pages(

@@ -1,5 +1,6 @@
 from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSelector
-from fever_core.retrieval.two_hop import second_hop
+from fever_core.retrieval.results import EvidenceSentence, HopLink
+from fever_core.retrieval.two_hop import merge_hops, second_hop
 
 
 def test_dense_selection_scores_every_candidate_and_ranks_the_evidence_first(workspace):
@@ -21,10 +22,22 @@ def test_second_hop_follows_links_of_good_first_hop_sentences(workspace):
     selector = DenseSentenceSelector(workspace.store, workspace.dense)
     claim = "Jaws was directed by a man born in Ohio."
     first = selector.select(claim, workspace.dense.embed([claim])[0], ["Jaws_-LRB-film-RRB-"])
-    hop2 = second_hop(workspace.store, workspace.dense, claim, first, threshold=0.0, exclude_pages={"Jaws_-LRB-film-RRB-"})
+    hop2 = second_hop(workspace.store, workspace.dense, claim, first, threshold=0.0)
     assert hop2[0].key == ("Steven_Spielberg", 1)
     assert hop2[0].hop == 2 and hop2[0].via.from_page_id == "Jaws_-LRB-film-RRB-" and hop2[0].via.anchor == "Steven Spielberg"
-    assert second_hop(workspace.store, workspace.dense, claim, first, threshold=1.1, exclude_pages=set()) == []
+    assert all(e.page_id != "Jaws_-LRB-film-RRB-" for e in hop2)
+    assert second_hop(workspace.store, workspace.dense, claim, first, threshold=1.1) == []
+
+
+def test_a_first_hop_page_reached_again_through_a_link_keeps_its_better_score():
+    first = [EvidenceSentence("A", "A", 0, "a", 0.9), EvidenceSentence("B", "B", 1, "b", 0.3)]
+    second = [
+        EvidenceSentence("B", "B", 1, "b", 0.6, hop=2, via=HopLink("A", 0, "B")),
+        EvidenceSentence("C", "C", 0, "c", 0.2, hop=2, via=HopLink("A", 0, "C")),
+        EvidenceSentence("A", "A", 0, "a", 0.5, hop=2, via=HopLink("B", 1, "A")),
+    ]
+    merged = merge_hops(first, second)
+    assert [(e.key, e.hop) for e in merged] == [(("A", 0), 1), (("B", 1), 2), (("C", 0), 2)]
 
 
 def test_pages_that_second_hop_evidence_came_from_join_the_ranking():
