@@ -428,6 +428,32 @@ def _fingerprint(specs: Sequence[DataSpec], **params: object) -> str:
     return h.hexdigest()[:16]
 
 
+def evidence_sentences(premise: str) -> list[str]:
+    """The sentences of a pair file's premise (FEVER evidence sentences joined with ``" . "``), plain text."""
+    return [s.strip() for s in fever_to_plain(premise).split(" . ") if s.strip()]
+
+
+def evidence_pool(records: Iterable[dict]) -> list[PoolSentence]:
+    """Sentences of single-page FEVER evidence in pair-file records, titled with their page.
+
+    Distractors from here are written the way FEVER's 2017 pages are (the text a FEVER corpus hands
+    the verifier), about the pages FEVER claims are about, so an unverifiable claim finds on-topic
+    sentences in the same style as the SUPPORTS / REFUTES premises, not only modern summaries.
+    """
+    seen: set[tuple[str, str]] = set()
+    pool = []
+    for record in records:
+        pages = record.get("pages") or []
+        if len(pages) != 1:
+            continue
+        title = page_id_to_title(pages[0])
+        for text in evidence_sentences(record["premise"]):
+            if len(text.split()) >= 4 and (title, text) not in seen:
+                seen.add((title, text))
+                pool.append(PoolSentence(title, text))
+    return pool
+
+
 def same_page_nei_pairs(records: Sequence[dict], fraction: float, rng: random.Random, source: str) -> list[Pair]:
     """NOT ENOUGH INFO pairs from a claim and the evidence of *another* claim about the same page.
 
@@ -451,11 +477,10 @@ def same_page_nei_pairs(records: Sequence[dict], fraction: float, rng: random.Ra
     supported = [r for r in records if r.get("label") == "SUPPORTS"]
     for record in rng.sample(supported, int(len(supported) * fraction)):
         pages = record.get("pages") or []
-        own = {s.strip() for s in fever_to_plain(record["premise"]).split(" . ") if s.strip()}
+        own = set(evidence_sentences(record["premise"]))
         others = [
             other for other in by_page.get(pages[0] if pages else "", [])
-            if other["hypothesis"] != record["hypothesis"]
-            and not own & {s.strip() for s in fever_to_plain(other["premise"]).split(" . ") if s.strip()}
+            if other["hypothesis"] != record["hypothesis"] and not own & set(evidence_sentences(other["premise"]))
         ]
         title_words = _content_words(page_id_to_title(pages[0])) if pages else set()
         claim_words = _content_words(record["hypothesis"]) - title_words
@@ -474,6 +499,7 @@ def build_training_pairs(
     seed: int = 0,
     nei_from_evidence_fraction: float = 0.5,
     nei_same_page_fraction: float = 0.0,
+    nei_claims_pool_evidence: bool = False,
     corpus: Path | None = None,
     cache_dir: Path = DEFAULT_CACHE_DIR,
     pool: Sequence[PoolSentence] | None = None,
@@ -489,6 +515,8 @@ def build_training_pairs(
             (source ``<file source>-nei-mismatch``); that is what retrieval hands the verifier when it misses.
         nei_same_page_fraction: for the same files, this fraction of claims is also paired with the
             evidence of another claim about the same page, as NOT ENOUGH INFO (see :func:`same_page_nei_pairs`).
+        nei_claims_pool_evidence: NEI claim files draw their distractors from the embedded summaries
+            **and** the evidence sentences of the pair files in ``specs`` (:func:`evidence_pool`).
         corpus: FEVER pages for FEVER claims files.
         cache_dir: where the built set is cached (``pairs-<fingerprint>.jsonl``) along with the pool.
         pool: distractor sentences; default the embedded Wikipedia summaries (:func:`load_embedded_pool`).
@@ -498,19 +526,25 @@ def build_training_pairs(
         under their own source, capped at the same number), shuffled.
     """
     key = _fingerprint(specs, seed=seed, nei=nei_from_evidence_fraction, corpus=str(corpus), v=2,
-                       **({"same_page": nei_same_page_fraction} if nei_same_page_fraction else {}))
+                       **({"same_page": nei_same_page_fraction} if nei_same_page_fraction else {}),
+                       **({"claims_pool": "evidence"} if nei_claims_pool_evidence else {}))
     cache = Path(cache_dir) / f"pairs-{key}.jsonl"
     if cache.is_file() and pool is None:
         return read_cached_pairs(cache)
 
     rng = random.Random(seed)
-    index: DistractorIndex | None = None
+    indexes: dict[str, DistractorIndex] = {}
 
-    def distractor_index() -> DistractorIndex:
-        nonlocal index
-        if index is None:
-            index = DistractorIndex(pool if pool is not None else load_embedded_pool(cache_dir))
-        return index
+    def distractor_index(with_evidence: bool = False) -> DistractorIndex:
+        key = "evidence" if with_evidence else "plain"
+        if key not in indexes:
+            base = list(pool if pool is not None else load_embedded_pool(cache_dir))
+            if with_evidence:
+                base += evidence_pool(
+                    record for spec in specs if file_kind(spec.path) == "pairs" for _, record in iter_jsonl(spec.path)
+                )
+            indexes[key] = DistractorIndex(base)
+        return indexes[key]
 
     out: list[Pair] = []
     for spec in specs:
@@ -543,7 +577,8 @@ def build_training_pairs(
             rng.shuffle(claims)
             claims = claims[: spec.max_pairs] if spec.max_pairs is not None else claims
             source = f"{spec.path.stem.removesuffix('-claims')}-retrieved"
-            out.extend(nei_pairs([c.claim for c in claims], distractor_index(), source, seed=rng.randrange(1 << 30)))
+            index = distractor_index(with_evidence=nei_claims_pool_evidence)
+            out.extend(nei_pairs([c.claim for c in claims], index, source, seed=rng.randrange(1 << 30)))
         else:
             if corpus is None:
                 raise PairFileError(

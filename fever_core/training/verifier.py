@@ -91,6 +91,8 @@ class TrainConfig:
         nei_from_evidence_fraction: share of FEVER S/R claims also paired with a non-evidence sentence as NEI.
         nei_same_page_fraction: share of FEVER S/R claims also paired, as NEI, with the evidence of
             another claim about the same page (on-topic sentences that say nothing about the claim).
+        nei_claims_pool_evidence: NEI claims files take distractors from the pair files' evidence
+            sentences too, not only the embedded summaries (see ``build_training_pairs``).
         checkpoint_every: optimizer steps between checkpoints.
         resume: continue from ``out/checkpoints/`` when a checkpoint of the same plan exists.
         keep_checkpoints: keep ``out/checkpoints/`` after a finished run (they are ~3x the model size).
@@ -115,6 +117,7 @@ class TrainConfig:
     dev_fraction: float = 0.04
     nei_from_evidence_fraction: float = 0.5
     nei_same_page_fraction: float = 0.0
+    nei_claims_pool_evidence: bool = False
     checkpoint_every: int = 200
     resume: bool = True
     keep_checkpoints: bool = False
@@ -318,6 +321,7 @@ def train_verifier(config: TrainConfig) -> TrainResult:
         seed=config.seed,
         nei_from_evidence_fraction=config.nei_from_evidence_fraction,
         nei_same_page_fraction=config.nei_same_page_fraction,
+        nei_claims_pool_evidence=config.nei_claims_pool_evidence,
         corpus=config.corpus,
         cache_dir=config.cache_dir,
     )
@@ -539,6 +543,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="share of FEVER S/R claims also paired with a non-evidence sentence as NEI")
     parser.add_argument("--nei-same-page-fraction", type=float, default=d["nei_same_page_fraction"].default,
                         help="share of FEVER S/R claims also paired, as NEI, with another same-page claim's evidence")
+    parser.add_argument("--nei-claims-pool-evidence", action="store_true", default=None,
+                        help="pair NEI claims with on-topic FEVER evidence sentences too, not only the embedded summaries")
     parser.add_argument("--warmup-ratio", type=float, default=d["warmup_ratio"].default)
     parser.add_argument("--checkpoint-every", type=int, default=d["checkpoint_every"].default)
     parser.add_argument("--no-resume", dest="resume", action="store_false", help="ignore existing checkpoints")
