@@ -120,10 +120,12 @@ def cmd_evaluate_pairs(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace, rest: list[str]) -> int:
-    if args.what != "verifier":
-        raise SystemExit(f"Unknown training target {args.what!r}: only 'verifier' can be trained.")
-    from fever_core.training.verifier import main as train_main
-
+    if args.what == "verifier":
+        from fever_core.training.verifier import main as train_main
+    elif args.what == "aggregator":
+        from fever_core.training.aggregator import main as train_main
+    else:
+        raise SystemExit(f"Unknown training target {args.what!r}: choose 'verifier' or 'aggregator'.")
     return train_main(rest)
 
 
@@ -188,8 +190,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report")
     p.set_defaults(func=cmd_evaluate_pairs)
 
-    p = commands.add_parser("train", help="train a model (see `train verifier --help`)", add_help=False)
-    p.add_argument("what", help="verifier")
+    p = commands.add_parser(
+        "train", help="train a model (see `train verifier --help`, `train aggregator --help`)", add_help=False
+    )
+    p.add_argument("what", help="verifier or aggregator")
     p.set_defaults(func=cmd_train)
 
     p = commands.add_parser("benchmark-corpus", help="build time, memory and search latency of a corpus")

@@ -23,7 +23,8 @@ from fever_core.settings import Settings
 from fever_core.text import clean_user_text, premise_text
 from fever_core.verification.decision import DecisionRule, load_decision_rule
 from fever_core.verification.nli import NliModel
-from fever_core.verification.verdict import NEI, Stance, Verdict, aggregate
+from fever_core.verification.aggregator import EvidenceView, LearnedAggregator
+from fever_core.verification.verdict import NEI, Stance, Verdict, aggregate, aggregate_learned
 from fever_core.workspace import FetchReport, Workspace
 
 MAX_CLAIM_CHARS = 1000
@@ -151,6 +152,9 @@ class Checker:
             ``"tfidf"`` (the FEVER baseline's DrQA-style TF-IDF) for pages and sentences.
         rule: the verifier's NEI decision rule and minimum evidence score (read from its config
             by :meth:`open`; plain argmax and 0.25 by default).
+        aggregator: the verifier's learned claim-level verdict (``aggregator.json`` beside it, read by
+            :meth:`open`); ``None`` means the rule decides. A check that overrides ``nei_threshold``
+            and the oracle mode use the rule.
     """
 
     def __init__(
@@ -159,6 +163,7 @@ class Checker:
         verifier: NliModel,
         retriever: str = "fused",
         rule: DecisionRule | None = None,
+        aggregator: LearnedAggregator | None = None,
     ):
         if retriever not in RETRIEVERS:
             raise ValueError(f"Unknown retriever {retriever!r}: choose one of {', '.join(RETRIEVERS)}.")
@@ -167,6 +172,7 @@ class Checker:
         self.verifier = verifier
         self.retriever = retriever
         self.rule = rule or DecisionRule()
+        self.aggregator = aggregator
         store, dense = workspace.store, workspace.dense
         if retriever == "fused":
             self.documents = FusedDocumentRetriever(store, dense)
@@ -189,7 +195,10 @@ class Checker:
         settings = settings or Settings.from_env()
         workspace = Workspace.open(corpus, settings, progress=progress)
         verifier = NliModel.load(settings.verifier_model, settings.device)
-        return cls(workspace, verifier, retriever, load_decision_rule(settings.verifier_model))
+        return cls(
+            workspace, verifier, retriever, load_decision_rule(settings.verifier_model),
+            LearnedAggregator.load(settings.verifier_model),
+        )
 
     def check(self, claim: str, options: CheckOptions | None = None) -> CheckResult:
         """Check one claim. Raises :class:`ClaimError` for a claim that can't be checked."""
@@ -269,7 +278,14 @@ class Checker:
             probs = iter(self.verifier.predict(pairs) if pairs else [])
             stances = [Stance.from_row(next(probs)) if ok else None for ok in trusted]
         names = [f"{e.title}, sentence {e.line}" for e in evidence]
-        verdict = aggregate(stances, names, threshold)
+        if self.aggregator is not None and not trust_all and options.nei_threshold is None:
+            views = [
+                EvidenceView(e.score, e.hop, s.to_dict() if s else None, premise_text(e.title, e.text))
+                for e, s in zip(evidence, stances)
+            ]
+            verdict = aggregate_learned(self.aggregator, claim, views, stances, names)
+        else:
+            verdict = aggregate(stances, names, threshold)
         results = [EvidenceResult(e, s, ok) for e, s, ok in zip(evidence, stances, trusted)]
         return results, verdict
 

@@ -1,6 +1,8 @@
 """From per-evidence stances to one verdict.
 
-Only trustworthy evidence counts (DOMLIN's finding): sentences whose selection score is below
+A verifier that ships a learned claim-level verdict (:mod:`fever_core.verification.aggregator`)
+decides with it (:func:`aggregate_learned`). Otherwise a rule decides (:func:`aggregate`): only
+trustworthy evidence counts (DOMLIN's finding): sentences whose selection score is below
 ``min_evidence_score`` are shown, with their stance, but not used. The best-ranked trustworthy
 sentence decides, by the model's NEI rule (:mod:`fever_core.verification.decision`); with no
 trustworthy evidence the verdict is NOT ENOUGH INFO.
@@ -17,7 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fever_core.verification.decision import NEI_INDEX, decide
+from fever_core.verification.aggregator import EvidenceView, LearnedAggregator
+from fever_core.verification.decision import decide
 from fever_core.verification.nli import LABELS
 
 NEI = "NOT ENOUGH INFO"
@@ -91,3 +94,31 @@ def aggregate(
                        f"(P(NOT ENOUGH INFO) = {stance.not_enough_info:.2f}).", [best])
     verb = "Supported" if label == "SUPPORTS" else "Refuted"
     return Verdict(label, probabilities, f"{verb} by {descriptions[best]} (P = {probabilities[label]:.2f}).", [best])
+
+
+def aggregate_learned(
+    aggregator: LearnedAggregator,
+    claim: str,
+    views: list[EvidenceView],
+    stances: list[Stance | None],
+    descriptions: list[str],
+) -> Verdict:
+    """The verdict of a learned claim-level model over the evidence, given best evidence first.
+
+    ``deciding_evidence`` is the best-ranked sentence whose own stance leans the verdict's way
+    (SUPPORTS or REFUTES); a NOT ENOUGH INFO verdict rests on no sentence.
+    """
+    row = aggregator.probabilities(claim, views)
+    probabilities = dict(zip(LABELS, (float(p) for p in row)))
+    label = LABELS[int(row.argmax())]
+    if label == NEI:
+        return Verdict(NEI, probabilities,
+                       f"The evidence found does not settle the claim (P(NOT ENOUGH INFO) = {row[2]:.2f}).", [])
+    index = LABELS.index(label)
+    leaning = [i for i, s in enumerate(stances) if s is not None and s.as_row()[:2].argmax() == index]
+    verb = "Supported" if label == "SUPPORTS" else "Refuted"
+    if not leaning:
+        return Verdict(label, probabilities, f"{verb} on balance of the evidence (P = {probabilities[label]:.2f}).", [])
+    best = leaning[0]
+    return Verdict(label, probabilities,
+                   f"{verb} by {descriptions[best]} (P = {probabilities[label]:.2f}).", [best])

@@ -1,0 +1,253 @@
+"""Training the claim-level verdict (:mod:`fever_core.verification.aggregator`) on end-to-end runs.
+
+The verifier judges one premise at a time; the verdict for a claim has to weigh several retrieved
+sentences, their selection scores and the verifier's stances, and above all tell a claim that the
+corpus settles from one it only talks *about* (NOT ENOUGH INFO). That is learned here from what the
+pipeline actually hands the verifier:
+
+1. :func:`proxy_claims`: claims that are not benchmark claims (FEVER ``paper_test``: the S/R pairs
+   file and the NEI claims file), kept where the corpus can answer them: a SUPPORTS / REFUTES claim
+   only when every sentence of its gold evidence is in the corpus pages file;
+2. :func:`collect_runs`: each claim checked end to end (retrieval, selection, two-hop, verifier),
+   the evidence's scores and stances appended to a jsonl file, so a killed run resumes;
+3. :func:`fit_aggregator`: a multinomial logistic regression over
+   :func:`~fever_core.verification.aggregator.claim_features`, regularisation chosen by
+   cross-validation, scored on a held-out share of the claims against the best-sentence rule.
+
+Command line: ``python -m fever_core train aggregator --help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from fever_core.jsonl import read_jsonl
+from fever_core.text import fever_to_plain, premise_text
+from fever_core.training.pairs import NEI, PairFileError, evidence_sentences, iter_jsonl
+from fever_core.verification.aggregator import FEATURE_NAMES, EvidenceView, LearnedAggregator, claim_features
+from fever_core.verification.nli import LABELS
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ProxyClaim:
+    """A claim with a known label, for training the verdict."""
+
+    claim: str
+    label: str
+
+
+def corpus_sentence_texts(pages_file: Path) -> dict[str, set[str]]:
+    """Plain sentence texts per page id of a FEVER ``wiki-pages`` jsonl file."""
+    from fever_core.corpus.sources.fever_jsonl import parse_lines_field
+
+    texts: dict[str, set[str]] = {}
+    for _, record in read_jsonl(Path(pages_file), error=PairFileError):
+        sentences = parse_lines_field(record["id"], record.get("lines") or "")
+        texts[record["id"]] = {s.text.strip() for s in sentences if s.text.strip()}
+    return texts
+
+
+def proxy_claims(pairs_file: Path, nei_claims_file: Path | None, pages_file: Path) -> list[ProxyClaim]:
+    """SUPPORTS / REFUTES claims of a pair file whose evidence is all in ``pages_file``, and the NEI
+    claims of ``nei_claims_file``, each claim once, in file order."""
+    texts = corpus_sentence_texts(pages_file)
+    seen: set[str] = set()
+    out: list[ProxyClaim] = []
+    for _, record in iter_jsonl(Path(pairs_file)):
+        claim, pages = fever_to_plain(record["hypothesis"]), record.get("pages") or []
+        if claim in seen or not pages or any(p not in texts for p in pages):
+            continue
+        known = set().union(*(texts[p] for p in pages))
+        if all(sentence in known for sentence in evidence_sentences(record["premise"])):
+            seen.add(claim)
+            out.append(ProxyClaim(claim, record["label"]))
+    if nei_claims_file is not None:
+        for _, record in iter_jsonl(Path(nei_claims_file)):
+            claim = fever_to_plain(record["claim"])
+            if record.get("label") == NEI and claim not in seen:
+                seen.add(claim)
+                out.append(ProxyClaim(claim, NEI))
+    return out
+
+
+def _views(result) -> list[dict]:
+    return [
+        asdict(EvidenceView(e.sentence.score, e.sentence.hop, e.stance.to_dict() if e.stance else None,
+                            premise_text(e.sentence.title, e.sentence.text)))
+        for e in result.evidence
+    ]
+
+
+def collect_runs(checker, claims: Sequence[ProxyClaim], out: Path, progress: bool = True) -> list[dict]:
+    """Check every claim end to end and append ``{"claim", "label", "evidence": [...]}`` lines to
+    ``out``; claims already in ``out`` are skipped, so an interrupted run continues where it stopped.
+
+    Checks run with the default options, as the app and the benchmarks run them.
+    """
+    from tqdm.auto import tqdm
+
+    done = {r["claim"] for _, r in read_jsonl(out, error=PairFileError)} if out.is_file() else set()
+    todo = [c for c in claims if c.claim not in done]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("a", encoding="utf-8") as fh:
+        for item in tqdm(todo, desc="end-to-end runs", unit="claim", disable=not progress):
+            result = checker.check(item.claim)
+            fh.write(json.dumps({"claim": item.claim, "label": item.label, "evidence": _views(result)}) + "\n")
+            fh.flush()
+    return [r for _, r in read_jsonl(out, error=PairFileError)]
+
+
+def _holdout(claim: str, fraction: float, seed: int) -> bool:
+    return random.Random(f"{seed}|{claim}").random() < fraction
+
+
+def best_sentence_labels(views: Sequence[Sequence[EvidenceView]], nei_threshold: float | None) -> np.ndarray:
+    """The best-sentence rule's labels (what a verifier without an aggregator does), for comparison."""
+    from fever_core.verification.decision import NEI_INDEX, decide
+
+    out = []
+    for evidence in views:
+        judged = [e for e in evidence if e.stance is not None]
+        if not judged:
+            out.append(NEI_INDEX)
+        else:
+            row = np.array([[judged[0].stance[label] for label in LABELS]])
+            out.append(int(decide(row, nei_threshold)[0]))
+    return np.array(out, dtype=np.int64)
+
+
+def fit_aggregator(
+    runs: Sequence[dict], nei_threshold: float | None = None, holdout: float = 0.2, seed: int = 0
+) -> LearnedAggregator:
+    """Fit the verdict model on end-to-end runs (from :func:`collect_runs`).
+
+    Args:
+        runs: ``{"claim", "label", "evidence": [EvidenceView as dict, ...]}`` records.
+        nei_threshold: the verifier's NEI rule, for the best-sentence baseline in the report.
+        holdout: share of claims (by a hash of the claim) held out for the report; the regularisation
+            is chosen by 5-fold cross-validation on the rest, and the final model refit with it on all claims.
+        seed: for the hold-out split and cross-validation folds.
+
+    Returns:
+        The aggregator; ``report`` holds the hold-out accuracy of it and of the best-sentence rule,
+        the chosen regularisation and the claim counts.
+    """
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+
+    views = [[EvidenceView(**e) for e in r["evidence"]] for r in runs]
+    X = np.stack([claim_features(r["claim"], v) for r, v in zip(runs, views)])
+    y = np.array([LABELS.index(r["label"]) for r in runs], dtype=np.int64)
+    held = np.array([_holdout(r["claim"], holdout, seed) for r in runs])
+
+    def fit(rows: np.ndarray, c: float | None = None) -> tuple[LogisticRegression, np.ndarray, np.ndarray, float]:
+        mean, scale = X[rows].mean(axis=0), X[rows].std(axis=0)
+        scale[scale == 0] = 1.0
+        if c is not None:
+            return LogisticRegression(C=c, max_iter=2000).fit((X[rows] - mean) / scale, y[rows]), mean, scale, c
+        folds = min(5, int(np.bincount(y[rows]).min()) if len(set(y[rows])) > 1 else 0)
+        if folds < 2:  # too few claims of some label to cross-validate: plain C=1
+            model = LogisticRegression(max_iter=2000).fit((X[rows] - mean) / scale, y[rows])
+            return model, mean, scale, 1.0
+        search = GridSearchCV(
+            LogisticRegression(max_iter=2000),
+            {"C": [0.01, 0.1, 1.0, 10.0]},
+            cv=StratifiedKFold(folds, shuffle=True, random_state=seed),
+        )
+        search.fit((X[rows] - mean) / scale, y[rows])
+        return search.best_estimator_, mean, scale, float(search.best_params_["C"])
+
+    if held.all() or not held.any() or len(set(y[~held])) < 2:
+        held = np.zeros(len(runs), dtype=bool)  # too few claims to hold any out: report on none
+        model, mean, scale, c = None, None, None, None
+    else:
+        model, mean, scale, c = fit(~held)
+    predicted = model.predict((X[held] - mean) / scale) if model is not None else np.zeros(0, dtype=np.int64)
+    baseline = best_sentence_labels([v for v, h in zip(views, held) if h], nei_threshold)
+    confusion = {
+        gold: {pred: int(((y[held] == i) & (predicted == j)).sum()) for j, pred in enumerate(LABELS)}
+        for i, gold in enumerate(LABELS)
+    }
+    report = {
+        "n_claims": int(len(runs)),
+        "n_holdout": int(held.sum()),
+        "labels": {label: int((y == i).sum()) for i, label in enumerate(LABELS)},
+        "holdout_accuracy": float((predicted == y[held]).mean()) if held.any() else None,
+        "holdout_accuracy_best_sentence_rule": float((baseline == y[held]).mean()) if held.any() else None,
+        "holdout_confusion": confusion,
+        "C": c,
+    }
+    log.info("aggregator hold-out accuracy %s (best-sentence rule %s), C=%s",
+             report["holdout_accuracy"], report["holdout_accuracy_best_sentence_rule"], c)
+    final, mean, scale, _ = fit(np.ones(len(runs), dtype=bool), c)
+    return LearnedAggregator(final.coef_, final.intercept_, mean, scale, list(FEATURE_NAMES), report)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m fever_core train aggregator",
+        description="Train the claim-level verdict on end-to-end runs of non-benchmark claims and save it "
+        "as aggregator.json beside the verifier.",
+    )
+    parser.add_argument("--pairs", required=True, type=Path,
+                        help="pair file with FEVER evidence pages (e.g. nli/fever-paper-test.jsonl): its S/R claims")
+    parser.add_argument("--nei-claims", type=Path, default=None, help="NEI claims file (e.g. nli/fever-paper-test-nei-claims.jsonl)")
+    parser.add_argument("--pages", required=True, type=Path,
+                        help="FEVER wiki-pages jsonl of the corpus: S/R claims are kept when all their evidence is in it")
+    parser.add_argument("--corpus", required=True, help="the named corpus the claims are checked on (e.g. fever-dev)")
+    parser.add_argument("--model", default=None, help="verifier directory (default: the configured verifier); "
+                        "aggregator.json is written there")
+    parser.add_argument("--limit", type=int, default=None, help="check at most this many claims (a seeded random sample)")
+    parser.add_argument("--runs", type=Path, default=None,
+                        help="jsonl of end-to-end runs (resumed if present); default data/training/aggregator-runs-CORPUS.jsonl")
+    parser.add_argument("--seed", type=int, default=0)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point; returns the process exit code."""
+    from fever_core.pipeline import Checker
+    from fever_core.settings import Settings
+    from fever_core.verification.decision import load_decision_rule
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    args = build_parser().parse_args(argv)
+    settings = Settings.from_env(**({"verifier_model": args.model} if args.model else {}))
+    model_dir = Path(settings.verifier_model)
+    if not model_dir.is_dir():
+        print(f"error: {model_dir} is not a local verifier directory", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    try:
+        claims = proxy_claims(args.pairs, args.nei_claims, args.pages)
+    except (PairFileError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    random.Random(args.seed).shuffle(claims)
+    claims = claims[: args.limit] if args.limit else claims
+    runs_path = args.runs or settings.data_dir / "training" / f"aggregator-runs-{args.corpus}.jsonl"
+    checker = Checker.open(args.corpus, settings, progress=True)
+    wanted = {c.claim for c in claims}
+    runs = [r for r in collect_runs(checker, claims, runs_path) if r["claim"] in wanted]
+    aggregator = fit_aggregator(runs, load_decision_rule(model_dir).nei_threshold, seed=args.seed)
+    aggregator.report.update({"corpus": args.corpus, "pairs": str(args.pairs), "nei_claims": str(args.nei_claims),
+                              "wall_s": round(time.perf_counter() - started, 1)})
+    path = aggregator.save(model_dir)
+    print(json.dumps({"saved": str(path), **aggregator.report}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,180 @@
+"""A learned claim-level verdict over the evidence's selection scores and stances.
+
+The verifier says, for one premise, how likely it supports, refutes or says nothing about the claim.
+Whether the *claim* is settled depends on all top evidence together: how well each sentence matches
+(its selection score), how decisive each stance is, whether several sentences agree, and how much of
+what the claim says the evidence mentions at all (a claim whose words the evidence lacks is more
+often unverifiable than refuted). A multinomial logistic regression over :func:`claim_features` weighs these; it is trained on end-to-end runs of
+non-benchmark claims (:mod:`fever_core.training.aggregator`) and ships beside the verifier as
+``aggregator.json``. A verifier without that file gets the best-sentence rule
+(:mod:`fever_core.verification.verdict`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from fever_core.verification.nli import LABELS
+
+AGGREGATOR_FILE = "aggregator.json"
+TOP_POSITIONS = 3
+FEATURE_NAMES = (
+    [f"{name}@{i + 1}" for i in range(TOP_POSITIONS) for name in ("score", "p_supports", "p_refutes", "p_nei", "judged")]
+    + ["max_p_supports", "max_p_refutes", "min_p_nei", "mean_p_nei", "scored_p_supports", "scored_p_refutes",
+       "max_score", "mean_score", "second_hop_share", "judged_share",
+       "coverage@1", "coverage@3", "coverage@5", "numbers_missing", "negation", "claim_words",
+       "coverage@1*p_supports@1", "coverage@1*p_refutes@1", "coverage@1*p_nei@1"]
+)
+_WORD = re.compile(r"\w+")
+_STOPWORDS = frozenset(
+    "a an the of in on at to for by with from and or is was are were be been being has have had it its as that "
+    "this these those which who whom whose his her their he she they there also than into about after before "
+    "over under only not no never".split()
+)
+_NEGATION = frozenset(
+    "not no never only exclusively incapable unable none neither nor without refused failed yet lacks".split()
+)
+
+
+@dataclass
+class EvidenceView:
+    """What the verdict sees of one evidence sentence.
+
+    Attributes:
+        score: selection score (bi-encoder cosine, about -1..1; higher is more relevant).
+        hop: 1 for first-hop evidence, 2 when reached through a link.
+        stance: ``{"SUPPORTS": p, "REFUTES": p, "NOT ENOUGH INFO": p}``, or ``None`` when the
+            sentence was not judged (below the minimum evidence score).
+        text: the premise as the verifier read it (``"Title: sentence"``).
+    """
+
+    score: float
+    hop: int
+    stance: dict[str, float] | None
+    text: str = ""
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
+
+
+def _coverage(claim_words: set[str], texts: Sequence[str]) -> float:
+    """Share of the claim's content words that occur in ``texts`` (1.0 for a claim without any)."""
+    if not claim_words:
+        return 1.0
+    seen = {w for text in texts for w in _words(text)}
+    return len(claim_words & seen) / len(claim_words)
+
+
+def claim_features(claim: str, evidence: Sequence[EvidenceView], k: int = 5) -> np.ndarray:
+    """The feature vector (``FEATURE_NAMES`` order, float64) for a claim and its top ``k`` evidence
+    sentences, best first.
+
+    Unjudged sentences and missing positions contribute zeros (and ``judged`` = 0). Coverage features
+    are shares in [0, 1] of the claim's content words found in the top 1 / 3 / 5 premises;
+    ``numbers_missing`` is 1 when a number of the claim is in none of them; ``negation`` is 1 when the
+    claim has a negating or exclusive word ("not", "only"...); ``claim_words`` is its word count / 20.
+    """
+    items = list(evidence)[:k]
+    rows = np.zeros((max(len(items), 1), 3))
+    judged = np.zeros(max(len(items), 1))
+    scores = np.zeros(max(len(items), 1))
+    for i, item in enumerate(items):
+        scores[i] = item.score
+        if item.stance is not None:
+            rows[i] = [item.stance[label] for label in LABELS]
+            judged[i] = 1.0
+    per_position = []
+    for i in range(TOP_POSITIONS):
+        if i < len(items):
+            per_position += [scores[i], *rows[i], judged[i]]
+        else:
+            per_position += [0.0, 0.0, 0.0, 0.0, 0.0]
+    any_judged = judged.any()
+    weights = np.clip(scores, 0.0, None) * judged
+    summary = [
+        rows[:, 0].max() if any_judged else 0.0,
+        rows[:, 1].max() if any_judged else 0.0,
+        rows[judged > 0, 2].min() if any_judged else 1.0,
+        rows[judged > 0, 2].mean() if any_judged else 1.0,
+        float(weights @ rows[:, 0]),
+        float(weights @ rows[:, 1]),
+        scores.max() if items else 0.0,
+        scores.mean() if items else 0.0,
+        float(np.mean([item.hop == 2 for item in items])) if items else 0.0,
+        float(judged.mean()) if items else 0.0,
+    ]
+    claim_words = set(_words(claim))
+    texts = [item.text for item in items]
+    numbers = {w for w in claim_words if w.isdigit()}
+    coverage_1 = _coverage(claim_words, texts[:1])
+    lexical = [
+        coverage_1,
+        _coverage(claim_words, texts[:3]),
+        _coverage(claim_words, texts),
+        float(bool(numbers - {w for text in texts for w in _words(text)})),
+        float(any(w in _NEGATION for w in _WORD.findall(claim.lower()))),
+        len(_WORD.findall(claim)) / 20,
+        coverage_1 * rows[0, 0],
+        coverage_1 * rows[0, 1],
+        coverage_1 * rows[0, 2],
+    ]
+    return np.array(per_position + summary + lexical, dtype=np.float64)
+
+
+@dataclass
+class LearnedAggregator:
+    """Multinomial logistic regression over standardised :func:`claim_features`.
+
+    Attributes:
+        weights: ``(3, n_features)`` in ``LABELS`` order.
+        bias: ``(3,)``.
+        mean, scale: per-feature standardisation.
+        feature_names: the features the weights belong to (checked on load).
+        report: how it was trained and scored (kept for the model card).
+    """
+
+    weights: np.ndarray
+    bias: np.ndarray
+    mean: np.ndarray
+    scale: np.ndarray
+    feature_names: list[str]
+    report: dict
+
+    def probabilities(self, claim: str, evidence: Sequence[EvidenceView]) -> np.ndarray:
+        """P(SUPPORTS, REFUTES, NOT ENOUGH INFO) for the claim, shape ``(3,)``."""
+        return self.probabilities_of(claim_features(claim, evidence)[None, :])[0]
+
+    def probabilities_of(self, features: np.ndarray) -> np.ndarray:
+        """Row-wise probabilities for an ``(n, n_features)`` feature matrix."""
+        logits = ((features - self.mean) / self.scale) @ self.weights.T + self.bias
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        return exp / exp.sum(axis=1, keepdims=True)
+
+    def save(self, model_dir: Path) -> Path:
+        path = Path(model_dir) / AGGREGATOR_FILE
+        data = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in asdict(self).items()}
+        path.write_text(json.dumps(data, indent=1) + "\n")
+        return path
+
+    @classmethod
+    def load(cls, model_dir: str | Path) -> LearnedAggregator | None:
+        """The aggregator saved beside a local verifier, or ``None`` (hub models, older verifiers,
+        or an aggregator trained on other features)."""
+        path = Path(model_dir) / AGGREGATOR_FILE
+        if not path.is_file():
+            return None
+        data = json.loads(path.read_text())
+        if data.get("feature_names") != list(FEATURE_NAMES):
+            return None
+        return cls(
+            np.array(data["weights"]), np.array(data["bias"]), np.array(data["mean"]), np.array(data["scale"]),
+            list(data["feature_names"]), data.get("report", {}),
+        )
