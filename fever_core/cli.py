@@ -69,7 +69,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from fever_core.pipeline import Checker, CheckOptions
 
     checker = Checker.open(args.corpus, _settings(args), retriever=args.retriever)
-    result = checker.check(args.claim, CheckOptions(two_hop=False if args.no_two_hop else None))
+    result = checker.check(args.claim, CheckOptions(two_hop=False if args.no_two_hop else None, verdict=args.verdict))
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if args.json:
@@ -92,7 +92,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
     claims = load_claims(args.claims, args.limit, args.sample, args.seed)
     checker = Checker.open(args.corpus, _settings(args), retriever=args.retriever)
-    options = CheckOptions(two_hop=False if args.no_two_hop else None)
+    options = CheckOptions(two_hop=False if args.no_two_hop else None, verdict=args.verdict)
     report = evaluate(checker, claims, args.claims, options, oracle=args.oracle_evidence,
                       predictions_path=args.predictions)
     data = report.to_dict()
@@ -138,6 +138,12 @@ def cmd_benchmark_corpus(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_verdict_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--verdict", choices=["learned", "rule"], default=None,
+                        help="learned: the verifier's claim-level model over all evidence (default when it has one); "
+                        "rule: the best trustworthy sentence decides")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m fever_core", description="FEVER Workbench: fact checking against Wikipedia.")
     parser.add_argument("--data-dir", help="where corpora and indexes live (default: data/ in the project)")
@@ -166,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--retriever", default="fused", choices=["fused", "bm25", "tfidf"])
     p.add_argument("--model", help="verifier model path or hub id (default: settings)")
     p.add_argument("--no-two-hop", action="store_true")
+    _add_verdict_option(p)
     p.add_argument("--json", action="store_true", help="print the whole result as JSON")
     p.set_defaults(func=cmd_check)
 
@@ -178,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--retriever", default="fused", choices=["fused", "bm25", "tfidf"])
     p.add_argument("--model", help="verifier model path or hub id (default: settings)")
     p.add_argument("--no-two-hop", action="store_true")
+    _add_verdict_option(p)
     p.add_argument("--oracle-evidence", action="store_true", help="verify against gold evidence (S/R claims)")
     p.add_argument("--predictions", help="write FEVER prediction lines here (jsonl)")
     p.add_argument("--report", help="write the report here (json)")

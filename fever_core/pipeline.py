@@ -47,7 +47,10 @@ class CheckOptions:
         two_hop: follow hyperlinks of first-hop evidence.
         two_hop_threshold: minimum first-hop selection score to follow its links.
         min_evidence_score: minimum selection score for evidence to count in the verdict.
-        nei_threshold: P(NOT ENOUGH INFO) from which a stance is not decisive (the model's rule by default).
+        nei_threshold: P(NOT ENOUGH INFO) from which a stance is not decisive (the model's rule by default);
+            setting it makes the rule decide.
+        verdict: ``"learned"`` (the verifier's claim-level model when it has one; the default) or
+            ``"rule"`` (the best trustworthy sentence decides by the NEI threshold).
     """
 
     pages_k: int | None = None
@@ -56,6 +59,7 @@ class CheckOptions:
     two_hop_threshold: float | None = None
     min_evidence_score: float | None = None
     nei_threshold: float | None = None
+    verdict: str | None = None
 
 
 @dataclass
@@ -153,8 +157,9 @@ class Checker:
         rule: the verifier's NEI decision rule and minimum evidence score (read from its config
             by :meth:`open`; plain argmax and 0.25 by default).
         aggregator: the verifier's learned claim-level verdict (``aggregator.json`` beside it, read by
-            :meth:`open`); ``None`` means the rule decides. A check that overrides ``nei_threshold``
-            and the oracle mode use the rule.
+            :meth:`open`); ``None`` means the rule decides. It was trained on the ``fused`` retriever's
+            selection scores, so the baselines' checks, a check that overrides ``nei_threshold`` and
+            the oracle mode use the rule.
     """
 
     def __init__(
@@ -172,7 +177,7 @@ class Checker:
         self.verifier = verifier
         self.retriever = retriever
         self.rule = rule or DecisionRule()
-        self.aggregator = aggregator
+        self.aggregator = aggregator if retriever == "fused" else None
         store, dense = workspace.store, workspace.dense
         if retriever == "fused":
             self.documents = FusedDocumentRetriever(store, dense)
@@ -278,7 +283,8 @@ class Checker:
             probs = iter(self.verifier.predict(pairs) if pairs else [])
             stances = [Stance.from_row(next(probs)) if ok else None for ok in trusted]
         names = [f"{e.title}, sentence {e.line}" for e in evidence]
-        if self.aggregator is not None and not trust_all and options.nei_threshold is None:
+        learned = options.verdict != "rule" and options.nei_threshold is None
+        if self.aggregator is not None and learned and not trust_all:
             views = [
                 EvidenceView(e.score, e.hop, s.to_dict() if s else None, premise_text(e.title, e.text))
                 for e, s in zip(evidence, stances)

@@ -20,6 +20,7 @@ Command line: ``python -m fever_core train aggregator --help``.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 import random
@@ -107,6 +108,13 @@ def collect_runs(checker, claims: Sequence[ProxyClaim], out: Path, progress: boo
             fh.write(json.dumps({"claim": item.claim, "label": item.label, "evidence": _views(result)}) + "\n")
             fh.flush()
     return [r for _, r in read_jsonl(out, error=PairFileError)]
+
+
+def verifier_fingerprint(model_dir: Path) -> str:
+    """Changes when the verifier's weights change, so runs made with another verifier are not reused."""
+    weights = sorted(Path(model_dir).glob("*.safetensors")) or sorted(Path(model_dir).glob("*.bin"))
+    stamp = "|".join(f"{w.name}:{w.stat().st_size}:{w.stat().st_mtime_ns}" for w in weights)
+    return hashlib.sha1(f"{Path(model_dir).resolve()}|{stamp}".encode()).hexdigest()[:10]
 
 
 def _holdout(claim: str, fraction: float, seed: int) -> bool:
@@ -211,7 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "aggregator.json is written there")
     parser.add_argument("--limit", type=int, default=None, help="check at most this many claims (a seeded random sample)")
     parser.add_argument("--runs", type=Path, default=None,
-                        help="jsonl of end-to-end runs (resumed if present); default data/training/aggregator-runs-CORPUS.jsonl")
+                        help="jsonl of end-to-end runs (resumed if present); default "
+                        "data/training/aggregator-runs-CORPUS-VERIFIER.jsonl, VERIFIER a fingerprint of the weights")
     parser.add_argument("--seed", type=int, default=0)
     return parser
 
@@ -237,7 +246,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     random.Random(args.seed).shuffle(claims)
     claims = claims[: args.limit] if args.limit else claims
-    runs_path = args.runs or settings.data_dir / "training" / f"aggregator-runs-{args.corpus}.jsonl"
+    runs_path = args.runs or (
+        settings.data_dir / "training" / f"aggregator-runs-{args.corpus}-{verifier_fingerprint(model_dir)}.jsonl"
+    )
     checker = Checker.open(args.corpus, settings, progress=True)
     wanted = {c.claim for c in claims}
     runs = [r for r in collect_runs(checker, claims, runs_path) if r["claim"] in wanted]

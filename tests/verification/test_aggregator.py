@@ -105,6 +105,9 @@ def test_the_checker_decides_with_the_aggregator_unless_a_threshold_is_asked_for
     assert nei.check("Sherlock Holmes was created by Charles Dickens.").verdict.label == "NOT ENOUGH INFO"
     ruled = nei.check("Sherlock Holmes was created by Charles Dickens.", CheckOptions(nei_threshold=1.01))
     assert ruled.verdict.label in {"SUPPORTS", "REFUTES"}
+    rule = nei.check("Sherlock Holmes was created by Charles Dickens.", CheckOptions(verdict="rule"))
+    best = next(e.stance for e in rule.evidence if e.stance is not None)
+    assert rule.verdict.probabilities == best.to_dict()
 
 
 def test_train_aggregator_command_runs_claims_end_to_end_and_saves_beside_the_verifier(
