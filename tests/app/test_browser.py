@@ -134,8 +134,9 @@ def test_a_claim_gets_a_verdict_evidence_and_chart_in_the_browser(page):
         "Soul Food is a television series.",
         "Edinburgh is the capital of Scotland.",
     ]])
-    evidence = page.locator('[data-testid="stTable"]').first
-    assert "Edinburgh is the capital city of Scotland." in evidence.inner_text()
+    # the verdict is drawn first; the evidence table of this claim follows it within the same run
+    evidence = page.locator('[data-testid="stTable"]', has_text="Edinburgh is the capital city of Scotland.").first
+    evidence.wait_for(timeout=30_000)
     assert "supports" in evidence.inner_text()
     assert page.locator(".js-plotly-plot").count() >= 1
     ARTIFACTS.mkdir(exist_ok=True)
