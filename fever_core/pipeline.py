@@ -11,13 +11,10 @@ import json
 import time
 from dataclasses import asdict, dataclass, field
 
-import numpy as np
-
 from fever_core.retrieval.claim_analysis import ClaimAnalysis, analyse_claim
 from fever_core.retrieval.documents import Bm25DocumentRetriever, FusedDocumentRetriever
 from fever_core.retrieval.results import EvidenceSentence, PageCandidate
 from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSelector
-from fever_core.retrieval.titles import TitleMatcher
 from fever_core.retrieval.two_hop import merge_hops, rank_linked_pages, second_hop
 from fever_core.settings import Settings
 from fever_core.text import clean_user_text, premise_text
@@ -250,9 +247,9 @@ class Checker:
         )
 
     def _prepared(self, report: FetchReport) -> FetchReport:
-        """Re-read the title table when the (live) corpus gained pages: it is read once per corpus."""
+        """Tell the page retriever when the (live) corpus gained pages: its title table is read once."""
         if report.grew and isinstance(self.documents, FusedDocumentRetriever):
-            self.documents.titles = TitleMatcher(self.workspace.store)
+            self.documents.reload_titles()
         return report
 
     def verify_evidence(self, claim: str, evidence: list[EvidenceSentence], options: CheckOptions | None = None) -> CheckResult:
@@ -289,7 +286,7 @@ class Checker:
                 EvidenceView(e.score, e.hop, s.to_dict() if s else None, premise_text(e.title, e.text))
                 for e, s in zip(evidence, stances)
             ]
-            verdict = aggregate_learned(self.aggregator, claim, views, stances, names)
+            verdict = aggregate_learned(self.aggregator, claim, views, names)
         else:
             verdict = aggregate(stances, names, threshold)
         results = [EvidenceResult(e, s, ok) for e, s, ok in zip(evidence, stances, trusted)]

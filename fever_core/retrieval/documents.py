@@ -52,6 +52,10 @@ class FusedDocumentRetriever:
         self.titles = TitleMatcher(store)
         self.weights = weights or SIGNAL_WEIGHTS
 
+    def reload_titles(self) -> None:
+        """Re-read the title table, for a store that gained pages since (the live Wikipedia cache)."""
+        self.titles = TitleMatcher(self.store)
+
     def signal_lists(
         self, analysis: ClaimAnalysis, claim_vector: np.ndarray
     ) -> tuple[dict[str, list[tuple[str, float]]], dict[str, str]]:

@@ -26,7 +26,7 @@ import logging
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -123,17 +123,13 @@ def _holdout(claim: str, fraction: float, seed: int) -> bool:
 
 def best_sentence_labels(views: Sequence[Sequence[EvidenceView]], nei_threshold: float | None) -> np.ndarray:
     """The best-sentence rule's labels (what a verifier without an aggregator does), for comparison."""
-    from fever_core.verification.decision import NEI_INDEX, decide
+    from fever_core.verification.verdict import Stance, aggregate
 
-    out = []
+    labels = []
     for evidence in views:
-        judged = [e for e in evidence if e.stance is not None]
-        if not judged:
-            out.append(NEI_INDEX)
-        else:
-            row = np.array([[judged[0].stance[label] for label in LABELS]])
-            out.append(int(decide(row, nei_threshold)[0]))
-    return np.array(out, dtype=np.int64)
+        stances = [Stance(*(e.stance[label] for label in LABELS)) if e.stance else None for e in evidence]
+        labels.append(LABELS.index(aggregate(stances, [""] * len(stances), nei_threshold).label))
+    return np.array(labels, dtype=np.int64)
 
 
 def fit_aggregator(

@@ -4,9 +4,9 @@ The verifier says, for one premise, how likely it supports, refutes or says noth
 Whether the *claim* is settled depends on all top evidence together: how well each sentence matches
 (its selection score), how decisive each stance is, whether several sentences agree, and how much of
 what the claim says the evidence mentions at all (a claim whose words the evidence lacks is more
-often unverifiable than refuted). A multinomial logistic regression over :func:`claim_features` weighs these; it is trained on end-to-end runs of
-non-benchmark claims (:mod:`fever_core.training.aggregator`) and ships beside the verifier as
-``aggregator.json``. A verifier without that file gets the best-sentence rule
+often unverifiable than refuted). A multinomial logistic regression over :func:`claim_features`
+weighs these; it is trained on end-to-end runs of non-benchmark claims
+(:mod:`fever_core.training.aggregator`) and ships beside the verifier as ``aggregator.json``. A verifier without that file gets the best-sentence rule
 (:mod:`fever_core.verification.verdict`).
 """
 
