@@ -19,8 +19,8 @@ from fever_core.retrieval.two_hop import merge_hops, rank_linked_pages, second_h
 from fever_core.settings import Settings
 from fever_core.text import clean_user_text, premise_text
 from fever_core.verification.decision import DecisionRule, load_decision_rule
+from fever_core.verification.aggregator import EvidenceView, LearnedAggregator, joint_premise
 from fever_core.verification.nli import NliModel
-from fever_core.verification.aggregator import EvidenceView, LearnedAggregator
 from fever_core.verification.verdict import NEI, Stance, Verdict, aggregate, aggregate_learned
 from fever_core.workspace import FetchReport, Workspace
 
@@ -157,6 +157,8 @@ class Checker:
             :meth:`open`); ``None`` means the rule decides. It was trained on the ``fused`` retriever's
             selection scores, so the baselines' checks, a check that overrides ``nei_threshold`` and
             the oracle mode use the rule.
+        joint_verifier: the model that reads the top evidence together with the claim; its
+            probabilities are mixed into the aggregator's (``None``: the aggregator alone).
     """
 
     def __init__(
@@ -166,6 +168,7 @@ class Checker:
         retriever: str = "fused",
         rule: DecisionRule | None = None,
         aggregator: LearnedAggregator | None = None,
+        joint_verifier: NliModel | None = None,
     ):
         if retriever not in RETRIEVERS:
             raise ValueError(f"Unknown retriever {retriever!r}: choose one of {', '.join(RETRIEVERS)}.")
@@ -175,6 +178,7 @@ class Checker:
         self.retriever = retriever
         self.rule = rule or DecisionRule()
         self.aggregator = aggregator if retriever == "fused" else None
+        self.joint_verifier = joint_verifier if self.aggregator is not None else None
         store, dense = workspace.store, workspace.dense
         if retriever == "fused":
             self.documents = FusedDocumentRetriever(store, dense)
@@ -193,14 +197,16 @@ class Checker:
     def open(
         cls, corpus: str = "embedded", settings: Settings | None = None, retriever: str = "fused", progress: bool = True
     ) -> Checker:
-        """A checker for a named corpus (built first if needed) with the configured verifier."""
+        """A checker for a named corpus (built first if needed) with the configured verifier (and
+        joint verifier, loaded when the verifier's aggregator gives it a weight)."""
         settings = settings or Settings.from_env()
         workspace = Workspace.open(corpus, settings, progress=progress)
         verifier = NliModel.load(settings.verifier_model, settings.device)
-        return cls(
-            workspace, verifier, retriever, load_decision_rule(settings.verifier_model),
-            LearnedAggregator.load(settings.verifier_model),
-        )
+        aggregator = LearnedAggregator.load(settings.verifier_model)
+        joint = None
+        if settings.joint_verifier_model and aggregator is not None and aggregator.joint_weight > 0:
+            joint = NliModel.load(settings.joint_verifier_model, settings.device)
+        return cls(workspace, verifier, retriever, load_decision_rule(settings.verifier_model), aggregator, joint)
 
     def check(self, claim: str, options: CheckOptions | None = None) -> CheckResult:
         """Check one claim. Raises :class:`ClaimError` for a claim that can't be checked."""
@@ -286,7 +292,10 @@ class Checker:
                 EvidenceView(e.score, e.hop, s.to_dict() if s else None, premise_text(e.title, e.text))
                 for e, s in zip(evidence, stances)
             ]
-            verdict = aggregate_learned(self.aggregator, claim, views, names)
+            joint = None
+            if self.joint_verifier is not None and views:
+                joint = self.joint_verifier.predict([(joint_premise([v.text for v in views]), claim)])[0]
+            verdict = aggregate_learned(self.aggregator, claim, views, names, joint)
         else:
             verdict = aggregate(stances, names, threshold)
         results = [EvidenceResult(e, s, ok) for e, s, ok in zip(evidence, stances, trusted)]

@@ -37,6 +37,9 @@ class Settings:
             Default: the packaged all-MiniLM-L6-v2.
         verifier_model: Hugging Face sequence-classification NLI model id or path.
             Default: the workbench's own model in ``assets/models/verifier``.
+        joint_verifier_model: the joint verifier (a sequence-classification model that reads the top
+            evidence sentences together with the claim; its verdict is mixed into the learned one),
+            id or path; "" = none. Default: the workbench's own in ``assets/models/joint-verifier``.
         selector_model: optional cross-encoder id or path for sentence re-ranking ("" = none).
         device: ``"auto"`` (CUDA when present, else CPU), ``"cpu"`` or ``"cuda"``.
         pages_k: pages kept by document retrieval. Default 5.
@@ -58,6 +61,7 @@ class Settings:
     corpus: str = "embedded"
     encoder_model: str = field(default_factory=_packaged_encoder)
     verifier_model: str = str(BUNDLED_MODELS_DIR / "verifier")
+    joint_verifier_model: str = str(BUNDLED_MODELS_DIR / "joint-verifier")
     selector_model: str = ""
     device: str = "auto"
     pages_k: int = 5

@@ -12,7 +12,12 @@ pipeline actually hands the verifier:
    the evidence's scores and stances appended to a jsonl file, so a killed run resumes;
 3. :func:`fit_aggregator`: a multinomial logistic regression over
    :func:`~fever_core.verification.aggregator.claim_features`, regularisation chosen by
-   cross-validation, scored on a held-out share of the claims against the best-sentence rule.
+   cross-validation, scored on a held-out share of the claims against the best-sentence rule;
+   with a joint verifier, the share of its probabilities in the verdict (``joint_weight``) is
+   chosen on the held-out claims too.
+
+The joint verifier itself is an ordinary ``train verifier`` run on :func:`write_joint_pairs`' files:
+the same runs as (top evidence joined, claim, claim label) pairs, split by the same hold-out.
 
 Command line: ``python -m fever_core train aggregator --help``.
 """
@@ -27,7 +32,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -35,8 +40,15 @@ import numpy as np
 from fever_core.jsonl import read_jsonl
 from fever_core.text import fever_to_plain, premise_text
 from fever_core.training.pairs import NEI, PairFileError, evidence_sentences, iter_jsonl
-from fever_core.verification.aggregator import FEATURE_NAMES, EvidenceView, LearnedAggregator, claim_features
-from fever_core.verification.nli import LABELS
+from fever_core.verification.aggregator import (
+    FEATURE_NAMES,
+    EvidenceView,
+    LearnedAggregator,
+    claim_features,
+    joint_premise,
+    mix,
+)
+from fever_core.verification.nli import LABELS, NliModel
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +133,42 @@ def _holdout(claim: str, fraction: float, seed: int) -> bool:
     return random.Random(f"{seed}|{claim}").random() < fraction
 
 
+def write_joint_pairs(runs: Sequence[dict], out_dir: Path, holdout: float = 0.2, seed: int = 0) -> tuple[Path, Path]:
+    """Write the runs as joint-verifier pairs (premise = :func:`joint_premise` of the evidence,
+    hypothesis = claim, label = the claim's label) in the ``nli/`` pair format, split into
+    ``joint-train.jsonl`` and ``joint-heldout.jsonl`` by the hold-out :func:`fit_aggregator` uses,
+    so the verdict's mix weight is chosen on claims the joint verifier never saw.
+
+    Returns:
+        The two paths (train, held out).
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = out_dir / "joint-train.jsonl", out_dir / "joint-heldout.jsonl"
+    with paths[0].open("w", encoding="utf-8") as train, paths[1].open("w", encoding="utf-8") as held:
+        for run in runs:
+            is_held = _holdout(run["claim"], holdout, seed)
+            record = {
+                "premise": joint_premise([e["text"] for e in run["evidence"]]),
+                "hypothesis": run["claim"],
+                "label": run["label"],
+                "source": "joint-heldout" if is_held else "joint",
+            }
+            (held if is_held else train).write(json.dumps(record, ensure_ascii=False) + "\n")
+    return paths
+
+
+def choose_joint_weight(regression: np.ndarray, joint: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
+    """The weight in 0, 0.05 .. 1 whose mix of the two probability matrices (``(n, 3)``) labels the
+    most claims right (the smallest such weight on ties); returns ``(weight, accuracy)``."""
+    best = (0.0, -1.0)
+    for weight in np.round(np.arange(0.0, 1.0001, 0.05), 2):
+        accuracy = float((mix(regression, joint, float(weight)).argmax(axis=1) == labels).mean())
+        if accuracy > best[1]:
+            best = (float(weight), accuracy)
+    return best
+
+
 def best_sentence_labels(views: Sequence[Sequence[EvidenceView]], nei_threshold: float | None) -> np.ndarray:
     """The best-sentence rule's labels (what a verifier without an aggregator does), for comparison."""
     from fever_core.verification.verdict import Stance, aggregate
@@ -133,7 +181,7 @@ def best_sentence_labels(views: Sequence[Sequence[EvidenceView]], nei_threshold:
 
 
 def fit_aggregator(
-    runs: Sequence[dict], nei_threshold: float | None = None, holdout: float = 0.2, seed: int = 0
+    runs: Sequence[dict], nei_threshold: float | None = None, holdout: float = 0.2, seed: int = 0, joint_model=None
 ) -> LearnedAggregator:
     """Fit the verdict model on end-to-end runs (from :func:`collect_runs`).
 
@@ -143,10 +191,13 @@ def fit_aggregator(
         holdout: share of claims (by a hash of the claim) held out for the report; the regularisation
             is chosen by 5-fold cross-validation on the rest, and the final model refit with it on all claims.
         seed: for the hold-out split and cross-validation folds.
+        joint_model: a joint verifier (an :class:`~fever_core.verification.nli.NliModel` trained on
+            the :func:`write_joint_pairs` train file, so the held-out claims are new to it), or ``None``.
 
     Returns:
         The aggregator; ``report`` holds the hold-out accuracy of it and of the best-sentence rule,
-        the chosen regularisation and the claim counts.
+        the chosen regularisation and the claim counts, and with a joint verifier its own hold-out
+        accuracy, the chosen ``joint_weight`` and the mix's accuracy.
     """
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
@@ -195,8 +246,21 @@ def fit_aggregator(
     }
     log.info("aggregator hold-out accuracy %s (best-sentence rule %s), C=%s",
              report["holdout_accuracy"], report["holdout_accuracy_best_sentence_rule"], c)
+    joint_weight = 0.0
+    if joint_model is not None and model is not None:
+        held_runs = [r for r, h in zip(runs, held) if h]
+        joint = joint_model.predict([(joint_premise([e["text"] for e in r["evidence"]]), r["claim"]) for r in held_runs])
+        regression = model.predict_proba((X[held] - mean) / scale)
+        joint_weight, mixed_accuracy = choose_joint_weight(regression, joint.astype(np.float64), y[held])
+        report.update({
+            "holdout_accuracy_joint_verifier": float((joint.argmax(axis=1) == y[held]).mean()),
+            "joint_weight": joint_weight,
+            "holdout_accuracy_with_joint_verifier": mixed_accuracy,
+        })
+        log.info("joint verifier hold-out accuracy %.4f; mixed with weight %.2f: %.4f",
+                 report["holdout_accuracy_joint_verifier"], joint_weight, mixed_accuracy)
     final, mean, scale, _ = fit(np.ones(len(runs), dtype=bool), c)
-    return LearnedAggregator(final.coef_, final.intercept_, mean, scale, list(FEATURE_NAMES), report)
+    return LearnedAggregator(final.coef_, final.intercept_, mean, scale, list(FEATURE_NAMES), report, joint_weight)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -217,6 +281,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--runs", type=Path, default=None,
                         help="jsonl of end-to-end runs (resumed if present); default "
                         "data/training/aggregator-runs-CORPUS-VERIFIER.jsonl, VERIFIER a fingerprint of the weights")
+    parser.add_argument("--joint-model", default=None,
+                        help="joint verifier directory or id, trained on --joint-pairs-out's train file: its "
+                        "share in the verdict is chosen on the held-out claims (default: none)")
+    parser.add_argument("--joint-pairs-out", type=Path, default=None,
+                        help="also write the runs as joint-verifier pair files (joint-train.jsonl, "
+                        "joint-heldout.jsonl) into this directory")
     parser.add_argument("--seed", type=int, default=0)
     return parser
 
@@ -245,12 +315,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs_path = args.runs or (
         settings.data_dir / "training" / f"aggregator-runs-{args.corpus}-{verifier_fingerprint(model_dir)}.jsonl"
     )
-    checker = Checker.open(args.corpus, settings, progress=True)
+    # the runs record what the one-sentence verifier hands the verdict: no joint verifier needed
+    checker = Checker.open(args.corpus, replace(settings, joint_verifier_model=""), progress=True)
     wanted = {c.claim for c in claims}
     runs = [r for r in collect_runs(checker, claims, runs_path) if r["claim"] in wanted]
-    aggregator = fit_aggregator(runs, load_decision_rule(model_dir).nei_threshold, seed=args.seed)
+    if args.joint_pairs_out:
+        for path in write_joint_pairs(runs, args.joint_pairs_out, seed=args.seed):
+            print(f"wrote {path}", file=sys.stderr)
+    joint_model = NliModel.load(args.joint_model, settings.device) if args.joint_model else None
+    aggregator = fit_aggregator(runs, load_decision_rule(model_dir).nei_threshold, seed=args.seed, joint_model=joint_model)
     aggregator.report.update({"corpus": args.corpus, "pairs": str(args.pairs), "nei_claims": str(args.nei_claims),
-                              "wall_s": round(time.perf_counter() - started, 1)})
+                              "joint_model": args.joint_model, "wall_s": round(time.perf_counter() - started, 1)})
     path = aggregator.save(model_dir)
     print(json.dumps({"saved": str(path), **aggregator.report}, indent=2))
     return 0

@@ -8,6 +8,12 @@ often unverifiable than refuted). A multinomial logistic regression over :func:`
 weighs these; it is trained on end-to-end runs of non-benchmark claims
 (:mod:`fever_core.training.aggregator`) and ships beside the verifier as ``aggregator.json``. A verifier without that file gets the best-sentence rule
 (:mod:`fever_core.verification.verdict`).
+
+The regression sees the evidence only through one-premise stances. The *joint verifier* reads the
+top sentences together with the claim (:func:`joint_premise`), as FEVER systems that concatenate
+their evidence do, and was trained on the same end-to-end runs with claim-level labels. When one is
+configured the verdict is the mix ``(1 - joint_weight) * regression + joint_weight * joint``;
+``joint_weight`` is chosen on held-out claims and saved in ``aggregator.json``.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import numpy as np
 from fever_core.verification.nli import LABELS
 
 AGGREGATOR_FILE = "aggregator.json"
+JOINT_EVIDENCE_K = 5
 TOP_POSITIONS = 3
 FEATURE_NAMES = (
     [f"{name}@{i + 1}" for i in range(TOP_POSITIONS) for name in ("score", "p_supports", "p_refutes", "p_nei", "judged")]
@@ -58,6 +65,12 @@ class EvidenceView:
     hop: int
     stance: dict[str, float] | None
     text: str = ""
+
+
+def joint_premise(texts: Sequence[str], k: int = JOINT_EVIDENCE_K) -> str:
+    """The joint verifier's premise: the top ``k`` evidence premises (``"Title: sentence"``, best
+    first, judged or not) joined with one space. Training and the pipeline both build it here."""
+    return " ".join(texts[:k])
 
 
 def _words(text: str) -> list[str]:
@@ -138,6 +151,8 @@ class LearnedAggregator:
         mean, scale: per-feature standardisation.
         feature_names: the features the weights belong to (checked on load).
         report: how it was trained and scored (kept for the model card).
+        joint_weight: share in [0, 1] of the joint verifier's probabilities in the verdict, when the
+            caller has them. Default 0 (the regression alone).
     """
 
     weights: np.ndarray
@@ -146,10 +161,19 @@ class LearnedAggregator:
     scale: np.ndarray
     feature_names: list[str]
     report: dict
+    joint_weight: float = 0.0
 
-    def probabilities(self, claim: str, evidence: Sequence[EvidenceView]) -> np.ndarray:
-        """P(SUPPORTS, REFUTES, NOT ENOUGH INFO) for the claim, shape ``(3,)``."""
-        return self.probabilities_of(claim_features(claim, evidence)[None, :])[0]
+    def probabilities(
+        self, claim: str, evidence: Sequence[EvidenceView], joint: np.ndarray | None = None
+    ) -> np.ndarray:
+        """P(SUPPORTS, REFUTES, NOT ENOUGH INFO) for the claim, shape ``(3,)``.
+
+        Args:
+            joint: the joint verifier's probabilities for the claim (``LABELS`` order), mixed in with
+                ``joint_weight``; ``None`` when there is no joint verifier.
+        """
+        row = self.probabilities_of(claim_features(claim, evidence)[None, :])[0]
+        return row if joint is None else mix(row, np.asarray(joint, dtype=np.float64), self.joint_weight)
 
     def probabilities_of(self, features: np.ndarray) -> np.ndarray:
         """Row-wise probabilities for an ``(n, n_features)`` feature matrix."""
@@ -176,5 +200,10 @@ class LearnedAggregator:
             return None
         return cls(
             np.array(data["weights"]), np.array(data["bias"]), np.array(data["mean"]), np.array(data["scale"]),
-            list(data["feature_names"]), data.get("report", {}),
+            list(data["feature_names"]), data.get("report", {}), float(data.get("joint_weight", 0.0)),
         )
+
+
+def mix(regression: np.ndarray, joint: np.ndarray, joint_weight: float) -> np.ndarray:
+    """``(1 - joint_weight) * regression + joint_weight * joint``, row-wise; both in ``LABELS`` order."""
+    return (1.0 - joint_weight) * regression + joint_weight * joint

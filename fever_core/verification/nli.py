@@ -73,7 +73,8 @@ class NliModel:
         if looks_local and not (local / "config.json").is_file():
             raise FileNotFoundError(
                 f"No verifier model at {local} (no config.json). Train one with "
-                "`python -m fever_core train verifier ...` or set FEVER_VERIFIER_MODEL to a model path or hub id."
+                "`python -m fever_core train verifier ...` or set FEVER_VERIFIER_MODEL (FEVER_JOINT_VERIFIER_MODEL for the "
+                "joint verifier) to a model path or hub id."
             )
         device = select_device(device)
         try:

@@ -97,14 +97,20 @@ def aggregate(
 
 
 def aggregate_learned(
-    aggregator: LearnedAggregator, claim: str, views: list[EvidenceView], descriptions: list[str]
+    aggregator: LearnedAggregator,
+    claim: str,
+    views: list[EvidenceView],
+    descriptions: list[str],
+    joint: np.ndarray | None = None,
 ) -> Verdict:
     """The verdict of a learned claim-level model over the evidence, given best evidence first.
 
+    ``joint`` is the joint verifier's probabilities for the claim (``LABELS`` order), or ``None``
+    without a joint verifier (see :class:`~fever_core.verification.aggregator.LearnedAggregator`).
     ``deciding_evidence`` is the best-ranked sentence whose own stance leans the verdict's way
     (SUPPORTS or REFUTES); a NOT ENOUGH INFO verdict rests on no sentence.
     """
-    row = aggregator.probabilities(claim, views)
+    row = aggregator.probabilities(claim, views, joint)
     probabilities = dict(zip(LABELS, (float(p) for p in row)))
     label = LABELS[int(row.argmax())]
     if label == NEI:

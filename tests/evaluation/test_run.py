@@ -22,6 +22,9 @@ def test_evaluate_reports_every_metric_and_writes_predictions(checker, claims_fi
     assert report["doc_recall_at_5"] >= 2 / 3  # the fixture's single-page claims are easy
     assert sum(sum(row.values()) for row in report["confusion_matrix"].values()) == 4
     assert report["multi_page"]["n"] == 1
+    stages = report["stage_latency_p50_s"]
+    assert {"analysis", "documents", "sentences", "verification", "total"} <= set(stages)
+    assert stages["total"] == max(stages.values()) and 0 < stages["verification"] < stages["total"]
     lines = [json.loads(l) for l in out.read_text().splitlines()]
     assert [l["id"] for l in lines] == [1, 2, 3, 4]
     assert all(len(l["predicted_evidence"]) <= 5 for l in lines)

@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 
 from fever_core.pipeline import Checker, CheckOptions
-from fever_core.training.aggregator import fit_aggregator, main as train_aggregator_main, proxy_claims
+from fever_core.training.aggregator import (
+    choose_joint_weight, fit_aggregator, main as train_aggregator_main, proxy_claims,
+)
 from fever_core.verification.aggregator import (
-    AGGREGATOR_FILE, FEATURE_NAMES, EvidenceView, LearnedAggregator, claim_features,
+    AGGREGATOR_FILE, FEATURE_NAMES, EvidenceView, LearnedAggregator, claim_features, joint_premise,
 )
 from fever_core.verification.nli import NliModel
 from tests.conftest import write_jsonl
@@ -93,6 +95,68 @@ def always(label_index: int) -> LearnedAggregator:
     return LearnedAggregator(np.zeros((3, n)), bias, np.zeros(n), np.ones(n), list(FEATURE_NAMES), {})
 
 
+def test_the_joint_verifier_counts_by_its_weight_and_the_weight_survives_saving(tmp_path):
+    views = [EvidenceView(0.7, 1, stance(0.1, 0.8, 0.1))]
+    joint = np.array([0.9, 0.05, 0.05])
+    refuting = always(1)
+    assert refuting.probabilities("c", views, joint).argmax() == 1  # weight 0: the regression alone
+    refuting.joint_weight = 0.6
+    mixed = refuting.probabilities("c", views, joint)
+    assert mixed == pytest.approx(0.4 * np.array([0.0, 1.0, 0.0]) + 0.6 * joint, abs=1e-6)
+    assert mixed.argmax() == 0 and mixed.sum() == pytest.approx(1.0)
+    assert refuting.probabilities("c", views).argmax() == 1  # no joint verifier: the regression alone
+
+    refuting.save(tmp_path)
+    assert LearnedAggregator.load(tmp_path).joint_weight == pytest.approx(0.6)
+
+
+def test_the_joint_weight_is_the_smallest_that_labels_most_claims_right():
+    labels = np.array([0, 1, 2, 0])
+    regression = np.array([[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.6, 0.1, 0.3], [0.1, 0.6, 0.3]])
+    joint = np.array([[0.5, 0.3, 0.2], [0.2, 0.5, 0.3], [0.1, 0.1, 0.8], [0.9, 0.05, 0.05]])
+    weight, accuracy = choose_joint_weight(regression, joint, labels)
+    assert accuracy == 1.0
+    # claim 3 turns NEI from weight 0.35 on (0.6 - 0.5w < 0.3 + 0.5w), claim 4 SUPPORTS from 0.4
+    assert weight == pytest.approx(0.4)
+    assert choose_joint_weight(joint, regression, labels) == (0.0, 1.0)
+    assert choose_joint_weight(regression, regression, labels) == (0.0, 0.5)
+
+
+def test_the_checker_mixes_in_the_joint_verifier_reading_the_top_evidence_together(workspace, tiny_nli_model):
+    model = NliModel.load(str(tiny_nli_model), "cpu")
+    only_joint = always(1)
+    only_joint.joint_weight = 1.0
+    checker = Checker(workspace, model, aggregator=only_joint, joint_verifier=model)
+    claim = "Sherlock Holmes was created by Charles Dickens."
+    result = checker.check(claim)
+    texts = [f"{e.sentence.title}: {e.sentence.text}" for e in result.evidence]
+    expected = model.predict([(joint_premise(texts), claim)])[0]
+    assert [result.verdict.probabilities[label] for label in ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")] == \
+        pytest.approx(expected.tolist(), abs=1e-5)
+    # the rule and the baselines' retrievers leave it out
+    rule = checker.check(claim, CheckOptions(verdict="rule"))
+    assert rule.verdict.probabilities == next(e.stance for e in rule.evidence if e.stance is not None).to_dict()
+    assert Checker(workspace, model, retriever="bm25", aggregator=only_joint, joint_verifier=model).joint_verifier is None
+
+
+def test_open_loads_the_joint_verifier_only_when_the_verdict_gives_it_weight(tmp_path, settings, workspace, tiny_nli_model):
+    from dataclasses import replace
+
+    model = tmp_path / "verifier"
+    shutil.copytree(tiny_nli_model, model)
+    weighted = always(0)
+    weighted.joint_weight = 0.5
+    weighted.save(model)
+    with_joint = replace(settings, verifier_model=str(model), joint_verifier_model=str(tiny_nli_model))
+    assert Checker.open("fixture", with_joint, progress=False).joint_verifier is not None
+    assert Checker.open("fixture", replace(with_joint, joint_verifier_model=""), progress=False).joint_verifier is None
+    with pytest.raises(FileNotFoundError, match="FEVER_JOINT_VERIFIER_MODEL"):
+        Checker.open("fixture", replace(with_joint, joint_verifier_model=str(tmp_path / "none")), progress=False)
+    weighted.joint_weight = 0.0
+    weighted.save(model)
+    assert Checker.open("fixture", with_joint, progress=False).joint_verifier is None
+
+
 def test_the_checker_decides_with_the_aggregator_unless_a_threshold_is_asked_for(workspace, tiny_nli_model):
     checker = Checker(workspace, NliModel.load(str(tiny_nli_model), "cpu"), aggregator=always(1))
     result = checker.check("Sherlock Holmes was created by Charles Dickens.")
@@ -143,10 +207,20 @@ def test_train_aggregator_command_runs_claims_end_to_end_and_saves_beside_the_ve
     lines = [json.loads(line) for line in runs.read_text().splitlines()]
     assert len(lines) == 8 and all(line["evidence"] for line in lines)
 
-    # re-running resumes: nothing is checked again
+    # re-running resumes: nothing is checked again; the runs become joint-verifier pairs
     before = runs.read_text()
-    assert train_aggregator_main(argv) == 0
+    joint_dir = tmp_path / "joint-pairs"
+    assert train_aggregator_main(argv + ["--joint-pairs-out", str(joint_dir), "--joint-model", str(model)]) == 0
     assert runs.read_text() == before
+    pairs_written = [json.loads(line) for name in ("joint-train.jsonl", "joint-heldout.jsonl")
+                     for line in (joint_dir / name).read_text().splitlines()]
+    by_claim = {line["claim"]: line for line in lines}
+    assert sorted(p["hypothesis"] for p in pairs_written) == sorted(by_claim)
+    for pair in pairs_written:
+        run = by_claim[pair["hypothesis"]]
+        assert pair["label"] == run["label"]
+        assert pair["premise"] == joint_premise([e["text"] for e in run["evidence"]])
+    assert 0.0 <= LearnedAggregator.load(model).joint_weight <= 1.0
 
 
 def test_the_shipped_verifier_carries_an_aggregator_for_these_features():
