@@ -14,6 +14,7 @@ for retriever in fused tfidf bm25; do
   run fever-dev-sample600-$retriever --claims $S/claims/fever-dev.jsonl --corpus fever-dev --sample 600 --seed 1 --retriever $retriever
 done
 run fever-dev-sample600-fused-no-two-hop --claims $S/claims/fever-dev.jsonl --corpus fever-dev --sample 600 --seed 1 --no-two-hop
+FEVER_JOINT_VERIFIER_MODEL= run fever-dev-sample600-fused-no-joint --claims $S/claims/fever-dev.jsonl --corpus fever-dev --sample 600 --seed 1
 # (tfidf and bm25 use the best-sentence rule: the learned verdict was trained on the fused retriever's scores)
 
 # The verifier alone: gold evidence of the SUPPORTS/REFUTES claims; FeverSymmetric pairs.
@@ -22,6 +23,9 @@ $PY -m fever_core evaluate-pairs --pairs $S/nli/fever-symmetric-dev.jsonl --repo
 # Headline: the whole development files, default pipeline (fused retrieval, two-hop on, shipped verifier).
 run fever-dev-fused --claims $S/claims/fever-dev.jsonl --corpus fever-dev
 run fm2-fused --claims $S/claims/fm2-dev.jsonl --corpus fm2
+# The learned verdict without the joint verifier (the regression over one-sentence stances alone).
+FEVER_JOINT_VERIFIER_MODEL= run fever-dev-fused-no-joint --claims $S/claims/fever-dev.jsonl --corpus fever-dev
+FEVER_JOINT_VERIFIER_MODEL= run fm2-fused-no-joint --claims $S/claims/fm2-dev.jsonl --corpus fm2
 # The same with the best-sentence rule instead of the learned claim-level verdict.
 run fever-dev-fused-rule --claims $S/claims/fever-dev.jsonl --corpus fever-dev --verdict rule
 run fm2-fused-rule --claims $S/claims/fm2-dev.jsonl --corpus fm2 --verdict rule

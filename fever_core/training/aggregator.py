@@ -181,7 +181,11 @@ def best_sentence_labels(views: Sequence[Sequence[EvidenceView]], nei_threshold:
 
 
 def fit_aggregator(
-    runs: Sequence[dict], nei_threshold: float | None = None, holdout: float = 0.2, seed: int = 0, joint_model=None
+    runs: Sequence[dict],
+    nei_threshold: float | None = None,
+    holdout: float = 0.2,
+    seed: int = 0,
+    joint_model: NliModel | None = None,
 ) -> LearnedAggregator:
     """Fit the verdict model on end-to-end runs (from :func:`collect_runs`).
 
