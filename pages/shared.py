@@ -75,7 +75,8 @@ def sidebar_settings() -> UiSettings:
                                      min_value=0.0, max_value=1.0, step=0.05,
                                      help="Evidence scoring below this is shown but not used for the verdict.")
         custom = _widget(st.checkbox, "Override the model's NOT ENOUGH INFO threshold", "custom_threshold", False,
-                         help="The shipped verifier's verdict is learned from all top evidence; with this on, "
+                         help="The shipped verdict is learned from all top evidence (the sentences' stances, mixed "
+                         "with a joint verifier that reads them together); with this on, "
                          "the best trustworthy sentence decides by the threshold below instead.")
         nei_threshold = _widget(st.slider, "NOT ENOUGH INFO threshold", "nei_threshold", 0.77,
                                 min_value=0.0, max_value=1.0, step=0.01, disabled=not custom,
