@@ -67,6 +67,11 @@ class EvidenceResult:
     stance: Stance | None
     trusted: bool
 
+    def view(self) -> EvidenceView:
+        """What the learned verdict sees of it (and what its training runs record)."""
+        sentence, stance = self.sentence, self.stance.to_dict() if self.stance else None
+        return EvidenceView(sentence.score, sentence.hop, stance, premise_text(sentence.title, sentence.text))
+
 
 @dataclass
 class CheckResult:
@@ -286,19 +291,16 @@ class Checker:
             probs = iter(self.verifier.predict(pairs) if pairs else [])
             stances = [Stance.from_row(next(probs)) if ok else None for ok in trusted]
         names = [f"{e.title}, sentence {e.line}" for e in evidence]
+        results = [EvidenceResult(e, s, ok) for e, s, ok in zip(evidence, stances, trusted)]
         learned = options.verdict != "rule" and options.nei_threshold is None
         if self.aggregator is not None and learned and not trust_all:
-            views = [
-                EvidenceView(e.score, e.hop, s.to_dict() if s else None, premise_text(e.title, e.text))
-                for e, s in zip(evidence, stances)
-            ]
+            views = [result.view() for result in results]
             joint = None
             if self.joint_verifier is not None and views:
                 joint = self.joint_verifier.predict([(joint_premise([v.text for v in views]), claim)])[0]
             verdict = aggregate_learned(self.aggregator, claim, views, names, joint)
         else:
             verdict = aggregate(stances, names, threshold)
-        results = [EvidenceResult(e, s, ok) for e, s, ok in zip(evidence, stances, trusted)]
         return results, verdict
 
 

@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from fever_core.jsonl import read_jsonl
-from fever_core.text import fever_to_plain, premise_text
+from fever_core.text import fever_to_plain
 from fever_core.training.pairs import NEI, PairFileError, evidence_sentences, iter_jsonl
 from fever_core.verification.aggregator import (
     FEATURE_NAMES,
@@ -95,14 +95,6 @@ def proxy_claims(pairs_file: Path, nei_claims_file: Path | None, pages_file: Pat
     return out
 
 
-def _views(result) -> list[dict]:
-    return [
-        asdict(EvidenceView(e.sentence.score, e.sentence.hop, e.stance.to_dict() if e.stance else None,
-                            premise_text(e.sentence.title, e.sentence.text)))
-        for e in result.evidence
-    ]
-
-
 def collect_runs(checker, claims: Sequence[ProxyClaim], out: Path, progress: bool = True) -> list[dict]:
     """Check every claim end to end and append ``{"claim", "label", "evidence": [...]}`` lines to
     ``out``; claims already in ``out`` are skipped, so an interrupted run continues where it stopped.
@@ -117,7 +109,7 @@ def collect_runs(checker, claims: Sequence[ProxyClaim], out: Path, progress: boo
     with out.open("a", encoding="utf-8") as fh:
         for item in tqdm(todo, desc="end-to-end runs", unit="claim", disable=not progress):
             result = checker.check(item.claim)
-            fh.write(json.dumps({"claim": item.claim, "label": item.label, "evidence": _views(result)}) + "\n")
+            fh.write(json.dumps({"claim": item.claim, "label": item.label, "evidence": [asdict(e.view()) for e in result.evidence]}) + "\n")
             fh.flush()
     return [r for _, r in read_jsonl(out, error=PairFileError)]
 

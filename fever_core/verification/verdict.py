@@ -115,7 +115,7 @@ def aggregate_learned(
     label = LABELS[int(row.argmax())]
     if label == NEI:
         return Verdict(NEI, probabilities,
-                       f"The evidence found does not settle the claim (P(NOT ENOUGH INFO) = {row[2]:.2f}).", [])
+                       f"The evidence found does not settle the claim (P(NOT ENOUGH INFO) = {probabilities[NEI]:.2f}).", [])
     index = LABELS.index(label)
     other = LABELS[1 - index]
     leaning = [i for i, v in enumerate(views) if v.stance is not None and v.stance[label] > v.stance[other]]
