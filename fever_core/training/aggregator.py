@@ -17,7 +17,9 @@ pipeline actually hands the verifier:
    chosen on the held-out claims too.
 
 The joint verifier itself is an ordinary ``train verifier`` run on :func:`write_joint_pairs`' files:
-the same runs as (top evidence joined, claim, claim label) pairs, split by the same hold-out.
+the same runs as (top evidence joined, claim, claim label) pairs, split by the same hold-out, plus
+(``--joint-minimal-pairs``) minimal pairs of training claims with and without their gold evidence
+(:mod:`fever_core.training.minimal_pairs`).
 
 Command line: ``python -m fever_core train aggregator --help``.
 """
@@ -121,11 +123,15 @@ def verifier_fingerprint(model_dir: Path) -> str:
     return hashlib.sha1(f"{Path(model_dir).resolve()}|{stamp}".encode()).hexdigest()[:10]
 
 
+HOLDOUT = 0.2
+"""Share of the claims held out of training (by a hash of the claim) to report on and choose weights with."""
+
+
 def _holdout(claim: str, fraction: float, seed: int) -> bool:
     return random.Random(f"{seed}|{claim}").random() < fraction
 
 
-def write_joint_pairs(runs: Sequence[dict], out_dir: Path, holdout: float = 0.2, seed: int = 0) -> tuple[Path, Path]:
+def write_joint_pairs(runs: Sequence[dict], out_dir: Path, holdout: float = HOLDOUT, seed: int = 0) -> tuple[Path, Path]:
     """Write the runs as joint-verifier pairs (premise = :func:`joint_premise` of the evidence,
     hypothesis = claim, label = the claim's label) in the ``nli/`` pair format, split into
     ``joint-train.jsonl`` and ``joint-heldout.jsonl`` by the hold-out :func:`fit_aggregator` uses,
@@ -175,7 +181,7 @@ def best_sentence_labels(views: Sequence[Sequence[EvidenceView]], nei_threshold:
 def fit_aggregator(
     runs: Sequence[dict],
     nei_threshold: float | None = None,
-    holdout: float = 0.2,
+    holdout: float = HOLDOUT,
     seed: int = 0,
     joint_model: NliModel | None = None,
 ) -> LearnedAggregator:
@@ -259,6 +265,21 @@ def fit_aggregator(
     return LearnedAggregator(final.coef_, final.intercept_, mean, scale, list(FEATURE_NAMES), report, joint_weight)
 
 
+def write_joint_minimal_pairs(checker, pairs_file: Path, n_claims: int, out_dir: Path, retrieval_runs: Path,
+                              seed: int = 0) -> Path:
+    """Minimal pairs of ``n_claims`` claims of ``pairs_file`` sampled outside the hold-out: retrieval
+    for them (resumable, cached in ``retrieval_runs``), then ``out_dir/joint-minimal.jsonl``; returns its path."""
+    from fever_core.training.minimal_pairs import collect_retrieval_runs, gold_evidence, write_minimal_pairs
+
+    candidates = [g for g in gold_evidence(pairs_file) if not _holdout(g.claim, HOLDOUT, seed)]
+    chosen = random.Random(seed).sample(candidates, min(n_claims, len(candidates)))
+    retrieved = collect_retrieval_runs(checker, chosen, retrieval_runs)
+    path = Path(out_dir) / "joint-minimal.jsonl"
+    written = write_minimal_pairs(chosen, retrieved, path, seed=seed)
+    log.info("%d minimal pairs from %d claims", written, len(chosen))
+    return path
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m fever_core train aggregator",
@@ -283,6 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--joint-pairs-out", type=Path, default=None,
                         help="also write the runs as joint-verifier pair files (joint-train.jsonl, "
                         "joint-heldout.jsonl) into this directory")
+    parser.add_argument("--joint-minimal-pairs", type=int, default=0, metavar="N",
+                        help="with --joint-pairs-out: also write joint-minimal.jsonl, minimal pairs (without / with "
+                        "gold evidence) of N sampled S/R claims of --pairs, none of them held out (default: 0, none)")
     parser.add_argument("--seed", type=int, default=0)
     return parser
 
@@ -317,6 +341,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs = [r for r in collect_runs(checker, claims, runs_path) if r["claim"] in wanted]
     if args.joint_pairs_out:
         for path in write_joint_pairs(runs, args.joint_pairs_out, seed=args.seed):
+            print(f"wrote {path}", file=sys.stderr)
+        if args.joint_minimal_pairs:
+            retrieval_runs = settings.data_dir / "training" / f"retrieval-runs-{args.corpus}.jsonl"
+            path = write_joint_minimal_pairs(checker, args.pairs, args.joint_minimal_pairs, args.joint_pairs_out,
+                                             retrieval_runs, args.seed)
             print(f"wrote {path}", file=sys.stderr)
     joint_model = NliModel.load(args.joint_model, settings.device) if args.joint_model else None
     aggregator = fit_aggregator(runs, load_decision_rule(model_dir).nei_threshold, seed=args.seed, joint_model=joint_model)

@@ -428,9 +428,13 @@ def _fingerprint(specs: Sequence[DataSpec], **params: object) -> str:
     return h.hexdigest()[:16]
 
 
+_SENTENCE_BREAK = re.compile(r"(?<= \.) +")
+
+
 def evidence_sentences(premise: str) -> list[str]:
-    """The sentences of a pair file's premise (FEVER evidence sentences joined with ``" . "``), plain text."""
-    return [s.strip() for s in fever_to_plain(premise).split(" . ") if s.strip()]
+    """The sentences of a pair file's premise, plain text. The premise is FEVER-tokenised evidence
+    sentences, each ending with a spaced full stop, joined with a space (``"A b . C d ."``)."""
+    return [fever_to_plain(s).strip() for s in _SENTENCE_BREAK.split(premise) if s.strip()]
 
 
 def evidence_pool(records: Iterable[dict]) -> list[PoolSentence]:

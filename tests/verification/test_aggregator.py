@@ -186,6 +186,9 @@ def test_train_aggregator_command_runs_claims_end_to_end_and_saves_beside_the_ve
         for who, label in [("Arthur Conan Doyle", "SUPPORTS"), ("Charles Dickens", "REFUTES"),
                            ("a British writer", "SUPPORTS"), ("Jane Austen", "REFUTES")]
     ] + [
+        {"premise": "Jaws is a 1975 American thriller film directed by Steven Spielberg . "
+                    "The film is about a giant man-eating great white shark .",
+         "hypothesis": "Jaws is a film about a shark.", "label": "SUPPORTS", "source": "t", "pages": ["Jaws_-LRB-film-RRB-"]},
         {"premise": "Something not in the corpus .", "hypothesis": "Telemundo is a film.", "label": "REFUTES",
          "source": "t", "pages": ["Telemundo"]},
     ])
@@ -195,7 +198,8 @@ def test_train_aggregator_command_runs_claims_end_to_end_and_saves_beside_the_ve
                                "Steven Spielberg owns a boat.", "Soul Food was filmed in Chicago."])
     ])
     kept = proxy_claims(pairs, nei, pages_file)
-    assert len(kept) == 8 and "Telemundo is a film." not in {c.claim for c in kept}
+    assert len(kept) == 9 and "Telemundo is a film." not in {c.claim for c in kept}
+    assert "Jaws is a film about a shark." in {c.claim for c in kept}, "evidence of two sentences, both in the corpus"
 
     monkeypatch.setenv("FEVER_DATA_DIR", str(settings.data_dir))
     runs = tmp_path / "runs.jsonl"
@@ -203,15 +207,27 @@ def test_train_aggregator_command_runs_claims_end_to_end_and_saves_beside_the_ve
             "--corpus", "fixture", "--model", str(model), "--runs", str(runs)]
     assert train_aggregator_main(argv) == 0
     assert (model / AGGREGATOR_FILE).is_file()
-    assert LearnedAggregator.load(model).report["n_claims"] == 8
+    assert LearnedAggregator.load(model).report["n_claims"] == 9
     lines = [json.loads(line) for line in runs.read_text().splitlines()]
-    assert len(lines) == 8 and all(line["evidence"] for line in lines)
+    assert len(lines) == 9 and all(line["evidence"] for line in lines)
 
     # re-running resumes: nothing is checked again; the runs become joint-verifier pairs
     before = runs.read_text()
     joint_dir = tmp_path / "joint-pairs"
-    assert train_aggregator_main(argv + ["--joint-pairs-out", str(joint_dir), "--joint-model", str(model)]) == 0
+    assert train_aggregator_main(argv + ["--joint-pairs-out", str(joint_dir), "--joint-model", str(model),
+                                         "--joint-minimal-pairs", "4"]) == 0
     assert runs.read_text() == before
+    minimal = [json.loads(line) for line in (joint_dir / "joint-minimal.jsonl").read_text().splitlines()]
+    held_out = {json.loads(line)["hypothesis"] for line in (joint_dir / "joint-heldout.jsonl").read_text().splitlines()}
+    assert minimal and not held_out & {p["hypothesis"] for p in minimal}
+    # each claim's gold sentence, whether the corpus has it or not (Telemundo)
+    gold_of = {"Telemundo is a film.": "Telemundo: Something not in the corpus.",
+               "Jaws is a film about a shark.": "Jaws (film): The film is about a giant man-eating great white shark."}
+    sherlock = "Sherlock Holmes: Sherlock Holmes is a fictional private detective created by the author Arthur Conan Doyle."
+    for nei, labelled in zip(minimal[::2], minimal[1::2]):
+        assert (nei["label"], nei["hypothesis"]) == ("NOT ENOUGH INFO", labelled["hypothesis"])
+        gold = gold_of.get(nei["hypothesis"], sherlock)
+        assert gold not in nei["premise"] and gold in labelled["premise"]
     pairs_written = [json.loads(line) for name in ("joint-train.jsonl", "joint-heldout.jsonl")
                      for line in (joint_dir / name).read_text().splitlines()]
     by_claim = {line["claim"]: line for line in lines}
