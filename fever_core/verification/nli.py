@@ -65,7 +65,6 @@ class NliModel:
     @classmethod
     def load(cls, name_or_path: str, device: str = "auto", max_length: int = 256) -> NliModel:
         """Load from a local directory or a hub id (works offline when the hub id is cached)."""
-        import torch
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         local = Path(name_or_path)

@@ -8,7 +8,7 @@ from fever_core.corpus.sources.fever_jsonl import FeverJsonlSource, parse_lines_
 from fever_core.text import title_to_page_id
 from fever_core.types import Link
 
-from ..conftest import shared_file, write_jsonl
+from ..conftest import shared_file
 
 
 def test_lines_field_keeps_indices_links_and_plain_text():
