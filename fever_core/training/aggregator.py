@@ -33,7 +33,7 @@ import logging
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -97,23 +97,33 @@ def proxy_claims(pairs_file: Path, nei_claims_file: Path | None, pages_file: Pat
     return out
 
 
-def collect_runs(checker, claims: Sequence[ProxyClaim], out: Path, progress: bool = True) -> list[dict]:
-    """Check every claim end to end and append ``{"claim", "label", "evidence": [...]}`` lines to
-    ``out``; claims already in ``out`` are skipped, so an interrupted run continues where it stopped.
-
-    Checks run with the default options, as the app and the benchmarks run them.
-    """
+def append_checks(checker, claims: Sequence, out: Path, fields: Callable[[object], dict], options=None,
+                  desc: str = "end-to-end runs", progress: bool = True) -> list[dict]:
+    """Check every claim (anything with ``.claim`` and ``.label``) not yet in the jsonl file ``out``
+    and append ``{"claim", "label", **fields(result)}`` for it, so an interrupted run continues where
+    it stopped. ``options`` are the :class:`~fever_core.pipeline.CheckOptions` (default: the
+    settings'). Returns every record in ``out``."""
     from tqdm.auto import tqdm
 
     done = {r["claim"] for _, r in read_jsonl(out, error=PairFileError)} if out.is_file() else set()
     todo = [c for c in claims if c.claim not in done]
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a", encoding="utf-8") as fh:
-        for item in tqdm(todo, desc="end-to-end runs", unit="claim", disable=not progress):
-            result = checker.check(item.claim)
-            fh.write(json.dumps({"claim": item.claim, "label": item.label, "evidence": [asdict(e.view()) for e in result.evidence]}) + "\n")
+        for item in tqdm(todo, desc=desc, unit="claim", disable=not progress):
+            result = checker.check(item.claim, options)
+            fh.write(json.dumps({"claim": item.claim, "label": item.label, **fields(result)}) + "\n")
             fh.flush()
     return [r for _, r in read_jsonl(out, error=PairFileError)]
+
+
+def collect_runs(checker, claims: Sequence[ProxyClaim], out: Path, progress: bool = True) -> list[dict]:
+    """Check every claim end to end and append ``{"claim", "label", "evidence": [...]}`` lines to
+    ``out`` (resumable, :func:`append_checks`).
+
+    Checks run with the default options, as the app and the benchmarks run them.
+    """
+    return append_checks(checker, claims, out, lambda result: {"evidence": [asdict(e.view()) for e in result.evidence]},
+                         progress=progress)
 
 
 def verifier_fingerprint(model_dir: Path) -> str:

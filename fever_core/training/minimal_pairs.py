@@ -23,9 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from fever_core.jsonl import read_jsonl
 from fever_core.text import fever_to_plain, page_id_to_title, premise_text
-from fever_core.training.pairs import NEI, PairFileError, evidence_sentences, iter_jsonl
+from fever_core.training.pairs import NEI, evidence_sentences, iter_jsonl
 from fever_core.verification.aggregator import JOINT_EVIDENCE_K, joint_premise
 
 RETRIEVED_K = 10
@@ -52,8 +51,8 @@ class GoldEvidence:
 
 
 def gold_evidence(pairs_file: Path) -> list[GoldEvidence]:
-    """Claims of a pair file (``premise`` = evidence joined with ``" . "``, ``pages``) that have an
-    evidence set on a single page, each claim once, in file order."""
+    """Claims of a pair file (``premise`` = FEVER-tokenised evidence, split by :func:`evidence_sentences`;
+    ``pages``) that have an evidence set on a single page, each claim once, in file order."""
     records: dict[str, list[dict]] = {}
     for _, record in iter_jsonl(Path(pairs_file)):
         if record.get("label") != NEI:
@@ -73,22 +72,15 @@ def gold_evidence(pairs_file: Path) -> list[GoldEvidence]:
 def collect_retrieval_runs(checker, claims: Sequence[GoldEvidence], out: Path, k: int = RETRIEVED_K,
                            progress: bool = True) -> dict[str, list[str]]:
     """Retrieve the top ``k`` evidence premises (``"Title: sentence"``) of each claim, without
-    verifying them, and append ``{"claim", "label", "texts"}`` lines to ``out``; claims already there
-    are skipped, so an interrupted run continues. Returns ``{claim: texts}`` for everything in ``out``."""
-    from tqdm.auto import tqdm
-
+    verifying them, and append ``{"claim", "label", "texts"}`` lines to ``out`` (resumable,
+    :func:`~fever_core.training.aggregator.append_checks`). Returns ``{claim: texts}`` for everything in ``out``."""
     from fever_core.pipeline import CheckOptions
+    from fever_core.training.aggregator import append_checks
 
-    done = {r["claim"] for _, r in read_jsonl(out, error=PairFileError)} if out.is_file() else set()
-    todo = [c for c in claims if c.claim not in done]
     options = CheckOptions(sentences_k=k, min_evidence_score=float("inf"))  # judge nothing: retrieval only
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("a", encoding="utf-8") as fh:
-        for item in tqdm(todo, desc="retrieval runs", unit="claim", disable=not progress):
-            texts = [e.view().text for e in checker.check(item.claim, options).evidence]
-            fh.write(json.dumps({"claim": item.claim, "label": item.label, "texts": texts}) + "\n")
-            fh.flush()
-    return {r["claim"]: r["texts"] for _, r in read_jsonl(out, error=PairFileError)}
+    records = append_checks(checker, claims, out, lambda result: {"texts": [e.view().text for e in result.evidence]},
+                            options, desc="retrieval runs", progress=progress)
+    return {r["claim"]: r["texts"] for r in records}
 
 
 def _is_gold(text: str, gold: frozenset[str]) -> bool:
