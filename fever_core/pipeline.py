@@ -311,8 +311,26 @@ def _load_cross_encoder(settings: Settings):
     from sentence_transformers import CrossEncoder
 
     from fever_core.device import select_device
+    from fever_core.model_paths import missing_local_model
 
-    return CrossEncoder(settings.selector_model, device=select_device(settings.device))
+    local = missing_local_model(settings.selector_model)
+    if local is not None:
+        raise FileNotFoundError(f"No sentence re-ranker at {local} (no config.json): fix FEVER_SELECTOR_MODEL, "
+                                "or set it empty to select sentences without one.")
+    try:
+        model = CrossEncoder(settings.selector_model, device=select_device(settings.device))
+    except OSError as exc:
+        raise RuntimeError(
+            f"Can't load the sentence re-ranker {settings.selector_model!r} (FEVER_SELECTOR_MODEL): it is not a "
+            f"local model directory and is not in the Hugging Face cache, and the hub can't be reached "
+            f"({exc.__class__.__name__}). Set FEVER_SELECTOR_MODEL= to select sentences without one."
+        ) from exc
+    if model.num_labels != 1:
+        raise ValueError(
+            f"The sentence re-ranker {settings.selector_model!r} has {model.num_labels} outputs; a re-ranker "
+            "scores relevance with one (a sentence-transformers CrossEncoder such as an MS MARCO re-ranker)."
+        )
+    return model
 
 
 __all__ = ["Checker", "CheckOptions", "CheckResult", "ClaimError", "NEI", "check_claim_text"]

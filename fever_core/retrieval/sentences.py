@@ -37,8 +37,11 @@ class DenseSentenceSelector:
 
     Args:
         store, dense: the corpus and its index.
-        cross_encoder: a sentence-transformers ``CrossEncoder`` scoring (claim, premise) pairs;
-            its sigmoid score in [0, 1] replaces the cosine for the top ``rerank_depth`` sentences.
+        cross_encoder: a sentence-transformers ``CrossEncoder`` scoring (claim, premise) pairs; it
+            re-orders the top ``rerank_depth`` sentences (default 20). Scores stay on the bi-encoder's
+            scale: the sentence re-ranked into place *i* of the head gets the *i*-th best cosine of
+            the head, so the two-hop threshold, the minimum evidence score and the learned verdict,
+            all set on cosine scores, mean the same with or without a re-ranker.
     """
 
     name = "dense"
@@ -69,18 +72,14 @@ class DenseSentenceSelector:
         if self.cross_encoder is None or not ranked:
             return ranked
         head, tail = ranked[: self.rerank_depth], ranked[self.rerank_depth:]
-        scores = self.cross_encoder.predict(
-            [(claim, premise_text(e.title, e.text)) for e in head], activation_fn=_sigmoid(), show_progress_bar=False
-        )
-        for item, score in zip(head, np.atleast_1d(scores)):
-            item.score = float(score)
-        return sorted(head, key=lambda e: -e.score) + tail
-
-
-def _sigmoid():
-    import torch
-
-    return torch.nn.Sigmoid()
+        relevance = np.atleast_1d(self.cross_encoder.predict(
+            [(claim, premise_text(e.title, e.text)) for e in head], show_progress_bar=False
+        ))
+        cosines = [e.score for e in head]  # best first
+        reranked = [head[i] for i in np.argsort(-relevance, kind="stable")]
+        for item, score in zip(reranked, cosines):
+            item.score = score
+        return reranked + tail
 
 
 class Bm25SentenceSelector:

