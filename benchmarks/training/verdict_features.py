@@ -1,0 +1,165 @@
+"""Would more inputs make the claim-level verdict better? (issue 4, session 6; nothing here is shipped)
+
+The shipped verdict mixes a logistic regression over :func:`claim_features` with the joint verifier
+(``aggregator.json``). This script adds candidate inputs to the regression and scores each variant
+the same way, so they compare:
+
+- ``title+empty``: the verifier's stance with the top page's title alone as premise, and with an
+  empty premise (what the claim's wording alone says), and the top sentence's stance minus the
+  title-only stance;
+- ``selector``: 1 - P(NOT ENOUGH INFO) and P(S), P(R) of the Papelo-style selector
+  (``benchmarks/selector/train_selector.sh``, in ``data/models/selector``) on each top-5 sentence;
+- ``joint-per-sentence``: the joint verifier's probabilities on each of the top 3 sentences alone.
+
+Protocol: the 1,588 held-out claims of the shipped verdict's 8,052 ``paper_test`` runs (neither the
+joint verifier nor the selector was trained on them), 5-fold cross-validated regression (C = 0.1),
+alone and mixed with the shipped joint verifier (weight chosen on the cross-validated predictions);
+then the regression fit on all 1,588 and applied to 1,200 random fever-dev claims (diagnostic only:
+nothing is chosen on them; claims with the same text are checked once). Also: the shipped regression
+on ``paper_test`` claims the verifier was / was not trained on (its 4 % dev split), to see whether
+stances on trained-on claims mislead the fit.
+
+    PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/training/verdict_features.py
+
+Model outputs are cached in ``data/experiments/`` (about 15 minutes on 2 cores the first time).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+from fever_core.settings import Settings
+from fever_core.text import fever_to_plain
+from fever_core.training.aggregator import HOLDOUT, ProxyClaim, _holdout, choose_joint_weight, collect_runs
+from fever_core.verification.aggregator import EvidenceView, LearnedAggregator, claim_features, joint_premise, mix
+from fever_core.verification.nli import LABELS, NliModel
+
+RUNS = Path("data/training/aggregator-runs-fever-dev-d710e2ea2d.jsonl")
+SHIPPED_RUNS = 8052  # the first lines of RUNS: what the shipped aggregator.json was fit on
+FEVER_DEV = Path("../shared/data/claims/fever-dev.jsonl")
+CACHE = Path("data/experiments")
+VERIFIER, JOINT, SELECTOR = "assets/models/verifier", "assets/models/joint-verifier", "data/models/selector"
+
+
+def dev_runs(n: int = 1200) -> list[dict]:
+    """End-to-end runs (no joint verifier) of ``n`` random fever-dev claims, cached."""
+    from fever_core.pipeline import Checker
+
+    claims = [json.loads(line) for line in FEVER_DEV.open()]
+    random.Random(1).shuffle(claims)
+    wanted = [ProxyClaim(fever_to_plain(c["claim"]), c["label"]) for c in claims[:n]]
+    settings = Settings.from_env()
+    checker = Checker.open("fever-dev", replace(settings, joint_verifier_model=""), progress=False)
+    return collect_runs(checker, wanted, CACHE / f"devruns-{n}.jsonl", progress=False)
+
+
+def cached(name: str, compute) -> np.ndarray:
+    path = CACHE / f"{name}.npy"
+    if not path.is_file():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        np.save(path, compute())
+    return np.load(path)
+
+
+def per_sentence(model: str, runs: list[dict], k: int) -> np.ndarray:
+    """``(n, k, 3)`` probabilities of ``model`` on each of the top ``k`` premises alone (NEI = 1 where missing)."""
+    nli = NliModel.load(model, "cpu", max_length=128)
+    index = [(i, j) for i, run in enumerate(runs) for j in range(min(k, len(run["evidence"])))]
+    probabilities = nli.predict([(runs[i]["evidence"][j]["text"], runs[i]["claim"]) for i, j in index], batch_size=64)
+    out = np.zeros((len(runs), k, 3))
+    out[:, :, 2] = 1.0
+    for (i, j), row in zip(index, probabilities):
+        out[i, j] = row
+    return out
+
+
+def joint(runs: list[dict]) -> np.ndarray:
+    return NliModel.load(JOINT, "cpu").predict(
+        [(joint_premise([e["text"] for e in run["evidence"]]), run["claim"]) for run in runs]).astype(np.float64)
+
+
+def title_and_empty(runs: list[dict]) -> np.ndarray:
+    nli = NliModel.load(VERIFIER, "cpu", max_length=128)
+    titles = [(run["evidence"][0]["text"].split(": ", 1)[0] + ":" if run["evidence"] else "", run["claim"])
+              for run in runs]
+    empty = [("", run["claim"]) for run in runs]
+    return np.hstack([nli.predict(titles, batch_size=64), nli.predict(empty, batch_size=64)]).astype(np.float64)
+
+
+def base_features(runs: list[dict]) -> np.ndarray:
+    return np.stack([claim_features(r["claim"], [EvidenceView(**e) for e in r["evidence"]]) for r in runs])
+
+
+def extra_features(name: str, tag: str, runs: list[dict], base: np.ndarray) -> np.ndarray:
+    if name == "title+empty":
+        t = cached(f"title-empty-{tag}", lambda: title_and_empty(runs))
+        p_supports_1, p_refutes_1 = base[:, 1], base[:, 2]  # FEATURE_NAMES: score@1, p_supports@1, p_refutes@1
+        return np.hstack([t, (p_supports_1 - t[:, 0])[:, None], (p_refutes_1 - t[:, 1])[:, None]])
+    if name == "selector":
+        s = cached(f"selector-{tag}", lambda: per_sentence(SELECTOR, runs, 5))
+        relevance = 1.0 - s[:, :, 2]
+        return np.stack([relevance.max(1), relevance[:, 0], s[:, :, 0].max(1), s[:, :, 1].max(1), relevance.mean(1)], 1)
+    if name == "joint-per-sentence":
+        s = cached(f"joint-per-sentence-{tag}", lambda: per_sentence(JOINT, runs, 3))
+        return np.hstack([s.reshape(len(runs), -1), s[:, :, 0].max(1, keepdims=True), s[:, :, 1].max(1, keepdims=True),
+                          s[:, :, 2].min(1, keepdims=True)])
+    raise ValueError(name)
+
+
+def labels_of(runs: list[dict]) -> np.ndarray:
+    return np.array([LABELS.index(r["label"]) for r in runs])
+
+
+def verifier_dev_split(claim: str) -> bool:
+    """Whether ``train verifier`` (seed 13, dev fraction 0.04, ``pairs.split_dev``) kept the claim out of training."""
+    digest = hashlib.sha1(f"13|{claim}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") / 2**32 < 0.04
+
+
+def main() -> None:
+    runs = [json.loads(line) for line in RUNS.open()][:SHIPPED_RUNS]
+    held = [r for r in runs if _holdout(r["claim"], HOLDOUT, 0)]
+    dev = dev_runs()
+    y, y_dev = labels_of(held), labels_of(dev)
+    j_held, j_dev = cached("joint-held", lambda: joint(held)), cached("joint-dev", lambda: joint(dev))
+    x_held, x_dev = base_features(held), base_features(dev)
+    print(f"{len(held)} held-out paper_test claims, {len(dev)} fever-dev claims")
+    print(f"variant               | held-out CV: regression  mixed (w) | fever-dev {len(dev)}: regression  mixed")
+    for name in ("base", "title+empty", "selector", "joint-per-sentence"):
+        if name == "selector" and not Path(SELECTOR).is_dir():
+            print(f"{name:21s} | skipped: run benchmarks/selector/train_selector.sh first")
+            continue
+        a, b = x_held, x_dev
+        if name != "base":
+            a = np.hstack([a, extra_features(name, "held", held, a)])
+            b = np.hstack([b, extra_features(name, "dev", dev, b)])
+        mean, scale = a.mean(0), a.std(0)
+        scale[scale == 0] = 1.0
+        regression = LogisticRegression(C=0.1, max_iter=3000)
+        folds = StratifiedKFold(5, shuffle=True, random_state=0)
+        p_held = cross_val_predict(regression, (a - mean) / scale, y, cv=folds, method="predict_proba")
+        p_dev = regression.fit((a - mean) / scale, y).predict_proba((b - mean) / scale)
+        weight, mixed = choose_joint_weight(p_held, j_held, y)
+        dev_mixed = (mix(p_dev, j_dev, weight).argmax(1) == y_dev).mean()
+        print(f"{name:21s} | {(p_held.argmax(1) == y).mean():.3f}  {mixed:.3f} ({weight:.2f})"
+              f"           | {(p_dev.argmax(1) == y_dev).mean():.3f}  {dev_mixed:.3f}")
+    shipped = LearnedAggregator.load(VERIFIER)
+    for trained_on in (True, False):
+        subset = [r for r in runs if verifier_dev_split(r["claim"]) != trained_on]
+        predicted = shipped.probabilities_of(base_features(subset)).argmax(1)
+        recall = {label: float((predicted[labels_of(subset) == i] == i).mean()) for i, label in enumerate(LABELS)}
+        recalls = ", ".join(f"{k} {v:.3f}" for k, v in recall.items())
+        print(f"shipped regression on {len(subset)} claims the verifier was {'' if trained_on else 'not '}trained on: "
+              f"accuracy {(predicted == labels_of(subset)).mean():.3f}, recall {recalls}")
+
+
+if __name__ == "__main__":
+    main()
