@@ -4,7 +4,7 @@ inference is 1 - P(NOT ENOUGH INFO) (``rerank.py``).
 
 Claims are the ``paper_test`` SUPPORTS / REFUTES claims with single-page gold evidence that the
 verdict's training runs and the minimal pairs' retrieval runs checked on the fever-dev corpus
-(``data/training/``), minus the verdict's hold-out (``training.aggregator.HOLDOUT``), which is written
+(``data/training/``; ``aggregator.sh`` makes the first), minus the verdict's hold-out (``training.aggregator.HOLDOUT``), which is written
 apart for evaluation. No fever-dev claim is used.
 
     PYTHONPATH=. .venv/bin/python benchmarks/selector/make_pairs.py OUT_DIR
@@ -16,18 +16,22 @@ import json
 import sys
 from pathlib import Path
 
-from fever_core.training.aggregator import HOLDOUT, _holdout
+from fever_core.training.aggregator import HOLDOUT, _holdout, verifier_fingerprint
 from fever_core.training.minimal_pairs import gold_evidence
 
-RUNS = Path("data/training/aggregator-runs-fever-dev-d710e2ea2d.jsonl")
+RUNS = Path(f"data/training/aggregator-runs-fever-dev-{verifier_fingerprint(Path('assets/models/verifier'))}.jsonl")
 RETRIEVAL_RUNS = Path("data/training/retrieval-runs-fever-dev.jsonl")
 PAIRS = Path("../shared/data/nli/fever-paper-test.jsonl")
 
 
 def main(out_dir: Path) -> None:
+    if not RUNS.is_file():
+        sys.exit(f"{RUNS} is missing: run ./benchmarks/training/aggregator.sh first (its end-to-end runs).")
     gold = {g.claim: g for g in gold_evidence(PAIRS)}
     texts: dict[str, list[str]] = {}
-    for path, field in ((RUNS, "evidence"), (RETRIEVAL_RUNS, "texts")):
+    # the minimal pairs' retrieval runs (joint_verifier.sh with --joint-minimal-pairs) add top-10 sentences
+    sources = [(RUNS, "evidence")] + ([(RETRIEVAL_RUNS, "texts")] if RETRIEVAL_RUNS.is_file() else [])
+    for path, field in sources:
         for line in path.open(encoding="utf-8"):
             run = json.loads(line)
             if run["claim"] in gold:

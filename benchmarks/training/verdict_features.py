@@ -21,7 +21,9 @@ stances on trained-on claims mislead the fit.
 
     PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/training/verdict_features.py
 
-Model outputs are cached in ``data/experiments/`` (about 15 minutes on 2 cores the first time).
+Needs the verdict's end-to-end runs (``./benchmarks/training/aggregator.sh``) and, for the selector
+variant, ``benchmarks/selector/train_selector.sh``. Model outputs are cached in ``data/experiments/``
+(about 15 minutes on 2 cores the first time).
 """
 
 from __future__ import annotations
@@ -38,12 +40,21 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
 from fever_core.settings import Settings
 from fever_core.text import fever_to_plain
-from fever_core.training.aggregator import HOLDOUT, ProxyClaim, _holdout, choose_joint_weight, collect_runs
+from fever_core.training.aggregator import (
+    HOLDOUT,
+    ProxyClaim,
+    _holdout,
+    choose_joint_weight,
+    collect_runs,
+    verifier_fingerprint,
+)
 from fever_core.verification.aggregator import EvidenceView, LearnedAggregator, claim_features, joint_premise, mix
 from fever_core.verification.nli import LABELS, NliModel
 
-RUNS = Path("data/training/aggregator-runs-fever-dev-d710e2ea2d.jsonl")
-SHIPPED_RUNS = 8052  # the first lines of RUNS: what the shipped aggregator.json was fit on
+RUNS = Path(f"data/training/aggregator-runs-fever-dev-{verifier_fingerprint(Path('assets/models/verifier'))}.jsonl")
+SHIPPED_RUNS = 8052
+"""The first lines of RUNS as this project's file holds them: the claims the shipped aggregator.json was
+fit on. (A fresh ``aggregator.sh`` run shuffles all 8,981 claims, so its first 8,052 are another draw.)"""
 FEVER_DEV = Path("../shared/data/claims/fever-dev.jsonl")
 CACHE = Path("data/experiments")
 VERIFIER, JOINT, SELECTOR = "assets/models/verifier", "assets/models/joint-verifier", "data/models/selector"
