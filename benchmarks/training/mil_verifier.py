@@ -110,15 +110,14 @@ def train(runs: list[dict]) -> None:
 
 
 def claim_probabilities(per_sentence_probabilities: np.ndarray) -> np.ndarray:
-    """``(n, 3)`` pooled claim probabilities from the model's ``(n, K, 3)`` per-sentence ones (missing
-    sentences are ``NEI = 1`` and add nothing)."""
-    z = np.log(np.clip(per_sentence_probabilities, 1e-9, 1.0))
-    log_odds = z[:, :, :2] - z[:, :, 2:3]
-    top = log_odds.max(1)
-    logits = np.zeros((len(z), 3))
-    logits[:, :2] = top + np.log(np.exp(log_odds - top[:, None, :]).sum(1))
-    e = np.exp(logits - logits.max(1, keepdims=True))
-    return e / e.sum(1, keepdims=True)
+    """``(n, 3)`` claim probabilities, :func:`pooled_logits` of the model's ``(n, K, 3)`` per-sentence
+    probabilities (their logs differ from the logits by a constant per sentence, which the log-odds
+    cancel; missing sentences are ``NEI = 1`` and add nothing)."""
+    import torch
+
+    z = torch.from_numpy(np.log(np.clip(per_sentence_probabilities, 1e-9, 1.0)))
+    n, k, _ = z.shape
+    return pooled_logits(z.reshape(n * k, 3), [k] * n).softmax(1).numpy()
 
 
 def stance_features(runs: list[dict], per_sentence_probabilities: np.ndarray) -> np.ndarray:

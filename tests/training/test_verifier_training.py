@@ -33,7 +33,7 @@ from fever_core.training.pairs import (  # noqa: E402
 )
 from fever_core.training.verifier import TrainConfig, choose_nei_threshold, main, plan_batches, train_verifier  # noqa: E402
 from fever_core.verification.nli import LABELS, NliModel  # noqa: E402
-from tests.conftest import save_tiny_bert  # noqa: E402
+from tests.conftest import save_tiny_bert, write_jsonl  # noqa: E402
 
 POOL = [
     PoolSentence("Paris", "Paris is the capital and most populous city of France."),
@@ -57,11 +57,6 @@ HAND_PAIRS = [
 ]
 
 
-def _write_jsonl(path: Path, records: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return path
-
-
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory) -> Path:
     """A randomly initialised 2-layer BERT with the packaged MiniLM tokenizer."""
@@ -71,7 +66,7 @@ def tiny_model(tmp_path_factory) -> Path:
 @pytest.fixture()
 def hand_file(tmp_path) -> Path:
     records = [{"premise": p, "hypothesis": h, "label": label, "source": "hand"} for p, h, label in HAND_PAIRS]
-    return _write_jsonl(tmp_path / "hand.jsonl", records * 4)
+    return write_jsonl(tmp_path / "hand.jsonl", records * 4)
 
 
 def _config(tmp_path: Path, init: Path, hand_file: Path, **kw) -> TrainConfig:
@@ -151,7 +146,7 @@ def test_batches_cover_every_pair_once_and_are_reproducible():
 
 
 def test_load_pairs_formats_premises(tmp_path):
-    path = _write_jsonl(tmp_path / "p.jsonl", [
+    path = write_jsonl(tmp_path / "p.jsonl", [
         {"premise": "Soul Food -LRB- 1997 -RRB- is a film .", "hypothesis": "Soul Food is a film .",
          "label": "SUPPORTS", "source": "fever-paper-test", "pages": ["Soul_Food_-LRB-film-RRB-", "Other"]},
         {"premise": "A man sleeps .", "hypothesis": "A man is awake .", "label": "REFUTES", "source": "snli-dev"},
@@ -177,7 +172,7 @@ def test_malformed_pair_line_names_file_and_line(tmp_path, line, message):
 
 
 def test_fever_claims_to_pairs(tmp_path):
-    path = _write_jsonl(tmp_path / "claims.jsonl", [
+    path = write_jsonl(tmp_path / "claims.jsonl", [
         {"id": 1, "label": "SUPPORTS", "claim": "Paris is in France.",
          "evidence": [[[9, 9, "Missing_Page", 0]], [[1, 1, "Paris", 0], [1, 2, "France", 3]]]},
         {"id": 2, "label": "REFUTES", "claim": "Paris is in Spain.", "evidence": [[[2, 2, "Paris", 0]]]},
@@ -211,13 +206,13 @@ def test_nei_pairs_pick_same_subject_non_evidence_sentences():
 
 
 def test_build_training_pairs_with_nei_claims_and_mismatches(tmp_path):
-    pairs_file = _write_jsonl(tmp_path / "fever.jsonl", [
+    pairs_file = write_jsonl(tmp_path / "fever.jsonl", [
         {"premise": "Paris is the capital and most populous city of France .", "hypothesis": "Paris is in France .",
          "label": "SUPPORTS", "source": "fever-paper-test", "pages": ["Paris"]},
         {"premise": "Berlin is the capital of Germany .", "hypothesis": "Berlin is in Italy .",
          "label": "REFUTES", "source": "fever-paper-test", "pages": ["Berlin"]},
     ])
-    nei_file = _write_jsonl(tmp_path / "nei-claims.jsonl", [{"id": 1, "claim": "The tiger eats grass.", "label": NEI}])
+    nei_file = write_jsonl(tmp_path / "nei-claims.jsonl", [{"id": 1, "claim": "The tiger eats grass.", "label": NEI}])
     pairs = build_training_pairs([DataSpec(pairs_file), DataSpec(nei_file)], nei_from_evidence_fraction=1.0,
                                  pool=POOL, cache_dir=tmp_path)
     sources = {p.source for p in pairs}
