@@ -22,6 +22,10 @@ run fever-dev-oracle --claims $S/claims/fever-dev.jsonl --corpus fever-dev --ora
 $PY -m fever_core evaluate-pairs --pairs $S/nli/fever-symmetric-dev.jsonl --report $OUT/fever-symmetric-pairs.json > /dev/null
 # Headline: the whole development files, default pipeline (fused retrieval, two-hop on, shipped verifier).
 run fever-dev-fused --claims $S/claims/fever-dev.jsonl --corpus fever-dev
+# fever-dev's pages as the embedded corpus writes its sentences, without parenthetical asides
+PYTHONPATH=. $PY benchmarks/corpus/plain_style_pages.py > /dev/null
+$PY -m fever_core corpus build fever-dev-plain --source fever:data/plain-style/fever-pages.jsonl --source embedded > /dev/null 2>&1
+run fever-dev-plain-sample1000 --claims $S/claims/fever-dev.jsonl --corpus fever-dev-plain --sample 1000 --seed 1
 run fm2-fused --claims $S/claims/fm2-dev.jsonl --corpus fm2
 # The learned verdict without the joint verifier (the regression over one-sentence stances alone).
 FEVER_JOINT_VERIFIER_MODEL= run fever-dev-fused-no-joint --claims $S/claims/fever-dev.jsonl --corpus fever-dev

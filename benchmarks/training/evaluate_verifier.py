@@ -1,5 +1,9 @@
 """Score a saved verifier on held-out pair sets with fever_core.evaluation.pairs; one json report per set.
 
+Besides the sets themselves: fever-dev's oracle pairs whose premise has a parenthetical aside the claim does not
+rest on, with and without the asides (``pairs.without_asides``): the embedded corpus writes its sentences
+without them, and a verifier that reads the two differently won't do on it what it does on FEVER's text.
+
     PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/training/evaluate_verifier.py assets/models/verifier
 """
 
@@ -12,6 +16,7 @@ from pathlib import Path
 import torch
 
 from fever_core.evaluation.pairs import evaluate_pairs
+from fever_core.training.pairs import Pair, without_asides
 from fever_core.training.verifier import load_eval_sets
 from fever_core.verification.nli import NliModel
 
@@ -26,6 +31,7 @@ def main(model_dir: str) -> None:
     threshold = meta["nei_rule"]["nei_threshold"]
     model = NliModel.load(model_dir, device="cpu", max_length=meta["max_length"])
     sets = load_eval_sets([str(p) for p in EVAL_FILES], SHARED / "corpus/fever-pages.jsonl")
+    sets.update(aside_sets(sets["fever-dev-oracle"]))
     for source, pairs in sets.items():
         argmax = evaluate_pairs(model, pairs, batch_size=64)
         tuned = evaluate_pairs(model, pairs, batch_size=64, nei_threshold=threshold)
@@ -33,6 +39,14 @@ def main(model_dir: str) -> None:
         (HERE / f"eval-{source}.json").write_text(json.dumps(report, indent=2) + "\n")
         print(f"{source}: n={argmax.n} accuracy {argmax.accuracy:.4f} macro-F1 {argmax.macro_f1:.4f} "
               f"2-way {argmax.two_way_accuracy:.4f} | with NEI threshold {threshold}: accuracy {tuned.accuracy:.4f}")
+
+
+def aside_sets(pairs: list[Pair]) -> dict[str, list[Pair]]:
+    """The pairs with asides the claim doesn't use, as they are and without the asides."""
+    plain = {pair: without_asides(pair.premise, pair.hypothesis) for pair in pairs}
+    kept = [pair for pair in pairs if plain[pair] is not None]
+    return {"fever-dev-oracle-with-asides": kept,
+            "fever-dev-oracle-asides-removed": [Pair(plain[p], p.hypothesis, p.label, p.source) for p in kept]}
 
 
 if __name__ == "__main__":

@@ -255,6 +255,41 @@ def _content_words(text: str) -> set[str]:
     return {w for w in _WORD_RE.findall(text.lower()) if w not in _STOP}
 
 
+_ASIDE_RE = re.compile(r"\s*\(([^()]*)\)(?!:)")
+"""A parenthetical aside, ``" (born 5 May 1950)"``; not a title's disambiguator (``"Paris (film):"``)."""
+
+
+def without_asides(premise: str, claim: str) -> str | None:
+    """``premise`` with its parenthetical asides removed, the way Wikipedia's lead summaries (the
+    embedded corpus) write lead sentences; ``None`` when it has none, or when the claim shares a content
+    word with one (``"born in 1950"`` may rest on ``"(born 5 May 1950)"``, so its label could change).
+
+    FEVER's 2017 sentences keep their asides and the summaries don't; a verifier that sees asides only in
+    SUPPORTS / REFUTES premises learns that a lead sentence without them says nothing about the claim.
+    """
+    asides = _ASIDE_RE.findall(premise)
+    if not asides or _content_words(" ".join(asides)) & _content_words(claim):
+        return None
+    return remove_asides(premise)
+
+
+def remove_asides(text: str) -> str:
+    """``text`` without its parenthetical asides (see :func:`without_asides`), spaces before ``,.;`` closed."""
+    return re.sub(r"\s+([,.;])", r"\1", _ASIDE_RE.sub("", text))
+
+
+def plain_style_pairs(pairs: Sequence[Pair], fraction: float, rng: random.Random) -> list[Pair]:
+    """Copies of a random ``fraction`` of ``pairs`` with their premises' asides removed
+    (:func:`without_asides`; pairs it leaves alone are skipped), same label, source ``<source>-plain-style``."""
+    picked = rng.sample(list(pairs), int(len(pairs) * fraction))
+    out = []
+    for pair in picked:
+        premise = without_asides(pair.premise, pair.hypothesis)
+        if premise is not None:
+            out.append(Pair(premise, pair.hypothesis, pair.label, f"{pair.source}-plain-style"))
+    return out
+
+
 @dataclass(frozen=True)
 class PoolSentence:
     """A candidate distractor: page title and plain sentence text."""
@@ -504,6 +539,7 @@ def build_training_pairs(
     nei_from_evidence_fraction: float = 0.5,
     nei_same_page_fraction: float = 0.0,
     nei_claims_pool_evidence: bool = False,
+    plain_style_fraction: float = 0.0,
     corpus: Path | None = None,
     cache_dir: Path = DEFAULT_CACHE_DIR,
     pool: Sequence[PoolSentence] | None = None,
@@ -521,6 +557,9 @@ def build_training_pairs(
             evidence of another claim about the same page, as NOT ENOUGH INFO (see :func:`same_page_nei_pairs`).
         nei_claims_pool_evidence: NEI claim files draw their distractors from the embedded summaries
             **and** the evidence sentences of the pair files in ``specs`` (:func:`evidence_pool`).
+        plain_style_fraction: this fraction of each pair file's (subsampled) pairs is also added with the
+            parenthetical asides removed from its premise (:func:`plain_style_pairs`), so that asides
+            are no cue to the label.
         corpus: FEVER pages for FEVER claims files.
         cache_dir: where the built set is cached (``pairs-<fingerprint>.jsonl``) along with the pool.
         pool: distractor sentences; default the embedded Wikipedia summaries (:func:`load_embedded_pool`).
@@ -531,7 +570,8 @@ def build_training_pairs(
     """
     key = _fingerprint(specs, seed=seed, nei=nei_from_evidence_fraction, corpus=str(corpus), v=2,
                        **({"same_page": nei_same_page_fraction} if nei_same_page_fraction else {}),
-                       **({"claims_pool": "evidence"} if nei_claims_pool_evidence else {}))
+                       **({"claims_pool": "evidence"} if nei_claims_pool_evidence else {}),
+                       **({"plain_style": plain_style_fraction} if plain_style_fraction else {}))
     cache = Path(cache_dir) / f"pairs-{key}.jsonl"
     if cache.is_file() and pool is None:
         return read_cached_pairs(cache)
@@ -557,6 +597,8 @@ def build_training_pairs(
             raw = [(record, pair) for (_, record), pair in zip(iter_jsonl(spec.path), load_pairs(spec.path))]
             pairs = balanced_subsample([pair for _, pair in raw], spec.max_pairs, rng.randrange(1 << 30))
             out.extend(pairs)
+            if plain_style_fraction > 0:
+                out.extend(plain_style_pairs(pairs, plain_style_fraction, rng))
             with_pages = [(record, pair) for record, pair in raw if record.get("pages")]
             if with_pages and nei_from_evidence_fraction > 0:
                 picked = rng.sample(with_pages, int(len(with_pages) * nei_from_evidence_fraction))

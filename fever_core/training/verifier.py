@@ -93,6 +93,8 @@ class TrainConfig:
             another claim about the same page (on-topic sentences that say nothing about the claim).
         nei_claims_pool_evidence: NEI claims files take distractors from the pair files' evidence
             sentences too, not only the embedded summaries (see ``build_training_pairs``).
+        plain_style_fraction: share of each pair file's pairs also added with the premise's parenthetical
+            asides removed, as the embedded summaries write (``pairs.plain_style_pairs``); 0 = none.
         checkpoint_every: optimizer steps between checkpoints.
         resume: continue from ``out/checkpoints/`` when a checkpoint of the same plan exists.
         keep_checkpoints: keep ``out/checkpoints/`` after a finished run (they are ~3x the model size).
@@ -118,6 +120,7 @@ class TrainConfig:
     nei_from_evidence_fraction: float = 0.5
     nei_same_page_fraction: float = 0.0
     nei_claims_pool_evidence: bool = False
+    plain_style_fraction: float = 0.0
     checkpoint_every: int = 200
     resume: bool = True
     keep_checkpoints: bool = False
@@ -322,6 +325,7 @@ def train_verifier(config: TrainConfig) -> TrainResult:
         nei_from_evidence_fraction=config.nei_from_evidence_fraction,
         nei_same_page_fraction=config.nei_same_page_fraction,
         nei_claims_pool_evidence=config.nei_claims_pool_evidence,
+        plain_style_fraction=config.plain_style_fraction,
         corpus=config.corpus,
         cache_dir=config.cache_dir,
     )
@@ -545,6 +549,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="share of FEVER S/R claims also paired, as NEI, with another same-page claim's evidence")
     parser.add_argument("--nei-claims-pool-evidence", action="store_true", default=None,
                         help="pair NEI claims with on-topic FEVER evidence sentences too, not only the embedded summaries")
+    parser.add_argument("--plain-style-fraction", type=float, default=d["plain_style_fraction"].default,
+                        help="share of each pair file's pairs also added with parenthetical asides removed from "
+                             "the premise, as Wikipedia's lead summaries write")
     parser.add_argument("--warmup-ratio", type=float, default=d["warmup_ratio"].default)
     parser.add_argument("--checkpoint-every", type=int, default=d["checkpoint_every"].default)
     parser.add_argument("--no-resume", dest="resume", action="store_false", help="ignore existing checkpoints")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +30,9 @@ from fever_core.training.pairs import (  # noqa: E402
     load_claims,
     load_pairs,
     nei_pairs,
+    plain_style_pairs,
     split_dev,
+    without_asides,
 )
 from fever_core.training.verifier import TrainConfig, choose_nei_threshold, main, plan_batches, train_verifier  # noqa: E402
 from fever_core.verification.nli import LABELS, NliModel  # noqa: E402
@@ -218,6 +221,28 @@ def test_build_training_pairs_with_nei_claims_and_mismatches(tmp_path):
     sources = {p.source for p in pairs}
     assert sources == {"fever-paper-test", "fever-paper-test-nei-mismatch", "nei-retrieved"}
     assert all(p.label == NEI for p in pairs if p.source != "fever-paper-test")
+
+
+def test_asides_are_removed_unless_the_claim_may_rest_on_them():
+    premise = "Stanley Kubrick: Stanley Kubrick (July 26, 1928 - March 7, 1999) was an American film director (auteur)."
+    assert without_asides(premise, "Stanley Kubrick was a painter.") == (
+        "Stanley Kubrick: Stanley Kubrick was an American film director.")
+    assert without_asides(premise, "Stanley Kubrick was born in 1928.") is None  # "1928" is in an aside
+    assert without_asides("Paris (film): Paris is a 2008 film.", "Paris is a film.") is None  # a title, not an aside
+
+
+def test_plain_style_pairs_keep_label_and_mark_source(tmp_path):
+    pairs_file = write_jsonl(tmp_path / "fever.jsonl", [
+        {"premise": "Berlin -LRB- pronounced bear-LEEN -RRB- is the capital of Germany .", "hypothesis": "Berlin is in Italy .",
+         "label": "REFUTES", "source": "fever-paper-test", "pages": ["Berlin"]},
+        {"premise": "Paris is the capital of France .", "hypothesis": "Paris is in France .",
+         "label": "SUPPORTS", "source": "fever-paper-test", "pages": ["Paris"]},
+    ])
+    pairs = build_training_pairs([DataSpec(pairs_file)], nei_from_evidence_fraction=0.0, plain_style_fraction=1.0,
+                                 pool=POOL, cache_dir=tmp_path)
+    [plain] = [p for p in pairs if p.source == "fever-paper-test-plain-style"]  # Paris has no aside to remove
+    assert plain.label == "REFUTES" and "(" not in plain.premise and plain.premise.endswith("capital of Germany.")
+    assert plain_style_pairs(pairs, 0.0, random.Random(0)) == []
 
 
 def test_balanced_subsample_and_split():
