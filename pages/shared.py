@@ -11,6 +11,7 @@ import streamlit as st
 from fever_core.corpus.build import LIVE_CORPUS, list_corpora
 from fever_core.device import limit_cpu_threads
 from fever_core.settings import SHARED_DATA_DIR, Settings
+from fever_core.verification.decision import load_decision_rule
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 
@@ -78,7 +79,9 @@ def sidebar_settings() -> UiSettings:
                          help="The shipped verdict is learned from all top evidence (the sentences' stances, mixed "
                          "with a joint verifier that reads them together); with this on, "
                          "the best trustworthy sentence decides by the threshold below instead.")
-        nei_threshold = _widget(st.slider, "NOT ENOUGH INFO threshold", "nei_threshold", 0.77,
+        model_threshold = load_decision_rule(defaults.verifier_model).nei_threshold
+        nei_threshold = _widget(st.slider, "NOT ENOUGH INFO threshold", "nei_threshold",
+                                0.5 if model_threshold is None else model_threshold,
                                 min_value=0.0, max_value=1.0, step=0.01, disabled=not custom,
                                 help="A stance with P(NEI) at or above this does not decide the verdict.")
         verifier_model = _widget(st.text_input, "Verifier model (path or hub id)", "verifier_model", defaults.verifier_model)

@@ -7,6 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from fever_core.annotation import AnnotationStore
 from fever_core.settings import PROJECT_ROOT
+from fever_core.verification.decision import load_decision_rule
 
 from ..conftest import CLAIMS
 
@@ -50,6 +51,11 @@ def test_verify_shows_a_verdict_and_evidence_rows(app):
     assert len(evidence) >= 1 and {"line", "sentence", "score", "supports", "hop"} <= set(evidence.columns)
     assert "Soul Food (film)" in set(evidence.index)
     assert app.query_params["claim"] == "Fox 2000 Pictures released the film <b>Soul Food</b>."
+
+
+def test_threshold_override_starts_at_the_verifier_s_own_rule(app, tiny_nli_model):
+    rule = load_decision_rule(tiny_nli_model).nei_threshold
+    assert app.sidebar.slider(key="_nei_threshold").value == (0.5 if rule is None else rule)
 
 
 def test_verify_explains_an_empty_claim(app):
