@@ -4,7 +4,8 @@
 # fever-dev corpus with the shipped verifier, then a logistic regression over the evidence's scores and
 # stances, saved as assets/models/verifier/aggregator.json. Resumable: the end-to-end runs are kept in
 # data/training/aggregator-runs-fever-dev-<verifier fingerprint>.jsonl. Since a fix to evidence_sentences
-# (session 5) it checks 8,981 claims; the shipped aggregator.json is the 8,052-claim fit (README.md).
+# (session 5) it checks 8,981 claims. The shipped aggregator.json comes from plain_style.sh (the same
+# command on the second-stage verifier, with the joint verifier's weight; README.md, "Asides").
 # Run from the project root:
 #   ./benchmarks/training/aggregator.sh
 set -euo pipefail

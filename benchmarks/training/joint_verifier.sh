@@ -3,8 +3,9 @@
 # with the claim, trained on the end-to-end runs of the claim-level verdict (aggregator.sh: 8,052
 # FEVER paper_test claims on the fever-dev corpus, never fever-dev claims) with their claim labels,
 # then mixed into the verdict with a weight chosen on the held-out 20 % of those claims.
-# The shipped model and weight come from the first 8,052 runs; since a fix to evidence_sentences the
-# runs are 8,981 and a re-run trains on those (README.md, "The 8,981 runs").
+# This is the first stage of the shipped model, trained on the first 8,052 runs (since a fix to
+# evidence_sentences the runs are 8,981 and a re-run trains on those); plain_style.sh continues it and
+# sets the shipped weight (README.md, "Asides").
 # Run from the project root after aggregator.sh (it reuses its cached runs):
 #   ./benchmarks/training/joint_verifier.sh
 set -euo pipefail
