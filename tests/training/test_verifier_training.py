@@ -208,13 +208,19 @@ def test_nei_pairs_pick_same_subject_non_evidence_sentences():
     assert "most populous" not in pair.premise
 
 
-def test_build_training_pairs_with_nei_claims_and_mismatches(tmp_path):
-    pairs_file = write_jsonl(tmp_path / "fever.jsonl", [
-        {"premise": "Paris is the capital and most populous city of France .", "hypothesis": "Paris is in France .",
-         "label": "SUPPORTS", "source": "fever-paper-test", "pages": ["Paris"]},
-        {"premise": "Berlin is the capital of Germany .", "hypothesis": "Berlin is in Italy .",
-         "label": "REFUTES", "source": "fever-paper-test", "pages": ["Berlin"]},
+def write_fever_pairs(tmp_path: Path, paris: str, berlin: str) -> Path:
+    """A FEVER pair file of two claims: "Paris is in France ." (SUPPORTS) and "Berlin is in Italy ." (REFUTES)."""
+    return write_jsonl(tmp_path / "fever.jsonl", [
+        {"premise": paris, "hypothesis": "Paris is in France .", "label": "SUPPORTS", "source": "fever-paper-test",
+         "pages": ["Paris"]},
+        {"premise": berlin, "hypothesis": "Berlin is in Italy .", "label": "REFUTES", "source": "fever-paper-test",
+         "pages": ["Berlin"]},
     ])
+
+
+def test_build_training_pairs_with_nei_claims_and_mismatches(tmp_path):
+    pairs_file = write_fever_pairs(tmp_path, "Paris is the capital and most populous city of France .",
+                                   "Berlin is the capital of Germany .")
     nei_file = write_jsonl(tmp_path / "nei-claims.jsonl", [{"id": 1, "claim": "The tiger eats grass.", "label": NEI}])
     pairs = build_training_pairs([DataSpec(pairs_file), DataSpec(nei_file)], nei_from_evidence_fraction=1.0,
                                  pool=POOL, cache_dir=tmp_path)
@@ -232,12 +238,8 @@ def test_asides_are_removed_unless_the_claim_may_rest_on_them():
 
 
 def test_plain_style_pairs_keep_label_and_mark_source(tmp_path):
-    pairs_file = write_jsonl(tmp_path / "fever.jsonl", [
-        {"premise": "Berlin -LRB- pronounced bear-LEEN -RRB- is the capital of Germany .", "hypothesis": "Berlin is in Italy .",
-         "label": "REFUTES", "source": "fever-paper-test", "pages": ["Berlin"]},
-        {"premise": "Paris is the capital of France .", "hypothesis": "Paris is in France .",
-         "label": "SUPPORTS", "source": "fever-paper-test", "pages": ["Paris"]},
-    ])
+    pairs_file = write_fever_pairs(tmp_path, "Paris is the capital of France .",
+                                   "Berlin -LRB- pronounced bear-LEEN -RRB- is the capital of Germany .")
     pairs = build_training_pairs([DataSpec(pairs_file)], nei_from_evidence_fraction=0.0, plain_style_fraction=1.0,
                                  pool=POOL, cache_dir=tmp_path)
     [plain] = [p for p in pairs if p.source == "fever-paper-test-plain-style"]  # Paris has no aside to remove
