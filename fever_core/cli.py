@@ -124,8 +124,12 @@ def cmd_train(args: argparse.Namespace, rest: list[str]) -> int:
         from fever_core.training.verifier import main as train_main
     elif args.what == "aggregator":
         from fever_core.training.aggregator import main as train_main
+    elif args.what == "generate-claims":
+        from fever_core.training.generated_claims import main as train_main
     else:
-        raise SystemExit(f"Unknown training target {args.what!r}: choose 'verifier' or 'aggregator'.")
+        raise SystemExit(
+            f"Unknown training target {args.what!r}: choose 'verifier', 'aggregator' or 'generate-claims'."
+        )
     return train_main(rest)
 
 
@@ -199,9 +203,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_evaluate_pairs)
 
     p = commands.add_parser(
-        "train", help="train a model (see `train verifier --help`, `train aggregator --help`)", add_help=False
+        "train",
+        help="train a model, or write its data (see `train verifier --help`, `train aggregator --help`, "
+        "`train generate-claims --help`)",
+        add_help=False,
     )
-    p.add_argument("what", help="verifier or aggregator")
+    p.add_argument("what", help="verifier, aggregator or generate-claims")
     p.set_defaults(func=cmd_train)
 
     p = commands.add_parser("benchmark-corpus", help="build time, memory and search latency of a corpus")

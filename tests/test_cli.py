@@ -59,3 +59,10 @@ def test_check_on_live_wikipedia_then_offline(tmp_path, tiny_nli_model, recorded
     assert offline.returncode == 0, offline.stderr
     assert "warning: Can't reach Wikipedia" in offline.stderr and "cached so far" in offline.stderr
     assert json.loads(offline.stdout)["warnings"] and json.loads(offline.stdout)["evidence"]
+
+
+def test_train_lists_its_targets_and_generate_claims_has_its_own_help():
+    help_text = run_cli("train", "generate-claims", "--help")
+    assert help_text.returncode == 0 and "--sentences-per-page" in help_text.stdout
+    unknown = run_cli("train", "selector")
+    assert unknown.returncode != 0 and "'generate-claims'" in unknown.stderr

@@ -1,0 +1,286 @@
+"""Claims generated from the embedded corpus's own sentences: SUPPORTS, REFUTES and NOT ENOUGH INFO pairs.
+
+The embedded corpus (Wikipedia's lead summaries) is the one the app opens on, yet no labelled claim was ever
+written against it: its sentences reach the verifier's training only as NOT ENOUGH INFO distractors. So the
+verifier learned that a summary sentence about a claim's subject says nothing about the claim ("Stanley
+Kubrick was a Japanese painter." against "Stanley Kubrick was an American filmmaker and photographer.":
+NOT ENOUGH INFO 0.99). Following claim generation for zero-shot fact checking (Pan et al. 2021) and FEVER's
+own mutations (Thorne et al. 2018), each summary sentence gives up to three pairs, its own sentence as the
+premise (``"Title: sentence"``, as the pipeline formats evidence):
+
+- SUPPORTS: the sentence cut down to its core, "subject verb complement" (:func:`core_claim`): relative
+  clauses, appositions, coordinations and asides dropped, a pronoun subject replaced by the page title;
+- REFUTES: that claim with one fact swapped (:func:`mutate`): a named entity or number for another of the
+  same kind, or the complement's head noun for another page's;
+- NOT ENOUGH INFO: the core claim against another sentence of the same page that shares none of the
+  complement's content words (the page is on topic; the fact is not there).
+
+Pages are split by a hash of their title, so a held-out file never shares a page with the training file.
+Run ``python -m fever_core train generate-claims --out DIR`` (about 4 minutes on 2 cores, mostly parsing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from fever_core.text import premise_text
+from fever_core.training.pairs import NEI, PoolSentence, load_embedded_pool
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+SUBSTITUTABLE = ("GPE", "NORP", "PERSON", "ORG", "LOC", "LANGUAGE", "DATE", "CARDINAL", "ORDINAL", "EVENT", "WORK_OF_ART")
+"""Entity kinds a REFUTES mutation may swap for another of the same kind."""
+
+_PRUNED = {"relcl", "acl", "appos", "conj", "cc", "punct", "advcl", "parataxis", "dep", "meta"}
+_COMPLEMENTS = ("attr", "acomp", "dobj", "oprd", "prep", "agent")
+_PRONOUNS = {"he", "she", "it", "they"}
+_YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})$")
+MAX_CLAIM_TOKENS = 24
+"""Longer cores read like the sentence itself, not like a claim someone checks; they are skipped."""
+
+
+@dataclass(frozen=True)
+class CoreClaim:
+    """A sentence's "subject verb complement" core, the SUPPORTS claim it yields.
+
+    Attributes:
+        text: the claim, plain text ending in a full stop.
+        complement_words: lower-cased content words of the complement (what the claim asserts).
+        entities: ``(text, label)`` of spaCy entities inside the complement, in order.
+        head_noun: the complement's head when it is a noun (``"filmmaker"``), else ``""``.
+    """
+
+    text: str
+    complement_words: frozenset[str]
+    entities: tuple[tuple[str, str], ...]
+    head_noun: str
+
+
+def _kept_subtree(token: Token) -> list[Token]:
+    kept = [token]
+    for child in token.children:
+        if child.dep_ not in _PRUNED or _in_word_hyphen(child):
+            kept.extend(_kept_subtree(child))
+    return kept
+
+
+def core_claim(doc: Doc, title: str) -> CoreClaim | None:
+    """The core of a parsed sentence as a claim, or ``None`` when it has no plain subject-verb-complement.
+
+    ``"Stanley Kubrick was an American filmmaker and photographer."`` -> ``"Stanley Kubrick was an American
+    filmmaker."``; ``"He was born in Honolulu, Hawaii."`` on page ``Barack Obama`` -> ``"Barack Obama was born
+    in Honolulu."``.
+    """
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ not in ("VERB", "AUX"):
+        return None
+    subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    complement = next((c for c in root.children if c.dep_ in _COMPLEMENTS), None)
+    if subject is None or complement is None or subject.i > root.i or complement.i < root.i:
+        return None
+    verb_group = [c for c in root.children if c.dep_ in ("aux", "auxpass", "neg") and c.i < complement.i]
+    subject_tokens = _kept_subtree(subject)
+    complement_tokens = sorted(_kept_subtree(complement), key=lambda t: t.i)
+    tokens = sorted(verb_group + [root], key=lambda t: t.i)
+    if len(subject_tokens) + len(tokens) + len(complement_tokens) > MAX_CLAIM_TOKENS:
+        return None
+    if subject.lower_ in _PRONOUNS and len(subject_tokens) == 1:
+        subject_text = title
+    else:
+        subject_text = _join(sorted(subject_tokens, key=lambda t: t.i))
+    words = frozenset(t.lower_ for t in complement_tokens if t.is_alpha and not t.is_stop) | frozenset(
+        t.text for t in complement_tokens if t.like_num
+    )
+    if not words:
+        return None
+    span = {t.i for t in complement_tokens}
+    entities = tuple(
+        (e.text, e.label_) for e in doc.ents if e.label_ in SUBSTITUTABLE and all(i in span for i in range(e.start, e.end))
+    )
+    text = f"{subject_text} {_join(tokens)} {_join(complement_tokens)}".strip()
+    text = text[0].upper() + text[1:] + "."
+    head = complement.lower_ if complement.pos_ == "NOUN" and complement.dep_ == "attr" else ""
+    return CoreClaim(text, words, entities, head)
+
+
+def _in_word_hyphen(token: Token) -> bool:
+    """A hyphen inside a word ("medium-sized"): punctuation that a claim must keep."""
+    return token.text in ("-", "–") and not token.whitespace_ and token.i > 0 and not token.nbor(-1).whitespace_
+
+
+def _join(tokens: Sequence[Token]) -> str:
+    """Tokens (in sentence order) back to text: their own spacing between neighbours, one space across a gap."""
+    parts = []
+    for token, following in zip(tokens, list(tokens[1:]) + [None]):
+        parts.append(token.text)
+        if following is not None:
+            parts.append(token.whitespace_ if following.i == token.i + 1 else " ")
+    return "".join(parts)
+
+
+@dataclass
+class Substitutes:
+    """What a mutation may put in: entity texts by kind and attribute head nouns, all from the corpus."""
+
+    entities: dict[str, list[str]]
+    head_nouns: list[str]
+
+    @classmethod
+    def collect(cls, claims: Iterable[CoreClaim]) -> Substitutes:
+        entities: dict[str, set[str]] = defaultdict(set)
+        nouns: set[str] = set()
+        for claim in claims:
+            for text, label in claim.entities:
+                entities[label].add(text)
+            if claim.head_noun:
+                nouns.add(claim.head_noun)
+        return cls({k: sorted(v) for k, v in entities.items()}, sorted(nouns))
+
+
+def _swap(text: str, old: str, new: str) -> str:
+    """``text`` with the last whole-word ``old`` replaced by ``new``, fixing a preceding "a"/"an"."""
+    match = None
+    for match in re.finditer(rf"(?<!\w){re.escape(old)}(?!\w)", text):
+        pass
+    if match is None:
+        return text
+    before, after = text[: match.start()], text[match.end() :]
+    article = re.search(r"\b(a|an|A|An) $", before)
+    if article:
+        wanted = "an" if new[:1].lower() in "aeiou" else "a"
+        if article.group(1)[0].isupper():
+            wanted = wanted.capitalize()
+        before = before[: article.start()] + wanted + " "
+    return before + new + after
+
+
+def mutate(claim: CoreClaim, premise: str, substitutes: Substitutes, rng: random.Random) -> str | None:
+    """A REFUTES version of ``claim``: one entity, year or head noun swapped for one the premise doesn't hold.
+
+    Returns ``None`` when nothing in the complement can be swapped.
+    """
+    lowered = premise.lower()
+    options: list[tuple[str, str]] = []
+    for text, label in claim.entities:
+        if _YEAR.match(text):
+            year = int(text) + rng.choice([-1, 1]) * rng.randint(2, 40)
+            options.append((text, str(year)))
+            continue
+        pool = substitutes.entities.get(label, [])
+        for _ in range(5):
+            new = rng.choice(pool) if pool else ""
+            if new and new.lower() not in lowered and new.lower() != text.lower():
+                options.append((text, new))
+                break
+    if claim.head_noun and substitutes.head_nouns:
+        for _ in range(5):
+            new = rng.choice(substitutes.head_nouns)
+            if new not in lowered:
+                options.append((claim.head_noun, new))
+                break
+    rng.shuffle(options)
+    options.sort(key=lambda option: option[0] == claim.head_noun)  # entities first: swapped nouns read oddly
+    for old, new in options:
+        mutated = _swap(claim.text, old, new)
+        if mutated != claim.text:
+            return mutated
+    return None
+
+
+def page_split(title: str, heldout_percent: int) -> str:
+    """``"heldout"`` for about ``heldout_percent`` % of pages (a stable hash of the title), else ``"train"``."""
+    digest = int(hashlib.sha1(title.encode("utf-8")).hexdigest()[:8], 16)
+    return "heldout" if digest % 100 < heldout_percent else "train"
+
+
+def generate_pairs(
+    pool: Sequence[PoolSentence], sentences_per_page: int = 3, seed: int = 0, batch_size: int = 256
+) -> list[dict]:
+    """Generated pairs (nli pair-file records plus ``"split"``) from the first ``sentences_per_page``
+    sentences of each page of ``pool``.
+
+    Premises are title-prefixed already and the records carry no ``"pages"``: they are the evidence
+    themselves, so training adds no retrieved NOT ENOUGH INFO pairs for them (``--nei-from-evidence-fraction``
+    reads only FEVER pair files with pages).
+    """
+    from fever_core.nlp import load_spacy
+
+    rng = random.Random(seed)
+    by_page: dict[str, list[str]] = defaultdict(list)
+    for item in pool:
+        if "\n" not in item.text:
+            by_page[item.title].append(item.text)
+    chosen = [(title, text) for title, texts in by_page.items() for text in texts[:sentences_per_page]]
+    nlp = load_spacy()
+    cores: list[tuple[str, str, CoreClaim]] = []
+    docs = nlp.pipe((text for _, text in chosen), batch_size=batch_size)
+    for (title, text), doc in zip(chosen, docs):
+        claim = core_claim(doc, title)
+        if claim is not None and claim.text.rstrip(".") != text.rstrip("."):
+            cores.append((title, text, claim))
+    substitutes = Substitutes.collect(claim for _, _, claim in cores)
+    records = []
+    for title, text, claim in cores:
+        split = page_split(title, 10)
+
+        def record(premise: str, hypothesis: str, label: str) -> dict:
+            source = f"embedded-generated-{'nei' if label == NEI else label.lower()}"
+            return {"premise": premise_text(title, premise), "hypothesis": hypothesis, "label": label,
+                    "source": source, "split": split}
+
+        records.append(record(text, claim.text, "SUPPORTS"))
+        refuted = mutate(claim, text, substitutes, rng)
+        if refuted:
+            records.append(record(text, refuted, "REFUTES"))
+        others = [
+            s for s in by_page[title]
+            if s != text and not any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", s.lower()) for w in claim.complement_words)
+        ]
+        if others:
+            records.append(record(rng.choice(others), claim.text, NEI))
+    return records
+
+
+def write_generated(records: Sequence[dict], out_dir: Path) -> dict[str, int]:
+    """Write ``train.jsonl`` and ``heldout.jsonl`` under ``out_dir``; returns pairs per file and label."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    counts: dict[str, int] = defaultdict(int)
+    handles = {split: (out_dir / f"{split}.jsonl.partial").open("w", encoding="utf-8") for split in ("train", "heldout")}
+    try:
+        for record in records:
+            split = record["split"]
+            fields = {k: v for k, v in record.items() if k != "split"}
+            handles[split].write(json.dumps(fields, ensure_ascii=False) + "\n")
+            counts[f"{split} {record['label']}"] += 1
+    finally:
+        for handle in handles.values():
+            handle.close()
+    for split in handles:
+        (out_dir / f"{split}.jsonl.partial").replace(out_dir / f"{split}.jsonl")
+    return dict(sorted(counts.items()))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m fever_core train generate-claims",
+        description="Generate SUPPORTS / REFUTES / NOT ENOUGH INFO pairs from the embedded corpus's sentences.",
+    )
+    parser.add_argument("--out", type=Path, default=Path("data/training/embedded-generated"),
+                        help="folder for train.jsonl and heldout.jsonl (default: %(default)s)")
+    parser.add_argument("--sentences-per-page", type=int, default=3, help="leading sentences used per page (default: 3)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    records = generate_pairs(load_embedded_pool(), sentences_per_page=args.sentences_per_page, seed=args.seed)
+    counts = write_generated(records, args.out)
+    print(json.dumps({"out": str(args.out), "pairs": counts}, indent=2))
+    return 0

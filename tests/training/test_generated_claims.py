@@ -1,0 +1,82 @@
+"""Claims generated from the embedded corpus's sentences: cores, mutations, same-page NEI, page split."""
+
+import json
+import random
+import re
+
+from fever_core.nlp import load_spacy
+from fever_core.training.generated_claims import (
+    CoreClaim,
+    Substitutes,
+    core_claim,
+    generate_pairs,
+    mutate,
+    page_split,
+    write_generated,
+)
+from fever_core.training.pairs import PoolSentence, load_pairs
+
+KUBRICK = "Stanley Kubrick was an American filmmaker and photographer."
+
+
+def test_the_core_claim_drops_coordinations_clauses_and_asides_and_names_a_pronoun_subject():
+    nlp = load_spacy()
+    kubrick = core_claim(nlp(KUBRICK), "Stanley Kubrick")
+    assert kubrick.text == "Stanley Kubrick was an American filmmaker."
+    assert kubrick.head_noun == "filmmaker" and ("American", "NORP") in kubrick.entities
+    assert {"american", "filmmaker"} <= kubrick.complement_words and "photographer" not in kubrick.complement_words
+
+    born = core_claim(nlp("He was born in Honolulu, Hawaii."), "Barack Obama")
+    assert born.text == "Barack Obama was born in Honolulu."
+    aardvark = core_claim(nlp("The aardvark is a medium-sized, burrowing, nocturnal mammal native to Africa."), "Aardvark")
+    assert aardvark.text.startswith("The aardvark is a medium-sized")
+    assert core_claim(nlp("Rain."), "Rain") is None
+
+
+def test_a_mutation_swaps_one_fact_for_one_the_premise_does_not_hold():
+    claim = CoreClaim(
+        "Stanley Kubrick was an American filmmaker.", frozenset({"american", "filmmaker"}),
+        (("American", "NORP"),), "filmmaker",
+    )
+    substitutes = Substitutes({"NORP": ["American", "Japanese"]}, ["filmmaker", "painter"])
+    refuted = {mutate(claim, KUBRICK, substitutes, random.Random(seed)) for seed in range(10)}
+    assert refuted == {"Stanley Kubrick was a Japanese filmmaker."}, "entities first, article fixed"
+
+    nouns_only = CoreClaim("Kubrick was an American filmmaker.", frozenset({"filmmaker"}), (), "filmmaker")
+    assert mutate(nouns_only, KUBRICK, substitutes, random.Random(0)) == "Kubrick was an American painter."
+    year = CoreClaim("Jaws was released in 1975.", frozenset({"1975"}), (("1975", "DATE"),), "")
+    changed = mutate(year, "Jaws was released in 1975.", Substitutes({}, []), random.Random(0))
+    assert changed != year.text and re.fullmatch(r"Jaws was released in \d{4}\.", changed)
+    assert mutate(CoreClaim("It rains.", frozenset({"rains"}), (), ""), "It rains.", substitutes, random.Random(0)) is None
+
+
+def test_generated_pairs_load_as_a_pair_file_with_the_title_prefixed(tmp_path):
+    pool = [
+        PoolSentence("Stanley Kubrick", KUBRICK),
+        PoolSentence("Stanley Kubrick", "He was born in Manhattan, New York City."),
+        PoolSentence("Stanley Kubrick", "His films are noted for their technical perfectionism."),
+        PoolSentence("Akira Kurosawa", "Akira Kurosawa was a Japanese filmmaker and painter."),
+        PoolSentence("Akira Kurosawa", "He directed thirty films in a career spanning 57 years."),
+    ]
+    records = generate_pairs(pool, seed=0)
+    by_label = {label: [r for r in records if r["label"] == label] for label in ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")}
+    assert all(by_label.values()), "every label is generated"
+    supports = {r["hypothesis"] for r in by_label["SUPPORTS"]}
+    assert "Stanley Kubrick was an American filmmaker." in supports
+    assert "Stanley Kubrick was born in Manhattan." in supports
+    for nei in by_label["NOT ENOUGH INFO"]:
+        assert nei["premise"] not in {r["premise"] for r in by_label["SUPPORTS"] if r["hypothesis"] == nei["hypothesis"]}
+
+    counts = write_generated(records, tmp_path)
+    assert sum(counts.values()) == len(records)
+    rows = [json.loads(line) for name in ("train", "heldout") for line in (tmp_path / f"{name}.jsonl").read_text().splitlines()]
+    assert len(rows) == len(records) and all("split" not in row for row in rows)
+    pairs = [p for name in ("train", "heldout") for p in load_pairs(tmp_path / f"{name}.jsonl")]
+    assert any(p.premise == f"Stanley Kubrick: {KUBRICK}" for p in pairs)
+
+
+def test_the_page_split_is_stable_and_about_the_asked_share():
+    titles = [f"Page {i}" for i in range(2000)]
+    held = [t for t in titles if page_split(t, 10) == "heldout"]
+    assert 140 < len(held) < 260
+    assert held == [t for t in titles if page_split(t, 10) == "heldout"]
