@@ -3,6 +3,7 @@
 Besides the sets themselves: fever-dev's oracle pairs whose premise has a parenthetical aside the claim does not
 rest on, with and without the asides (``pairs.without_asides``): the embedded corpus writes its sentences
 without them, and a verifier that reads the two differently won't do on it what it does on FEVER's text.
+And the held-out pages' claims generated from the embedded corpus (``train generate-claims``), when written.
 
     PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/training/evaluate_verifier.py assets/models/verifier
 """
@@ -16,13 +17,14 @@ from pathlib import Path
 import torch
 
 from fever_core.evaluation.pairs import evaluate_pairs
-from fever_core.training.pairs import Pair, without_asides
+from fever_core.training.pairs import Pair, load_pairs, without_asides
 from fever_core.training.verifier import load_eval_sets
 from fever_core.verification.nli import NliModel
 
 SHARED = Path("../shared/data")
 EVAL_FILES = [SHARED / "nli/fever-symmetric-dev.jsonl", SHARED / "claims/fever-dev.jsonl"]
 HERE = Path(__file__).parent
+GENERATED_HELDOUT = Path("data/training/embedded-generated/heldout.jsonl")
 
 
 def main(model_dir: str) -> None:
@@ -32,6 +34,10 @@ def main(model_dir: str) -> None:
     model = NliModel.load(model_dir, device="cpu", max_length=meta["max_length"])
     sets = load_eval_sets([str(p) for p in EVAL_FILES], SHARED / "corpus/fever-pages.jsonl")
     sets.update(aside_sets(sets["fever-dev-oracle"]))
+    if GENERATED_HELDOUT.is_file():
+        sets["embedded-generated-heldout"] = load_pairs(GENERATED_HELDOUT)
+    else:
+        print(f"{GENERATED_HELDOUT} not written (`python -m fever_core train generate-claims`): not scored")
     for source, pairs in sets.items():
         argmax = evaluate_pairs(model, pairs, batch_size=64)
         tuned = evaluate_pairs(model, pairs, batch_size=64, nei_threshold=threshold)
