@@ -5,8 +5,8 @@ written against it: its sentences reach the verifier's training only as NOT ENOU
 verifier learned that a summary sentence about a claim's subject says nothing about the claim ("Stanley
 Kubrick was a Japanese painter." against "Stanley Kubrick was an American filmmaker and photographer.":
 NOT ENOUGH INFO 0.99). Following claim generation for zero-shot fact checking (Pan et al. 2021) and FEVER's
-own mutations (Thorne et al. 2018), each summary sentence gives up to three pairs, its own sentence as the
-premise (``"Title: sentence"``, as the pipeline formats evidence):
+own mutations (Thorne et al. 2018), each summary sentence gives up to three pairs, premises formatted
+``"Title: sentence"`` as the pipeline formats evidence:
 
 - SUPPORTS: the sentence cut down to its core, "subject verb complement" (:func:`core_claim`): relative
   clauses, appositions, coordinations and asides dropped, a pronoun subject replaced by the page title;
@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tqdm import tqdm
+
 from fever_core.text import premise_text
 from fever_core.training.pairs import NEI, PoolSentence, load_embedded_pool
 
@@ -45,6 +47,8 @@ _PRUNED = {"relcl", "acl", "appos", "conj", "cc", "punct", "advcl", "parataxis",
 _COMPLEMENTS = ("attr", "acomp", "dobj", "oprd", "prep", "agent")
 _PRONOUNS = {"he", "she", "it", "they"}
 _YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})$")
+HELDOUT_PERCENT = 10
+"""Share of pages (by a hash of the title) whose pairs go to ``heldout.jsonl``."""
 MAX_CLAIM_TOKENS = 24
 """Longer cores read like the sentence itself, not like a claim someone checks; they are skipped."""
 
@@ -173,8 +177,9 @@ def mutate(claim: CoreClaim, premise: str, substitutes: Substitutes, rng: random
     options: list[tuple[str, str]] = []
     for text, label in claim.entities:
         if _YEAR.match(text):
-            year = int(text) + rng.choice([-1, 1]) * rng.randint(2, 40)
-            options.append((text, str(year)))
+            year = str(int(text) + rng.choice([-1, 1]) * rng.randint(2, 40))
+            if year not in premise:
+                options.append((text, year))
             continue
         pool = substitutes.entities.get(label, [])
         for _ in range(5):
@@ -223,7 +228,8 @@ def generate_pairs(
     chosen = [(title, text) for title, texts in by_page.items() for text in texts[:sentences_per_page]]
     nlp = load_spacy()
     cores: list[tuple[str, str, CoreClaim]] = []
-    docs = nlp.pipe((text for _, text in chosen), batch_size=batch_size)
+    docs = tqdm(nlp.pipe((text for _, text in chosen), batch_size=batch_size), total=len(chosen),
+                desc="parsing sentences", unit="sent")
     for (title, text), doc in zip(chosen, docs):
         claim = core_claim(doc, title)
         if claim is not None and claim.text.rstrip(".") != text.rstrip("."):
@@ -231,24 +237,25 @@ def generate_pairs(
     substitutes = Substitutes.collect(claim for _, _, claim in cores)
     records = []
     for title, text, claim in cores:
-        split = page_split(title, 10)
-
-        def record(premise: str, hypothesis: str, label: str) -> dict:
-            source = f"embedded-generated-{'nei' if label == NEI else label.lower()}"
-            return {"premise": premise_text(title, premise), "hypothesis": hypothesis, "label": label,
-                    "source": source, "split": split}
-
-        records.append(record(text, claim.text, "SUPPORTS"))
+        records.append(_record(title, text, claim.text, "SUPPORTS"))
         refuted = mutate(claim, text, substitutes, rng)
         if refuted:
-            records.append(record(text, refuted, "REFUTES"))
+            records.append(_record(title, text, refuted, "REFUTES"))
         others = [
             s for s in by_page[title]
             if s != text and not any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", s.lower()) for w in claim.complement_words)
         ]
         if others:
-            records.append(record(rng.choice(others), claim.text, NEI))
+            records.append(_record(title, rng.choice(others), claim.text, NEI))
     return records
+
+
+def _record(title: str, sentence: str, claim: str, label: str) -> dict:
+    return {
+        "premise": premise_text(title, sentence), "hypothesis": claim, "label": label,
+        "source": f"embedded-generated-{'nei' if label == NEI else label.lower()}",
+        "split": page_split(title, HELDOUT_PERCENT),
+    }
 
 
 def write_generated(records: Sequence[dict], out_dir: Path) -> dict[str, int]:

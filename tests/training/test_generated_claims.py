@@ -47,6 +47,9 @@ def test_a_mutation_swaps_one_fact_for_one_the_premise_does_not_hold():
     year = CoreClaim("Jaws was released in 1975.", frozenset({"1975"}), (("1975", "DATE"),), "")
     changed = mutate(year, "Jaws was released in 1975.", Substitutes({}, []), random.Random(0))
     assert changed != year.text and re.fullmatch(r"Jaws was released in \d{4}\.", changed)
+    both = "Jaws was released in 1975 and again in 1979."
+    years = {mutate(year, both, Substitutes({}, []), random.Random(seed)) for seed in range(200)}
+    assert "Jaws was released in 1979." not in years, "never a year the premise holds"
     assert mutate(CoreClaim("It rains.", frozenset({"rains"}), (), ""), "It rains.", substitutes, random.Random(0)) is None
 
 
