@@ -153,11 +153,10 @@ class Substitutes:
 
 def _swap(text: str, old: str, new: str) -> str:
     """``text`` with the last whole-word ``old`` replaced by ``new``, fixing a preceding "a"/"an"."""
-    match = None
-    for match in re.finditer(rf"(?<!\w){re.escape(old)}(?!\w)", text):
-        pass
-    if match is None:
+    matches = list(re.finditer(rf"(?<!\w){re.escape(old)}(?!\w)", text))
+    if not matches:
         return text
+    match = matches[-1]
     before, after = text[: match.start()], text[match.end() :]
     article = re.search(r"\b(a|an|A|An) $", before)
     if article:
