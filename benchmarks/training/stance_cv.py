@@ -19,6 +19,9 @@ is used by the shipped verdict. For the shipped verifier it also prints the ship
     PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/training/stance_cv.py \
         assets/models/verifier data/models/verifier-samepage      # log: stance_cv.log
     PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/training/stance_cv.py --errors
+    PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/training/stance_cv.py assets/models/verifier \
+        --joint data/models/joint-verifier-samepage --aggregator data/models/verifier-shipped-copy
+                                                           # same_page_joint.sh's joint verifier, log stance_cv-joint.log
 
 ``--errors`` prints the sample read for ``verdict_errors.md``: 30 NOT ENOUGH INFO claims the shipped
 verdict calls REFUTES and 30 REFUTES claims it calls NOT ENOUGH INFO, with their top five sentences.
@@ -28,9 +31,9 @@ About 9 minutes a verifier on 2 cores the first time, plus 4 minutes for the joi
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -71,11 +74,11 @@ def dev_runs(verifier: Path) -> list[dict]:
     return collect_runs(checker, fever_dev_claims(), out, progress=True)
 
 
-def joint_probabilities(runs: list[dict]) -> np.ndarray:
-    """The shipped joint verifier on each run's top evidence, ``(n, 3)``, cached."""
-    path = CACHE / f"fever-dev-joint-{verifier_fingerprint(JOINT)}.npy"
+def joint_probabilities(runs: list[dict], joint: Path = JOINT) -> np.ndarray:
+    """A joint verifier (default: the shipped one) on each run's top evidence, ``(n, 3)``, cached."""
+    path = CACHE / f"fever-dev-joint-{verifier_fingerprint(joint)}.npy"
     if not path.is_file():
-        model = NliModel.load(str(JOINT))
+        model = NliModel.load(str(joint))
         path.parent.mkdir(parents=True, exist_ok=True)
         np.save(path, model.predict([(joint_premise([e["text"] for e in r["evidence"]]), r["claim"]) for r in runs]))
     return np.load(path)
@@ -102,13 +105,15 @@ def print_error_sample(n: int = 30, seed: int = 7) -> None:
                 print(f"   - {evidence['text'][:170]}")
 
 
-def main(verifiers: list[str]) -> None:
+def main(verifiers: list[str], joint_dir: Path = JOINT, aggregator_dir: Path | None = None) -> None:
+    """Scores each verifier's stances; ``aggregator_dir`` is where ``aggregator.json`` is read
+    (default: the verifier's own directory)."""
     joint = None
     for name in verifiers:
         verifier = Path(name)
         runs = dev_runs(verifier)
         if joint is None:
-            joint = joint_probabilities(runs)
+            joint = joint_probabilities(runs, joint_dir)
         features = np.stack([claim_features(r["claim"], [EvidenceView(**e) for e in r["evidence"]]) for r in runs])
         labels = np.array([LABELS.index(r["label"]) for r in runs])
         model = make_pipeline(StandardScaler(), LogisticRegression(C=0.1, max_iter=2000))
@@ -117,7 +122,7 @@ def main(verifiers: list[str]) -> None:
         best, weight = max((accuracy(mix(regression, joint, w), labels), w) for w in np.arange(0, 1.0001, 0.05))
         print(f"{name}: {len(runs)} claims; cross-validated regression {accuracy(regression, labels):.3f}, "
               f"mixed with the joint verifier {best:.3f} (w = {weight:.2f})")
-        shipped = LearnedAggregator.load(verifier)
+        shipped = LearnedAggregator.load(aggregator_dir or verifier)
         if shipped is not None:
             own = shipped.probabilities_of(features)
             print(f"  its aggregator.json on the same runs: regression {accuracy(own, labels):.3f}, "
@@ -125,7 +130,14 @@ def main(verifiers: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--errors"]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("verifiers", nargs="*", default=["assets/models/verifier"])
+    parser.add_argument("--joint", type=Path, default=JOINT, help="joint verifier to mix in (default: the shipped one)")
+    parser.add_argument("--aggregator", type=Path, default=None,
+                        help="directory of the aggregator.json to score (default: each verifier's own)")
+    parser.add_argument("--errors", action="store_true", help="print the error sample of verdict_errors.md instead")
+    args = parser.parse_args()
+    if args.errors:
         print_error_sample()
     else:
-        main(sys.argv[1:] or ["assets/models/verifier"])
+        main(args.verifiers, args.joint, args.aggregator)
