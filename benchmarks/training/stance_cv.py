@@ -84,6 +84,11 @@ def joint_probabilities(runs: list[dict], joint: Path = JOINT) -> np.ndarray:
     return np.load(path)
 
 
+def feature_matrix(runs: list[dict]) -> np.ndarray:
+    """:func:`claim_features` of each run, ``(n, n_features)``."""
+    return np.stack([claim_features(r["claim"], [EvidenceView(**e) for e in r["evidence"]]) for r in runs])
+
+
 def accuracy(probabilities: np.ndarray, labels: np.ndarray) -> float:
     return float((probabilities.argmax(axis=1) == labels).mean())
 
@@ -93,7 +98,7 @@ def print_error_sample(n: int = 30, seed: int = 7) -> None:
     verifier = Path("assets/models/verifier")
     runs = dev_runs(verifier)
     shipped = LearnedAggregator.load(verifier)
-    features = np.stack([claim_features(r["claim"], [EvidenceView(**e) for e in r["evidence"]]) for r in runs])
+    features = feature_matrix(runs)
     predicted = mix(shipped.probabilities_of(features), joint_probabilities(runs), shipped.joint_weight).argmax(axis=1)
     rng = random.Random(seed)
     for true, wrong in (("NOT ENOUGH INFO", "REFUTES"), ("REFUTES", "NOT ENOUGH INFO")):
@@ -107,14 +112,15 @@ def print_error_sample(n: int = 30, seed: int = 7) -> None:
 
 def main(verifiers: list[str], joint_dir: Path = JOINT, aggregator_dir: Path | None = None) -> None:
     """Scores each verifier's stances; ``aggregator_dir`` is where ``aggregator.json`` is read
-    (default: the verifier's own directory)."""
+    (default: the verifier's own directory). Retrieval doesn't depend on the verifier, so every
+    verifier's runs hold the same evidence and the joint verifier's outputs are computed once."""
     joint = None
     for name in verifiers:
         verifier = Path(name)
         runs = dev_runs(verifier)
         if joint is None:
             joint = joint_probabilities(runs, joint_dir)
-        features = np.stack([claim_features(r["claim"], [EvidenceView(**e) for e in r["evidence"]]) for r in runs])
+        features = feature_matrix(runs)
         labels = np.array([LABELS.index(r["label"]) for r in runs])
         model = make_pipeline(StandardScaler(), LogisticRegression(C=0.1, max_iter=2000))
         folds = StratifiedKFold(5, shuffle=True, random_state=0)
@@ -122,11 +128,11 @@ def main(verifiers: list[str], joint_dir: Path = JOINT, aggregator_dir: Path | N
         best, weight = max((accuracy(mix(regression, joint, w), labels), w) for w in np.arange(0, 1.0001, 0.05))
         print(f"{name}: {len(runs)} claims; cross-validated regression {accuracy(regression, labels):.3f}, "
               f"mixed with the joint verifier {best:.3f} (w = {weight:.2f})")
-        shipped = LearnedAggregator.load(aggregator_dir or verifier)
-        if shipped is not None:
-            own = shipped.probabilities_of(features)
+        fitted = LearnedAggregator.load(aggregator_dir or verifier)
+        if fitted is not None:
+            own = fitted.probabilities_of(features)
             print(f"  its aggregator.json on the same runs: regression {accuracy(own, labels):.3f}, "
-                  f"mixed {accuracy(mix(own, joint, shipped.joint_weight), labels):.3f} (w = {shipped.joint_weight:.2f})")
+                  f"mixed {accuracy(mix(own, joint, fitted.joint_weight), labels):.3f} (w = {fitted.joint_weight:.2f})")
 
 
 if __name__ == "__main__":
