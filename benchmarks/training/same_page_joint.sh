@@ -6,7 +6,7 @@
 # 80 % of claims, plain-style half) for 2 epochs from data/models/verifier-samepage, then refits the verdict
 # over the *shipped* verifier's stances with it, on a copy of the shipped verifier (aggregator.json is
 # written into the --model directory). Run from the project root after finetune_same_page.sh and
-# same_page_verdict.sh:
+# refit_verdict.sh on it:
 #   ./benchmarks/training/same_page_joint.sh     # ~60 min; logs same_page_joint-{train,verdict}.log
 set -euo pipefail
 S=../shared/data

@@ -26,7 +26,7 @@ import hashlib
 import json
 import random
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from fever_core.text import premise_text
-from fever_core.training.pairs import NEI, PoolSentence, load_embedded_pool
+from fever_core.training.pairs import NEI, Pair, PoolSentence, load_embedded_pool, write_pairs
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -258,22 +258,14 @@ def _record(title: str, sentence: str, claim: str, label: str) -> dict:
 
 
 def write_generated(records: Sequence[dict], out_dir: Path) -> dict[str, int]:
-    """Write ``train.jsonl`` and ``heldout.jsonl`` under ``out_dir``; returns pairs per file and label."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    counts: dict[str, int] = defaultdict(int)
-    handles = {split: (out_dir / f"{split}.jsonl.partial").open("w", encoding="utf-8") for split in ("train", "heldout")}
-    try:
-        for record in records:
-            split = record["split"]
-            fields = {k: v for k, v in record.items() if k != "split"}
-            handles[split].write(json.dumps(fields, ensure_ascii=False) + "\n")
-            counts[f"{split} {record['label']}"] += 1
-    finally:
-        for handle in handles.values():
-            handle.close()
-    for split in handles:
-        (out_dir / f"{split}.jsonl.partial").replace(out_dir / f"{split}.jsonl")
-    return dict(sorted(counts.items()))
+    """Write ``train.jsonl`` and ``heldout.jsonl`` under ``out_dir`` (:func:`write_pairs`: atomically);
+    returns pairs per file and label."""
+    for split in ("train", "heldout"):
+        write_pairs(
+            out_dir / f"{split}.jsonl",
+            (Pair(r["premise"], r["hypothesis"], r["label"], r["source"]) for r in records if r["split"] == split),
+        )
+    return dict(sorted(Counter(f"{r['split']} {r['label']}" for r in records).items()))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
