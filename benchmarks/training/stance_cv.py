@@ -45,7 +45,14 @@ from sklearn.preprocessing import StandardScaler
 
 from fever_core.settings import Settings
 from fever_core.training.aggregator import ProxyClaim, collect_runs, verifier_fingerprint
-from fever_core.verification.aggregator import EvidenceView, LearnedAggregator, claim_features, joint_premise, mix
+from fever_core.verification.aggregator import (
+    JOINT_EVIDENCE_K,
+    EvidenceView,
+    LearnedAggregator,
+    claim_features,
+    joint_premise,
+    mix,
+)
 from fever_core.verification.nli import LABELS, NliModel
 
 CACHE = Path("data/experiments")
@@ -74,13 +81,17 @@ def dev_runs(verifier: Path) -> list[dict]:
     return collect_runs(checker, fever_dev_claims(), out, progress=True)
 
 
-def joint_probabilities(runs: list[dict], joint: Path = JOINT) -> np.ndarray:
-    """A joint verifier (default: the shipped one) on each run's top evidence, ``(n, 3)``, cached."""
-    path = CACHE / f"fever-dev-joint-{verifier_fingerprint(joint)}.npy"
+def joint_probabilities(runs: list[dict], joint: Path = JOINT, k: int = JOINT_EVIDENCE_K,
+                        runs_name: str = "fever-dev") -> np.ndarray:
+    """A joint verifier (default: the shipped one) on each run's top ``k`` sentences, ``(n, 3)``,
+    cached under ``runs_name`` (the name of the run set: other runs need another name)."""
+    top = "" if k == JOINT_EVIDENCE_K else f"-top{k}"
+    path = CACHE / f"{runs_name}-joint-{verifier_fingerprint(joint)}{top}.npy"
     if not path.is_file():
         model = NliModel.load(str(joint))
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.save(path, model.predict([(joint_premise([e["text"] for e in r["evidence"]]), r["claim"]) for r in runs]))
+        premises = [(joint_premise([e["text"] for e in r["evidence"]], k), r["claim"]) for r in runs]
+        np.save(path, model.predict(premises))
     return np.load(path)
 
 
