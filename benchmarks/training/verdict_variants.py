@@ -27,6 +27,7 @@ the first time (joint verifier passes, cached in ``data/experiments/``), seconds
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 from itertools import product
 from pathlib import Path
@@ -36,7 +37,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
-from benchmarks.training.stance_cv import CACHE, JOINT, dev_runs, feature_matrix, joint_probabilities
+from benchmarks.training.stance_cv import CACHE, JOINT, accuracy, dev_runs, feature_matrix, joint_probabilities
 from fever_core.retrieval.encoder import encode, load_encoder
 from fever_core.settings import Settings
 from fever_core.training.aggregator import HOLDOUT, _holdout, verifier_fingerprint
@@ -58,17 +59,20 @@ class ClaimSet:
         return joint_probabilities(self.runs, JOINT, k, runs_name=self.name)
 
     def accuracy(self, probabilities: np.ndarray) -> float:
-        return float((probabilities.argmax(axis=1) == self.labels).mean())
+        return accuracy(probabilities, self.labels)
 
 
 def claim_embeddings(sets: list[ClaimSet]) -> list[np.ndarray]:
-    """Each set's claims embedded with the retrieval encoder (all-MiniLM-L6-v2 by default), cached."""
+    """Each set's claims embedded with the retrieval encoder (all-MiniLM-L6-v2 by default), cached
+    per set and encoder."""
+    name = Settings.from_env().encoder_model
+    tag = hashlib.sha1(name.encode()).hexdigest()[:10]
     encoder = None
     out = []
     for claims in sets:
-        path = CACHE / f"{claims.name}-claim-embeddings.npy"
+        path = CACHE / f"{claims.name}-claim-embeddings-{tag}.npy"
         if not path.is_file():
-            encoder = encoder or load_encoder(Settings.from_env().encoder_model)
+            encoder = encoder or load_encoder(name)
             np.save(path, encode(encoder, [r["claim"] for r in claims.runs]))
         out.append(np.load(path))
     return out
