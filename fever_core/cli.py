@@ -126,9 +126,12 @@ def cmd_train(args: argparse.Namespace, rest: list[str]) -> int:
         from fever_core.training.aggregator import main as train_main
     elif args.what == "generate-claims":
         from fever_core.training.generated_claims import main as train_main
+    elif args.what == "prepare-data":
+        from fever_core.training.prepare import main as train_main
     else:
         raise SystemExit(
-            f"Unknown training target {args.what!r}: choose 'verifier', 'aggregator' or 'generate-claims'."
+            f"Unknown training target {args.what!r}: choose 'verifier', 'aggregator', 'generate-claims' "
+            "or 'prepare-data'."
         )
     return train_main(rest)
 
@@ -205,10 +208,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser(
         "train",
         help="train a model, or write its data (see `train verifier --help`, `train aggregator --help`, "
-        "`train generate-claims --help`)",
+        "`train generate-claims --help`, `train prepare-data --help`)",
         add_help=False,
     )
-    p.add_argument("what", help="verifier, aggregator or generate-claims")
+    p.add_argument("what", help="verifier, aggregator, generate-claims or prepare-data")
     p.set_defaults(func=cmd_train)
 
     p = commands.add_parser("benchmark-corpus", help="build time, memory and search latency of a corpus")

@@ -41,3 +41,14 @@ def read_jsonl(
         if not isinstance(record, dict):
             raise error(f"{name}:{number}: expected a JSON object, got {type(record).__name__}.")
         yield number, record
+
+
+def write_jsonl(path: str | Path, records: Iterable[dict]) -> None:
+    """Write ``records`` as jsonl, atomically: a ``.partial`` file replaces ``path`` only once complete."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".partial")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for record in records:
+            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    tmp.replace(path)

@@ -22,7 +22,6 @@ Run ``python -m fever_core train generate-claims --out DIR`` (about 4 minutes on
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 import re
@@ -35,7 +34,7 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from fever_core.text import premise_text
-from fever_core.training.pairs import NEI, Pair, PoolSentence, load_embedded_pool, write_pairs
+from fever_core.training.pairs import NEI, Pair, PoolSentence, load_embedded_pool, page_split, write_pairs
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -199,12 +198,6 @@ def mutate(claim: CoreClaim, premise: str, substitutes: Substitutes, rng: random
         if mutated != claim.text:
             return mutated
     return None
-
-
-def page_split(title: str, heldout_percent: int) -> str:
-    """``"heldout"`` for about ``heldout_percent`` % of pages (a stable hash of the title), else ``"train"``."""
-    digest = int(hashlib.sha1(title.encode("utf-8")).hexdigest()[:8], 16)
-    return "heldout" if digest % 100 < heldout_percent else "train"
 
 
 def generate_pairs(

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fever_core.jsonl import read_jsonl
+from fever_core.jsonl import read_jsonl, write_jsonl
 from fever_core.text import fever_to_plain, page_id_to_title, premise_text
 from fever_core.verification.nli import LABELS
 
@@ -159,13 +159,7 @@ def load_claims(path: Path) -> list[Claim]:
 
 def write_pairs(path: Path, pairs: Iterable[Pair]) -> None:
     """Write pairs as jsonl (atomically: a partial file never replaces a good one)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".partial")
-    with tmp.open("w", encoding="utf-8") as fh:
-        for pair in pairs:
-            fh.write(json.dumps(pair.to_dict(), ensure_ascii=False) + "\n")
-    tmp.replace(path)
+    write_jsonl(path, (pair.to_dict() for pair in pairs))
 
 
 def read_cached_pairs(path: Path) -> list[Pair]:
@@ -555,8 +549,10 @@ def build_training_pairs(
             (source ``<file source>-nei-mismatch``); that is what retrieval hands the verifier when it misses.
         nei_same_page_fraction: for the same files, this fraction of claims is also paired with the
             evidence of another claim about the same page, as NOT ENOUGH INFO (see :func:`same_page_nei_pairs`).
-        nei_claims_pool_evidence: NEI claim files draw their distractors from the embedded summaries
-            **and** the evidence sentences of the pair files in ``specs`` (:func:`evidence_pool`).
+        nei_claims_pool_evidence: NEI claim files and the ``nei_from_evidence_fraction`` pairs draw their
+            distractors from the embedded summaries **and** the evidence sentences of the pair files in
+            ``specs`` (:func:`evidence_pool`), so NOT ENOUGH INFO premises are written like the SUPPORTS /
+            REFUTES ones (FEVER text, VitaminC) and style says nothing about the label.
         plain_style_fraction: this fraction of each pair file's (subsampled) pairs is also added with the
             parenthetical asides removed from its premise (:func:`plain_style_pairs`), so that asides
             are no cue to the label.
@@ -568,7 +564,7 @@ def build_training_pairs(
         The pairs, each input file capped at its ``max_pairs`` (generated NEI pairs count separately,
         under their own source, capped at the same number), shuffled.
     """
-    key = _fingerprint(specs, seed=seed, nei=nei_from_evidence_fraction, corpus=str(corpus), v=2,
+    key = _fingerprint(specs, seed=seed, nei=nei_from_evidence_fraction, corpus=str(corpus), v=3,
                        **({"same_page": nei_same_page_fraction} if nei_same_page_fraction else {}),
                        **({"claims_pool": "evidence"} if nei_claims_pool_evidence else {}),
                        **({"plain_style": plain_style_fraction} if plain_style_fraction else {}))
@@ -608,7 +604,7 @@ def build_training_pairs(
                 out.extend(
                     nei_pairs(
                         [pair.hypothesis for _, pair in picked],
-                        distractor_index(),
+                        distractor_index(with_evidence=nei_claims_pool_evidence),
                         source,
                         evidence=[fever_to_plain(record["premise"]) for record, _ in picked],
                         seed=rng.randrange(1 << 30),
@@ -653,6 +649,12 @@ def split_dev(pairs: Sequence[Pair], fraction: float, seed: int = 0) -> tuple[li
     for pair in pairs:
         (dev if in_dev_split(pair.hypothesis, fraction, seed) else train).append(pair)
     return train, dev
+
+
+def page_split(title: str, heldout_percent: int) -> str:
+    """``"heldout"`` for about ``heldout_percent`` % of pages (a stable hash of the title), else ``"train"``."""
+    digest = int(hashlib.sha1(title.encode("utf-8")).hexdigest()[:8], 16)
+    return "heldout" if digest % 100 < heldout_percent else "train"
 
 
 def in_dev_split(hypothesis: str, fraction: float, seed: int = 0) -> bool:

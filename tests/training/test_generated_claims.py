@@ -11,10 +11,9 @@ from fever_core.training.generated_claims import (
     core_claim,
     generate_pairs,
     mutate,
-    page_split,
     write_generated,
 )
-from fever_core.training.pairs import PoolSentence, load_pairs
+from fever_core.training.pairs import PoolSentence, load_pairs, page_split
 
 KUBRICK = "Stanley Kubrick was an American filmmaker and photographer."
 
