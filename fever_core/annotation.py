@@ -17,8 +17,7 @@ from typing import IO
 
 from fever_core.jsonl import read_jsonl
 from fever_core.sqlite import ThreadConnections
-
-LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+from fever_core.types import LABELS
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS queue (

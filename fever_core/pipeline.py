@@ -18,10 +18,11 @@ from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSe
 from fever_core.retrieval.two_hop import merge_hops, rank_linked_pages, second_hop
 from fever_core.settings import Settings
 from fever_core.text import clean_user_text, premise_text
-from fever_core.verification.decision import DecisionRule, load_decision_rule
+from fever_core.types import NEI, Stance
 from fever_core.verification.aggregator import EvidenceView, LearnedAggregator, joint_premise
+from fever_core.verification.decision import DecisionRule, load_decision_rule
 from fever_core.verification.nli import NliModel
-from fever_core.verification.verdict import NEI, Stance, Verdict, aggregate, aggregate_learned
+from fever_core.verification.verdict import Verdict, aggregate, aggregate_learned
 from fever_core.workspace import FetchReport, Workspace
 
 MAX_CLAIM_CHARS = 1000

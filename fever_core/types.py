@@ -1,8 +1,46 @@
-"""Corpus data types shared by every layer: pages, their sentences and hyperlinks."""
+"""The FEVER vocabulary and the data types every layer shares: labels, stances, pages, sentences, links."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+SUPPORTS = "SUPPORTS"
+REFUTES = "REFUTES"
+NEI = "NOT ENOUGH INFO"
+LABELS = (SUPPORTS, REFUTES, NEI)
+"""FEVER's three labels, in the order of every probability row and model output in the workbench."""
+
+
+@dataclass
+class Stance:
+    """Probabilities in [0, 1] that a premise supports, refutes or says nothing about the claim."""
+
+    supports: float
+    refutes: float
+    not_enough_info: float
+
+    @classmethod
+    def from_row(cls, row: np.ndarray) -> Stance:
+        """From a probability row in :data:`LABELS` order."""
+        return cls(float(row[0]), float(row[1]), float(row[2]))
+
+    @classmethod
+    def from_dict(cls, probabilities: dict[str, float]) -> Stance:
+        """From ``{label: probability}`` (as :meth:`to_dict` writes it)."""
+        return cls(probabilities[SUPPORTS], probabilities[REFUTES], probabilities[NEI])
+
+    def as_row(self) -> np.ndarray:
+        """The probabilities in :data:`LABELS` order, shape ``(3,)``."""
+        import numpy as np
+
+        return np.array([self.supports, self.refutes, self.not_enough_info])
+
+    def to_dict(self) -> dict[str, float]:
+        return {SUPPORTS: self.supports, REFUTES: self.refutes, NEI: self.not_enough_info}
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ import io
 
 import streamlit as st
 
-from fever_core.annotation import LABELS, AnnotationError
+from fever_core.annotation import AnnotationError
 from fever_core.search import search_corpus
+from fever_core.types import LABELS
 from pages.shared import sidebar_settings, check_options, checker_or_stop, footer, load_annotations, plain
 
 ui = sidebar_settings()

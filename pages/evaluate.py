@@ -12,7 +12,7 @@ import plotly.express as px
 import streamlit as st
 
 from fever_core.evaluation.run import evaluate, load_claims
-from fever_core.verification.nli import LABELS
+from fever_core.types import LABELS
 from pages.shared import sidebar_settings, check_options, checker_or_stop, footer, plain, shared_claims_file
 
 ui = sidebar_settings()

@@ -10,7 +10,7 @@ from fever_core.corpus.build import corpus_dir
 from fever_core.live_wikipedia import LiveWikipediaWorkspace, content_fingerprint
 from fever_core.pipeline import Checker, CheckOptions
 from fever_core.settings import Settings
-from fever_core.verification.nli import LABELS
+from fever_core.types import LABELS
 from fever_core.workspace import Workspace
 
 CLAIM = "Ada Lovelace worked on the Analytical Engine."

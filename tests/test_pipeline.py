@@ -3,7 +3,7 @@ import json
 import pytest
 
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions, ClaimError
-from fever_core.verification.nli import LABELS
+from fever_core.types import LABELS
 
 
 def test_a_check_returns_pages_scored_evidence_a_verdict_and_timings(checker):

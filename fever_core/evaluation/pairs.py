@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from fever_core.types import LABELS
 from fever_core.verification.decision import NEI_INDEX, decide
-from fever_core.verification.nli import LABELS
 
 if TYPE_CHECKING:
     from fever_core.verification.nli import NliModel

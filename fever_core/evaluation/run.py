@@ -19,11 +19,11 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from fever_core.evaluation.scorer import NEI, FeverScores, fever_score, gold_groups, is_strictly_correct
+from fever_core.evaluation.scorer import FeverScores, fever_score, gold_groups, is_strictly_correct
 from fever_core.jsonl import JsonlError, read_jsonl
 from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimError
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.verification.nli import LABELS
+from fever_core.types import LABELS, NEI
 
 
 def load_claims(path: str | Path, limit: int | None = None, sample: int | None = None, seed: int = 0) -> list[dict]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-NEI = "NOT ENOUGH INFO"
+from fever_core.types import NEI
 
 
 @dataclass(frozen=True)

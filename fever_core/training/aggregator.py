@@ -41,7 +41,8 @@ import numpy as np
 
 from fever_core.jsonl import read_jsonl
 from fever_core.text import fever_to_plain
-from fever_core.training.pairs import NEI, PairFileError, evidence_sentences, iter_jsonl
+from fever_core.training.pairs import PairFileError, evidence_sentences, iter_jsonl
+from fever_core.types import LABELS, NEI, Stance
 from fever_core.verification.aggregator import (
     FEATURE_NAMES,
     EvidenceView,
@@ -50,7 +51,7 @@ from fever_core.verification.aggregator import (
     joint_premise,
     mix,
 )
-from fever_core.verification.nli import LABELS, NliModel
+from fever_core.verification.nli import NliModel
 
 log = logging.getLogger(__name__)
 
@@ -179,7 +180,7 @@ def choose_joint_weight(regression: np.ndarray, joint: np.ndarray, labels: np.nd
 
 def best_sentence_labels(views: Sequence[Sequence[EvidenceView]], nei_threshold: float | None) -> np.ndarray:
     """The best-sentence rule's labels (what a verifier without an aggregator does), for comparison."""
-    from fever_core.verification.verdict import Stance, aggregate
+    from fever_core.verification.verdict import aggregate
 
     labels = []
     for evidence in views:

@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from fever_core.text import premise_text
-from fever_core.training.pairs import NEI, Pair, PoolSentence, load_embedded_pool, page_split, write_pairs
+from fever_core.training.pairs import Pair, PoolSentence, load_embedded_pool, page_split, write_pairs
+from fever_core.types import NEI
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fever_core.text import fever_to_plain, page_id_to_title, premise_text
-from fever_core.training.pairs import NEI, evidence_sentences, iter_jsonl
+from fever_core.training.pairs import evidence_sentences, iter_jsonl
+from fever_core.types import NEI
 from fever_core.verification.aggregator import JOINT_EVIDENCE_K, joint_premise
 
 RETRIEVED_K = 10

@@ -28,12 +28,11 @@ from typing import TYPE_CHECKING
 
 from fever_core.jsonl import read_jsonl, write_jsonl
 from fever_core.text import fever_to_plain, page_id_to_title, premise_text
-from fever_core.verification.nli import LABELS
+from fever_core.types import LABELS, NEI
 
 if TYPE_CHECKING:
     import numpy as np
 
-NEI = "NOT ENOUGH INFO"
 DEFAULT_CACHE_DIR = Path("data") / "training"
 
 SentenceLookup = Callable[[str, int], "tuple[str, str] | None"]
@@ -346,6 +345,11 @@ class DistractorIndex:
         return out
 
 
+def _stems(words: set[str]) -> set[str]:
+    """Words cut to their first four letters: a crude stem that lets "stars" meet "starred"."""
+    return {w[:4] for w in words}
+
+
 def _overlaps(candidate: PoolSentence, evidence_words: set[str], max_overlap: float) -> bool:
     words = _content_words(candidate.text)
     return not words or len(words & evidence_words) / len(words) > max_overlap
@@ -358,6 +362,7 @@ def nei_pairs(
     evidence: Sequence[str] | None = None,
     max_sentences: int = 2,
     max_overlap: float = 0.5,
+    max_claim_coverage: float = 0.5,
     seed: int = 0,
 ) -> list[Pair]:
     """NOT ENOUGH INFO pairs: each claim with 1..``max_sentences`` retrieved non-evidence sentences.
@@ -372,24 +377,29 @@ def nei_pairs(
         max_sentences: premises hold a random 1..max_sentences of the nearest acceptable sentences, so the
             model can't use premise length as a cue.
         max_overlap: fraction in [0, 1], see ``evidence``.
+        max_claim_coverage: a candidate holding this share or more of the claim's content words that are not
+            in the candidate's page title (compared by their first four letters, so "stars" meets "starred")
+            is skipped: it may well settle the claim, and FEVER's NOT ENOUGH INFO claims are often settled by
+            sentences written after 2017 or about another page ("Steve Coogan starred in a movie." against
+            "It stars Steve Coogan as Raymond.").
         seed: for the number of sentences drawn.
 
     Returns:
         One pair per claim that has at least one acceptable candidate.
     """
     rng = random.Random(seed)
-    nearest = index.nearest(list(claims), k=10 + max_sentences)
+    nearest = index.nearest(list(claims), k=20 + max_sentences)
     pairs = []
     for i, (claim, cands) in enumerate(zip(claims, nearest)):
-        claim_words = _content_words(claim)
+        claim_stems = _stems(_content_words(claim))
         banned = _content_words(evidence[i]) if evidence is not None else set()
         chosen = []
         for j in cands:
             cand = index.pool[j]
             if evidence is not None and _overlaps(cand, banned, max_overlap):
                 continue
-            # a candidate that repeats nearly every word of the claim may well settle it
-            if claim_words and len(claim_words - _content_words(premise_text(cand.title, cand.text))) == 0:
+            focus = claim_stems - _stems(_content_words(cand.title))
+            if not focus or len(focus & _stems(_content_words(cand.text))) / len(focus) >= max_claim_coverage:
                 continue
             chosen.append((cand.title, cand.text))
             if len(chosen) == max_sentences:
@@ -564,7 +574,7 @@ def build_training_pairs(
         The pairs, each input file capped at its ``max_pairs`` (generated NEI pairs count separately,
         under their own source, capped at the same number), shuffled.
     """
-    key = _fingerprint(specs, seed=seed, nei=nei_from_evidence_fraction, corpus=str(corpus), v=3,
+    key = _fingerprint(specs, seed=seed, nei=nei_from_evidence_fraction, corpus=str(corpus), v=4,
                        **({"same_page": nei_same_page_fraction} if nei_same_page_fraction else {}),
                        **({"claims_pool": "evidence"} if nei_claims_pool_evidence else {}),
                        **({"plain_style": plain_style_fraction} if plain_style_fraction else {}))

@@ -42,7 +42,8 @@ from fever_core.training.pairs import (
     load_pairs,
     split_dev,
 )
-from fever_core.verification.nli import LABELS, NliModel
+from fever_core.types import LABELS
+from fever_core.verification.nli import NliModel
 
 if TYPE_CHECKING:
     import torch

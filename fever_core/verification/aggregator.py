@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fever_core.verification.nli import LABELS
+from fever_core.types import LABELS
 
 AGGREGATOR_FILE = "aggregator.json"
 JOINT_EVIDENCE_K = 5

@@ -13,11 +13,11 @@ import numpy as np
 
 from fever_core.device import select_device
 from fever_core.model_paths import missing_local_model
+from fever_core.types import LABELS
 
 if TYPE_CHECKING:
     import torch
 
-LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
 _LABEL_ALIASES = {
     "supports": "SUPPORTS",
     "support": "SUPPORTS",

@@ -19,31 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fever_core.types import LABELS, NEI, Stance
 from fever_core.verification.aggregator import EvidenceView, LearnedAggregator
 from fever_core.verification.decision import decide
-from fever_core.verification.nli import LABELS
-
-NEI = "NOT ENOUGH INFO"
-
-
-@dataclass
-class Stance:
-    """Probabilities in [0, 1] that a premise supports, refutes or says nothing about the claim."""
-
-    supports: float
-    refutes: float
-    not_enough_info: float
-
-    @classmethod
-    def from_row(cls, row: np.ndarray) -> Stance:
-        return cls(float(row[0]), float(row[1]), float(row[2]))
-
-    def as_row(self) -> np.ndarray:
-        """The probabilities in ``LABELS`` order, shape ``(3,)``."""
-        return np.array([self.supports, self.refutes, self.not_enough_info])
-
-    def to_dict(self) -> dict[str, float]:
-        return {"SUPPORTS": self.supports, "REFUTES": self.refutes, NEI: self.not_enough_info}
 
 
 @dataclass

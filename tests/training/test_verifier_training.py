@@ -16,16 +16,15 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 from fever_core.evaluation.pairs import report_from_predictions  # noqa: E402
-from fever_core.verification.decision import decide  # noqa: E402
 from fever_core.training.pairs import (  # noqa: E402
     NEI,
+    DataSpec,
     DistractorIndex,
     Pair,
     PairFileError,
     PoolSentence,
     balanced_subsample,
     build_training_pairs,
-    DataSpec,
     fever_claims_to_pairs,
     load_claims,
     load_pairs,
@@ -34,8 +33,16 @@ from fever_core.training.pairs import (  # noqa: E402
     split_dev,
     without_asides,
 )
-from fever_core.training.verifier import TrainConfig, choose_nei_threshold, main, plan_batches, train_verifier  # noqa: E402
-from fever_core.verification.nli import LABELS, NliModel  # noqa: E402
+from fever_core.training.verifier import (  # noqa: E402
+    TrainConfig,
+    choose_nei_threshold,
+    main,
+    plan_batches,
+    train_verifier,
+)
+from fever_core.types import LABELS  # noqa: E402
+from fever_core.verification.decision import decide  # noqa: E402
+from fever_core.verification.nli import NliModel  # noqa: E402
 from tests.conftest import save_tiny_bert, write_jsonl  # noqa: E402
 
 POOL = [
@@ -310,3 +317,11 @@ def test_out_of_time_run_still_saves_and_a_trained_verifier_can_be_the_init(tmp_
     again = train_verifier(_config(tmp_path, tmp_path / "out", hand_file, epochs=1, out=tmp_path / "out2"))
     assert again.finished and again.steps == 5
     assert NliModel.load(str(tmp_path / "out2"), device="cpu").predict([("a", "b")]).shape == (1, 3)
+
+
+def test_an_nei_distractor_never_holds_most_of_the_claim():
+    """FEVER's unverifiable claims are often settled by some other sentence; such a sentence is no NEI premise."""
+    pool = [PoolSentence("Steve Coogan", "It stars Steve Coogan as Raymond."),
+            PoolSentence("Steve Coogan", "Stephen John Coogan is an English comedian.")]
+    [pair] = nei_pairs(["Steve Coogan starred in a movie."], DistractorIndex(pool), "x", max_sentences=2)
+    assert pair.premise == "Steve Coogan: Stephen John Coogan is an English comedian."

@@ -2,7 +2,8 @@ import numpy as np
 import pytest
 
 from fever_core.device import select_device
-from fever_core.verification.nli import LABELS, NliModel, fever_label
+from fever_core.types import LABELS
+from fever_core.verification.nli import NliModel, fever_label
 
 
 def test_label_names_map_to_fever_labels():

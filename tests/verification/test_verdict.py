@@ -2,8 +2,9 @@ import json
 
 import numpy as np
 
+from fever_core.types import NEI, Stance
 from fever_core.verification.decision import DecisionRule, decide, load_decision_rule
-from fever_core.verification.verdict import NEI, Stance, aggregate
+from fever_core.verification.verdict import aggregate
 
 
 def test_no_trustworthy_evidence_means_not_enough_info():
