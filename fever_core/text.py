@@ -90,6 +90,32 @@ def clean_user_text(text: str) -> str:
     return " ".join(text.split())
 
 
+WORD_RE = re.compile(r"\w+")
+STOP_WORDS = frozenset(
+    "a an the of in on at to for by with from and or is was are were be been being has have had it its as that "
+    "this these those which who whom whose his her their he she they there also than into about after before "
+    "over under only not no never".split()
+)
+"""Function words that say nothing of what a claim is about: the words left out of claim-word coverage
+(the learned verdict's features) and of the overlap tests that build training pairs."""
+QUERY_STOP_WORDS = frozenset(
+    "a an and are as at be by for from has have he her his in is it its of on or she that the their "
+    "there they this to was were which who will with".split()
+)
+"""Words too common to help a bm25 query; dropping them keeps full-text OR-queries fast. Smaller than
+:data:`STOP_WORDS`: negations and prepositions such as "after" still find sentences."""
+TITLE_STOP_WORDS = frozenset(
+    "a an and are as at be by for from has have he her his i in is it its of on or she that the their "
+    "there they this to was were which who will with not no film".split()
+)
+"""Words that alone can't name a page in a claim ("The", "Film"): a title made only of them is not matched."""
+
+
+def content_words(text: str, stop_words: frozenset[str] = STOP_WORDS) -> list[str]:
+    """The lower-cased words of ``text`` that are not ``stop_words``, in order, repeats kept."""
+    return [w for w in WORD_RE.findall(text.lower()) if w not in stop_words]
+
+
 def premise_text(title: str, sentence: str) -> str:
     """The text a model sees for one evidence sentence: its page title, a colon, the sentence.
 

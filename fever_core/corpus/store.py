@@ -7,13 +7,13 @@ connection. All SQL is parameterised.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from fever_core.sqlite import ThreadConnections
+from fever_core.text import QUERY_STOP_WORDS, content_words
 from fever_core.types import Link, Page, Sentence
 
 SCHEMA_VERSION = "4"
@@ -47,12 +47,6 @@ CREATE VIRTUAL TABLE IF NOT EXISTS pages_fts USING fts5(
 );
 """
 
-_WORD_RE = re.compile(r"\w+", re.UNICODE)
-# Words too common to help a bm25 query; dropping them keeps OR-queries fast.
-_STOPWORDS = frozenset(
-    "a an and are as at be by for from has have he her his in is it its of on or she that the their "
-    "there they this to was were which who will with".split()
-)
 
 
 @dataclass(frozen=True)
@@ -92,10 +86,7 @@ def fts_query(text: str, max_terms: int = 32) -> str:
 
     Quoting every word means no user input can be read as FTS5 syntax (``NEAR``, ``*``, ``"``...).
     """
-    words: list[str] = []
-    for word in _WORD_RE.findall(text.lower()):
-        if word not in _STOPWORDS and word not in words:
-            words.append(word)
+    words = list(dict.fromkeys(content_words(text, QUERY_STOP_WORDS)))
     return " OR ".join(f'"{w}"' for w in words[:max_terms])
 
 

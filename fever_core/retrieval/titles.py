@@ -15,13 +15,9 @@ from dataclasses import dataclass
 from fever_core.corpus.linking import base_name
 from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
-from fever_core.text import normalise_title_key
+from fever_core.text import TITLE_STOP_WORDS, normalise_title_key
 
 MAX_NGRAM = 10
-_STOPWORDS = frozenset(
-    "a an and are as at be by for from has have he her his i in is it its of on or she that the their "
-    "there they this to was were which who will with not no film".split()
-)
 
 
 @dataclass(frozen=True)
@@ -56,7 +52,7 @@ class TitleMatcher:
         for n in range(min(MAX_NGRAM, len(claim_words)), 0, -1):
             for start in range(len(claim_words) - n + 1):
                 key = " ".join(claim_words[start:start + n])
-                if key in self._by_base and not all(w in _STOPWORDS for w in key.split()):
+                if key in self._by_base and not all(w in TITLE_STOP_WORDS for w in key.split()):
                     spans.append((start, start + n, key))
         for start, end, key in spans:
             inside_longer = any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in spans)
@@ -72,7 +68,7 @@ class TitleMatcher:
 
         for mention in [*analysis.entities, *analysis.capitalised, analysis.prefix]:
             key = normalise_title_key(mention)
-            if key and key not in self._by_base and not all(w in _STOPWORDS for w in key.split()):
+            if key and key not in self._by_base and not all(w in TITLE_STOP_WORDS for w in key.split()):
                 for page_id, score in self._fuzzy(key):
                     if page_id not in found:
                         found[page_id] = TitleMatch(page_id, score, "fuzzy")
@@ -85,7 +81,7 @@ class TitleMatcher:
             if exact:
                 page_score, how = score, "exact"
             else:
-                hint = set(normalise_title_key(title[len(base_name(title)):]).split()) - _STOPWORDS
+                hint = set(normalise_title_key(title[len(base_name(title)):]).split()) - TITLE_STOP_WORDS
                 overlap = len(hint & claim_words) / len(hint) if hint else 0.0
                 page_score, how = score * (0.75 + 0.25 * overlap), "disambiguated"
             if page_id not in found or found[page_id].score < page_score:

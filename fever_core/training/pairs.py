@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fever_core.jsonl import read_jsonl, write_jsonl
-from fever_core.text import fever_to_plain, page_id_to_title, premise_text
+from fever_core.text import content_words, fever_to_plain, page_id_to_title, premise_text
 from fever_core.types import LABELS, NEI
 
 if TYPE_CHECKING:
@@ -237,15 +237,8 @@ def fever_pages_lookup(path: Path) -> SentenceLookup:
 # ---------------------------------------------------------------------------------------------
 # distractor sentences for NOT ENOUGH INFO pairs
 
-_WORD_RE = re.compile(r"\w+")
-_STOP = frozenset(
-    "a an the of in on at to for by with from and or is was are were be been has have had it its as that this "
-    "which who whom his her their he she they also not".split()
-)
-
-
 def _content_words(text: str) -> set[str]:
-    return {w for w in _WORD_RE.findall(text.lower()) if w not in _STOP}
+    return set(content_words(text))
 
 
 _ASIDE_RE = re.compile(r"\s*\(([^()]*)\)(?!:)")

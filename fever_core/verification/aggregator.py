@@ -19,13 +19,13 @@ configured the verdict is the mix ``(1 - joint_weight) * regression + joint_weig
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
+from fever_core.text import WORD_RE, content_words
 from fever_core.types import LABELS
 
 AGGREGATOR_FILE = "aggregator.json"
@@ -37,12 +37,6 @@ FEATURE_NAMES = (
        "max_score", "mean_score", "second_hop_share", "judged_share",
        "coverage@1", "coverage@3", "coverage@5", "numbers_missing", "negation", "claim_words",
        "coverage@1*p_supports@1", "coverage@1*p_refutes@1", "coverage@1*p_nei@1"]
-)
-_WORD = re.compile(r"\w+")
-_STOPWORDS = frozenset(
-    "a an the of in on at to for by with from and or is was are were be been being has have had it its as that "
-    "this these those which who whom whose his her their he she they there also than into about after before "
-    "over under only not no never".split()
 )
 _NEGATION = frozenset(
     "not no never only exclusively incapable unable none neither nor without refused failed yet lacks".split()
@@ -73,15 +67,11 @@ def joint_premise(texts: Sequence[str], k: int = JOINT_EVIDENCE_K) -> str:
     return " ".join(texts[:k])
 
 
-def _words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
-
-
 def _coverage(claim_words: set[str], texts: Sequence[str]) -> float:
     """Share of the claim's content words that occur in ``texts`` (1.0 for a claim without any)."""
     if not claim_words:
         return 1.0
-    seen = {w for text in texts for w in _words(text)}
+    seen = {w for text in texts for w in content_words(text)}
     return len(claim_words & seen) / len(claim_words)
 
 
@@ -123,7 +113,7 @@ def claim_features(claim: str, evidence: Sequence[EvidenceView], k: int = 5) -> 
         float(np.mean([item.hop == 2 for item in items])) if items else 0.0,
         float(judged.mean()) if items else 0.0,
     ]
-    claim_words = set(_words(claim))
+    claim_words = set(content_words(claim))
     texts = [item.text for item in items]
     numbers = {w for w in claim_words if w.isdigit()}
     coverage_1 = _coverage(claim_words, texts[:1])
@@ -131,9 +121,9 @@ def claim_features(claim: str, evidence: Sequence[EvidenceView], k: int = 5) -> 
         coverage_1,
         _coverage(claim_words, texts[:3]),
         _coverage(claim_words, texts),
-        float(bool(numbers - {w for text in texts for w in _words(text)})),
-        float(any(w in _NEGATION for w in _WORD.findall(claim.lower()))),
-        len(_WORD.findall(claim)) / 20,
+        float(bool(numbers - {w for text in texts for w in content_words(text)})),
+        float(any(w in _NEGATION for w in WORD_RE.findall(claim.lower()))),
+        len(WORD_RE.findall(claim)) / 20,
         coverage_1 * rows[0, 0],
         coverage_1 * rows[0, 1],
         coverage_1 * rows[0, 2],
