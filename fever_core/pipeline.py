@@ -12,21 +12,16 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from fever_core.retrieval.claim_analysis import ClaimAnalysis, analyse_claim
-from fever_core.retrieval.documents import Bm25DocumentRetriever, FusedDocumentRetriever
+from fever_core.retrieval.registry import get_retriever
 from fever_core.retrieval.results import EvidenceSentence, PageCandidate
-from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSelector
 from fever_core.retrieval.two_hop import merge_hops, rank_linked_pages, second_hop
 from fever_core.settings import Settings
-from fever_core.text import clean_user_text, premise_text
-from fever_core.types import NEI, Stance
-from fever_core.verification.aggregator import EvidenceView, LearnedAggregator, joint_premise
-from fever_core.verification.decision import DecisionRule, load_decision_rule
-from fever_core.verification.nli import NliModel
-from fever_core.verification.verdict import Verdict, aggregate, aggregate_learned
-from fever_core.workspace import FetchReport, Workspace
+from fever_core.text import clean_user_text
+from fever_core.verification.claim_verifier import ClaimVerifier, EvidenceResult
+from fever_core.verification.verdict import Verdict
+from fever_core.workspace import Workspace, open_workspace
 
 MAX_CLAIM_CHARS = 1000
-RETRIEVERS = ("fused", "bm25", "tfidf")
 SENTENCES_SHOWN = 30
 PAGES_SHOWN = 10
 
@@ -58,20 +53,6 @@ class CheckOptions:
     min_evidence_score: float | None = None
     nei_threshold: float | None = None
     verdict: str | None = None
-
-
-@dataclass
-class EvidenceResult:
-    """An evidence sentence as the verifier judged it."""
-
-    sentence: EvidenceSentence
-    stance: Stance | None
-    trusted: bool
-
-    def view(self) -> EvidenceView:
-        """What the learned verdict sees of it (and what its training runs record)."""
-        sentence, stance = self.sentence, self.stance.to_dict() if self.stance else None
-        return EvidenceView(sentence.score, sentence.hop, stance, premise_text(sentence.title, sentence.text))
 
 
 @dataclass
@@ -154,50 +135,19 @@ class Checker:
 
     Args:
         workspace: the corpus and its indexes.
-        verifier: the NLI model.
-        retriever: ``"fused"`` (title + dense + lexical; default), ``"bm25"`` (lexical only) or
-            ``"tfidf"`` (the FEVER baseline's DrQA-style TF-IDF) for pages and sentences.
-        rule: the verifier's NEI decision rule and minimum evidence score (read from its config
-            by :meth:`open`; plain argmax and 0.25 by default).
-        aggregator: the verifier's learned claim-level verdict (``aggregator.json`` beside it, read by
-            :meth:`open`); ``None`` means the rule decides. It was trained on the ``fused`` retriever's
-            selection scores, so the baselines' checks, a check that overrides ``nei_threshold`` and
-            the oracle mode use the rule.
-        joint_verifier: the model that reads the top evidence together with the claim; its
-            probabilities are mixed into the aggregator's (``None``: the aggregator alone).
+        verification: the verifier and the verdict policy (:class:`~fever_core.verification.claim_verifier.ClaimVerifier`).
+        retriever: ``"fused"`` (title + dense + lexical; default), ``"bm25"`` (lexical only) or ``"tfidf"`` (the
+            FEVER baseline's DrQA-style TF-IDF), see :mod:`fever_core.retrieval.registry`. The learned verdict
+            was trained on the ``fused`` retriever's selection scores, so the others use the best-sentence rule.
     """
 
-    def __init__(
-        self,
-        workspace: Workspace,
-        verifier: NliModel,
-        retriever: str = "fused",
-        rule: DecisionRule | None = None,
-        aggregator: LearnedAggregator | None = None,
-        joint_verifier: NliModel | None = None,
-    ):
-        if retriever not in RETRIEVERS:
-            raise ValueError(f"Unknown retriever {retriever!r}: choose one of {', '.join(RETRIEVERS)}.")
+    def __init__(self, workspace: Workspace, verification: ClaimVerifier, retriever: str = "fused"):
         self.workspace = workspace
         self.settings = workspace.settings
-        self.verifier = verifier
-        self.retriever = retriever
-        self.rule = rule or DecisionRule()
-        self.aggregator = aggregator if retriever == "fused" else None
-        self.joint_verifier = joint_verifier if self.aggregator is not None else None
-        store, dense = workspace.store, workspace.dense
-        if retriever == "fused":
-            self.documents = FusedDocumentRetriever(store, dense)
-            self.selector = DenseSentenceSelector(store, dense, _load_cross_encoder(self.settings))
-        elif retriever == "bm25":
-            self.documents = Bm25DocumentRetriever(store)
-            self.selector = Bm25SentenceSelector(store)
-        else:
-            from fever_core.retrieval.tfidf import TfidfRetriever
-
-            tfidf = TfidfRetriever.build_or_load(workspace)
-            self.documents = tfidf
-            self.selector = tfidf
+        self.verification = verification
+        self.retrieval = get_retriever(retriever, workspace.store, workspace.dense, workspace.folder,
+                                       self.settings.selector_model, self.settings.device)
+        self.retriever = self.retrieval.name
 
     @classmethod
     def open(
@@ -206,13 +156,7 @@ class Checker:
         """A checker for a named corpus (built first if needed) with the configured verifier (and
         joint verifier, loaded when the verifier's aggregator gives it a weight)."""
         settings = settings or Settings.from_env()
-        workspace = Workspace.open(corpus, settings, progress=progress)
-        verifier = NliModel.load(settings.verifier_model, settings.device)
-        aggregator = LearnedAggregator.load(settings.verifier_model)
-        joint = None
-        if settings.joint_verifier_model and aggregator is not None and aggregator.joint_weight > 0:
-            joint = NliModel.load(settings.joint_verifier_model, settings.device)
-        return cls(workspace, verifier, retriever, load_decision_rule(settings.verifier_model), aggregator, joint)
+        return cls(open_workspace(corpus, settings, progress=progress), ClaimVerifier.load(settings), retriever)
 
     def check(self, claim: str, options: CheckOptions | None = None) -> CheckResult:
         """Check one claim. Raises :class:`ClaimError` for a claim that can't be checked."""
@@ -220,7 +164,7 @@ class Checker:
         settings = self.settings
         pages_k = options.pages_k or settings.pages_k
         sentences_k = options.sentences_k or settings.sentences_k
-        use_two_hop = settings.two_hop if options.two_hop is None else options.two_hop
+        use_two_hop = (settings.two_hop if options.two_hop is None else options.two_hop) and self.retrieval.dense
         timings: dict[str, float] = {}
         started = clock = time.perf_counter()
 
@@ -232,106 +176,48 @@ class Checker:
 
         claim = check_claim_text(claim)
         analysis = analyse_claim(claim)
-        claim_vector = self.workspace.dense.embed([claim])[0] if self.retriever == "fused" else None
+        claim_vector = self.workspace.dense.embed([claim])[0] if self.retrieval.dense else None
         lap("analysis")
-        fetched = [self._prepared(self.workspace.prepare(analysis))]
+        warnings = self.workspace.prepare(analysis)
         lap("fetch")
-        pages = self.documents.retrieve(analysis, claim_vector, k=max(pages_k, PAGES_SHOWN))
+        pages = self.retrieval.pages.retrieve(analysis, claim_vector, k=max(pages_k, PAGES_SHOWN))
         for rank, page in enumerate(pages):
             page.used = rank < pages_k
         lap("documents")
-        ranked = self.selector.select(claim, claim_vector, [p.page_id for p in pages if p.used])
+        ranked = self.retrieval.sentences.select(claim, claim_vector, [p.page_id for p in pages if p.used])
         lap("sentences")
-        if use_two_hop and self.retriever == "fused":
+        if use_two_hop:
             threshold = options.two_hop_threshold if options.two_hop_threshold is not None else settings.two_hop_threshold
-            fetched.append(self._prepared(self.workspace.prepare_links(ranked[:sentences_k], threshold)))
+            warnings += self.workspace.prepare_links(ranked[:sentences_k], threshold)
             lap("fetch")
             hop2 = second_hop(self.workspace.store, self.workspace.dense, claim, ranked[:sentences_k], threshold)
             ranked = merge_hops(ranked, hop2)
             pages = rank_linked_pages(pages, ranked[:sentences_k], {e.page_id: e.title for e in hop2})
         lap("two_hop")
-        evidence, verdict = self._verify(claim, ranked[:sentences_k], options)
+        evidence, verdict = self.verification.verify(
+            claim, ranked[:sentences_k], learned=self._learned(options),
+            min_evidence_score=options.min_evidence_score, nei_threshold=options.nei_threshold,
+        )
         lap("verification")
         timings["total"] = round(time.perf_counter() - started, 4)
-        return CheckResult(
-            claim, self.workspace.name, analysis, pages, ranked[:SENTENCES_SHOWN], evidence, verdict, timings,
-            [warning for report in fetched for warning in report.warnings],
-        )
-
-    def _prepared(self, report: FetchReport) -> FetchReport:
-        """Tell the page retriever when the (live) corpus gained pages: its title table is read once."""
-        if report.grew and isinstance(self.documents, FusedDocumentRetriever):
-            self.documents.reload_titles()
-        return report
+        return CheckResult(claim, self.workspace.name, analysis, pages, ranked[:SENTENCES_SHOWN], evidence, verdict,
+                           timings, warnings)
 
     def verify_evidence(self, claim: str, evidence: list[EvidenceSentence], options: CheckOptions | None = None) -> CheckResult:
         """Verify a claim against given evidence (no retrieval): the "oracle" mode of evaluation."""
+        options = options or CheckOptions()
         claim = check_claim_text(claim)
         started = time.perf_counter()
-        results, verdict = self._verify(claim, evidence, options or CheckOptions(), trust_all=True)
+        results, verdict = self.verification.verify(claim, evidence, learned=False, nei_threshold=options.nei_threshold,
+                                                    as_one_premise=True)
         elapsed = round(time.perf_counter() - started, 4)
         return CheckResult(
             claim, self.workspace.name, ClaimAnalysis(claim), [], evidence, results, verdict,
             {"verification": elapsed, "total": elapsed},
         )
 
-    def _verify(
-        self, claim: str, evidence: list[EvidenceSentence], options: CheckOptions, trust_all: bool = False
-    ) -> tuple[list[EvidenceResult], Verdict]:
-        min_score = self.rule.min_evidence_score if options.min_evidence_score is None else options.min_evidence_score
-        threshold = self.rule.nei_threshold if options.nei_threshold is None else options.nei_threshold
-        trusted = [trust_all or e.score >= min_score for e in evidence]
-        pairs = [(premise_text(e.title, e.text), claim) for e, ok in zip(evidence, trusted) if ok]
-        if trust_all and len(pairs) > 1:
-            # a gold evidence group is read as one premise, as the verifier was trained on it; its
-            # stance is reported on the group's first sentence
-            joined = self.verifier.predict([(" ".join(p for p, _ in pairs), claim)])[0]
-            stances = [Stance.from_row(joined)] + [None] * (len(evidence) - 1)
-            trusted = [True] + [False] * (len(evidence) - 1)
-        else:
-            probs = iter(self.verifier.predict(pairs) if pairs else [])
-            stances = [Stance.from_row(next(probs)) if ok else None for ok in trusted]
-        names = [f"{e.title}, sentence {e.line}" for e in evidence]
-        results = [EvidenceResult(e, s, ok) for e, s, ok in zip(evidence, stances, trusted)]
-        learned = options.verdict != "rule" and options.nei_threshold is None
-        if self.aggregator is not None and learned and not trust_all:
-            views = [result.view() for result in results]
-            joint = None
-            if self.joint_verifier is not None and views:
-                joint = self.joint_verifier.predict([(joint_premise([v.text for v in views]), claim)])[0]
-            verdict = aggregate_learned(self.aggregator, claim, views, names, joint)
-        else:
-            verdict = aggregate(stances, names, threshold)
-        return results, verdict
+    def _learned(self, options: CheckOptions) -> bool:
+        return self.retriever == "fused" and options.verdict != "rule"
 
 
-def _load_cross_encoder(settings: Settings):
-    """The configured sentence re-ranker (a sentence-transformers CrossEncoder), or ``None``."""
-    if not settings.selector_model:
-        return None
-    from sentence_transformers import CrossEncoder
-
-    from fever_core.device import select_device
-    from fever_core.model_paths import missing_local_model
-
-    local = missing_local_model(settings.selector_model)
-    if local is not None:
-        raise FileNotFoundError(f"No sentence re-ranker at {local} (no config.json): fix FEVER_SELECTOR_MODEL, "
-                                "or set it empty to select sentences without one.")
-    try:
-        model = CrossEncoder(settings.selector_model, device=select_device(settings.device))
-    except OSError as exc:
-        raise RuntimeError(
-            f"Can't load the sentence re-ranker {settings.selector_model!r} (FEVER_SELECTOR_MODEL): it is not a "
-            f"local model directory and is not in the Hugging Face cache, and the hub can't be reached "
-            f"({exc.__class__.__name__}). Set FEVER_SELECTOR_MODEL= to select sentences without one."
-        ) from exc
-    if model.num_labels != 1:
-        raise ValueError(
-            f"The sentence re-ranker {settings.selector_model!r} has {model.num_labels} outputs; a re-ranker "
-            "scores relevance with one (a sentence-transformers CrossEncoder such as an MS MARCO re-ranker)."
-        )
-    return model
-
-
-__all__ = ["Checker", "CheckOptions", "CheckResult", "ClaimError", "NEI", "check_claim_text"]
+__all__ = ["Checker", "CheckOptions", "CheckResult", "ClaimError", "EvidenceResult", "check_claim_text"]

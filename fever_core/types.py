@@ -42,6 +42,10 @@ class Stance:
     def to_dict(self) -> dict[str, float]:
         return {SUPPORTS: self.supports, REFUTES: self.refutes, NEI: self.not_enough_info}
 
+    def of(self, label: str) -> float:
+        """The probability of ``label`` (one of :data:`LABELS`)."""
+        return self.to_dict()[label]
+
 
 @dataclass(frozen=True)
 class Link:

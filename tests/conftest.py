@@ -91,9 +91,9 @@ def settings(tmp_path_factory) -> Settings:
 @pytest.fixture(scope="session")
 def workspace(settings, pages_file):
     """The fixture corpus, built with the real packaged MiniLM encoder."""
-    from fever_core.workspace import Workspace
+    from fever_core.workspace import open_workspace
 
-    return Workspace.open("fixture", settings, specs=[f"fever:{pages_file}"], progress=False)
+    return open_workspace("fixture", settings, specs=[f"fever:{pages_file}"], progress=False)
 
 
 def save_tiny_bert(out: Path, num_labels: int, id2label: dict[int, str] | None = None, seed: int = 0,
@@ -131,9 +131,10 @@ def tiny_reranker(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def checker(workspace, tiny_nli_model):
     from fever_core.pipeline import Checker
+    from fever_core.verification.claim_verifier import ClaimVerifier
     from fever_core.verification.nli import NliModel
 
-    return Checker(workspace, NliModel.load(str(tiny_nli_model), "cpu"))
+    return Checker(workspace, ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu")))
 
 
 def shared_file(*parts: str) -> Path:

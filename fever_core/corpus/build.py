@@ -32,7 +32,7 @@ NAMED_CORPORA: dict[str, list[str]] = {
     "fever-dev": [f"fever:{SHARED_DATA_DIR / 'corpus' / 'fever-pages.jsonl'}", "embedded"],
     "fm2": [f"fever:{SHARED_DATA_DIR / 'corpus' / 'fm2-pages.jsonl'}", "embedded"],
 }
-# The live Wikipedia cache (fever_core.live_wikipedia): not built from sources, it grows as claims are checked.
+# The live Wikipedia cache (fever_core.workspace.live): not built from sources, it grows as claims are checked.
 LIVE_CORPUS = "wikipedia"
 STORE_FILE = "store.sqlite"
 SOURCES_FILE = "sources.json"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from fever_core.corpus.sources.wikipedia_live import LiveWikipediaSource
+from fever_core.corpus.sources.wikipedia_api import LiveWikipediaSource
 from fever_core.corpus.store import CorpusStore
 from fever_core.text import title_to_page_id
 from fever_core.types import Page

@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from fever_core.settings import Settings
-from fever_core.workspace import Workspace
+from fever_core.workspace import open_workspace
 
 
 def _peak_rss_mb() -> float:
@@ -30,7 +30,7 @@ def benchmark_corpus(name: str, settings: Settings, cold: bool = False, queries:
         if cold:
             settings = dataclasses.replace(settings, data_dir=tmp)
         started = time.perf_counter()
-        workspace = Workspace.open(name, settings)
+        workspace = open_workspace(name, settings)
         report["open_or_build_s"] = round(time.perf_counter() - started, 1)
         report["cold_build"] = cold
         report["peak_memory_mb"] = round(_peak_rss_mb())

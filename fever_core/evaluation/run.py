@@ -10,7 +10,6 @@ a confusion matrix, and latency in seconds: per claim (p50, p95) and the p50 of 
 from __future__ import annotations
 
 import json
-import random
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -20,31 +19,10 @@ import numpy as np
 from tqdm import tqdm
 
 from fever_core.evaluation.scorer import FeverScores, fever_score, gold_groups, is_strictly_correct
-from fever_core.jsonl import JsonlError, read_jsonl
+from fever_core.formats import Claim
 from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimError
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.types import LABELS, NEI
-
-
-def load_claims(path: str | Path, limit: int | None = None, sample: int | None = None, seed: int = 0) -> list[dict]:
-    """Claims in FEVER jsonl format (``id``, ``claim``, ``label``, ``evidence``).
-
-    Args:
-        limit: keep only the first ``limit`` claims (files are often sorted by label: see ``sample``).
-        sample: keep a random sample of this many claims, in file order (reproducible with ``seed``).
-    """
-    claims = []
-    for number, record in read_jsonl(path):
-        if "claim" not in record or "label" not in record:
-            raise JsonlError(f"{path}:{number}: a claim needs \"claim\" and \"label\" (FEVER format).")
-        record.setdefault("evidence", [])
-        claims.append(record)
-        if limit is not None and len(claims) >= limit:
-            break
-    if sample is not None and sample < len(claims):
-        keep = sorted(random.Random(seed).sample(range(len(claims)), sample))
-        claims = [claims[i] for i in keep]
-    return claims
 
 
 def _complete(groups: list[list[list]], found: set) -> bool:
@@ -84,9 +62,9 @@ class EvaluationReport:
         return data
 
 
-def oracle_evidence(checker: Checker, claim: dict) -> list[EvidenceSentence] | None:
+def oracle_evidence(checker: Checker, claim: Claim) -> list[EvidenceSentence] | None:
     """The first gold evidence group's sentences from the corpus, or ``None`` if any is missing."""
-    groups = gold_groups(claim["evidence"])
+    groups = gold_groups(claim.evidence)
     if not groups or not groups[0] or any(pair[0] is None for pair in groups[0]):
         return None
     evidence = []
@@ -101,7 +79,7 @@ def oracle_evidence(checker: Checker, claim: dict) -> list[EvidenceSentence] | N
 
 def evaluate(
     checker: Checker,
-    claims: list[dict],
+    claims: list[Claim],
     claims_file: str = "",
     options: CheckOptions | None = None,
     oracle: bool = False,
@@ -133,27 +111,27 @@ def evaluate(
         result: CheckResult
         try:
             if oracle:
-                evidence = oracle_evidence(checker, claim) if claim["label"] != NEI else None
+                evidence = oracle_evidence(checker, claim) if claim.label != NEI else None
                 if evidence is None:
                     skipped["oracle_without_gold_evidence"] += 1
                     continue
-                result = checker.verify_evidence(claim["claim"], evidence, options)
+                result = checker.verify_evidence(claim.claim, evidence, options)
             else:
-                result = checker.check(claim["claim"], options)
+                result = checker.check(claim.claim, options)
         except ClaimError:
             skipped["claim_errors"] += 1
-            prediction = {"id": claim.get("id"), "predicted_label": NEI, "predicted_evidence": []}
+            prediction = {"id": claim.id, "predicted_label": NEI, "predicted_evidence": []}
             predictions.append(prediction)
             gold.append(claim)
             continue
         latencies.append(result.timings["total"])
         for stage, seconds in result.timings.items():
             stage_times.setdefault(stage, []).append(seconds)
-        predictions.append(result.fever_prediction(claim.get("id")))
+        predictions.append(result.fever_prediction(claim.id))
         gold.append(claim)
-        if claim["label"] == NEI:
+        if claim.label == NEI:
             continue
-        groups = [g for g in gold_groups(claim["evidence"]) if g and all(p[0] is not None for p in g)]
+        groups = [g for g in gold_groups(claim.evidence) if g and all(p[0] is not None for p in g)]
         verifiable += 1
         pages = [p.page_id for p in result.pages]
         for k in doc_hits:
@@ -170,12 +148,12 @@ def evaluate(
     if rows is not None:
         for prediction, claim in zip(predictions, gold):
             rows.append({
-                "id": claim.get("id"),
-                "claim": claim["claim"],
-                "label": claim["label"],
+                "id": claim.id,
+                "claim": claim.claim,
+                "label": claim.label,
                 "predicted_label": prediction["predicted_label"],
-                "label_correct": prediction["predicted_label"] == claim["label"],
-                "fever_correct": is_strictly_correct({**prediction, **claim}, 5),
+                "label_correct": prediction["predicted_label"] == claim.label,
+                "fever_correct": is_strictly_correct({**prediction, **claim.to_fever()}, 5),
                 "predicted_evidence": prediction["predicted_evidence"],
             })
     if predictions_path:
@@ -187,7 +165,7 @@ def evaluate(
         raise ValueError("No claim could be evaluated (in oracle mode, no claim had gold evidence in the corpus).")
     confusion = {g: {p: 0 for p in LABELS} for g in LABELS}
     for prediction, claim in zip(predictions, gold):
-        confusion[claim["label"]][prediction["predicted_label"]] += 1
+        confusion[claim.label][prediction["predicted_label"]] += 1
     ratio = (lambda hits: hits / verifiable if verifiable else 0.0)
     return EvaluationReport(
         claims_file=str(claims_file),
@@ -196,7 +174,7 @@ def evaluate(
         two_hop=bool(checker.settings.two_hop if options.two_hop is None else options.two_hop),
         oracle_evidence=oracle,
         n_claims=len(predictions),
-        scores=fever_score(predictions, gold),
+        scores=fever_score(predictions, [claim.to_fever() for claim in gold]),
         doc_recall_at_1=ratio(doc_hits[1]),
         doc_recall_at_5=ratio(doc_hits[5]),
         doc_recall_at_10=ratio(doc_hits[10]),

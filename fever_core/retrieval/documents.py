@@ -49,18 +49,22 @@ class FusedDocumentRetriever:
     def __init__(self, store: CorpusStore, dense: DenseSentenceIndex, weights: dict[str, float] | None = None):
         self.store = store
         self.dense = dense
-        self.titles = TitleMatcher(store)
         self.weights = weights or SIGNAL_WEIGHTS
+        self._titles_of = store.get_meta("fingerprint")
+        self.titles = TitleMatcher(store)
 
-    def reload_titles(self) -> None:
-        """Re-read the title table, for a store that gained pages since (the live Wikipedia cache)."""
-        self.titles = TitleMatcher(self.store)
+    def _current_titles(self) -> TitleMatcher:
+        """The title table, read again when the store changed since (the live Wikipedia cache grows)."""
+        fingerprint = self.store.get_meta("fingerprint")
+        if fingerprint != self._titles_of:
+            self._titles_of, self.titles = fingerprint, TitleMatcher(self.store)
+        return self.titles
 
     def signal_lists(
         self, analysis: ClaimAnalysis, claim_vector: np.ndarray
     ) -> tuple[dict[str, list[tuple[str, float]]], dict[str, str]]:
         """Each signal's ranked ``(page_id, score)`` list (best first), and how each title matched."""
-        matches = self.titles.match(analysis, limit=LIST_DEPTH)
+        matches = self._current_titles().match(analysis, limit=LIST_DEPTH)
         title = [(m.page_id, m.score) for m in matches]
         best: dict[str, float] = {}
         hits = self.dense.search(claim_vector, DENSE_SENTENCES)

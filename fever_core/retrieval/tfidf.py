@@ -10,19 +10,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
 
-from fever_core.corpus.build import corpus_dir
 from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.results import EvidenceSentence, PageCandidate
 from fever_core.retrieval.sentences import evidence_from_hits
-
-if TYPE_CHECKING:
-    from fever_core.workspace import Workspace
 
 N_FEATURES = 2**24
 MATRIX_FILE = "tfidf_pages.npz"
@@ -56,9 +51,9 @@ class TfidfRetriever:
         self.vectorizer = _vectorizer()
 
     @classmethod
-    def build_or_load(cls, workspace: Workspace) -> TfidfRetriever:
-        store = workspace.store
-        folder = corpus_dir(workspace.settings.data_dir, workspace.name)
+    def build_or_load(cls, store: CorpusStore, folder: Path) -> TfidfRetriever:
+        """The index of ``store`` kept in ``folder`` (the corpus's folder), built there first when it is
+        missing or was built for another version of the store."""
         meta_path, matrix_path = folder / META_FILE, folder / MATRIX_FILE
         fingerprint = store.get_meta("fingerprint")
         if meta_path.is_file() and matrix_path.is_file():

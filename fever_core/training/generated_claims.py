@@ -21,8 +21,6 @@ Run ``python -m fever_core train generate-claims --out DIR`` (about 4 minutes on
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import re
 from collections import Counter, defaultdict
@@ -33,8 +31,10 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
+from fever_core.formats import Pair, write_pairs
 from fever_core.text import premise_text
-from fever_core.training.pairs import Pair, PoolSentence, load_embedded_pool, page_split, write_pairs
+from fever_core.training.distractors import PoolSentence
+from fever_core.training.pairs import page_split
 from fever_core.types import NEI
 
 if TYPE_CHECKING:
@@ -260,19 +260,3 @@ def write_generated(records: Sequence[dict], out_dir: Path) -> dict[str, int]:
             (Pair(r["premise"], r["hypothesis"], r["label"], r["source"]) for r in records if r["split"] == split),
         )
     return dict(sorted(Counter(f"{r['split']} {r['label']}" for r in records).items()))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m fever_core train generate-claims",
-        description="Generate SUPPORTS / REFUTES / NOT ENOUGH INFO pairs from the embedded corpus's sentences.",
-    )
-    parser.add_argument("--out", type=Path, default=Path("data/training/embedded-generated"),
-                        help="folder for train.jsonl and heldout.jsonl (default: %(default)s)")
-    parser.add_argument("--sentences-per-page", type=int, default=3, help="leading sentences used per page (default: 3)")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    records = generate_pairs(load_embedded_pool(), sentences_per_page=args.sentences_per_page, seed=args.seed)
-    counts = write_generated(records, args.out)
-    print(json.dumps({"out": str(args.out), "pairs": counts}, indent=2))
-    return 0

@@ -1,6 +1,6 @@
 """Minimal pairs for the joint verifier: one claim, the same retrieved sentences, with and without its gold evidence.
 
-The joint verifier (:func:`~fever_core.training.aggregator.write_joint_pairs`) learns from end-to-end
+The joint verifier (:func:`~fever_core.training.joint.write_joint_pairs`) learns from end-to-end
 runs, where a SUPPORTS / REFUTES claim nearly always finds its gold evidence and a NOT ENOUGH INFO claim
 is a different claim. Nothing there makes it tell *this* claim with its evidence from this claim with
 on-topic sentences only, the line between REFUTES and NOT ENOUGH INFO that the verdict misses most. A
@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from fever_core.formats import evidence_sentences, iter_records
 from fever_core.text import fever_to_plain, page_id_to_title, premise_text
-from fever_core.training.pairs import evidence_sentences, iter_jsonl
+from fever_core.training.runs import append_checks
 from fever_core.types import NEI
 from fever_core.verification.aggregator import JOINT_EVIDENCE_K, joint_premise
 
@@ -55,7 +56,7 @@ def gold_evidence(pairs_file: Path) -> list[GoldEvidence]:
     """Claims of a pair file (``premise`` = FEVER-tokenised evidence, split by :func:`evidence_sentences`;
     ``pages``) that have an evidence set on a single page, each claim once, in file order."""
     records: dict[str, list[dict]] = {}
-    for _, record in iter_jsonl(Path(pairs_file)):
+    for _, record in iter_records(Path(pairs_file)):
         if record.get("label") != NEI:
             records.setdefault(fever_to_plain(record["hypothesis"]), []).append(record)
     out = []
@@ -74,10 +75,8 @@ def collect_retrieval_runs(checker, claims: Sequence[GoldEvidence], out: Path, k
                            progress: bool = True) -> dict[str, list[str]]:
     """Retrieve the top ``k`` evidence premises (``"Title: sentence"``) of each claim, without
     verifying them, and append ``{"claim", "label", "texts"}`` lines to ``out`` (resumable,
-    :func:`~fever_core.training.aggregator.append_checks`). Returns ``{claim: texts}`` for everything in ``out``."""
+    :func:`~fever_core.training.runs.append_checks`). Returns ``{claim: texts}`` for everything in ``out``."""
     from fever_core.pipeline import CheckOptions
-    from fever_core.training.aggregator import append_checks
-
     options = CheckOptions(sentences_k=k, min_evidence_score=float("inf"))  # judge nothing: retrieval only
     records = append_checks(checker, claims, out, lambda result: {"texts": [e.view().text for e in result.evidence]},
                             options, desc="retrieval runs", progress=progress)

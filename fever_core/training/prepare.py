@@ -18,8 +18,6 @@ Run ``python -m fever_core train prepare-data`` (about 3 minutes on 2 cores, mos
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -27,9 +25,10 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
+from fever_core.formats import iter_records
 from fever_core.jsonl import write_jsonl
 from fever_core.text import fever_to_plain
-from fever_core.training.pairs import iter_jsonl, page_split
+from fever_core.training.pairs import page_split
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -102,11 +101,11 @@ def prepare(shared_nli: Path, out_dir: Path) -> dict[str, dict[str, int]]:
     written: dict[str, list[dict]] = {}
     titled = out_dir / "fever-train-titled.jsonl"
     if not titled.is_file():
-        records = [r for _, r in iter_jsonl(Path(shared_nli) / "fever-train.jsonl")]
+        records = [r for _, r in iter_records(Path(shared_nli) / "fever-train.jsonl")]
         written[titled.name] = with_guessed_titles(records)
     vitaminc = [out_dir / f"vitaminc-real-{split}.jsonl" for split in ("train", "heldout")]
     if not all(p.is_file() for p in vitaminc):
-        parts = split_by_page((r for _, r in iter_jsonl(Path(shared_nli) / "vitaminc-real.jsonl")),
+        parts = split_by_page((r for _, r in iter_records(Path(shared_nli) / "vitaminc-real.jsonl")),
                               VITAMINC_HELDOUT_PERCENT)
         for path, split in zip(vitaminc, ("train", "heldout")):
             written[path.name] = parts[split]
@@ -114,26 +113,8 @@ def prepare(shared_nli: Path, out_dir: Path) -> dict[str, dict[str, int]]:
         write_jsonl(out_dir / name, records)
     counts = {}
     for path in [titled, *vitaminc]:
-        labels = Counter(r["label"] for _, r in iter_jsonl(path))
+        labels = Counter(r["label"] for _, r in iter_records(path))
         counts[path.name] = dict(sorted(labels.items()))
         if path == titled:
-            counts[path.name]["with a guessed title"] = sum(1 for _, r in iter_jsonl(path) if r.get("title_guessed"))
+            counts[path.name]["with a guessed title"] = sum(1 for _, r in iter_records(path) if r.get("title_guessed"))
     return counts
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m fever_core train prepare-data",
-        description="Write FEVER's training split with guessed page titles and VitaminC-real split by page.",
-    )
-    parser.add_argument("--nli", type=Path, default=Path("../shared/data/nli"),
-                        help="the shared nli/ folder (default: %(default)s)")
-    parser.add_argument("--out", type=Path, default=Path("data/training/prepared"),
-                        help="folder for the prepared files (default: %(default)s)")
-    args = parser.parse_args(argv)
-    for name in ("fever-train.jsonl", "vitaminc-real.jsonl"):
-        if not (args.nli / name).is_file():
-            print(f"error: {args.nli / name} is missing: point --nli at the shared data's nli/ folder.")
-            return 2
-    print(json.dumps({"out": str(args.out), "pairs": prepare(args.nli, args.out)}, indent=2))
-    return 0

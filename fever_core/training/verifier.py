@@ -6,12 +6,11 @@ RNG states) every N steps so an interrupted run resumes where it stopped, and at
 safetensors model with its tokenizer, an NEI decision rule tuned on a held-out dev split of the
 training data, and per-source scores.
 
-Run ``python -m fever_core.training.verifier --data FILE... --out DIR`` (see :func:`main`).
+Run ``python -m fever_core train verifier --data FILE... --out DIR`` (:mod:`fever_core.cli.train`).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import math
@@ -28,18 +27,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fever_core.evaluation.pairs import report_from_predictions
+from fever_core.formats import DataFileError, Pair, file_kind, load_claims, load_pairs
+from fever_core.settings import Settings
 from fever_core.training.pairs import (
-    DEFAULT_CACHE_DIR,
     DataSpec,
-    Pair,
-    PairFileError,
     build_training_pairs,
     fever_claims_to_pairs,
     fever_pages_lookup,
-    file_kind,
     label_ids,
-    load_claims,
-    load_pairs,
     split_dev,
 )
 from fever_core.types import LABELS
@@ -100,7 +95,8 @@ class TrainConfig:
         resume: continue from ``out/checkpoints/`` when a checkpoint of the same plan exists.
         keep_checkpoints: keep ``out/checkpoints/`` after a finished run (they are ~3x the model size).
         stop_after_steps: stop (with a checkpoint) once this many steps are done; simulates an interruption.
-        cache_dir: where built pair sets and the distractor pool are cached.
+        cache_dir: where built pair sets and the distractor pool are cached. Default ``training/`` in the
+            data folder (``FEVER_DATA_DIR``).
     """
 
     data: list[str]
@@ -129,7 +125,7 @@ class TrainConfig:
     time_budget_s: float | None = None
     eval_batch_size: int = 64
     log_every: int = 50
-    cache_dir: Path = DEFAULT_CACHE_DIR
+    cache_dir: Path = field(default_factory=lambda: Settings.from_env().data_dir / "training")
 
     def to_dict(self) -> dict:
         return {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(self).items()}
@@ -227,11 +223,11 @@ def load_eval_sets(files: Sequence[str], corpus: Path | None) -> dict[str, list[
             pairs = load_pairs(path)
         elif kind == "fever-claims":
             if corpus is None:
-                raise PairFileError(f"{path} holds FEVER claims: give the FEVER pages file with --corpus to score it.")
+                raise DataFileError(f"{path} holds FEVER claims: give the FEVER pages file with --corpus to score it.")
             lookup = lookup or fever_pages_lookup(corpus)
             pairs = fever_claims_to_pairs(load_claims(path), lookup, source=f"{path.stem}-oracle")
         else:
-            raise PairFileError(f"{path} holds claims without evidence; it can't be an evaluation file.")
+            raise DataFileError(f"{path} holds claims without evidence; it can't be an evaluation file.")
         for pair in pairs:
             out[pair.source].append(pair)
     return dict(out)
@@ -517,76 +513,3 @@ def _write_meta(config: TrainConfig, result: TrainResult) -> None:
         "reports": result.reports,
     }
     (Path(config.out) / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-
-
-# ---------------------------------------------------------------------------------------------
-# command line
-
-
-def build_parser() -> argparse.ArgumentParser:
-    d = TrainConfig.__dataclass_fields__
-    parser = argparse.ArgumentParser(
-        prog="python -m fever_core.training.verifier",
-        description="Fine-tune the 3-way claim verifier (SUPPORTS / REFUTES / NOT ENOUGH INFO).",
-    )
-    parser.add_argument("--data", nargs="+", required=True, metavar="FILE[:N]",
-                        help="pair files (nli/*.jsonl), NEI claim files, or FEVER claims files (with --corpus); "
-                             "FILE:N keeps at most N pairs from FILE")
-    parser.add_argument("--out", required=True, type=Path, help="output model directory")
-    parser.add_argument("--init", default=None, help="start model (default: packaged all-MiniLM-L6-v2)")
-    parser.add_argument("--epochs", type=int, default=d["epochs"].default)
-    parser.add_argument("--batch-size", type=int, default=d["batch_size"].default)
-    parser.add_argument("--max-length", type=int, default=d["max_length"].default)
-    parser.add_argument("--lr", type=float, default=d["lr"].default)
-    parser.add_argument("--seed", type=int, default=d["seed"].default)
-    parser.add_argument("--eval", nargs="*", default=[], metavar="FILE", help="evaluation files, scored per source")
-    parser.add_argument("--max-per-source", type=int, default=None, help="default cap on pairs per data file")
-    parser.add_argument("--threads", type=int, default=d["threads"].default)
-    parser.add_argument("--corpus", type=Path, default=None, help="FEVER wiki-pages jsonl for FEVER claims files")
-    parser.add_argument("--dev-fraction", type=float, default=d["dev_fraction"].default)
-    parser.add_argument("--nei-from-evidence-fraction", type=float, default=d["nei_from_evidence_fraction"].default,
-                        help="share of FEVER S/R claims also paired with a non-evidence sentence as NEI")
-    parser.add_argument("--nei-same-page-fraction", type=float, default=d["nei_same_page_fraction"].default,
-                        help="share of FEVER S/R claims also paired, as NEI, with another same-page claim's evidence")
-    parser.add_argument("--nei-claims-pool-evidence", action="store_true", default=None,
-                        help="pair NEI claims with on-topic FEVER evidence sentences too, not only the embedded summaries")
-    parser.add_argument("--plain-style-fraction", type=float, default=d["plain_style_fraction"].default,
-                        help="share of each pair file's pairs also added with parenthetical asides removed from "
-                             "the premise, as Wikipedia's lead summaries write")
-    parser.add_argument("--warmup-ratio", type=float, default=d["warmup_ratio"].default)
-    parser.add_argument("--checkpoint-every", type=int, default=d["checkpoint_every"].default)
-    parser.add_argument("--no-resume", dest="resume", action="store_false", help="ignore existing checkpoints")
-    parser.add_argument("--keep-checkpoints", action="store_true")
-    parser.add_argument("--stop-after-steps", type=int, default=None)
-    parser.add_argument("--time-budget-min", type=float, default=None,
-                        help="stop training after this many minutes and save/evaluate the model as it is")
-    parser.add_argument("--cache-dir", type=Path, default=d["cache_dir"].default)
-    return parser
-
-
-def config_from_args(args: argparse.Namespace) -> TrainConfig:
-    kwargs = {k: v for k, v in vars(args).items() if v is not None}
-    if "time_budget_min" in kwargs:
-        kwargs["time_budget_s"] = kwargs.pop("time_budget_min") * 60
-    kwargs.pop("time_budget_min", None)
-    return TrainConfig(**kwargs)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command-line entry point; returns the process exit code."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    args = build_parser().parse_args(argv)
-    try:
-        result = train_verifier(config_from_args(args))
-    except (PairFileError, FileNotFoundError, RuntimeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    summary = {k: v for k, v in asdict(result).items() if k not in ("losses", "reports")}
-    summary["scores"] = {k: {"n": r["n"], "accuracy": round(r["accuracy"], 4), "macro_f1": round(r["macro_f1"], 4)}
-                         for k, r in result.reports.items()}
-    print(json.dumps(summary, indent=2, default=str))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from fever_core.text import WORD_RE, content_words
-from fever_core.types import LABELS
+from fever_core.types import Stance
 
 AGGREGATOR_FILE = "aggregator.json"
 JOINT_EVIDENCE_K = 5
@@ -50,15 +50,26 @@ class EvidenceView:
     Attributes:
         score: selection score (bi-encoder cosine, about -1..1; higher is more relevant).
         hop: 1 for first-hop evidence, 2 when reached through a link.
-        stance: ``{"SUPPORTS": p, "REFUTES": p, "NOT ENOUGH INFO": p}``, or ``None`` when the
-            sentence was not judged (below the minimum evidence score).
+        stance: the verifier's stance, or ``None`` when the sentence was not judged (below the minimum
+            evidence score).
         text: the premise as the verifier read it (``"Title: sentence"``).
     """
 
     score: float
     hop: int
-    stance: dict[str, float] | None
+    stance: Stance | None
     text: str = ""
+
+    def to_dict(self) -> dict:
+        """As the verdict's training runs record it (the stance as ``{label: probability}``)."""
+        return {"score": self.score, "hop": self.hop, "stance": self.stance.to_dict() if self.stance else None,
+                "text": self.text}
+
+    @classmethod
+    def from_dict(cls, record: dict) -> EvidenceView:
+        """The inverse of :meth:`to_dict`."""
+        stance = record.get("stance")
+        return cls(record["score"], record["hop"], Stance.from_dict(stance) if stance else None, record.get("text", ""))
 
 
 def joint_premise(texts: Sequence[str], k: int = JOINT_EVIDENCE_K) -> str:
@@ -91,7 +102,7 @@ def claim_features(claim: str, evidence: Sequence[EvidenceView], k: int = 5) -> 
     for i, item in enumerate(items):
         scores[i] = item.score
         if item.stance is not None:
-            rows[i] = [item.stance[label] for label in LABELS]
+            rows[i] = item.stance.as_row()
             judged[i] = 1.0
     per_position = []
     for i in range(TOP_POSITIONS):

@@ -96,7 +96,7 @@ def aggregate_learned(
                        f"The evidence found does not settle the claim (P(NOT ENOUGH INFO) = {probabilities[NEI]:.2f}).", [])
     index = LABELS.index(label)
     other = LABELS[1 - index]
-    leaning = [i for i, v in enumerate(views) if v.stance is not None and v.stance[label] > v.stance[other]]
+    leaning = [i for i, v in enumerate(views) if v.stance is not None and v.stance.of(label) > v.stance.of(other)]
     verb = "Supported" if label == "SUPPORTS" else "Refuted"
     if not leaning:
         return Verdict(label, probabilities, f"{verb} on balance of the evidence (P = {probabilities[label]:.2f}).", [])

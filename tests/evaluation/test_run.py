@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from fever_core.evaluation.run import evaluate, load_claims
+from fever_core.evaluation.run import evaluate
+from fever_core.formats import load_claims
 from fever_core.pipeline import CheckOptions
 
 
@@ -51,5 +52,5 @@ def test_broken_claims_file_names_the_line(tmp_path):
 def test_a_sample_is_reproducible_and_keeps_file_order(claims_file):
     first = load_claims(claims_file, sample=2, seed=3)
     assert first == load_claims(claims_file, sample=2, seed=3)
-    ids = [c["id"] for c in first]
+    ids = [c.id for c in first]
     assert len(ids) == 2 and ids == sorted(ids)

@@ -1,7 +1,7 @@
 import pytest
 
-from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSelector
 from fever_core.retrieval.results import EvidenceSentence, HopLink
+from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSelector
 from fever_core.retrieval.two_hop import merge_hops, second_hop
 
 
@@ -57,13 +57,11 @@ def test_pages_that_second_hop_evidence_came_from_join_the_ranking():
     assert ranked[1].used and ranked[1].signals == {"link": 0.8} and ranked[3].title == "Page D"
 
 
-def test_a_reranker_reorders_the_head_and_keeps_scores_on_the_cosine_scale(workspace, settings, tiny_reranker):
-    from dataclasses import replace
-
-    from fever_core.pipeline import _load_cross_encoder
+def test_a_reranker_reorders_the_head_and_keeps_scores_on_the_cosine_scale(workspace, tiny_reranker):
+    from fever_core.retrieval.reranker import load_reranker
     from fever_core.text import premise_text
 
-    reranker = _load_cross_encoder(replace(settings, selector_model=str(tiny_reranker)))
+    reranker = load_reranker(str(tiny_reranker), "cpu")
     claim = "Steven Spielberg was born in Ohio."
     vector = workspace.dense.embed([claim])[0]
     pages = ["Steven_Spielberg", "Edinburgh", "Sherlock_Holmes"]
@@ -77,13 +75,15 @@ def test_a_reranker_reorders_the_head_and_keeps_scores_on_the_cosine_scale(works
     assert [e.key for e in reranked[3:]] == [e.key for e in plain[3:]]
 
 
-def test_a_reranker_that_is_not_one_output_or_not_found_is_refused_clearly(settings, tiny_nli_model, tmp_path):
-    from dataclasses import replace
-
-    from fever_core.pipeline import _load_cross_encoder
+def test_a_reranker_that_is_not_one_output_or_not_found_is_refused_clearly(workspace, tiny_nli_model, tmp_path):
+    from fever_core.retrieval.registry import get_retriever
+    from fever_core.retrieval.reranker import load_reranker
 
     with pytest.raises(ValueError, match="has 3 outputs"):
-        _load_cross_encoder(replace(settings, selector_model=str(tiny_nli_model)))
+        load_reranker(str(tiny_nli_model), "cpu")
     with pytest.raises(FileNotFoundError, match="No sentence re-ranker"):
-        _load_cross_encoder(replace(settings, selector_model=str(tmp_path / "missing")))
-    assert _load_cross_encoder(replace(settings, selector_model="")) is None
+        load_reranker(str(tmp_path / "missing"), "cpu")
+    fused = get_retriever("fused", workspace.store, workspace.dense, workspace.folder, reranker_model="")
+    assert fused.sentences.cross_encoder is None
+    with pytest.raises(ValueError, match="Unknown retriever"):
+        get_retriever("magic", workspace.store, workspace.dense, workspace.folder)

@@ -4,7 +4,9 @@ import json
 import random
 import re
 
+from fever_core.formats import load_pairs
 from fever_core.nlp import load_spacy
+from fever_core.training.distractors import PoolSentence
 from fever_core.training.generated_claims import (
     CoreClaim,
     Substitutes,
@@ -13,7 +15,7 @@ from fever_core.training.generated_claims import (
     mutate,
     write_generated,
 )
-from fever_core.training.pairs import PoolSentence, load_pairs, page_split
+from fever_core.training.pairs import page_split
 
 KUBRICK = "Stanley Kubrick was an American filmmaker and photographer."
 

@@ -15,32 +15,20 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
+from fever_core.cli import main  # noqa: E402
 from fever_core.evaluation.pairs import report_from_predictions  # noqa: E402
+from fever_core.formats import DataFileError, Pair, load_claims, load_pairs  # noqa: E402
+from fever_core.training.augmentation import plain_style_pairs, without_asides  # noqa: E402
+from fever_core.training.distractors import DistractorIndex, PoolSentence, nei_pairs  # noqa: E402
 from fever_core.training.pairs import (  # noqa: E402
-    NEI,
     DataSpec,
-    DistractorIndex,
-    Pair,
-    PairFileError,
-    PoolSentence,
     balanced_subsample,
     build_training_pairs,
     fever_claims_to_pairs,
-    load_claims,
-    load_pairs,
-    nei_pairs,
-    plain_style_pairs,
     split_dev,
-    without_asides,
 )
-from fever_core.training.verifier import (  # noqa: E402
-    TrainConfig,
-    choose_nei_threshold,
-    main,
-    plan_batches,
-    train_verifier,
-)
-from fever_core.types import LABELS  # noqa: E402
+from fever_core.training.verifier import TrainConfig, choose_nei_threshold, plan_batches, train_verifier  # noqa: E402
+from fever_core.types import LABELS, NEI  # noqa: E402
 from fever_core.verification.decision import decide  # noqa: E402
 from fever_core.verification.nli import NliModel  # noqa: E402
 from tests.conftest import save_tiny_bert, write_jsonl  # noqa: E402
@@ -139,7 +127,7 @@ def test_resume_refuses_a_checkpoint_of_another_plan(tmp_path, tiny_model, hand_
 def test_cli_reports_a_bad_file(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"premise": "a", "hypothesis": "b", "label": "SUPPORTS"}\nnot json\n')
-    assert main(["--data", str(bad), "--out", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "c")]) == 2
+    assert main(["train", "verifier", "--data", str(bad), "--out", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "c")]) == 2
     assert f"{bad}:2" in capsys.readouterr().err
 
 
@@ -176,7 +164,7 @@ def test_load_pairs_formats_premises(tmp_path):
 def test_malformed_pair_line_names_file_and_line(tmp_path, line, message):
     path = tmp_path / "bad.jsonl"
     path.write_text('{"premise": "a", "hypothesis": "b", "label": "SUPPORTS"}\n\n' + line + "\n")
-    with pytest.raises(PairFileError, match=message) as info:
+    with pytest.raises(DataFileError, match=message) as info:
         load_pairs(path)
     assert f"{path}:3:" in str(info.value)
 
@@ -192,7 +180,7 @@ def test_fever_claims_to_pairs(tmp_path):
     text = {("Paris", 0): ("Paris", "Paris is the capital of France ."),
             ("France", 3): ("France", "France -LRB- officially -RRB- is in Europe .")}
     claims = load_claims(path)
-    assert claims[0].evidence == ((("Missing_Page", 0),), (("Paris", 0), ("France", 3)))
+    assert claims[0].evidence_sets() == ((("Missing_Page", 0),), (("Paris", 0), ("France", 3)))
 
     pairs = fever_claims_to_pairs(claims, lambda page, line: text.get((page, line)), source="t")
     assert pairs == [

@@ -7,19 +7,25 @@ import shutil
 import numpy as np
 import pytest
 
+from fever_core.cli import main as cli_main
 from fever_core.pipeline import Checker, CheckOptions
-from fever_core.training.aggregator import (
-    choose_joint_weight, fit_aggregator, main as train_aggregator_main, proxy_claims,
-)
+from fever_core.training.aggregator import choose_joint_weight, fit_aggregator, proxy_claims
+from fever_core.types import Stance
 from fever_core.verification.aggregator import (
-    AGGREGATOR_FILE, FEATURE_NAMES, EvidenceView, LearnedAggregator, claim_features, joint_premise,
+    AGGREGATOR_FILE,
+    FEATURE_NAMES,
+    EvidenceView,
+    LearnedAggregator,
+    claim_features,
+    joint_premise,
 )
+from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.nli import NliModel
 from tests.conftest import write_jsonl
 
 
 def stance(s, r, n):
-    return {"SUPPORTS": s, "REFUTES": r, "NOT ENOUGH INFO": n}
+    return Stance(s, r, n)
 
 
 def test_features_describe_the_top_evidence_and_pad_missing_positions():
@@ -55,8 +61,8 @@ def synthetic_runs(n=600, seed=0):
         offtopic = stance(0.1, 0.8, 0.1)  # an off-topic first sentence the verifier misreads as REFUTES
         noise = rng.uniform(-0.05, 0.05)
         evidence = [
-            {"score": 0.3 + noise, "hop": 1, "stance": offtopic},
-            {"score": 0.7 + noise, "hop": 1, "stance": decisive},
+            {"score": 0.3 + noise, "hop": 1, "stance": offtopic.to_dict()},
+            {"score": 0.7 + noise, "hop": 1, "stance": decisive.to_dict()},
         ]
         runs.append({"claim": f"claim {i}", "label": label, "evidence": evidence})
     return runs
@@ -126,7 +132,7 @@ def test_the_checker_mixes_in_the_joint_verifier_reading_the_top_evidence_togeth
     model = NliModel.load(str(tiny_nli_model), "cpu")
     only_joint = always(1)
     only_joint.joint_weight = 1.0
-    checker = Checker(workspace, model, aggregator=only_joint, joint_verifier=model)
+    checker = Checker(workspace, ClaimVerifier(model, aggregator=only_joint, joint_verifier=model))
     claim = "Sherlock Holmes was created by Charles Dickens."
     result = checker.check(claim)
     texts = [f"{e.sentence.title}: {e.sentence.text}" for e in result.evidence]
@@ -136,7 +142,9 @@ def test_the_checker_mixes_in_the_joint_verifier_reading_the_top_evidence_togeth
     # the rule and the baselines' retrievers leave it out
     rule = checker.check(claim, CheckOptions(verdict="rule"))
     assert rule.verdict.probabilities == next(e.stance for e in rule.evidence if e.stance is not None).to_dict()
-    assert Checker(workspace, model, retriever="bm25", aggregator=only_joint, joint_verifier=model).joint_verifier is None
+    baseline = Checker(workspace, ClaimVerifier(model, aggregator=only_joint, joint_verifier=model), retriever="bm25")
+    bm25 = baseline.check(claim)
+    assert bm25.verdict.probabilities == next(e.stance for e in bm25.evidence if e.stance is not None).to_dict()
 
 
 def test_open_loads_the_joint_verifier_only_when_the_verdict_gives_it_weight(tmp_path, settings, workspace, tiny_nli_model):
@@ -148,24 +156,24 @@ def test_open_loads_the_joint_verifier_only_when_the_verdict_gives_it_weight(tmp
     weighted.joint_weight = 0.5
     weighted.save(model)
     with_joint = replace(settings, verifier_model=str(model), joint_verifier_model=str(tiny_nli_model))
-    assert Checker.open("fixture", with_joint, progress=False).joint_verifier is not None
-    assert Checker.open("fixture", replace(with_joint, joint_verifier_model=""), progress=False).joint_verifier is None
+    assert Checker.open("fixture", with_joint, progress=False).verification.joint_verifier is not None
+    assert Checker.open("fixture", replace(with_joint, joint_verifier_model=""), progress=False).verification.joint_verifier is None
     with pytest.raises(FileNotFoundError, match="FEVER_JOINT_VERIFIER_MODEL"):
         Checker.open("fixture", replace(with_joint, joint_verifier_model=str(tmp_path / "none")), progress=False)
     weighted.joint_weight = 0.0
     weighted.save(model)
-    assert Checker.open("fixture", with_joint, progress=False).joint_verifier is None
+    assert Checker.open("fixture", with_joint, progress=False).verification.joint_verifier is None
 
 
 def test_the_checker_decides_with_the_aggregator_unless_a_threshold_is_asked_for(workspace, tiny_nli_model):
-    checker = Checker(workspace, NliModel.load(str(tiny_nli_model), "cpu"), aggregator=always(1))
+    checker = Checker(workspace, ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu"), aggregator=always(1)))
     result = checker.check("Sherlock Holmes was created by Charles Dickens.")
     assert result.verdict.label == "REFUTES"
     assert result.verdict.probabilities["REFUTES"] > 0.99
     assert all(e.stance is None or e.stance.refutes >= e.stance.supports
                for e in result.evidence[: (result.verdict.deciding_evidence or [0])[0]])
 
-    nei = Checker(workspace, NliModel.load(str(tiny_nli_model), "cpu"), aggregator=always(2))
+    nei = Checker(workspace, ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu"), aggregator=always(2)))
     assert nei.check("Sherlock Holmes was created by Charles Dickens.").verdict.label == "NOT ENOUGH INFO"
     ruled = nei.check("Sherlock Holmes was created by Charles Dickens.", CheckOptions(nei_threshold=1.01))
     assert ruled.verdict.label in {"SUPPORTS", "REFUTES"}
@@ -203,9 +211,9 @@ def test_train_aggregator_command_runs_claims_end_to_end_and_saves_beside_the_ve
 
     monkeypatch.setenv("FEVER_DATA_DIR", str(settings.data_dir))
     runs = tmp_path / "runs.jsonl"
-    argv = ["--pairs", str(pairs), "--nei-claims", str(nei), "--pages", str(pages_file),
+    argv = ["train", "aggregator", "--pairs", str(pairs), "--nei-claims", str(nei), "--pages", str(pages_file),
             "--corpus", "fixture", "--model", str(model), "--runs", str(runs)]
-    assert train_aggregator_main(argv) == 0
+    assert cli_main(argv) == 0
     assert (model / AGGREGATOR_FILE).is_file()
     assert LearnedAggregator.load(model).report["n_claims"] == 9
     lines = [json.loads(line) for line in runs.read_text().splitlines()]
@@ -214,7 +222,7 @@ def test_train_aggregator_command_runs_claims_end_to_end_and_saves_beside_the_ve
     # re-running resumes: nothing is checked again; the runs become joint-verifier pairs
     before = runs.read_text()
     joint_dir = tmp_path / "joint-pairs"
-    assert train_aggregator_main(argv + ["--joint-pairs-out", str(joint_dir), "--joint-model", str(model),
+    assert cli_main(argv + ["--joint-pairs-out", str(joint_dir), "--joint-model", str(model),
                                          "--joint-minimal-pairs", "4"]) == 0
     assert runs.read_text() == before
     minimal = [json.loads(line) for line in (joint_dir / "joint-minimal.jsonl").read_text().splitlines()]

@@ -10,25 +10,9 @@ A source has a ``name``, a ``fingerprint()`` that changes when its input changes
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Protocol
 
-from fever_core.types import Page
-
-
-class CorpusSourceError(ValueError):
-    """A source's input is missing or malformed; the message names the file and line."""
-
-
-class PageSource(Protocol):
-    name: str
-
-    def fingerprint(self) -> str: ...
-
-    def iter_titles(self) -> Iterator[tuple[str, str]]: ...
-
-    def iter_pages(self) -> Iterator[Page]: ...
+from fever_core.corpus.sources.base import CorpusSourceError, PageSource
 
 
 def source_from_spec(spec: str) -> PageSource:
@@ -45,3 +29,6 @@ def source_from_spec(spec: str) -> PageSource:
     raise CorpusSourceError(
         f"Unknown corpus source {spec!r}: use 'embedded' or 'fever:PATH/TO/wiki-pages.jsonl'."
     )
+
+
+__all__ = ["CorpusSourceError", "PageSource", "source_from_spec"]

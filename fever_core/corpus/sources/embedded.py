@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from fever_core.corpus.sources import CorpusSourceError
+from fever_core.corpus.sources.base import CorpusSourceError
 from fever_core.nlp import split_sentences
 from fever_core.text import title_to_page_id
 from fever_core.types import Page, Sentence

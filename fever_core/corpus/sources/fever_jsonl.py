@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
-from fever_core.corpus.sources import CorpusSourceError
+from fever_core.corpus.sources.base import CorpusSourceError
 from fever_core.jsonl import read_jsonl
 from fever_core.text import fever_to_plain, page_id_to_title, title_to_page_id
 from fever_core.types import Link, Page, Sentence

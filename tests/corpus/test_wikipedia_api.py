@@ -3,7 +3,7 @@ touches the internet."""
 
 import pytest
 
-from fever_core.corpus.sources.wikipedia_live import LiveWikipediaSource, WikipediaUnavailable
+from fever_core.corpus.sources.wikipedia_api import LiveWikipediaSource, WikipediaUnavailable
 from fever_core.corpus.store import CorpusStore
 from fever_core.corpus.wikipedia_cache import WikipediaCache
 

@@ -1,4 +1,4 @@
-"""The ``wikipedia`` corpus: a local cache of Wikipedia page leads that grows with every claim checked.
+"""The live ``wikipedia`` workspace: a local cache of Wikipedia page leads that grows with every claim checked.
 
 Before document retrieval, Wikipedia is searched for the claim and for its first mentions, and the
 leads of the top pages are fetched; before two-hop, some pages the best evidence links to. Each
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fever_core.corpus.build import LIVE_CORPUS, STORE_FILE, corpus_dir
-from fever_core.corpus.sources.wikipedia_live import LiveWikipediaSource, WikipediaUnavailable
+from fever_core.corpus.sources.wikipedia_api import LiveWikipediaSource, WikipediaUnavailable
 from fever_core.corpus.store import SCHEMA_VERSION, CorpusStore
 from fever_core.corpus.wikipedia_cache import WikipediaCache
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
@@ -32,7 +32,7 @@ from fever_core.retrieval.dense import DenseSentenceIndex
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.settings import Settings
 from fever_core.text import page_id_to_title
-from fever_core.workspace import FetchReport, Workspace
+from fever_core.workspace.base import Workspace
 
 MAX_MENTION_SEARCHES = 2
 MAX_SEARCH_CHARS = 300  # Wikipedia's search refuses longer queries
@@ -87,14 +87,14 @@ def _interleave(lists: list[list[str]]) -> list[str]:
 class LiveWikipediaWorkspace(Workspace):
     """The ``wikipedia`` corpus: fetches what a claim needs before the pipeline reads the cache.
 
-    Open it with ``Workspace.open("wikipedia")`` (or :func:`open_live_workspace`).
+    Open it with ``open_workspace("wikipedia")`` (or :func:`open_live_workspace`).
     """
 
     cache: WikipediaCache = field(repr=False)
     _retry_at: float = field(default=0.0, init=False, repr=False)  # time.monotonic() of the next try
     _unreachable: str = field(default="", init=False, repr=False)  # why the last try failed
 
-    def prepare(self, analysis: ClaimAnalysis) -> FetchReport:
+    def prepare(self, analysis: ClaimAnalysis) -> list[str]:
         """Search Wikipedia for the claim and its first mentions; fetch the top pages not cached."""
         limit = self.settings.wikipedia_pages_per_claim
         mentions = [m for m in analysis.mentions if m != analysis.claim][:MAX_MENTION_SEARCHES]
@@ -105,7 +105,7 @@ class LiveWikipediaWorkspace(Workspace):
 
         return self._grow(titles, limit, warn_when_waiting=True)
 
-    def prepare_links(self, evidence: list[EvidenceSentence], min_score: float) -> FetchReport:
+    def prepare_links(self, evidence: list[EvidenceSentence], min_score: float) -> list[str]:
         """Fetch the first pages not cached that first-hop evidence scoring ``min_score`` links to."""
 
         def titles() -> list[str]:
@@ -117,10 +117,11 @@ class LiveWikipediaWorkspace(Workspace):
 
         return self._grow(titles, self.settings.wikipedia_links_per_claim, warn_when_waiting=False)
 
-    def _grow(self, titles: Callable[[], list[str]], limit: int, warn_when_waiting: bool) -> FetchReport:
+    def _grow(self, titles: Callable[[], list[str]], limit: int, warn_when_waiting: bool) -> list[str]:
         """Fetch up to ``limit`` of the pages named by ``titles()`` that the cache doesn't know, then
-        index whatever the store gained (also what another process added). A failure stops the
-        fetching, keeps what was fetched and turns into a warning."""
+        index whatever the store gained (also what another process added), and save the index with the store's
+        new fingerprint (which tells the page retriever to read its title table again). A failure stops the
+        fetching, keeps what was fetched and turns into a warning; the warnings are returned."""
         with _GROWING:
             warnings: list[str] = []
             waiting = time.monotonic() < self._retry_at
@@ -134,12 +135,11 @@ class LiveWikipediaWorkspace(Workspace):
                 except WikipediaUnavailable as exc:
                     self._retry_at, self._unreachable = time.monotonic() + RETRY_AFTER_S, str(exc)
                     warnings.append(self._cached_only(str(exc)))
-            grew = self.dense.extend_from(self.store) > 0
-            if grew:
+            if self.dense.extend_from(self.store) > 0:
                 fingerprint = content_fingerprint(self.store)
                 self.store.set_meta("fingerprint", fingerprint)
                 self.dense.save(fingerprint)
-            return FetchReport(grew, warnings)
+            return warnings
 
     def _cached_only(self, reason: str) -> str:
         pages = self.store.stats().pages

@@ -1,0 +1,102 @@
+"""``check``, ``evaluate`` and ``evaluate-pairs``: one claim, a claims file, a pair file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from fever_core.cli.common import add_verdict_option, settings_from, write_json
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from fever_core.pipeline import Checker, CheckOptions, check_claim_text
+
+    claim = check_claim_text(args.claim)  # refuse a claim that can't be checked before loading any model
+    checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
+    result = checker.check(claim, CheckOptions(two_hop=False if args.no_two_hop else None, verdict=args.verdict))
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if args.json:
+        print(result.to_json())
+        return 0
+    verdict = result.verdict
+    print(f"{verdict.label}  " + "  ".join(f"{k}={v:.2f}" for k, v in verdict.probabilities.items()))
+    print(verdict.reason)
+    for item in result.evidence:
+        e = item.sentence
+        hop = f" via {e.via.anchor!r}" if e.via else ""
+        print(f"  [{e.score:.3f}] hop {e.hop}{hop}  {e.title} ({e.line}): {e.text}")
+    print("timings (s): " + ", ".join(f"{k}={v:.3f}" for k, v in result.timings.items()))
+    return 0
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from fever_core.evaluation.run import evaluate
+    from fever_core.formats import load_claims
+    from fever_core.pipeline import Checker, CheckOptions
+
+    claims = load_claims(args.claims, args.limit, args.sample, args.seed)
+    checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
+    options = CheckOptions(two_hop=False if args.no_two_hop else None, verdict=args.verdict)
+    report = evaluate(checker, claims, args.claims, options, oracle=args.oracle_evidence,
+                      predictions_path=args.predictions)
+    data = report.to_dict()
+    write_json(args.report, data)
+    print(json.dumps(data, indent=2))
+    return 0
+
+
+def cmd_evaluate_pairs(args: argparse.Namespace) -> int:
+    from fever_core.evaluation.pairs import evaluate_pairs
+    from fever_core.formats import load_pairs
+    from fever_core.verification.decision import load_decision_rule
+    from fever_core.verification.nli import NliModel
+
+    pairs = [pair for path in args.pairs for pair in load_pairs(Path(path))]
+    if args.limit:
+        pairs = pairs[: args.limit]
+    settings = settings_from(args)
+    model = NliModel.load(settings.verifier_model, settings.device)
+    rule = load_decision_rule(settings.verifier_model)
+    data = evaluate_pairs(model, pairs, nei_threshold=rule.nei_threshold).to_dict()
+    write_json(args.report, data)
+    print(json.dumps(data, indent=2))
+    return 0
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    from fever_core.retrieval.registry import RETRIEVERS
+
+    p = commands.add_parser("check", help="check one claim")
+    p.add_argument("claim")
+    p.add_argument("--corpus", default="embedded", help="a corpus name, or 'wikipedia' to fetch pages live (cached)")
+    p.add_argument("--retriever", default="fused", choices=RETRIEVERS)
+    p.add_argument("--model", help="verifier model path or hub id (default: settings)")
+    p.add_argument("--no-two-hop", action="store_true")
+    add_verdict_option(p)
+    p.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    p.set_defaults(func=cmd_check)
+
+    p = commands.add_parser("evaluate", help="FEVER metrics on a claims file")
+    p.add_argument("--claims", required=True)
+    p.add_argument("--corpus", default="fever-dev")
+    p.add_argument("--limit", type=int, help="only the first N claims")
+    p.add_argument("--sample", type=int, help="a random sample of N claims (reproducible with --seed)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--retriever", default="fused", choices=RETRIEVERS)
+    p.add_argument("--model", help="verifier model path or hub id (default: settings)")
+    p.add_argument("--no-two-hop", action="store_true")
+    add_verdict_option(p)
+    p.add_argument("--oracle-evidence", action="store_true", help="verify against gold evidence (S/R claims)")
+    p.add_argument("--predictions", help="write FEVER prediction lines here (jsonl)")
+    p.add_argument("--report", help="write the report here (json)")
+    p.set_defaults(func=cmd_evaluate)
+
+    p = commands.add_parser("evaluate-pairs", help="verifier accuracy on (premise, hypothesis) pair files")
+    p.add_argument("--pairs", nargs="+", required=True)
+    p.add_argument("--model", help="verifier model path or hub id (default: settings)")
+    p.add_argument("--limit", type=int)
+    p.add_argument("--report")
+    p.set_defaults(func=cmd_evaluate_pairs)

@@ -1,0 +1,32 @@
+"""What every command shares: settings from the global options, JSON reports, the verdict option."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from fever_core.settings import Settings
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The settings (environment, then the global ``--data-dir`` and a command's ``--model``)."""
+    return Settings.from_env(data_dir=getattr(args, "data_dir", None), verifier_model=getattr(args, "model", None))
+
+
+def training_dir(args: argparse.Namespace) -> Path:
+    """Where training data, caches and runs go by default: ``training/`` in the data folder."""
+    return settings_from(args).data_dir / "training"
+
+
+def write_json(path: str | Path | None, data: dict) -> None:
+    """Write ``data`` as indented JSON to ``path`` (folders made as needed); nothing when ``path`` is empty."""
+    if path:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def add_verdict_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--verdict", choices=["learned", "rule"], default=None,
+                        help="learned: the verifier's claim-level model over all evidence (default when it has one); "
+                        "rule: the best trustworthy sentence decides")

@@ -1,0 +1,184 @@
+"""``train verifier|aggregator|generate-claims|prepare-data``: the models and the data they learn from.
+
+Every training command reads the global options: its caches, runs and generated data go to ``training/`` in
+the data folder (``--data-dir``, ``FEVER_DATA_DIR``) unless a path is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import sys
+import time
+from dataclasses import asdict, replace
+from pathlib import Path
+
+from fever_core.cli.common import settings_from, training_dir
+
+
+def cmd_verifier(args: argparse.Namespace) -> int:
+    from fever_core.training.verifier import TrainConfig, train_verifier
+
+    d = TrainConfig.__dataclass_fields__
+    options = {name: getattr(args, name) for name in d if getattr(args, name, None) is not None}
+    if args.time_budget_min is not None:
+        options["time_budget_s"] = args.time_budget_min * 60
+    options.setdefault("cache_dir", training_dir(args))
+    result = train_verifier(TrainConfig(**options))
+    summary = {k: v for k, v in asdict(result).items() if k not in ("losses", "reports")}
+    summary["scores"] = {k: {"n": r["n"], "accuracy": round(r["accuracy"], 4), "macro_f1": round(r["macro_f1"], 4)}
+                         for k, r in result.reports.items()}
+    print(json.dumps(summary, indent=2, default=str))
+    return 0
+
+
+def cmd_aggregator(args: argparse.Namespace) -> int:
+    from fever_core.pipeline import Checker
+    from fever_core.training.aggregator import collect_runs, fit_aggregator, proxy_claims, verifier_fingerprint
+    from fever_core.training.joint import write_joint_minimal_pairs, write_joint_pairs
+    from fever_core.verification.decision import load_decision_rule
+    from fever_core.verification.nli import NliModel
+
+    settings = settings_from(args)
+    model_dir = Path(settings.verifier_model)
+    if not model_dir.is_dir():
+        raise FileNotFoundError(f"{model_dir} is not a local verifier directory")
+    started = time.perf_counter()
+    claims = proxy_claims(args.pairs, args.nei_claims, args.pages)
+    random.Random(args.seed).shuffle(claims)
+    claims = claims[: args.limit] if args.limit else claims
+    folder = training_dir(args)
+    runs_path = args.runs or folder / f"aggregator-runs-{args.corpus}-{verifier_fingerprint(model_dir)}.jsonl"
+    # the runs record what the one-sentence verifier hands the verdict: no joint verifier needed
+    checker = Checker.open(args.corpus, replace(settings, joint_verifier_model=""), progress=True)
+    wanted = {c.claim for c in claims}
+    runs = [r for r in collect_runs(checker, claims, runs_path) if r["claim"] in wanted]
+    if args.joint_pairs_out:
+        for path in write_joint_pairs(runs, args.joint_pairs_out, seed=args.seed):
+            print(f"wrote {path}", file=sys.stderr)
+        if args.joint_minimal_pairs:
+            retrieval_runs = folder / f"retrieval-runs-{args.corpus}.jsonl"
+            path = write_joint_minimal_pairs(checker, args.pairs, args.joint_minimal_pairs, args.joint_pairs_out,
+                                             retrieval_runs, args.seed)
+            print(f"wrote {path}", file=sys.stderr)
+    joint_model = NliModel.load(args.joint_model, settings.device) if args.joint_model else None
+    aggregator = fit_aggregator(runs, load_decision_rule(model_dir).nei_threshold, seed=args.seed, joint_model=joint_model)
+    aggregator.report.update({"corpus": args.corpus, "pairs": str(args.pairs), "nei_claims": str(args.nei_claims),
+                              "joint_model": args.joint_model, "wall_s": round(time.perf_counter() - started, 1)})
+    path = aggregator.save(model_dir)
+    print(json.dumps({"saved": str(path), **aggregator.report}, indent=2))
+    return 0
+
+
+def cmd_generate_claims(args: argparse.Namespace) -> int:
+    from fever_core.training.distractors import load_embedded_pool
+    from fever_core.training.generated_claims import generate_pairs, write_generated
+
+    out = args.out or training_dir(args) / "embedded-generated"
+    pool = load_embedded_pool(training_dir(args))
+    records = generate_pairs(pool, sentences_per_page=args.sentences_per_page, seed=args.seed)
+    print(json.dumps({"out": str(out), "pairs": write_generated(records, out)}, indent=2))
+    return 0
+
+
+def cmd_prepare_data(args: argparse.Namespace) -> int:
+    from fever_core.training.prepare import prepare
+
+    for name in ("fever-train.jsonl", "vitaminc-real.jsonl"):
+        if not (args.nli / name).is_file():
+            raise FileNotFoundError(f"{args.nli / name} is missing: point --nli at the shared data's nli/ folder.")
+    out = args.out or training_dir(args) / "prepared"
+    print(json.dumps({"out": str(out), "pairs": prepare(args.nli, out)}, indent=2))
+    return 0
+
+
+def _verifier_parser(p: argparse.ArgumentParser) -> None:
+    from fever_core.training.verifier import TrainConfig
+
+    d = TrainConfig.__dataclass_fields__
+    p.add_argument("--data", nargs="+", required=True, metavar="FILE[:N]",
+                   help="pair files (nli/*.jsonl), NEI claim files, or FEVER claims files (with --corpus); "
+                        "FILE:N keeps at most N pairs from FILE")
+    p.add_argument("--out", required=True, type=Path, help="output model directory")
+    p.add_argument("--init", default=None, help="start model (default: packaged all-MiniLM-L6-v2)")
+    p.add_argument("--epochs", type=int, default=d["epochs"].default)
+    p.add_argument("--batch-size", type=int, default=d["batch_size"].default)
+    p.add_argument("--max-length", type=int, default=d["max_length"].default)
+    p.add_argument("--lr", type=float, default=d["lr"].default)
+    p.add_argument("--seed", type=int, default=d["seed"].default)
+    p.add_argument("--eval", nargs="*", default=[], metavar="FILE", help="evaluation files, scored per source")
+    p.add_argument("--max-per-source", type=int, default=None, help="default cap on pairs per data file")
+    p.add_argument("--threads", type=int, default=d["threads"].default)
+    p.add_argument("--corpus", type=Path, default=None, help="FEVER wiki-pages jsonl for FEVER claims files")
+    p.add_argument("--dev-fraction", type=float, default=d["dev_fraction"].default)
+    p.add_argument("--nei-from-evidence-fraction", type=float, default=d["nei_from_evidence_fraction"].default,
+                   help="share of FEVER S/R claims also paired with a non-evidence sentence as NEI")
+    p.add_argument("--nei-same-page-fraction", type=float, default=d["nei_same_page_fraction"].default,
+                   help="share of FEVER S/R claims also paired, as NEI, with another same-page claim's evidence")
+    p.add_argument("--nei-claims-pool-evidence", action="store_true", default=None,
+                   help="NEI premises drawn from the pair files' evidence too, not only the embedded summaries")
+    p.add_argument("--plain-style-fraction", type=float, default=d["plain_style_fraction"].default,
+                   help="share of each pair file's pairs also added with parenthetical asides removed from "
+                        "the premise, as Wikipedia's lead summaries write")
+    p.add_argument("--warmup-ratio", type=float, default=d["warmup_ratio"].default)
+    p.add_argument("--checkpoint-every", type=int, default=d["checkpoint_every"].default)
+    p.add_argument("--no-resume", dest="resume", action="store_false", default=None, help="ignore existing checkpoints")
+    p.add_argument("--keep-checkpoints", action="store_true", default=None)
+    p.add_argument("--stop-after-steps", type=int, default=None)
+    p.add_argument("--time-budget-min", type=float, default=None,
+                   help="stop training after this many minutes and save/evaluate the model as it is")
+    p.add_argument("--cache-dir", type=Path, default=None,
+                   help="where built pair sets and the distractor pool are cached (default: training/ in the data folder)")
+
+
+def _aggregator_parser(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pairs", required=True, type=Path,
+                   help="pair file with FEVER evidence pages (e.g. nli/fever-paper-test.jsonl): its S/R claims")
+    p.add_argument("--nei-claims", type=Path, default=None,
+                   help="NEI claims file (e.g. nli/fever-paper-test-nei-claims.jsonl)")
+    p.add_argument("--pages", required=True, type=Path,
+                   help="FEVER wiki-pages jsonl of the corpus: S/R claims are kept when all their evidence is in it")
+    p.add_argument("--corpus", required=True, help="the named corpus the claims are checked on (e.g. fever-dev)")
+    p.add_argument("--model", default=None, help="verifier directory (default: the configured verifier); "
+                   "aggregator.json is written there")
+    p.add_argument("--limit", type=int, default=None, help="check at most this many claims (a seeded random sample)")
+    p.add_argument("--runs", type=Path, default=None,
+                   help="jsonl of end-to-end runs (resumed if present); default "
+                   "training/aggregator-runs-CORPUS-VERIFIER.jsonl in the data folder, VERIFIER a fingerprint of the weights")
+    p.add_argument("--joint-model", default=None,
+                   help="joint verifier directory or id, trained on --joint-pairs-out's train file: its "
+                   "share in the verdict is chosen on the held-out claims (default: none)")
+    p.add_argument("--joint-pairs-out", type=Path, default=None,
+                   help="also write the runs as joint-verifier pair files (joint-train.jsonl, "
+                   "joint-heldout.jsonl) into this directory")
+    p.add_argument("--joint-minimal-pairs", type=int, default=0, metavar="N",
+                   help="with --joint-pairs-out: also write joint-minimal.jsonl, minimal pairs (without / with "
+                   "gold evidence) of N sampled S/R claims of --pairs, none of them held out (default: 0, none)")
+    p.add_argument("--seed", type=int, default=0)
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    train = commands.add_parser("train", help="train a model, or write the data it learns from").add_subparsers(
+        dest="train_command", required=True)
+    p = train.add_parser("verifier", help="fine-tune the 3-way claim verifier (resumes from its checkpoints)")
+    _verifier_parser(p)
+    p.set_defaults(func=cmd_verifier, log_level=logging.INFO)
+    p = train.add_parser("aggregator", help="train the claim-level verdict on end-to-end runs of non-benchmark "
+                         "claims; saved as aggregator.json beside the verifier")
+    _aggregator_parser(p)
+    p.set_defaults(func=cmd_aggregator, log_level=logging.INFO)
+    p = train.add_parser("generate-claims", help="S/R/NEI pairs generated from the embedded corpus's sentences")
+    p.add_argument("--out", type=Path, default=None,
+                   help="folder for train.jsonl and heldout.jsonl (default: training/embedded-generated in the data folder)")
+    p.add_argument("--sentences-per-page", type=int, default=3, help="leading sentences used per page (default: 3)")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_generate_claims)
+    p = train.add_parser("prepare-data", help="FEVER's training split with guessed page titles, VitaminC-real split "
+                         "by page")
+    p.add_argument("--nli", type=Path, default=Path("../shared/data/nli"),
+                   help="the shared nli/ folder (default: %(default)s)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="folder for the prepared files (default: training/prepared in the data folder)")
+    p.set_defaults(func=cmd_prepare_data)
