@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# The pipeline benchmarks quoted in the issues (FEVER metrics, recall, latency), from the project root:
+# The pipeline benchmarks quoted in README.md and the model cards (FEVER metrics, recall, latency), from the
+# project root:
 #   ./benchmarks/run_pipeline.sh            # everything (about an hour on 2 cores)
-# Reports land in benchmarks/pipeline/*.json, predictions in benchmarks/pipeline/*.predictions.jsonl.
+# Reports land in benchmarks/pipeline/*.json (committed), predictions in data/benchmarks/pipeline/ (not committed).
 set -euo pipefail
 S=../shared/data
 OUT=benchmarks/pipeline
+PREDICTIONS=data/benchmarks/pipeline
 PY=.venv/bin/python
 mkdir -p $OUT
-run() { name=$1; shift; $PY -m fever_core evaluate "$@" --report $OUT/$name.json --predictions $OUT/$name.predictions.jsonl > /dev/null; }
+run() {
+  name=$1; shift
+  $PY -m fever_core evaluate "$@" --report $OUT/$name.json --predictions $PREDICTIONS/$name.predictions.jsonl > /dev/null
+}
 
 # Side by side on the same random 600 fever-dev claims: baselines and two-hop off.
 for retriever in fused tfidf bm25; do

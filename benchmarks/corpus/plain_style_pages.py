@@ -2,9 +2,9 @@
 
 FEVER's 2017 sentences keep asides ("Stanley Kubrick (July 26, 1928 - March 7, 1999) was ..."); Wikipedia's
 lead summaries, the embedded corpus the app opens on, drop them. Checking fever-dev's claims on these pages
-shows how the pipeline does on text written the way its default corpus is (issue 4, README "Asides" in
-benchmarks/training/). Line numbers are kept, so gold evidence still scores; a claim whose evidence was in an
-aside loses it, the same for every model compared.
+shows how the pipeline does on text written the way its default corpus is (issue 4; "Asides" in
+benchmarks/recipes/README.md). Line numbers are kept, so gold evidence still scores; a claim whose evidence
+was in an aside loses it, the same for every model compared.
 
     PYTHONPATH=. .venv/bin/python benchmarks/corpus/plain_style_pages.py          # writes data/plain-style/
     .venv/bin/python -m fever_core corpus build fever-dev-plain \
@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 from fever_core.settings import SHARED_DATA_DIR
-from fever_core.training.pairs import remove_asides
+from fever_core.training.augmentation import remove_asides
 
 SOURCE = SHARED_DATA_DIR / "corpus" / "fever-pages.jsonl"
 OUT = Path("data/plain-style/fever-pages.jsonl")

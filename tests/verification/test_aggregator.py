@@ -251,6 +251,6 @@ def test_the_shipped_verifier_carries_an_aggregator_for_these_features():
     from fever_core.settings import PROJECT_ROOT
 
     aggregator = LearnedAggregator.load(PROJECT_ROOT / "assets" / "models" / "verifier")
-    assert aggregator is not None, "retrain it: ./benchmarks/training/aggregator.sh"
+    assert aggregator is not None, "retrain it: ./benchmarks/recipes/4_joint_plain_style.sh"
     assert aggregator.weights.shape == (3, len(FEATURE_NAMES))
     assert aggregator.report["holdout_accuracy"] > aggregator.report["holdout_accuracy_best_sentence_rule"]
