@@ -92,7 +92,8 @@ class CheckResult:
             "pages": [asdict(p) for p in self.pages],
             "sentences": [asdict(s) for s in self.sentences],
             "evidence": [
-                {**asdict(e.sentence), "stance": e.stance.to_dict() if e.stance else None, "trusted": e.trusted}
+                {**asdict(e.sentence), "stance": e.stance.to_dict() if e.stance else None, "trusted": e.trusted,
+                 "premise": e.premise}
                 for e in self.evidence
             ],
             "verdict": self.verdict.to_dict(),

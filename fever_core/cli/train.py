@@ -50,9 +50,11 @@ def cmd_aggregator(args: argparse.Namespace) -> int:
     random.Random(args.seed).shuffle(claims)
     claims = claims[: args.limit] if args.limit else claims
     folder = training_dir(args)
-    runs_path = args.runs or folder / f"aggregator-runs-{args.corpus}-{verifier_fingerprint(model_dir)}.jsonl"
     # the runs record what the one-sentence verifier hands the verdict: no joint verifier needed
     checker = Checker.open(args.corpus, replace(settings, joint_verifier_model=""), progress=True)
+    chains = checker.verification.two_hop_chains
+    runs_name = f"aggregator-runs-{args.corpus}-{verifier_fingerprint(model_dir)}{'-chains' if chains else ''}.jsonl"
+    runs_path = args.runs or folder / runs_name
     wanted = {c.claim for c in claims}
     runs = [r for r in collect_runs(checker, claims, runs_path) if r["claim"] in wanted]
     if args.joint_pairs_out:
@@ -65,6 +67,7 @@ def cmd_aggregator(args: argparse.Namespace) -> int:
             print(f"wrote {path}", file=sys.stderr)
     joint_model = NliModel.load(args.joint_model, settings.device) if args.joint_model else None
     aggregator = fit_aggregator(runs, load_decision_rule(model_dir).nei_threshold, seed=args.seed, joint_model=joint_model)
+    aggregator.two_hop_chains = chains
     aggregator.report.update({"corpus": args.corpus, "pairs": str(args.pairs), "nei_claims": str(args.nei_claims),
                               "joint_model": args.joint_model, "wall_s": round(time.perf_counter() - started, 1)})
     path = aggregator.save(model_dir)
@@ -145,8 +148,9 @@ def _aggregator_parser(p: argparse.ArgumentParser) -> None:
                    "aggregator.json is written there")
     p.add_argument("--limit", type=int, default=None, help="check at most this many claims (a seeded random sample)")
     p.add_argument("--runs", type=Path, default=None,
-                   help="jsonl of end-to-end runs (resumed if present); default "
-                   "training/aggregator-runs-CORPUS-VERIFIER.jsonl in the data folder, VERIFIER a fingerprint of the weights")
+                   help="jsonl of end-to-end runs (resumed if present); default training/aggregator-runs-CORPUS-VERIFIER"
+                   "[-chains].jsonl in the data folder, VERIFIER a fingerprint of the weights, -chains when second-hop "
+                   "sentences are read as chains (a verifier without a verdict yet, or one fit so)")
     p.add_argument("--joint-model", default=None,
                    help="joint verifier directory or id, trained on --joint-pairs-out's train file: its "
                    "share in the verdict is chosen on the held-out claims (default: none)")

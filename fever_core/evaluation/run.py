@@ -2,9 +2,10 @@
 
 Besides the official five (see :mod:`fever_core.evaluation.scorer`) the report has document recall
 at 1/5/10 and sentence recall at 5 (a complete gold evidence group among the pages / evidence;
-over SUPPORTS and REFUTES claims), the same recall on claims whose gold evidence spans two pages,
-a confusion matrix, and latency in seconds: per claim (p50, p95) and the p50 of each pipeline stage
-(``stage_latency_p50_s``: ``analysis``, ``documents``, ``sentences``, ``two_hop``, ``verification``...).
+over SUPPORTS and REFUTES claims), the same recall and the label accuracy on claims whose every gold
+evidence group spans two pages or more (``multi_page``), a confusion matrix, and latency in seconds:
+per claim (p50, p95) and the p50 of each pipeline stage (``stage_latency_p50_s``: ``analysis``,
+``documents``, ``sentences``, ``two_hop``, ``verification``...).
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ def evaluate(
     predictions, gold, latencies = [], [], []
     stage_times: dict[str, list[float]] = {}
     doc_hits = {1: 0, 5: 0, 10: 0}
-    sentence_hits = verifiable = multi_n = multi_hits = 0
+    sentence_hits = verifiable = multi_n = multi_hits = multi_right = 0
     skipped = {"oracle_without_gold_evidence": 0, "claim_errors": 0}
     started = time.perf_counter()
     for number, claim in enumerate(tqdm(claims, desc="Checking claims", unit="claim", disable=not progress), 1):
@@ -142,6 +143,7 @@ def evaluate(
         if groups and all(len({p[0] for p in g}) > 1 for g in groups):
             multi_n += 1
             multi_hits += hit
+            multi_right += result.verdict.label == claim.label
     elapsed = time.perf_counter() - started
     if on_claim is not None:
         on_claim(len(claims), len(claims))
@@ -179,7 +181,8 @@ def evaluate(
         doc_recall_at_5=ratio(doc_hits[5]),
         doc_recall_at_10=ratio(doc_hits[10]),
         sentence_recall_at_5=ratio(sentence_hits),
-        multi_page={"n": multi_n, "sentence_recall_at_5": multi_hits / multi_n if multi_n else 0.0},
+        multi_page={"n": multi_n, "sentence_recall_at_5": multi_hits / multi_n if multi_n else 0.0,
+                    "label_accuracy": multi_right / multi_n if multi_n else 0.0},
         confusion_matrix=confusion,
         latency_p50_s=float(np.percentile(latencies, 50)) if latencies else 0.0,
         latency_p95_s=float(np.percentile(latencies, 95)) if latencies else 0.0,

@@ -29,11 +29,19 @@ class PageCandidate:
 
 @dataclass(frozen=True)
 class HopLink:
-    """How a second-hop sentence was reached: from a first-hop sentence through one of its links."""
+    """How a second-hop sentence was reached: from a first-hop sentence through one of its links.
+
+    Attributes:
+        from_page_id, from_line: the first-hop sentence.
+        anchor: the link's text in it.
+        from_title, from_text: that sentence's page title and text, so the two can be read as one chain.
+    """
 
     from_page_id: str
     from_line: int
     anchor: str
+    from_title: str = ""
+    from_text: str = ""
 
 
 @dataclass

@@ -55,7 +55,7 @@ def second_hop(
                 item = EvidenceSentence(
                     hit.sentence.page_id, hit.title, hit.sentence.line, hit.sentence.text,
                     score=float((source.score + score) / 2), hop=2,
-                    via=HopLink(source.page_id, source.line, link.anchor),
+                    via=HopLink(source.page_id, source.line, link.anchor, source.title, source.text),
                 )
                 if item.key not in found or found[item.key].score < item.score:
                     found[item.key] = item

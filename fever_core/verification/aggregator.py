@@ -52,7 +52,8 @@ class EvidenceView:
         hop: 1 for first-hop evidence, 2 when reached through a link.
         stance: the verifier's stance, or ``None`` when the sentence was not judged (below the minimum
             evidence score).
-        text: the premise as the verifier read it (``"Title: sentence"``).
+        text: the sentence as ``"Title: sentence"`` (a second-hop stance may have been judged on a chain:
+            :func:`~fever_core.verification.claim_verifier.chain_premise`).
     """
 
     score: float
@@ -154,6 +155,9 @@ class LearnedAggregator:
         report: how it was trained and scored (kept for the model card).
         joint_weight: share in [0, 1] of the joint verifier's probabilities in the verdict, when the
             caller has them. Default 0 (the regression alone).
+        two_hop_chains: the runs it was fit on read each second-hop sentence together with the first-hop
+            sentence that links to it (:func:`~fever_core.verification.claim_verifier.chain_premise`), so
+            the checker must read them so too. ``False`` for verdicts fit before chains were read.
     """
 
     weights: np.ndarray
@@ -163,6 +167,7 @@ class LearnedAggregator:
     feature_names: list[str]
     report: dict
     joint_weight: float = 0.0
+    two_hop_chains: bool = False
 
     def probabilities(
         self, claim: str, evidence: Sequence[EvidenceView], joint: np.ndarray | None = None
@@ -202,6 +207,7 @@ class LearnedAggregator:
         return cls(
             np.array(data["weights"]), np.array(data["bias"]), np.array(data["mean"]), np.array(data["scale"]),
             list(data["feature_names"]), data.get("report", {}), float(data.get("joint_weight", 0.0)),
+            bool(data.get("two_hop_chains", False)),
         )
 
 

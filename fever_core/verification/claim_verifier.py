@@ -23,16 +23,36 @@ from fever_core.verification.nli import NliModel
 from fever_core.verification.verdict import Verdict, aggregate, aggregate_learned
 
 
+def chain_premise(sentence: EvidenceSentence) -> str:
+    """A second-hop sentence read after the first-hop sentence whose link led to it, as one premise
+    (``"Kraftwerk: Kraftwerk was formed in Düsseldorf. Düsseldorf: Düsseldorf is the capital of ..."``):
+    a claim that needs both is settled by neither alone. Any other sentence is read on its own."""
+    own = premise_text(sentence.title, sentence.text)
+    via = sentence.via
+    if sentence.hop != 2 or via is None or not via.from_text:
+        return own
+    return f"{premise_text(via.from_title, via.from_text)} {own}"
+
+
 @dataclass
 class EvidenceResult:
-    """An evidence sentence as the verifier judged it (``stance`` is ``None`` when it was not trusted)."""
+    """An evidence sentence as the verifier judged it.
+
+    Attributes:
+        sentence: the sentence, with its selection score.
+        stance: the verifier's stance, ``None`` when it was not trusted (not judged).
+        trusted: its selection score reached the minimum evidence score (or the oracle trusts it).
+        premise: the text the verifier read for it (``"Title: sentence"``, or a two-hop chain).
+    """
 
     sentence: EvidenceSentence
     stance: Stance | None
     trusted: bool
+    premise: str = ""
 
     def view(self) -> EvidenceView:
-        """What the learned verdict sees of it (and what its training runs record)."""
+        """What the learned verdict sees of it (and what its training runs record): its score, hop and stance,
+        and the sentence itself as ``"Title: sentence"`` (the joint verifier reads those together)."""
         sentence = self.sentence
         return EvidenceView(sentence.score, sentence.hop, self.stance, premise_text(sentence.title, sentence.text))
 
@@ -59,6 +79,9 @@ class ClaimVerifier:
         self.rule = rule or DecisionRule()
         self.aggregator = aggregator
         self.joint_verifier = joint_verifier if aggregator is not None else None
+        self.two_hop_chains = aggregator.two_hop_chains if aggregator is not None else True
+        """Read second-hop sentences as chains (:func:`chain_premise`): as the learned verdict was fit, and
+        always without one."""
 
     @classmethod
     def load(cls, settings: Settings) -> ClaimVerifier:
@@ -92,7 +115,8 @@ class ClaimVerifier:
         min_score = self.rule.min_evidence_score if min_evidence_score is None else min_evidence_score
         threshold = self.rule.nei_threshold if nei_threshold is None else nei_threshold
         trusted = [as_one_premise or e.score >= min_score for e in evidence]
-        pairs = [(premise_text(e.title, e.text), claim) for e, ok in zip(evidence, trusted) if ok]
+        premises = [self.premise_of(e) for e in evidence]
+        pairs = [(premise, claim) for premise, ok in zip(premises, trusted) if ok]
         if as_one_premise and len(pairs) > 1:
             joined = self.verifier.predict([(" ".join(p for p, _ in pairs), claim)])[0]
             stances = [Stance.from_row(joined)] + [None] * (len(evidence) - 1)
@@ -101,7 +125,7 @@ class ClaimVerifier:
             probs = iter(self.verifier.predict(pairs) if pairs else [])
             stances = [Stance.from_row(next(probs)) if ok else None for ok in trusted]
         names = [f"{e.title}, sentence {e.line}" for e in evidence]
-        results = [EvidenceResult(e, s, ok) for e, s, ok in zip(evidence, stances, trusted)]
+        results = [EvidenceResult(e, s, ok, p) for e, s, ok, p in zip(evidence, stances, trusted, premises)]
         if self.aggregator is not None and learned and nei_threshold is None and not as_one_premise:
             views = [result.view() for result in results]
             joint = None
@@ -109,3 +133,7 @@ class ClaimVerifier:
                 joint = self.joint_verifier.predict([(joint_premise([v.text for v in views]), claim)])[0]
             return results, aggregate_learned(self.aggregator, claim, views, names, joint)
         return results, aggregate(stances, names, threshold)
+
+    def premise_of(self, sentence: EvidenceSentence) -> str:
+        """The text the verifier reads for one evidence sentence."""
+        return chain_premise(sentence) if self.two_hop_chains else premise_text(sentence.title, sentence.text)
