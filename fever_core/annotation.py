@@ -17,7 +17,7 @@ from typing import IO
 
 from fever_core.jsonl import read_jsonl
 from fever_core.sqlite import ThreadConnections
-from fever_core.types import LABELS
+from fever_core.types import LABELS, NEI
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS queue (
@@ -163,9 +163,9 @@ class AnnotationStore:
         if label not in LABELS:
             raise AnnotationError(f"Label must be one of {', '.join(LABELS)}, not {label!r}.")
         sets = [[(str(p), int(l)) for p, l in group] for group in evidence_sets if group]
-        if label != "NOT ENOUGH INFO" and not sets:
+        if label != NEI and not sets:
             raise AnnotationError(f"{label} needs at least one evidence set: tick the sentences that show it.")
-        if label == "NOT ENOUGH INFO":
+        if label == NEI:
             sets = []
         annotator = annotator.strip() or "anonymous"
         with self._conn() as conn:
@@ -240,7 +240,7 @@ class AnnotationStore:
         for a in self.annotations():
             if a.ambiguous and not include_ambiguous:
                 continue
-            if a.label == "NOT ENOUGH INFO":
+            if a.label == NEI:
                 evidence = [[[a.annotation_id, None, None, None]]]
             else:
                 evidence = [[[a.annotation_id, None, page, line] for page, line in group] for group in a.evidence_sets]

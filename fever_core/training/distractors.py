@@ -18,7 +18,7 @@ from pathlib import Path
 from fever_core.formats import Pair, evidence_premise, evidence_sentences, iter_records, pair_premise
 from fever_core.jsonl import write_jsonl
 from fever_core.text import content_words, fever_to_plain, page_id_to_title, premise_text
-from fever_core.types import NEI
+from fever_core.types import NEI, SUPPORTS
 
 
 def _content_words(text: str) -> set[str]:
@@ -188,7 +188,7 @@ def same_page_nei_pairs(records: Sequence[dict], fraction: float, rng: random.Ra
         if record.get("pages"):
             by_page.setdefault(record["pages"][0], []).append(record)
     out = []
-    supported = [r for r in records if r.get("label") == "SUPPORTS"]
+    supported = [r for r in records if r.get("label") == SUPPORTS]
     for record in rng.sample(supported, int(len(supported) * fraction)):
         pages = record.get("pages") or []
         own = set(evidence_sentences(record["premise"]))

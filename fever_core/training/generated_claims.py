@@ -35,7 +35,7 @@ from fever_core.formats import Pair, write_pairs
 from fever_core.text import premise_text
 from fever_core.training.distractors import PoolSentence
 from fever_core.training.pairs import page_split
-from fever_core.types import NEI
+from fever_core.types import NEI, REFUTES, SUPPORTS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -230,10 +230,10 @@ def generate_pairs(
     substitutes = Substitutes.collect(claim for _, _, claim in cores)
     records = []
     for title, text, claim in cores:
-        records.append(_record(title, text, claim.text, "SUPPORTS"))
+        records.append(_record(title, text, claim.text, SUPPORTS))
         refuted = mutate(claim, text, substitutes, rng)
         if refuted:
-            records.append(_record(title, text, refuted, "REFUTES"))
+            records.append(_record(title, text, refuted, REFUTES))
         others = [
             s for s in by_page[title]
             if s != text and not any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", s.lower()) for w in claim.complement_words)

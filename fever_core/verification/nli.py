@@ -13,23 +13,23 @@ import numpy as np
 
 from fever_core.device import select_device
 from fever_core.model_paths import missing_local_model
-from fever_core.types import LABELS
+from fever_core.types import LABELS, NEI, REFUTES, SUPPORTS
 
 if TYPE_CHECKING:
     import torch
 
 _LABEL_ALIASES = {
-    "supports": "SUPPORTS",
-    "support": "SUPPORTS",
-    "entailment": "SUPPORTS",
-    "entails": "SUPPORTS",
-    "refutes": "REFUTES",
-    "refute": "REFUTES",
-    "contradiction": "REFUTES",
-    "contradicts": "REFUTES",
-    "not enough info": "NOT ENOUGH INFO",
-    "nei": "NOT ENOUGH INFO",
-    "neutral": "NOT ENOUGH INFO",
+    "supports": SUPPORTS,
+    "support": SUPPORTS,
+    "entailment": SUPPORTS,
+    "entails": SUPPORTS,
+    "refutes": REFUTES,
+    "refute": REFUTES,
+    "contradiction": REFUTES,
+    "contradicts": REFUTES,
+    "not enough info": NEI,
+    "nei": NEI,
+    "neutral": NEI,
 }
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fever_core.types import LABELS, NEI, Stance
+from fever_core.types import LABELS, NEI, REFUTES, SUPPORTS, Stance
 from fever_core.verification.aggregator import EvidenceView, LearnedAggregator
 from fever_core.verification.decision import decide
 
@@ -60,7 +60,7 @@ def aggregate(
     """
     trusted = [i for i, s in enumerate(stances) if s is not None]
     if not trusted:
-        return Verdict(NEI, {"SUPPORTS": 0.0, "REFUTES": 0.0, NEI: 1.0},
+        return Verdict(NEI, {SUPPORTS: 0.0, REFUTES: 0.0, NEI: 1.0},
                        "No trustworthy evidence was found in the corpus.", [])
     best = trusted[0]
     stance = stances[best]
@@ -70,7 +70,7 @@ def aggregate(
         return Verdict(NEI, probabilities,
                        f"The best evidence, {descriptions[best]}, neither supports nor refutes the claim "
                        f"(P(NOT ENOUGH INFO) = {stance.not_enough_info:.2f}).", [best])
-    verb = "Supported" if label == "SUPPORTS" else "Refuted"
+    verb = "Supported" if label == SUPPORTS else "Refuted"
     return Verdict(label, probabilities, f"{verb} by {descriptions[best]} (P = {probabilities[label]:.2f}).", [best])
 
 
@@ -97,7 +97,7 @@ def aggregate_learned(
     index = LABELS.index(label)
     other = LABELS[1 - index]
     leaning = [i for i, v in enumerate(views) if v.stance is not None and v.stance.of(label) > v.stance.of(other)]
-    verb = "Supported" if label == "SUPPORTS" else "Refuted"
+    verb = "Supported" if label == SUPPORTS else "Refuted"
     if not leaning:
         return Verdict(label, probabilities, f"{verb} on balance of the evidence (P = {probabilities[label]:.2f}).", [])
     best = leaning[0]
