@@ -1,13 +1,17 @@
-"""FEVER Workbench — the Streamlit entry point and frame: page setup and navigation.
+"""FEVER Workbench — the Streamlit entry point and frame: page setup, the sidebar settings, navigation.
 
 Run with ``make run`` (or ``streamlit run app.py``). Each page in ``pages/`` does one job and calls
-``fever_core`` only; every page draws the shared sidebar settings (``pages/shared.py``, kept across
-pages), and models and indexes are loaded once with ``st.cache_resource``.
+``fever_core`` only. The frame draws the sidebar settings on every run, whatever the page, so they
+keep their values across pages (``pages/shared.py``), and loads the checker for them before the page
+is drawn, so the first check is as fast as the next; models and indexes are loaded once with
+``st.cache_resource``.
 """
 
 from __future__ import annotations
 
 import streamlit as st
+
+from pages.shared import preload_checker, sidebar_settings
 
 st.set_page_config(page_title="FEVER Workbench", page_icon="🔎", layout="wide")
 
@@ -17,4 +21,5 @@ navigation = st.navigation([
     st.Page("pages/evaluate.py", title="Evaluate", icon="📊"),
     st.Page("pages/corpus.py", title="Corpus", icon="📚"),
 ])
+preload_checker(sidebar_settings())
 navigation.run()

@@ -4,139 +4,305 @@ A queue of claims (from a FEVER claims file or sent from Verify); the claim on t
 pages' sentences with their links, each expandable to the sentences of linked pages (FEVER's
 "dictionary"); any page can be searched and added. Ticked sentences form evidence sets; every
 save, skip and undo is written at once to the annotations database.
+
+The annotation being made (ticks, label) is a draft kept outside the widgets, so a sentence shown
+twice (on its page and in another page's links) is one tick, and a draft survives what Streamlit
+does to widgets; the annotator's name, the claim and its draft are also kept in the page's address,
+so a refresh loses nothing.
 """
 
 from __future__ import annotations
 
 import io
+import json
+from contextlib import suppress
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from fever_core.annotation import AnnotationError
+from fever_core.annotation import AnnotationError, AnnotationStore, QueueItem
 from fever_core.search import search_corpus
-from fever_core.types import LABELS
-from pages.shared import sidebar_settings, check_options, checker_or_stop, footer, load_annotations, plain
+from fever_core.types import LABELS, Link, Page
+from pages.shared import (
+    UiSettings,
+    check_options,
+    checker_or_stop,
+    current_settings,
+    footer,
+    load_annotations,
+    plain,
+    synced_widget,
+)
 
-ui = sidebar_settings()
-annotations = load_annotations()
-st.title("Annotate")
+if TYPE_CHECKING:
+    from fever_core.corpus.store import CorpusStore
+    from fever_core.workspace import Workspace
 
-annotator = st.text_input("Your name (saved with each annotation)", key="annotator", max_chars=60)
+Evidence = tuple[str, int]
+LINKED_SENTENCES_SHOWN = 5
 
-with st.expander("Queue", expanded=not annotations.counts()["total"]):
-    upload = st.file_uploader("Add claims from a FEVER-format jsonl file", type=["jsonl", "json"])
-    if upload is not None and st.session_state.get("uploaded_name") != upload.name:
+
+@dataclass
+class Draft:
+    """The annotation being made for one queued claim, kept after it is saved so undo brings it back.
+
+    Attributes:
+        sets: evidence sets of ``(page_id, line)``.
+        current: the index of the evidence set that ticks go into.
+        label: the label chosen; ``None`` until the annotator chooses one.
+        ambiguous: marked ambiguous (left out of the export).
+        extra_pages: pages added by search, beside the candidates.
+    """
+
+    sets: list[set[Evidence]] = field(default_factory=lambda: [set()])
+    current: int = 0
+    label: str | None = None
+    ambiguous: bool = False
+    extra_pages: list[str] = field(default_factory=list)
+
+    def tick(self, group: int, evidence: Evidence, ticked: bool) -> None:
+        (self.sets[group].add if ticked else self.sets[group].discard)(evidence)
+
+    def new_set(self) -> None:
+        self.sets.append(set())
+        self.current = len(self.sets) - 1
+
+    def to_address(self) -> str:
+        """The draft as one query-parameter value (compact JSON)."""
+        return json.dumps({"sets": [sorted(group) for group in self.sets], "current": self.current, "label": self.label,
+                           "ambiguous": self.ambiguous, "pages": self.extra_pages}, separators=(",", ":"))
+
+    @classmethod
+    def from_address(cls, text: str) -> Draft:
+        """The draft written by :meth:`to_address`; raises ValueError, KeyError or TypeError when it is not one."""
+        data = json.loads(text)
+        sets = [{(str(page), int(line)) for page, line in group} for group in data["sets"]] or [set()]
+        label = data["label"] if data["label"] in LABELS else None
+        return cls(sets, min(int(data["current"]), len(sets) - 1), label, bool(data["ambiguous"]),
+                   [str(page) for page in data["pages"]])
+
+
+def drafts() -> dict[int, Draft]:
+    """This session's drafts, by queue item."""
+    return st.session_state.setdefault("drafts", {})
+
+
+def read_address() -> None:
+    """Once a session (a refresh, a shared address): the annotator, the claim and its unsaved draft
+    from the page's address."""
+    if st.session_state.get("address_read"):
+        return
+    st.session_state["address_read"] = True
+    params = st.query_params
+    if "annotator" in params:
+        st.session_state["annotator"] = params["annotator"]
+    if params.get("item", "").isdigit():
+        st.session_state["item_id"] = int(params["item"])
+        with suppress(ValueError, KeyError, TypeError):
+            drafts()[int(params["item"])] = Draft.from_address(params.get("draft", ""))
+
+
+def write_address(annotator: str, item: QueueItem | None) -> None:
+    """Keep the annotator, the claim and its draft in the page's address (see :func:`read_address`)."""
+    params = {"annotator": annotator} if annotator else {}
+    if item is not None:
+        params.update(item=str(item.item_id), draft=drafts()[item.item_id].to_address())
+    st.query_params.from_dict(params)
+
+
+def show_notice() -> None:
+    """What the last action did (set before a rerun, shown once)."""
+    if "notice" in st.session_state:
+        st.success(st.session_state.pop("notice"))
+
+
+def queue_claims(annotations: AnnotationStore) -> None:
+    """Add claims to the queue: a FEVER claims file, a typed claim, or one sent from Verify."""
+    with st.expander("Queue", expanded=not annotations.counts()["total"]):
+        upload = st.file_uploader("Add claims from a FEVER-format jsonl file", type=["jsonl", "json"])
+        if upload is not None and st.session_state.get("uploaded_name") != upload.name:
+            try:
+                added = annotations.add_claims_file(io.StringIO(upload.getvalue().decode("utf-8", errors="replace")))
+                st.session_state["uploaded_name"] = upload.name
+                st.success(f"Queued {added} claims from {plain(upload.name)}.")
+            except AnnotationError as exc:
+                st.error(plain(f"{upload.name}: {exc}"))
+        with st.form("add_claim", clear_on_submit=True):
+            typed = st.text_input("Or type a claim to queue")
+            if st.form_submit_button("Queue it") and typed.strip():
+                st.session_state["item_id"] = annotations.add_claim(typed)
+    if "annotate_claim" in st.session_state:
+        st.session_state["item_id"] = annotations.add_claim(st.session_state.pop("annotate_claim"))
+
+
+def current_item(annotations: AnnotationStore) -> QueueItem | None:
+    """The claim being annotated: the chosen one while pending, else the next pending one after it."""
+    item = annotations.item(st.session_state["item_id"]) if "item_id" in st.session_state else None
+    if item is None or item.status != "pending":
+        item = annotations.next_pending(after=item.item_id if item else 0)
+    if item is not None:
+        st.session_state["item_id"] = item.item_id
+    return item
+
+
+def candidate_pages(ui: UiSettings, item: QueueItem) -> list[str]:
+    """The pages the checker reads for the claim (checked once per claim and corpus)."""
+    key = f"candidates-{item.item_id}-{ui.corpus}"
+    if key not in st.session_state:
         try:
-            added = annotations.add_claims_file(io.StringIO(upload.getvalue().decode("utf-8", errors="replace")))
-            st.session_state["uploaded_name"] = upload.name
-            st.success(f"Queued {added} claims from {upload.name}.")
-        except AnnotationError as exc:
-            st.error(f"{upload.name}: {exc}")
-    with st.form("add_claim", clear_on_submit=True):
-        typed = st.text_input("Or type a claim to queue")
-        if st.form_submit_button("Queue it") and typed.strip():
-            st.session_state["item_id"] = annotations.add_claim(typed)
-
-if "annotate_claim" in st.session_state:
-    st.session_state["item_id"] = annotations.add_claim(st.session_state.pop("annotate_claim"))
-
-counts = annotations.counts()
-done = counts["done"] + counts["skipped"]
-st.progress(done / counts["total"] if counts["total"] else 0.0,
-            text=f"{counts['done']} annotated, {counts['skipped']} skipped, {counts['pending']} to go")
-
-item = annotations.item(st.session_state["item_id"]) if "item_id" in st.session_state else None
-if item is None or item.status != "pending":
-    item = annotations.next_pending(after=item.item_id if item else 0)
-if item is None:
-    st.info("The queue is empty: add claims above, or send one from Verify.")
-else:
-    st.session_state["item_id"] = item.item_id
-    st.subheader("Claim")
-    st.markdown(f"> {plain(item.claim)}")
-    state_key = f"sets-{item.item_id}"
-    sets: list[set] = st.session_state.setdefault(state_key, [set()])
-    extra_pages: list[str] = st.session_state.setdefault(f"pages-{item.item_id}", [])
-
-    checker = checker_or_stop(ui)
-    store = checker.workspace.store
-    candidates_key = f"candidates-{item.item_id}-{ui.corpus}"
-    if candidates_key not in st.session_state:
-        try:
-            result = checker.check(item.claim, check_options(ui))
-            st.session_state[candidates_key] = [p.page_id for p in result.pages if p.used]
+            with st.spinner("Finding the candidate pages…"):
+                result = checker_or_stop(ui).check(item.claim, check_options(ui))
+            st.session_state[key] = [p.page_id for p in result.pages if p.used]
         except Exception as exc:  # noqa: BLE001 - a claim that can't be checked still gets annotated
-            st.warning(f"No candidate pages for this claim: {exc}")
-            st.session_state[candidates_key] = []
-    page_ids = list(dict.fromkeys(st.session_state[candidates_key] + extra_pages))
+            st.warning(plain(f"No candidate pages for this claim: {exc}"))
+            st.session_state[key] = []
+    return st.session_state[key]
 
-    current = st.radio("Ticking into evidence set", list(range(1, len(sets) + 1)), horizontal=True, key=f"cur-{item.item_id}") - 1
-    if st.button("New evidence set"):
-        sets.append(set())
-        st.rerun()
 
-    def sentence_row(page_id: str, line: int, text: str, key: str) -> None:
-        ticked = (page_id, line) in sets[current]
-        if st.checkbox(f"[{line}] {text}", value=ticked, key=key) != ticked:
-            (sets[current].discard if ticked else sets[current].add)((page_id, line))
+def evidence_checkbox(draft: Draft, item_id: int, evidence: Evidence, text: str, place: str) -> None:
+    """A tick box for a sentence in the current evidence set. A sentence shown in two places has two
+    boxes (``place`` tells them apart) that both show, and change, the one tick in the draft."""
+    group = draft.current
+    page_id, line = evidence
+    synced_widget(st.checkbox, plain(f"[{line}] {text}"), f"tick-{item_id}-{group}-{place}-{page_id}-{line}",
+                  evidence in draft.sets[group], partial(draft.tick, group, evidence))
 
-    for page_id in page_ids:
-        page = store.page(page_id)
-        if page is None:
-            continue
-        with st.expander(page.title, expanded=page_id == page_ids[0]):
-            for sentence in page.sentences:
-                sentence_row(page_id, sentence.line, sentence.text, f"t-{item.item_id}-{page_id}-{sentence.line}-{current}")
-                if sentence.links:
-                    with st.popover(f"Links of sentence {sentence.line}: " + ", ".join(l.anchor for l in sentence.links[:4])):
-                        for link in sentence.links:
-                            linked = store.page(link.target)
-                            st.markdown(f"**{plain(link.anchor)}**" + ("" if linked else " (not in this corpus)"))
-                            for s2 in (linked.sentences[:5] if linked else []):
-                                sentence_row(link.target, s2.line, s2.text,
-                                             f"l-{item.item_id}-{page_id}-{sentence.line}-{link.target}-{s2.line}-{current}")
 
+def distinct_targets(links: list[Link]) -> list[Link]:
+    """The links to different pages, each target's first link."""
+    first: dict[str, Link] = {}
+    for link in links:
+        first.setdefault(link.target, link)
+    return list(first.values())
+
+
+def show_page(store: CorpusStore, page: Page, draft: Draft, item_id: int, expanded: bool) -> None:
+    """A candidate page's sentences to tick, each with a popover of its links' sentences."""
+    with st.expander(plain(page.title), expanded=expanded):
+        for sentence in page.sentences:
+            evidence_checkbox(draft, item_id, (page.page_id, sentence.line), sentence.text, "page")
+            links = distinct_targets(sentence.links)
+            if not links:
+                continue
+            anchors = ", ".join(link.anchor for link in links[:4])
+            with st.popover(plain(f"Links of sentence {sentence.line}: {anchors}")):
+                for link in links:
+                    linked = store.page(link.target)
+                    st.markdown(f"**{plain(link.anchor)}**" + ("" if linked else " (not in this corpus)"))
+                    for s2 in (linked.sentences[:LINKED_SENTENCES_SHOWN] if linked else []):
+                        evidence_checkbox(draft, item_id, (link.target, s2.line), s2.text,
+                                          f"link-{page.page_id}-{sentence.line}")
+
+
+def add_page_by_search(workspace: Workspace, draft: Draft) -> None:
+    """Search the corpus for a page the checker did not find, and add it beside the candidates."""
     with st.form("add_page", clear_on_submit=True):
         query = st.text_input("Search a page to add")
         if st.form_submit_button("Search") and query.strip():
-            st.session_state["page_hits"] = search_corpus(checker.workspace, query, "title", 5)
+            st.session_state["page_hits"] = search_corpus(workspace, query, "title", 5)
     for hit in st.session_state.get("page_hits", []):
-        if st.button(f"Add page: {hit.title}", key=f"add-{hit.page_id}"):
-            extra_pages.append(hit.page_id)
-            st.session_state.pop("page_hits", None)
-            st.rerun()
+        st.button(f"Add page: {plain(hit.title)}", key=f"add-{hit.page_id}", on_click=add_page,
+                  args=(draft, hit.page_id))
 
-    for number, group in enumerate(sets, 1):
+
+def add_page(draft: Draft, page_id: str) -> None:
+    draft.extra_pages.append(page_id)
+    st.session_state.pop("page_hits", None)
+
+
+def choose_label(draft: Draft, item_id: int) -> None:
+    """The label (none until chosen) and the ambiguity flag, kept in the draft."""
+    synced_widget(st.radio, "Label", f"label-{item_id}", draft.label, partial(setattr, draft, "label"),
+                  options=LABELS, index=None, horizontal=True)
+    synced_widget(st.checkbox, "Ambiguous (left out of the export)", f"ambiguous-{item_id}", draft.ambiguous,
+                  partial(setattr, draft, "ambiguous"))
+
+
+def save(annotations: AnnotationStore, item: QueueItem, draft: Draft, annotator: str) -> None:
+    """Save the draft as the claim's annotation and move on, or say what is missing."""
+    if draft.label is None:
+        st.error("Choose a label first.")
+        return
+    try:
+        annotations.save(item.item_id, draft.label, [sorted(group) for group in draft.sets], annotator, draft.ambiguous)
+    except AnnotationError as exc:
+        st.error(str(exc))
+        return
+    sets = sum(bool(group) for group in draft.sets) if draft.label != "NOT ENOUGH INFO" else 0
+    st.session_state["notice"] = f"Saved as {draft.label} with {sets} evidence set{'' if sets == 1 else 's'}."
+    st.rerun()
+
+
+def annotate(ui: UiSettings, annotations: AnnotationStore, item: QueueItem, annotator: str) -> None:
+    """The claim, its candidate pages to tick evidence in, the label, and Save / Skip."""
+    draft = drafts().setdefault(item.item_id, Draft())
+    st.subheader("Claim")
+    st.markdown(f"> {plain(item.claim)}")
+    checker = checker_or_stop(ui)
+    store = checker.workspace.store
+    synced_widget(st.radio, "Ticking into evidence set", f"set-{item.item_id}", draft.current + 1,
+                  lambda number: setattr(draft, "current", number - 1),
+                  options=list(range(1, len(draft.sets) + 1)), horizontal=True)
+    st.button("New evidence set", on_click=draft.new_set)
+    page_ids = list(dict.fromkeys(candidate_pages(ui, item) + draft.extra_pages))
+    pages = [page for page in map(store.page, page_ids) if page is not None]
+    for number, page in enumerate(pages):
+        show_page(store, page, draft, item.item_id, expanded=number == 0)
+    add_page_by_search(checker.workspace, draft)
+    for number, group in enumerate(draft.sets, 1):
         st.text(f"Evidence set {number}: " + (", ".join(f"{p} [{l}]" for p, l in sorted(group)) or "(empty)"))
-
-    label = st.radio("Label", LABELS, horizontal=True, key=f"label-{item.item_id}")
-    ambiguous = st.checkbox("Ambiguous (left out of the export)", key=f"amb-{item.item_id}")
+    choose_label(draft, item.item_id)
     cols = st.columns(3)
     if cols[0].button("Save", type="primary"):
-        try:
-            annotations.save(item.item_id, label, [sorted(g) for g in sets], annotator, ambiguous)
-            st.session_state.pop("item_id", None)
-            st.toast("Saved.")
-            st.rerun()
-        except AnnotationError as exc:
-            st.error(str(exc))
+        save(annotations, item, draft, annotator)
     if cols[1].button("Skip"):
         annotations.skip(item.item_id, annotator)
-        st.session_state.pop("item_id", None)
+        st.session_state["notice"] = "Skipped."
         st.rerun()
 
-if st.button("Undo my last action"):
+
+def undo(annotations: AnnotationStore, annotator: str) -> None:
+    """Undo this annotator's last save or skip; the claim comes back with its draft (label and ticks)."""
     undone = annotations.undo_last(annotator)
     if undone is None:
         st.info("Nothing to undo.")
-    else:
-        st.session_state["item_id"] = undone.item_id
-        st.rerun()
+        return
+    st.session_state["item_id"] = undone.item_id
+    st.session_state["notice"] = "Undone: the claim is back in the queue."
+    st.rerun()
 
-st.subheader("Export")
-buffer = io.StringIO()
-written = annotations.export_fever(buffer)
-st.download_button(f"Download {written} annotations as FEVER jsonl", buffer.getvalue(), "annotations.jsonl",
-                   "application/jsonl", disabled=written == 0)
-st.caption("The export is what `python -m fever_core train verifier --data annotations.jsonl` and the FEVER scorer read.")
+
+def export(annotations: AnnotationStore) -> None:
+    st.subheader("Export")
+    buffer = io.StringIO()
+    written = annotations.export_fever(buffer)
+    st.download_button(f"Download {written} annotations as FEVER jsonl", buffer.getvalue(), "annotations.jsonl",
+                       "application/jsonl", disabled=written == 0)
+    st.caption("The export is what `python -m fever_core train verifier --data annotations.jsonl` "
+               "and the FEVER scorer read.")
+
+
+ui = current_settings()
+annotations = load_annotations()
+st.title("Annotate")
+read_address()
+show_notice()
+annotator = synced_widget(st.text_input, "Your name (saved with each annotation)", "_annotator",
+                          st.session_state.get("annotator", ""), partial(st.session_state.__setitem__, "annotator"),
+                          max_chars=60)
+queue_claims(annotations)
+counts = annotations.counts()
+st.progress((counts["done"] + counts["skipped"]) / counts["total"] if counts["total"] else 0.0,
+            text=f"{counts['done']} annotated, {counts['skipped']} skipped, {counts['pending']} to go")
+item = current_item(annotations)
+if item is None:
+    st.info("The queue is empty: add claims above, or send one from Verify.")
+else:
+    annotate(ui, annotations, item, annotator)
+if st.button("Undo my last action"):
+    undo(annotations, annotator)
+export(annotations)
+write_address(annotator, item)
 footer()

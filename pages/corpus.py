@@ -7,9 +7,9 @@ import streamlit as st
 
 from fever_core.corpus.build import LIVE_CORPUS
 from fever_core.search import SEARCH_MODES, search_corpus
-from pages.shared import sidebar_settings, footer, load_workspace, plain
+from pages.shared import current_settings, footer, load_workspace, plain, wikipedia_links
 
-ui = sidebar_settings()
+ui = current_settings()
 st.title("Corpus")
 if ui.corpus == LIVE_CORPUS:
     st.caption("The live Wikipedia cache: the pages fetched so far while checking claims (Verify adds more).")
@@ -45,17 +45,18 @@ page_id = st.session_state.get("reading")
 if page_id:
     page = store.page(page_id)
     if page is None:
-        st.warning(f"{page_id} is not in this corpus.")
+        st.warning(plain(f"{page_id} is not in this corpus."))
     else:
-        st.subheader(page.title)
-        st.caption(f"Page id {plain(page.page_id)} · source {plain(page.source)}")
+        st.subheader(plain(page.title))
+        link = wikipedia_links(store, [(page.page_id, page.title)])[page.page_id]
+        st.caption(f"Page id {plain(page.page_id)} · source {plain(page.source)} · {link.markdown()}")
         for sentence in page.sentences:
             st.text(f"[{sentence.line}] {sentence.text}")
             targets = [l for l in sentence.links if store.has_page(l.target)]
             if targets:
                 link_cols = st.columns(min(len(targets), 4))
                 for col, link in zip(link_cols, targets[:4]):
-                    if col.button(f"→ {link.anchor}", key=f"go-{sentence.line}-{link.target}"):
+                    if col.button(f"→ {plain(link.anchor)}", key=f"go-{sentence.line}-{link.target}"):
                         st.session_state["reading"] = link.target
                         st.rerun()
 footer()

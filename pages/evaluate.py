@@ -11,11 +11,12 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from fever_core.evaluation.run import evaluate, load_claims
+from fever_core.evaluation.run import evaluate
+from fever_core.formats import load_claims
 from fever_core.types import LABELS
-from pages.shared import sidebar_settings, check_options, checker_or_stop, footer, plain, shared_claims_file
+from pages.shared import check_options, checker_or_stop, current_settings, footer, plain, shared_claims_file
 
-ui = sidebar_settings()
+ui = current_settings()
 st.title("Evaluate")
 st.caption(f"Corpus: {ui.corpus} (change it in the sidebar).")
 
@@ -61,8 +62,8 @@ if "evaluation" in st.session_state:
                f"two-hop {'on' if data['two_hop'] else 'off'}.")
     matrix = [[data["confusion_matrix"][gold][pred] for pred in LABELS] for gold in LABELS]
     figure = px.imshow(matrix, x=list(LABELS), y=list(LABELS), text_auto=True, color_continuous_scale="Blues",
-                       labels=dict(x="predicted", y="gold", color="claims"))
-    figure.update_layout(height=360, margin=dict(l=10, r=10, t=30, b=10), title="Confusion matrix")
+                       labels={"x": "predicted", "y": "gold", "color": "claims"})
+    figure.update_layout(height=360, margin={"l": 10, "r": 10, "t": 30, "b": 10}, title="Confusion matrix")
     st.plotly_chart(figure, width="stretch")
 
     st.subheader("Claims")

@@ -34,6 +34,16 @@ def chain_premise(sentence: EvidenceSentence) -> str:
     return f"{premise_text(via.from_title, via.from_text)} {own}"
 
 
+QUOTE_CHARS = 200
+"""A quoted sentence in a verdict's reason is cut to this many characters."""
+
+
+def quote(sentence: EvidenceSentence) -> str:
+    """How a verdict's reason names a sentence: its page and its words, ``Munich: "Munich is the capital ..."``."""
+    text = sentence.text if len(sentence.text) <= QUOTE_CHARS else sentence.text[: QUOTE_CHARS - 1].rstrip() + "…"
+    return f'{sentence.title}: "{text}"'
+
+
 @dataclass
 class EvidenceResult:
     """An evidence sentence as the verifier judged it.
@@ -124,7 +134,7 @@ class ClaimVerifier:
         else:
             probs = iter(self.verifier.predict(pairs) if pairs else [])
             stances = [Stance.from_row(next(probs)) if ok else None for ok in trusted]
-        names = [f"{e.title}, sentence {e.line}" for e in evidence]
+        names = [quote(e) for e in evidence]
         results = [EvidenceResult(e, s, ok, p) for e, s, ok, p in zip(evidence, stances, trusted, premises)]
         if self.aggregator is not None and learned and nei_threshold is None and not as_one_premise:
             views = [result.view() for result in results]

@@ -1,4 +1,9 @@
-"""Every page of the app, driven with Streamlit's AppTest on the fixture corpus and a tiny model."""
+"""Every page of the app, driven with Streamlit's AppTest on the fixture corpora and a tiny model.
+
+AppTest runs the frame (``app.py``) and its first page, and reruns them; ``switch_page`` then runs
+the other page alone (not the frame), so moving between pages through the real sidebar is left to
+the browser tests (``test_browser.py``).
+"""
 
 from __future__ import annotations
 
@@ -6,24 +11,39 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from fever_core.annotation import AnnotationStore
+from fever_core.pipeline import MAX_CLAIM_CHARS
 from fever_core.settings import PROJECT_ROOT
 from fever_core.verification.decision import load_decision_rule
 
 from ..conftest import CLAIMS
+from .conftest import MUNICH_CLAIM, MUNICH_KEY_SENTENCE
+
+SOUL_FOOD_FILM = "https://en.wikipedia.org/wiki/Soul_Food_%28film%29"
 
 
 @pytest.fixture
-def open_page(monkeypatch, settings, workspace, tiny_nli_model):
-    """A page of the app with the fixture corpus chosen in its sidebar.
+def data_dir(tmp_path, settings, workspace, app_corpus):
+    """A data folder of the test's own (its own annotations) holding the session's built corpora."""
+    (tmp_path / "corpora").symlink_to(settings.data_dir / "corpora", target_is_directory=True)
+    return tmp_path
 
-    Pages are run one by one: AppTest does not re-run a ``st.navigation`` frame after the first run.
-    """
-    monkeypatch.setenv("FEVER_DATA_DIR", str(settings.data_dir))
+
+@pytest.fixture
+def app_env(monkeypatch, data_dir, workspace, tiny_nli_model):
+    """The app's environment: the test's data folder, the fixture corpus, the tiny model."""
+    monkeypatch.setenv("FEVER_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("FEVER_CORPUS", workspace.name)
     monkeypatch.setenv("FEVER_VERIFIER_MODEL", str(tiny_nli_model))
 
-    def open_page(name: str) -> AppTest:
+
+@pytest.fixture
+def open_page(app_env):
+    """A page of the app, run alone, with ``corpus`` chosen (the fixture corpus by default)."""
+
+    def open_page(name: str, corpus: str = "fixture", query_params: dict[str, str] | None = None) -> AppTest:
         at = AppTest.from_file(str(PROJECT_ROOT / "pages" / f"{name}.py"), default_timeout=180)
-        at.session_state["corpus"] = "fixture"
+        at.session_state["corpus"] = corpus
+        at.query_params.update(query_params or {})
         return at.run()
 
     return open_page
@@ -34,51 +54,155 @@ def app(open_page):
     return open_page("verify")
 
 
-def test_the_frame_opens_on_verify_with_the_shared_sidebar(monkeypatch, settings):
-    monkeypatch.setenv("FEVER_DATA_DIR", str(settings.data_dir))
-    at = AppTest.from_file(str(PROJECT_ROOT / "app.py"), default_timeout=60).run()
+def press(app: AppTest, label: str) -> AppTest:
+    return next(b for b in app.button if b.label == label).click().run()
+
+
+def check(app: AppTest, claim: str) -> AppTest:
+    app.text_area(key="claim_text").input(claim)
+    return press(app, "Check")
+
+
+def verdicts(app: AppTest) -> list[str]:
+    return [md.value for md in app.markdown if md.value.startswith("### Verdict: ")]
+
+
+def test_the_frame_opens_on_verify_with_the_shared_sidebar(app_env, tiny_nli_model):
+    at = AppTest.from_file(str(PROJECT_ROOT / "app.py"), default_timeout=180).run()
     assert not at.exception
     assert at.title[0].value == "Verify a claim"
-    assert at.sidebar.selectbox(key="_corpus").value == "embedded"
+    assert at.sidebar.selectbox(key="_corpus").value == "fixture"
+    rule = load_decision_rule(tiny_nli_model).nei_threshold
+    assert at.sidebar.slider(key="_nei_threshold").value == (0.5 if rule is None else rule)
 
 
-def test_verify_shows_a_verdict_and_evidence_rows(app):
-    app.text_area(key="claim_text").input("Fox 2000 Pictures released the film <b>Soul Food</b>.")
-    app.button[0].click().run()
+def test_a_setting_made_in_the_frame_reaches_the_next_page(app_env):
+    at = AppTest.from_file(str(PROJECT_ROOT / "app.py"), default_timeout=180).run()
+    at.sidebar.slider(key="_sentences_k").set_value(2).run()
+    at.switch_page("pages/annotate.py").run()
+    at.switch_page("pages/verify.py").run()
+    check(at, "Fox 2000 Pictures released the film Soul Food.")
+    assert not at.exception
+    assert len(at.table[0].value) == 2
+
+
+def test_verify_shows_a_verdict_evidence_rows_and_wikipedia_links(app):
+    check(app, "Fox 2000 Pictures released the film <b>Soul Food</b>.")
     assert not app.exception
-    assert any(md.value.startswith("### Verdict: ") for md in app.markdown)
+    assert verdicts(app)
     evidence = app.table[0].value
-    assert len(evidence) >= 1 and {"line", "sentence", "score", "supports", "hop"} <= set(evidence.columns)
-    assert "Soul Food (film)" in set(evidence.index)
+    assert len(evidence) >= 1
+    assert {"page", "Wikipedia", "line", "sentence", "score", "supports", "hop"} <= set(evidence.columns)
+    film = evidence[evidence["page"] == r"Soul Food \(film\)"]
+    assert len(film) >= 1
+    assert film["Wikipedia"].iloc[0] == f"[Wikipedia ↗]({SOUL_FOOD_FILM}) · corpus has the 2017 text (FEVER)"
+    pages = app.dataframe[0].value
+    assert SOUL_FOOD_FILM in set(pages["Wikipedia"])
+    assert pages["Wikipedia"].str.startswith("https://en.wikipedia.org/wiki/").all()
     assert app.query_params["claim"] == "Fox 2000 Pictures released the film <b>Soul Food</b>."
 
 
-def test_threshold_override_starts_at_the_verifier_s_own_rule(app, tiny_nli_model):
-    rule = load_decision_rule(tiny_nli_model).nei_threshold
-    assert app.sidebar.slider(key="_nei_threshold").value == (0.5 if rule is None else rule)
+def test_verify_highlights_the_deciding_row_and_quotes_its_sentence(app):
+    check(app, "Fox 2000 Pictures released the film Soul Food.")
+    deciding = [md.value for md in app.markdown if md.value.startswith("Deciding sentence")]
+    assert len(deciding) == 1  # the tiny model has no learned verdict: the best sentence decides
+    assert "#fff3b0" in app.table[0].proto.arrow_data.styler.styles
 
 
-def test_verify_explains_an_empty_claim(app):
-    app.text_area(key="claim_text").input("   ")
-    app.button[0].click().run()
+def test_verify_says_a_close_verdict_is_uncertain(app):
+    check(app, "Fox 2000 Pictures released the film Soul Food.")
+    # the tiny, untrained model gives about a third to each label: the closest of calls
+    assert any(w.value.startswith("Uncertain: ") for w in app.warning)
+
+
+@pytest.mark.parametrize(("claim", "reason"), [("   ", "empty"), ("🙂🙂🙂", "no words or numbers")])
+def test_verify_shows_why_a_claim_can_t_be_checked_at_once(app, claim, reason):
+    check(app, claim)
     assert not app.exception
-    assert any("empty" in w.value for w in app.warning)
+    assert [w.value for w in app.warning if reason in w.value]
+    assert not app.status  # not folded into the status box, where it had to be opened to be read
+    assert not verdicts(app)
 
 
-def test_annotation_is_saved_and_exported(open_page, settings):
+def test_verify_keeps_a_too_long_paste_cut_to_the_limit_with_a_note(app):
+    pasted = ("Fox 2000 Pictures released the film Soul Food. " * 120).strip()
+    check(app, pasted)
+    assert not app.exception
+    kept = app.text_area(key="claim_text").value
+    assert 0 < len(kept) <= MAX_CLAIM_CHARS and pasted.startswith(kept) and kept.endswith("Soul Food.")
+    assert any(f"{len(pasted):,} characters" in note.value for note in app.info)
+    assert verdicts(app)
+
+
+def ticks_of(app: AppTest, sentence: str) -> list:
+    return [box for box in app.checkbox if box.label.endswith(sentence.replace(".", r"\."))]
+
+
+def label_choice(app: AppTest):
+    return next(radio for radio in app.radio if radio.key.startswith("label-"))
+
+
+def evidence_sets(app: AppTest) -> list[str]:
+    return [t.value for t in app.text if t.value.startswith("Evidence set")]
+
+
+@pytest.fixture
+def annotate_munich(open_page, app_corpus):
+    """The Annotate page with the Munich claim queued and shown, for an annotator named tester."""
+    app = open_page("annotate", app_corpus)
+    app.text_input(key="_annotator").input("tester").run()
+    next(t for t in app.text_input if t.label == "Or type a claim to queue").input(MUNICH_CLAIM)
+    press(app, "Queue it")
+    assert not app.exception
+    return app
+
+
+def test_annotate_counts_a_tick_on_a_sentence_also_shown_in_another_page_s_links(annotate_munich, data_dir):
+    app = annotate_munich
+    boxes = ticks_of(app, MUNICH_KEY_SENTENCE)
+    assert len(boxes) >= 2  # on the Munich page and in Bavaria's "Links of sentence 1"
+    boxes[0].check().run()
+    assert evidence_sets(app) == ["Evidence set 1: Munich [0]"]
+    assert all(box.value for box in ticks_of(app, MUNICH_KEY_SENTENCE))
+    label = label_choice(app)
+    assert label.value is None  # the label starts unset
+    label.set_value("REFUTES").run()
+    assert evidence_sets(app) == ["Evidence set 1: Munich [0]"]
+    press(app, "Save")
+    assert not app.exception
+    assert [note.value for note in app.success] == ["Saved as REFUTES with 1 evidence set."]
+    saved = [a for a in AnnotationStore(data_dir / "annotations.sqlite").annotations() if a.claim == MUNICH_CLAIM]
+    assert saved[-1].label == "REFUTES" and saved[-1].evidence_sets == [[("Munich", 0)]]
+    assert saved[-1].annotator == "tester"
+
+
+def test_annotate_asks_for_a_label_and_undo_brings_the_label_back(annotate_munich):
+    app = annotate_munich
+    press(app, "Save")
+    assert any("Choose a label" in e.value for e in app.error)
+    ticks_of(app, "Dresden is the capital city of the German state of Saxony.")[0].check().run()
+    label_choice(app).set_value("REFUTES").run()
+    press(app, "Save")
+    assert any("queue is empty" in note.value for note in app.info)
+    press(app, "Undo my last action")
+    assert not app.exception
+    assert label_choice(app).value == "REFUTES"
+    assert evidence_sets(app) == ["Evidence set 1: Dresden [0]"]
+
+
+def test_annotate_keeps_the_name_and_unsaved_ticks_through_a_refresh(annotate_munich, open_page, app_corpus):
+    app = annotate_munich
+    ticks_of(app, MUNICH_KEY_SENTENCE)[0].check().run()
+    address = dict(app.query_params)
+    refreshed = open_page("annotate", app_corpus, query_params=address)  # a new session from the same address
+    assert not refreshed.exception
+    assert refreshed.text_input(key="_annotator").value == "tester"
+    assert evidence_sets(refreshed) == ["Evidence set 1: Munich [0]"]
+    assert all(box.value for box in ticks_of(refreshed, MUNICH_KEY_SENTENCE))
+
+
+def test_annotation_export(open_page):
     app = open_page("annotate")
-    app.text_input(key="annotator").input("tester").run()
-    app.text_input[1].input("Jaws was directed by a man born in Ohio.")
-    app.button[0].click().run()  # queue it
-    assert not app.exception
-    box = next(cb for cb in app.checkbox if cb.label.startswith("[0] Jaws is a 1975"))
-    box.check().run()
-    app.radio(key=next(r.key for r in app.radio if r.key.startswith("label-"))).set_value("SUPPORTS").run()
-    next(b for b in app.button if b.label == "Save").click().run()
-    assert not app.exception
-    store = AnnotationStore(settings.data_dir / "annotations.sqlite")
-    saved = [a for a in store.annotations() if a.claim == "Jaws was directed by a man born in Ohio."]
-    assert saved and saved[-1].label == "SUPPORTS" and ("Jaws_-LRB-film-RRB-", 0) in saved[-1].evidence_sets[0]
     export = next(d for d in app.get("download_button") if "annotations" in d.proto.label)
     assert "Download" in export.proto.label
 
@@ -93,15 +217,16 @@ def test_evaluate_shows_metrics(open_page, claims_file):
     assert len(app.dataframe[0].value) == len(CLAIMS)
 
 
-def test_corpus_search_and_read(open_page):
+def test_corpus_search_and_read_with_a_wikipedia_link(open_page):
     app = open_page("corpus")
     assert {m.label: m.value for m in app.metric}["Pages"] == "9"
     app.text_input(key="corpus_query").input("Spielberg")
     app.button[0].click().run()
     assert not app.exception
     assert "Steven Spielberg" in set(app.dataframe[0].value["page"])
-    next(b for b in app.button if b.label == "Open").click().run()
+    press(app, "Open")
     assert any("Spielberg" in t.value for t in app.text)
+    assert any("(https://en.wikipedia.org/wiki/" in c.value for c in app.caption)
 
 
 @pytest.fixture
@@ -126,12 +251,12 @@ def open_live_page(monkeypatch, tmp_path, tiny_nli_model):
 
 def test_verify_on_live_wikipedia_fetches_pages_and_shows_a_verdict(open_live_page, recorded_wikipedia):
     app = open_live_page("verify", recorded_wikipedia.url)
-    assert app.sidebar.selectbox(key="_corpus").value == "wikipedia"
-    app.text_area(key="claim_text").input("Ada Lovelace worked on the Analytical Engine.")
-    app.button[0].click().run()
-    assert not app.exception and not app.warning
-    assert any(md.value.startswith("### Verdict: ") for md in app.markdown)
-    assert "Ada Lovelace" in set(app.table[0].value.index)
+    check(app, "Ada Lovelace worked on the Analytical Engine.")
+    assert not app.exception and not [w for w in app.warning if not w.value.startswith("Uncertain: ")]
+    assert verdicts(app)
+    evidence = app.table[0].value
+    lovelace = evidence[evidence["page"] == "Ada Lovelace"]
+    assert lovelace["Wikipedia"].iloc[0] == "[Wikipedia ↗](https://en.wikipedia.org/wiki/Ada_Lovelace)"
     assert any(r.get("list") == "search" for r in recorded_wikipedia.requests)
 
     corpus = open_live_page("corpus", recorded_wikipedia.url)
@@ -143,8 +268,7 @@ def test_verify_on_live_wikipedia_fetches_pages_and_shows_a_verdict(open_live_pa
 
 def test_verify_on_live_wikipedia_offline_warns_and_still_answers(open_live_page, offline_wikipedia_url):
     app = open_live_page("verify", offline_wikipedia_url)
-    app.text_area(key="claim_text").input("Ada Lovelace worked on the Analytical Engine.")
-    app.button[0].click().run()
+    check(app, "Ada Lovelace worked on the Analytical Engine.")
     assert not app.exception
     assert any("No Wikipedia pages are cached yet" in w.value for w in app.warning)
-    assert any(md.value == "### Verdict: :gray[Not enough info]" for md in app.markdown)
+    assert verdicts(app) == ["### Verdict: :gray[Not enough info]"]

@@ -57,3 +57,8 @@ def test_untrusted_sentences_are_shown_but_not_judged(model):
                                                    min_evidence_score=0.65)
     assert [r.trusted for r in results] == [True, False] and results[1].stance is None
     assert verdict.deciding_evidence in ([], [0])
+
+
+def test_the_reason_quotes_the_deciding_sentence(model):
+    _, verdict = ClaimVerifier(model).verify("Kraftwerk is German.", [KRAFTWERK], min_evidence_score=0.0)
+    assert 'Kraftwerk: "Kraftwerk was formed in Düsseldorf in 1970."' in verdict.reason
