@@ -92,7 +92,6 @@ class LiveWikipediaWorkspace(Workspace):
 
     cache: WikipediaCache = field(repr=False)
     _retry_at: float = field(default=0.0, init=False, repr=False)  # time.monotonic() of the next try
-    _unreachable: str = field(default="", init=False, repr=False)  # why the last try failed
 
     def prepare(self, analysis: ClaimAnalysis) -> list[str]:
         """Search Wikipedia for the claim and its first mentions; fetch the top pages not cached."""
@@ -125,15 +124,17 @@ class LiveWikipediaWorkspace(Workspace):
         with _GROWING:
             warnings: list[str] = []
             waiting = time.monotonic() < self._retry_at
-            if waiting and warn_when_waiting:
-                warnings.append(self._cached_only(f"{self._unreachable} (Not tried again for "
-                                                  f"{self._retry_at - time.monotonic():.0f} s.)"))
+            if waiting and warn_when_waiting:  # say when, not what: the failed request was another claim's
+                ago = RETRY_AFTER_S - (self._retry_at - time.monotonic())
+                warnings.append(self._cached_only(
+                    f"Wikipedia could not be reached {ago:.0f} s ago, so this claim was not searched on it (Not "
+                    f"tried again for {self._retry_at - time.monotonic():.0f} s.)"))
             if not waiting:
                 try:
                     for title in [t for t in titles() if not self.cache.is_known(t)][:limit]:
                         self.cache.fetch(title)
                 except WikipediaUnavailable as exc:
-                    self._retry_at, self._unreachable = time.monotonic() + RETRY_AFTER_S, str(exc)
+                    self._retry_at = time.monotonic() + RETRY_AFTER_S
                     warnings.append(self._cached_only(str(exc)))
             if self.dense.extend_from(self.store) > 0:
                 fingerprint = content_fingerprint(self.store)
