@@ -43,8 +43,11 @@ class TfidfRetriever:
 
     name = "tfidf"
 
-    def __init__(self, store: CorpusStore, page_ids: list[str], matrix: sp.csr_matrix, idf: np.ndarray):
+    def __init__(self, store: CorpusStore, folder: Path, fingerprint: str | None, page_ids: list[str],
+                 matrix: sp.csr_matrix, idf: np.ndarray):
         self.store = store
+        self.folder = folder
+        self.fingerprint = fingerprint
         self.page_ids = page_ids
         self.matrix = matrix
         self.idf = idf
@@ -59,8 +62,17 @@ class TfidfRetriever:
         if meta_path.is_file() and matrix_path.is_file():
             meta = json.loads(meta_path.read_text())
             if meta.get("store_fingerprint") == fingerprint:
-                return cls(store, meta["page_ids"], sp.load_npz(matrix_path).tocsr(), np.load(folder / "tfidf_idf.npy"))
+                return cls(store, folder, fingerprint, meta["page_ids"], sp.load_npz(matrix_path).tocsr(),
+                           np.load(folder / "tfidf_idf.npy"))
         return cls._build(store, folder, fingerprint)
+
+    def _current(self) -> TfidfRetriever:
+        """This index, or a new one when the store changed since it was built (the live Wikipedia cache grows)."""
+        if self.store.get_meta("fingerprint") != self.fingerprint:
+            fresh = TfidfRetriever.build_or_load(self.store, self.folder)
+            self.fingerprint, self.page_ids, self.matrix, self.idf = (
+                fresh.fingerprint, fresh.page_ids, fresh.matrix, fresh.idf)
+        return self
 
     @classmethod
     def _build(cls, store: CorpusStore, folder: Path, fingerprint: str | None) -> TfidfRetriever:
@@ -69,7 +81,8 @@ class TfidfRetriever:
             page = store.page(page_id)
             page_ids.append(page_id)
             texts.append(f"{title} {page.text if page else ''}")
-        counts = _log_tf(_vectorizer().transform(texts))
+        # an empty store (a fresh live cache) gives an empty index: the vectorizer can't transform nothing
+        counts = _log_tf(_vectorizer().transform(texts)) if texts else sp.csr_matrix((0, N_FEATURES), dtype=np.float64)
         doc_freq = np.bincount(counts.indices, minlength=N_FEATURES)
         n = len(page_ids)
         idf = np.log((n - doc_freq + 0.5) / (doc_freq + 0.5)).astype(np.float32)
@@ -81,7 +94,7 @@ class TfidfRetriever:
         sp.save_npz(folder / MATRIX_FILE, matrix.tocsr())
         np.save(folder / "tfidf_idf.npy", idf)
         (folder / META_FILE).write_text(json.dumps({"store_fingerprint": fingerprint, "page_ids": page_ids}))
-        return cls(store, page_ids, matrix.tocsr(), idf)
+        return cls(store, folder, fingerprint, page_ids, matrix.tocsr(), idf)
 
     def _query(self, texts: list[str]) -> sp.csr_matrix:
         vec = _log_tf(self.vectorizer.transform(texts)) @ sp.diags(self.idf)
@@ -90,6 +103,7 @@ class TfidfRetriever:
         return (sp.diags(1 / norms) @ vec).tocsr()
 
     def retrieve(self, analysis: ClaimAnalysis, claim_vector: np.ndarray | None = None, k: int = 5) -> list[PageCandidate]:
+        self._current()
         scores = (self.matrix @ self._query([analysis.claim]).T).toarray().ravel()
         best = [i for i in np.argsort(-scores)[:k] if scores[i] > 0]
         return [

@@ -1,10 +1,9 @@
-import json
 import os
 
 import pytest
 
 from fever_core.corpus import build as build_module
-from fever_core.corpus.build import ensure_corpus_store
+from fever_core.corpus.build import corpus_specs, ensure_corpus_store, list_corpora
 from fever_core.corpus.sources.fever_jsonl import FeverJsonlSource
 
 from ..conftest import PAGES, write_jsonl
@@ -58,6 +57,8 @@ def test_changed_source_rebuilds_and_unchanged_reuses(tmp_path):
     rebuilt = ensure_corpus_store(tmp_path, "c", progress=False)
     assert rebuilt.get_meta("fingerprint") != fingerprint
     assert rebuilt.sentence("A", 0).text == "Second text." and rebuilt.stats().pages == 2
+    # a corpus made from sources is listed with the predefined ones and remembers its sources
+    assert list_corpora(tmp_path)[-1] == "c" and corpus_specs(tmp_path, "c") == spec
 
 
 def test_unknown_corpus_and_bad_names_are_explained(tmp_path):
@@ -65,4 +66,3 @@ def test_unknown_corpus_and_bad_names_are_explained(tmp_path):
         ensure_corpus_store(tmp_path, "nothing")
     with pytest.raises(ValueError, match="Bad corpus name"):
         ensure_corpus_store(tmp_path, "../escape")
-    assert json.loads(json.dumps(build_module.NAMED_CORPORA))["embedded"] == ["embedded"]

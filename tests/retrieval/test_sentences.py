@@ -75,15 +75,10 @@ def test_a_reranker_reorders_the_head_and_keeps_scores_on_the_cosine_scale(works
     assert [e.key for e in reranked[3:]] == [e.key for e in plain[3:]]
 
 
-def test_a_reranker_that_is_not_one_output_or_not_found_is_refused_clearly(workspace, tiny_nli_model, tmp_path):
-    from fever_core.retrieval.registry import get_retriever
+def test_a_reranker_that_is_not_one_output_or_not_found_is_refused_clearly(tiny_nli_model, tmp_path):
     from fever_core.retrieval.reranker import load_reranker
 
     with pytest.raises(ValueError, match="has 3 outputs"):
         load_reranker(str(tiny_nli_model), "cpu")
     with pytest.raises(FileNotFoundError, match="No sentence re-ranker"):
         load_reranker(str(tmp_path / "missing"), "cpu")
-    fused = get_retriever("fused", workspace.store, workspace.dense, workspace.folder, reranker_model="")
-    assert fused.sentences.cross_encoder is None
-    with pytest.raises(ValueError, match="Unknown retriever"):
-        get_retriever("magic", workspace.store, workspace.dense, workspace.folder)

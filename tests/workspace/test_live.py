@@ -8,7 +8,6 @@ import pytest
 from fever_core.corpus.build import corpus_dir
 from fever_core.pipeline import Checker, CheckOptions
 from fever_core.settings import Settings
-from fever_core.types import LABELS
 from fever_core.workspace import live as live_wikipedia
 from fever_core.workspace import open_workspace
 from fever_core.workspace.live import LiveWikipediaWorkspace, content_fingerprint
@@ -33,7 +32,7 @@ def test_a_claim_fetches_pages_into_the_cache_and_its_index(tmp_path, tiny_nli_m
     query = workspace.dense.embed(["Who designed the analytical engine?"])[0]
     found = workspace.store.sentences_by_ids([workspace.dense.search(query, 1)[0].sentence_id])[0]
     assert found.sentence.page_id == "Analytical_Engine"
-    assert result.verdict.label in LABELS and result.warnings == []
+    assert result.warnings == []
     assert result.evidence and result.evidence[0].sentence.page_id in {"Ada_Lovelace", "Analytical_Engine"}
     assert result.pages[0].signals.get("title") is not None  # the title table knows the fetched pages
     assert result.timings["fetch"] > 0
@@ -84,7 +83,6 @@ def test_offline_checks_against_the_cached_pages(tmp_path, tiny_nli_model, recor
     live_checker(tmp_path, tiny_nli_model, recorded_wikipedia.url).check(CLAIM, CheckOptions(two_hop=False))
     offline = live_checker(tmp_path, tiny_nli_model, offline_wikipedia_url)
     result = offline.check("Charles Babbage designed the Analytical Engine.")
-    assert result.verdict.label in LABELS
     assert {e.sentence.page_id for e in result.evidence} & {"Analytical_Engine", "Charles_Babbage"}
     assert len(result.warnings) == 1 and "checked against the 3 Wikipedia pages cached so far" in result.warnings[0]
     later = offline.check("Charles Babbage designed the Analytical Engine.")

@@ -1,0 +1,44 @@
+"""``check`` and ``evaluate`` on the fixture corpus with the tiny verifier."""
+
+import json
+
+from fever_core.cli import main
+from tests.cli.conftest import run_cli
+
+
+def test_check_prints_the_result_as_json(cli_env):
+    claim = "Jaws is a film by Steven Spielberg."
+    result = run_cli("check", claim, "--corpus", "fixture", "--json", env_extra=cli_env)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["claim"] == claim and data["corpus"] == "fixture"
+    assert data["evidence"][0]["page_id"] == "Jaws_-LRB-film-RRB-"
+
+
+def test_a_claim_that_cant_be_checked_is_refused_before_any_model_loads(capsys):
+    # no corpus of that name and no verifier: the claim is refused first
+    assert main(["--data-dir", "/nonexistent", "check", "  ", "--corpus", "nothing", "--model", "/nonexistent"]) == 2
+    assert "claim is empty" in capsys.readouterr().err
+
+
+def test_evaluate_writes_report_and_predictions(settings, workspace, tiny_nli_model, claims_file, tmp_path, capsys):
+    report, predictions = tmp_path / "r.json", tmp_path / "p.jsonl"
+    assert main(["--data-dir", str(settings.data_dir), "evaluate", "--claims", str(claims_file), "--corpus", "fixture",
+                 "--model", str(tiny_nli_model), "--report", str(report), "--predictions", str(predictions)]) == 0
+    assert json.loads(report.read_text()) == json.loads(capsys.readouterr().out)
+    assert json.loads(report.read_text())["n_claims"] == 4
+    assert [json.loads(line)["id"] for line in predictions.read_text().splitlines()] == [1, 2, 3, 4]
+
+
+def test_check_on_live_wikipedia_then_offline_warns_on_stderr(tmp_path, tiny_nli_model, recorded_wikipedia,
+                                                              offline_wikipedia_url, monkeypatch, capsys):
+    options = ["--data-dir", str(tmp_path), "check", "--corpus", "wikipedia", "--model", str(tiny_nli_model)]
+    monkeypatch.setenv("FEVER_WIKIPEDIA_API_URL", recorded_wikipedia.url)
+    assert main([*options, "Ada Lovelace worked on the Analytical Engine."]) == 0
+    online = capsys.readouterr()
+    assert "Ada Lovelace (" in online.out and "warning" not in online.err
+    monkeypatch.setenv("FEVER_WIKIPEDIA_API_URL", offline_wikipedia_url)
+    assert main([*options, "Charles Babbage designed the Analytical Engine.", "--json"]) == 0
+    offline = capsys.readouterr()
+    assert "warning: Can't reach Wikipedia" in offline.err and "cached so far" in offline.err
+    assert json.loads(offline.out)["warnings"] and json.loads(offline.out)["evidence"]

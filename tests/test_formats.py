@@ -1,0 +1,132 @@
+"""FEVER's file formats (fever_core/formats.py): claims files and pair files, read and written in one place."""
+
+import pytest
+
+from fever_core.formats import (
+    Claim,
+    DataFileError,
+    Pair,
+    evidence_premise,
+    evidence_sentences,
+    file_kind,
+    load_claims,
+    load_pairs,
+    read_written_pairs,
+    write_pairs,
+)
+from fever_core.types import NEI
+from tests.conftest import CLAIMS, write_jsonl
+
+# --- claims files -----------------------------------------------------------------------------
+
+
+def test_claims_keep_their_fields_and_give_evidence_sets_without_nei_placeholders(claims_file):
+    claims = load_claims(claims_file)
+    assert [c.to_fever() for c in claims] == CLAIMS  # what the official scorer reads as gold, unchanged
+    assert claims[1].evidence_sets() == ((("Sherlock_Holmes", 0),), (("Arthur_Conan_Doyle", 0),))
+    assert claims[2].evidence_sets() == ((("Jaws_-LRB-film-RRB-", 0), ("Steven_Spielberg", 1)),)
+    assert claims[3].evidence_sets() == ()  # NOT ENOUGH INFO: [[[5, None, None, None]]]
+
+
+def test_a_claim_without_an_id_is_numbered_by_its_line_and_may_leave_out_evidence(tmp_path):
+    path = write_jsonl(tmp_path / "nei-claims.jsonl", [{"claim": "Paris has a zoo.", "label": NEI}])
+    assert load_claims(path) == [Claim(1, "Paris has a zoo.", NEI, [])]
+
+
+def test_broken_claims_file_names_the_line(tmp_path):
+    path = tmp_path / "c.jsonl"
+    path.write_text('{"claim": "a", "label": "SUPPORTS"}\n{oops\n')
+    with pytest.raises(DataFileError, match=r"c\.jsonl:2"):
+        load_claims(path)
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"claim": "  ", "label": "SUPPORTS"}', "non-empty \"claim\""),
+    ('{"claim": "a", "label": "TRUE"}', "label 'TRUE'"),
+    ('{"claim": "a", "label": "SUPPORTS", "evidence": [[["page", 0]]]}', "evidence must be"),
+])
+def test_a_malformed_claim_names_file_line_and_fault(tmp_path, line, message):
+    path = tmp_path / "claims.jsonl"
+    path.write_text(line + "\n")
+    with pytest.raises(DataFileError, match=message) as info:
+        load_claims(path)
+    assert f"{path}:1:" in str(info.value)
+
+
+def test_a_sample_is_reproducible_and_keeps_file_order(claims_file):
+    first = load_claims(claims_file, sample=2, seed=3)
+    assert first == load_claims(claims_file, sample=2, seed=3)
+    ids = [c.id for c in first]
+    assert len(ids) == 2 and ids == sorted(ids)
+
+
+def test_a_limit_keeps_the_first_claims(claims_file):
+    assert [c.id for c in load_claims(claims_file, limit=2)] == [1, 2]
+
+
+# --- pair files -------------------------------------------------------------------------------
+
+
+def test_load_pairs_formats_premises(tmp_path):
+    path = write_jsonl(tmp_path / "p.jsonl", [
+        {"premise": "Soul Food -LRB- 1997 -RRB- is a film .", "hypothesis": "Soul Food is a film .",
+         "label": "SUPPORTS", "source": "fever-paper-test", "pages": ["Soul_Food_-LRB-film-RRB-", "Other"]},
+        {"premise": "A man sleeps .", "hypothesis": "A man is awake .", "label": "REFUTES", "source": "snli-dev"},
+    ])
+    first, second = load_pairs(path)
+    assert first == Pair("Soul Food (film): Soul Food (1997) is a film.", "Soul Food is a film.", "SUPPORTS",
+                         "fever-paper-test")
+    assert second.premise == "A man sleeps." and second.source == "snli-dev"
+
+
+@pytest.mark.parametrize("line, message", [
+    ("{not json", "not valid JSON"),
+    ('{"premise": "a", "hypothesis": "b", "label": "MAYBE"}', "label 'MAYBE'"),
+    ('{"premise": "", "hypothesis": "b", "label": "SUPPORTS"}', "premise"),
+    ('["a", "b"]', "expected a JSON object"),
+    ('{"premise": "a", "hypothesis": "b", "label": "SUPPORTS", "pages": "Paris"}', "list of page ids"),
+])
+def test_malformed_pair_line_names_file_and_line(tmp_path, line, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"premise": "a", "hypothesis": "b", "label": "SUPPORTS"}\n\n' + line + "\n")
+    with pytest.raises(DataFileError, match=message) as info:
+        load_pairs(path)
+    assert f"{path}:3:" in str(info.value)
+
+
+def test_a_pair_without_a_source_takes_the_file_name(tmp_path):
+    path = write_jsonl(tmp_path / "snli-dev.jsonl", [{"premise": "a .", "hypothesis": "b", "label": NEI}])
+    assert load_pairs(path)[0].source == "snli-dev"
+
+
+def test_written_pairs_read_back_as_written(tmp_path):
+    # no formatting on the way back: load_pairs would turn this premise's -LRB- into "("
+    pairs = [Pair("Soul Food (film): It is a -LRB- film .", "Soul Food is a film.", "SUPPORTS", "t"),
+             Pair("A man sleeps.", "A man is awake.", "REFUTES", "u")]
+    path = tmp_path / "out" / "pairs.jsonl"
+    write_pairs(path, pairs)
+    assert read_written_pairs(path) == pairs
+
+
+@pytest.mark.parametrize("first_record, kind", [
+    ({"premise": "a", "hypothesis": "b", "label": "SUPPORTS"}, "pairs"),
+    ({"id": 1, "claim": "a", "label": "SUPPORTS", "evidence": []}, "fever-claims"),
+    ({"id": 1, "claim": "a", "label": NEI}, "nei-claims"),
+])
+def test_a_files_kind_is_told_by_its_first_record(tmp_path, first_record, kind):
+    assert file_kind(write_jsonl(tmp_path / "f.jsonl", [first_record])) == kind
+
+
+def test_a_file_of_unknown_kind_or_empty_is_refused(tmp_path):
+    with pytest.raises(DataFileError, match="can't tell the file's format"):
+        file_kind(write_jsonl(tmp_path / "odd.jsonl", [{"text": "a"}]))
+    (tmp_path / "empty.jsonl").write_text("\n")
+    with pytest.raises(DataFileError, match="empty"):
+        file_kind(tmp_path / "empty.jsonl")
+
+
+def test_evidence_premises_are_joined_as_the_pipeline_joins_them_and_split_back():
+    assert evidence_premise([("Paris", "Paris is in France ."), ("France", "France -LRB- officially -RRB- is big .")]) \
+        == "Paris: Paris is in France. France: France (officially) is big."
+    assert evidence_sentences("Paris is in France . It -LRB- the city -RRB- is big .") == [
+        "Paris is in France.", "It (the city) is big."]

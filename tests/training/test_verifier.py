@@ -1,0 +1,131 @@
+"""Verifier training (fever_core/training/verifier.py) on a tiny random BERT: loss, saving, resuming, batches,
+the NEI threshold."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+from fever_core.training.verifier import TrainConfig, choose_nei_threshold, plan_batches, train_verifier
+from fever_core.types import NEI
+from fever_core.verification.decision import decide
+from fever_core.verification.nli import NliModel
+from tests.conftest import save_tiny_bert, write_jsonl
+
+HAND_PAIRS = [
+    ("Paris: Paris is the capital of France.", "Paris is the capital of France.", "SUPPORTS"),
+    ("Paris: Paris is the capital of France.", "Paris is not the capital of France.", "REFUTES"),
+    ("Paris: Paris is the capital of France.", "Paris has a famous zoo.", NEI),
+    ("Berlin: Berlin is the capital of Germany.", "Berlin is in Germany.", "SUPPORTS"),
+    ("Berlin: Berlin is the capital of Germany.", "Berlin is in Spain.", "REFUTES"),
+    ("Berlin: Berlin is the capital of Germany.", "Berlin has many bridges.", NEI),
+    ("Tiger: The tiger is the largest cat.", "Tigers are cats.", "SUPPORTS"),
+    ("Tiger: The tiger is the largest cat.", "Tigers are birds.", "REFUTES"),
+    ("Tiger: The tiger is the largest cat.", "Tigers like water.", NEI),
+]
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory) -> Path:
+    """A randomly initialised 2-layer BERT with the packaged MiniLM tokenizer."""
+    return save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"), 3, max_position_embeddings=128)
+
+
+@pytest.fixture()
+def hand_file(tmp_path) -> Path:
+    records = [{"premise": p, "hypothesis": h, "label": label, "source": "hand"} for p, h, label in HAND_PAIRS]
+    return write_jsonl(tmp_path / "hand.jsonl", records * 4)
+
+
+def _config(tmp_path: Path, init: Path, hand_file: Path, **kw) -> TrainConfig:
+    settings = dict(
+        data=[str(hand_file)], out=tmp_path / "out", init=str(init), epochs=15, batch_size=8, lr=3e-3,
+        max_length=64, seed=1, threads=1, dev_fraction=0.0, checkpoint_every=5, log_every=5,
+        cache_dir=tmp_path / "cache", warmup_ratio=0.0,
+    )
+    settings.update(kw)
+    return TrainConfig(**settings)
+
+
+def test_training_lowers_loss_and_saves_a_loadable_verifier(tmp_path, tiny_model, hand_file):
+    result = train_verifier(_config(tmp_path, tiny_model, hand_file, eval=[str(hand_file)]))
+    assert result.finished and result.steps == result.total_steps == 15 * 5
+    first, last = result.losses[0][1], result.losses[-1][1]
+    assert last < first * 0.7, result.losses
+
+    out = tmp_path / "out"
+    assert (out / "model.safetensors").is_file() and (out / "verifier.json").is_file()
+    assert not (out / "checkpoints").exists()
+    saved = json.loads((out / "config.json").read_text())
+    assert saved["id2label"] == {"0": "SUPPORTS", "1": "REFUTES", "2": "NOT ENOUGH INFO"}
+
+    from safetensors import safe_open
+
+    with safe_open(str(out / "model.safetensors"), "pt") as fh:
+        assert all(fh.get_tensor(k).dtype == torch.float16 for k in fh.keys())
+
+    model = NliModel.load(str(out), device="cpu")
+    probs = model.predict([(p, h) for p, h, _ in HAND_PAIRS])
+    assert probs.shape == (len(HAND_PAIRS), 3)
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+    assert set(probs.argmax(axis=1)) == {0, 1, 2}  # it learned all three labels of its training pairs
+    assert result.reports["hand"]["n"] == len(HAND_PAIRS) * 4
+
+
+def test_interrupted_run_resumes_at_its_step(tmp_path, tiny_model, hand_file):
+    config = _config(tmp_path, tiny_model, hand_file, epochs=3, stop_after_steps=7)
+    first = train_verifier(config)
+    assert not first.finished and first.steps == 7
+    assert (tmp_path / "out" / "checkpoints" / "last.pt").is_file()
+
+    config.stop_after_steps = None
+    second = train_verifier(config)
+    assert second.resumed_from == 7
+    assert second.finished and second.steps == second.total_steps == 15
+    assert [s for s, _ in second.losses] == [10, 15]
+
+
+def test_resume_refuses_a_checkpoint_of_another_plan(tmp_path, tiny_model, hand_file):
+    train_verifier(_config(tmp_path, tiny_model, hand_file, epochs=2, stop_after_steps=3))
+    with pytest.raises(RuntimeError, match="different plan"):
+        train_verifier(_config(tmp_path, tiny_model, hand_file, epochs=3, batch_size=4))
+
+
+def test_batches_cover_every_pair_once_and_are_reproducible():
+    lengths = [(i * 7) % 23 for i in range(101)]
+    batches = plan_batches(lengths, 8, seed=3, epoch=1)
+    assert sorted(i for b in batches for i in b) == list(range(101))
+    assert len(batches) == 13
+    assert batches == plan_batches(lengths, 8, seed=3, epoch=1)
+    assert batches != plan_batches(lengths, 8, seed=3, epoch=2)
+
+
+def test_nei_threshold_rule():
+    probs = np.array([[0.5, 0.2, 0.3], [0.1, 0.5, 0.4], [0.2, 0.2, 0.6]])
+    assert decide(probs).tolist() == [0, 1, 2]
+    assert decide(probs, nei_threshold=0.35).tolist() == [0, 2, 2]
+    gold = np.array([0, 2, 2])
+    threshold, tuned, plain = choose_nei_threshold(gold, probs)
+    assert tuned == pytest.approx(1.0) and plain < 1.0 and 0.3 < threshold <= 0.4
+
+
+def test_out_of_time_run_still_saves_and_a_trained_verifier_can_be_the_init(tmp_path, tiny_model, hand_file):
+    first = train_verifier(_config(tmp_path, tiny_model, hand_file, epochs=2, time_budget_s=0.0))
+    assert not first.finished and first.steps == 1
+    assert (tmp_path / "out" / "model.safetensors").is_file()
+    meta = json.loads((tmp_path / "out" / "verifier.json").read_text())
+    assert meta["schedule_completed"] is False and meta["steps"] == 1
+
+    # continue from the saved fp16 verifier (as `--init assets/models/verifier` does)
+    again = train_verifier(_config(tmp_path, tmp_path / "out", hand_file, epochs=1, out=tmp_path / "out2"))
+    assert again.finished and again.steps == 5
+    assert NliModel.load(str(tmp_path / "out2"), device="cpu").predict([("a", "b")]).shape == (1, 3)

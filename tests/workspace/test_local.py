@@ -1,0 +1,41 @@
+"""Local workspaces (fever_core/workspace/base.py through open_workspace): a corpus built from its sources
+with its dense index, reopened by name, rebuilt when the sources change."""
+
+import json
+
+import pytest
+
+from fever_core.corpus import build as build_module
+from fever_core.retrieval import dense as dense_module
+from fever_core.settings import Settings
+from fever_core.workspace import open_workspace
+from tests.conftest import write_jsonl
+
+
+def test_a_corpus_made_from_sources_reopens_by_name_without_rebuilding(settings, workspace, monkeypatch):
+    monkeypatch.setattr(build_module, "build_store", lambda *a, **k: pytest.fail("reopening must not rebuild the store"))
+    monkeypatch.setattr(dense_module, "encode", lambda *a, **k: pytest.fail("reopening must not embed"))
+    reopened = open_workspace("fixture", settings, progress=False)
+    assert reopened.folder == settings.data_dir / "corpora" / "fixture" == workspace.folder
+    assert reopened.store.get_meta("fingerprint") == workspace.store.get_meta("fingerprint")
+    assert list(reopened.dense.sentence_ids) == list(workspace.dense.sentence_ids)
+
+
+def test_other_sources_rebuild_the_store_and_its_index(tmp_path):
+    settings = Settings.from_env({}, data_dir=tmp_path)
+    apples = write_jsonl(tmp_path / "apples.jsonl", [{"id": "Apple", "lines": "0\tApples are red fruit ."}])
+    bananas = write_jsonl(tmp_path / "bananas.jsonl", [{"id": "Banana", "lines": "0\tBananas are yellow .\n1\tThey are long ."}])
+    first = open_workspace("fruit", settings, specs=[f"fever:{apples}"], progress=False)
+    assert [page_id for page_id, _ in first.store.titles()] == ["Apple"] and len(first.dense) == 1
+
+    second = open_workspace("fruit", settings, specs=[f"fever:{bananas}"], progress=False)
+    assert [page_id for page_id, _ in second.store.titles()] == ["Banana"] and len(second.dense) == 2
+    assert json.loads((second.folder / "sources.json").read_text()) == [f"fever:{bananas}"]
+    [hit] = second.dense.search(second.dense.embed(["a yellow fruit"])[0], 1)
+    found = second.store.sentences_by_ids([hit.sentence_id])[0].sentence
+    assert (found.page_id, found.line) == ("Banana", 0)
+
+
+def test_an_unknown_corpus_says_how_to_make_one(tmp_path):
+    with pytest.raises(KeyError, match="corpus build nothing --source"):
+        open_workspace("nothing", Settings.from_env({}, data_dir=tmp_path), progress=False)
