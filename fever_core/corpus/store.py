@@ -102,7 +102,9 @@ class CorpusStore:
 
     @classmethod
     def open(cls, path: str | Path) -> CorpusStore:
-        """Open an existing store; raises ``FileNotFoundError`` with advice when it is missing."""
+        """Open an existing store; raises ``FileNotFoundError`` with advice when it is missing, ``ValueError``
+        when it is not a store, of another schema, or damaged (SQLite's ``quick_check``, about 0.1 s for the
+        fever-dev store)."""
         path = Path(path)
         if not path.is_file():
             raise FileNotFoundError(
@@ -111,8 +113,11 @@ class CorpusStore:
         store = cls(path)
         try:
             version = store.get_meta("schema_version")
+            problems = [row[0] for row in store.connection.execute("PRAGMA quick_check(3)")]
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"{path} is not a readable corpus store ({exc}). Delete it and rebuild.") from exc
+        if problems != ["ok"]:
+            raise ValueError(f"{path} is damaged ({'; '.join(problems)}). Delete it and rebuild the corpus.")
         if version != SCHEMA_VERSION:
             raise ValueError(
                 f"{path} has store schema {version!r}, this code reads {SCHEMA_VERSION!r}: rebuild it."

@@ -38,6 +38,33 @@ IDS_FILE = "dense_ids.npy"
 META_FILE = "dense.json"
 KEYS_FILE = "dense_keys.npy"
 CHUNK = 4096
+CHECKED_FILES = (INDEX_FILE, IDS_FILE, KEYS_FILE)
+"""The files whose checksums ``dense.json`` records when they are written and that are verified at open."""
+SPOT_CHECK = 8
+"""Reused vectors are trusted only when this many of them, embedded again, come out the same."""
+NORM_TOLERANCE = 1e-3
+"""A stored vector is normalised: one whose length is further than this from 1 is damaged and not reused."""
+
+
+class DenseIndexDamaged(ValueError):
+    """A dense index file does not hold what was written (checksum), or gives impossible scores."""
+
+
+def file_checksum(path: Path) -> str:
+    """BLAKE2b (16 bytes, hex) of a file's bytes, read in 1 MiB blocks."""
+    digest = hashlib.blake2b(digest_size=16)
+    with Path(path).open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def damaged_files(folder: Path, meta: dict) -> list[str]:
+    """The index files in ``folder`` whose bytes differ from the checksums in ``meta`` (missing files count).
+    An index written before checksums were kept has none to compare and counts as intact."""
+    sums = meta.get("checksums") or {}
+    return [name for name, expected in sums.items()
+            if not (folder / name).is_file() or file_checksum(folder / name) != expected]
 
 
 def _text_key(text: str) -> int:
@@ -46,29 +73,46 @@ def _text_key(text: str) -> int:
 
 
 def _previous_vectors(folder: Path, encoder_name: str) -> dict[int, np.ndarray]:
-    """Vectors already computed by this encoder, by text key: from the index a rebuild replaces and
-    from the other corpora beside it (the benchmark corpora share the embedded summaries)."""
+    """Vectors already computed, by text key: from the index a rebuild replaces (even when its ``dense.json``
+    is gone or its files are damaged) and from the other corpora beside it made by the same encoder (the
+    benchmark corpora share the embedded summaries). Rows that are not unit-length finite vectors are left
+    out: they are what damage looks like. :func:`_embed_reusing` spot-checks the rest against the encoder."""
     import faiss
 
     known: dict[int, np.ndarray] = {}
-    for meta_path in sorted(Path(folder).parent.glob(f"*/{META_FILE}")):
-        other = meta_path.parent
+    for other in sorted(p for p in Path(folder).parent.iterdir() if p.is_dir()):
+        meta_path = other / META_FILE
         try:
-            meta = json.loads(meta_path.read_text())
-            if meta.get("encoder") != encoder_name or not (other / KEYS_FILE).is_file():
+            meta = json.loads(meta_path.read_text()) if meta_path.is_file() else None
+            if (meta is None and other.resolve() != Path(folder).resolve()) or (meta is not None and meta.get("encoder") != encoder_name):
+                continue
+            if not (other / KEYS_FILE).is_file() or not (other / INDEX_FILE).is_file():
                 continue
             keys = np.load(other / KEYS_FILE)
             index = faiss.read_index(str(other / INDEX_FILE))
-            if index.ntotal == len(keys):
-                known.update(zip(keys.tolist(), index.reconstruct_n(0, index.ntotal)))
+            if index.ntotal != len(keys):
+                continue
+            vectors = index.reconstruct_n(0, index.ntotal)
+            good = np.isfinite(vectors).all(axis=1) & (np.abs(np.linalg.norm(vectors, axis=1) - 1) < NORM_TOLERANCE)
+            known.update(zip(keys[good].tolist(), vectors[good]))
         except (OSError, ValueError, RuntimeError):
             continue
     return known
 
 
 def _embed_reusing(encoder: SentenceTransformer, texts: list[str], previous: dict[int, np.ndarray]) -> np.ndarray:
-    """Embeddings of texts, taking those already known from ``previous`` and encoding the rest."""
+    """Embeddings of texts, taking those already known from ``previous`` and encoding the rest.
+
+    Up to :data:`SPOT_CHECK` reused vectors are embedded again first; if any differs (another encoder, a
+    damaged key file), nothing is reused."""
     keys = [_text_key(t) for t in texts]
+    reusable = [i for i, key in enumerate(keys) if key in previous]
+    sample = reusable[:: max(1, len(reusable) // SPOT_CHECK)][:SPOT_CHECK]
+    if sample:
+        fresh = encode(encoder, [texts[i] for i in sample])
+        if not np.allclose(fresh, np.stack([previous[keys[i]] for i in sample]), atol=1e-3):
+            log.warning("Stored vectors don't match the encoder: embedding every sentence again.")
+            previous = {}
     missing = [i for i, key in enumerate(keys) if key not in previous]
     fresh = encode(encoder, [texts[i] for i in missing])
     out = np.zeros((len(texts), encoder.get_embedding_dimension()), dtype=np.float32)
@@ -86,13 +130,18 @@ def _text_keys(store: CorpusStore) -> np.ndarray:
 
 
 def _write_index(folder: Path, index: faiss.Index, ids: np.ndarray, keys: np.ndarray, meta: dict) -> None:
-    """Write an index's files, each through a temporary file, the meta file last: a crash leaves
-    either the old meta (so the next open sees a stale index and rebuilds) or a complete index."""
+    """Write an index's files, each through a temporary file, the meta file last with each file's checksum:
+    a crash leaves either the old meta (so the next open sees a stale or damaged index and rebuilds) or a
+    complete index."""
     import faiss
+
+    checksums: dict[str, str] = {}
 
     def replace(name: str, write) -> None:
         tmp = folder / f"{name}.tmp"
         write(tmp)
+        if name in CHECKED_FILES:
+            checksums[name] = file_checksum(tmp)
         os.replace(tmp, folder / name)
 
     def save_array(array: np.ndarray):
@@ -104,7 +153,7 @@ def _write_index(folder: Path, index: faiss.Index, ids: np.ndarray, keys: np.nda
     replace(INDEX_FILE, lambda path: faiss.write_index(index, str(path)))
     replace(IDS_FILE, save_array(ids))
     replace(KEYS_FILE, save_array(keys))
-    replace(META_FILE, lambda path: path.write_text(json.dumps(meta, indent=2)))
+    replace(META_FILE, lambda path: path.write_text(json.dumps({**meta, "checksums": checksums}, indent=2)))
 
 
 @dataclass(frozen=True)
@@ -160,12 +209,21 @@ class DenseSentenceIndex:
         if meta_path.is_file():
             try:
                 meta = json.loads(meta_path.read_text())
-                if all(meta.get(k) == v for k, v in wanted.items()):
+                damaged = damaged_files(folder, meta)
+                if damaged:
+                    log.warning("Dense index in %s is damaged (%s differ from the checksums written with them): "
+                                "rebuilding it, reusing every vector that is still good.", folder, ", ".join(damaged))
+                elif all(meta.get(k) == v for k, v in wanted.items()):
                     index = faiss.read_index(str(folder / INDEX_FILE))
                     ids = np.load(folder / IDS_FILE)
                     if index.ntotal == len(ids):
+                        if "checksums" not in meta:  # written before checksums were kept: trust it from now on
+                            meta = {**meta, "checksums": {name: file_checksum(folder / name) for name in CHECKED_FILES
+                                                          if (folder / name).is_file()}}
+                            meta_path.write_text(json.dumps(meta, indent=2))
                         return cls(index, ids, encoder, folder, meta)
-                log.warning("Dense index in %s is out of date: rebuilding.", folder)
+                else:
+                    log.warning("Dense index in %s is out of date: rebuilding.", folder)
             except (OSError, ValueError, RuntimeError) as exc:
                 log.warning("Dense index in %s can't be read (%s): rebuilding.", folder, exc)
         return cls._build(store, folder, encoder, wanted, progress)
@@ -266,6 +324,11 @@ class DenseSentenceIndex:
         if k <= 0 or len(self) == 0:
             return []
         scores, rows = self.index.search(query_vector.reshape(1, -1).astype(np.float32), min(k, len(self)))
+        if not np.isfinite(scores).all() or np.abs(scores).max(initial=0.0) > 1 + NORM_TOLERANCE:
+            raise DenseIndexDamaged(
+                f"The dense index in {self.folder} gives impossible scores (cosines outside [-1, 1]): it is damaged. "
+                f"Delete {self.folder / META_FILE if self.folder else 'it'} and open the corpus again to rebuild it; "
+                "vectors that are still good are reused.")
         return [
             DenseHit(int(self.sentence_ids[row]), float(score))
             for score, row in zip(scores[0], rows[0])

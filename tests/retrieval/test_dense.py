@@ -89,7 +89,8 @@ def test_a_rebuild_embeds_only_new_texts(tmp_path, settings, monkeypatch):
     real_encode, encoded = dense_module.encode, []
     monkeypatch.setattr(dense_module, "encode", lambda e, t, batch_size=64: (encoded.extend(t), real_encode(e, t))[1])
     after = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
-    assert encoded == ["B: Bananas are yellow."]
+    # the reused vectors are spot-checked against the encoder first, then only the new text is embedded
+    assert encoded == ["A: Apples are red fruit.", "A: They grow on trees.", "B: Bananas are yellow."]
     apple_before = before.vectors_of([before.sentence_ids[0]])
     apple_after = after.vectors_of([store.sentence_ids_of_pages(["A"])[0]])
     np.testing.assert_allclose(apple_before, apple_after)
@@ -119,3 +120,75 @@ def test_an_index_grows_with_its_store_and_reloads_without_a_rebuild(tmp_path, s
     reloaded = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
     assert len(reloaded) == 3 and list(reloaded.sentence_ids) == [sid for sid, _, _ in rows]
     assert len(np.load(folder / "dense_keys.npy")) == 3
+
+
+def small_index(tmp_path, settings, n: int = 40):
+    """A corpus of ``n`` one-sentence pages with its dense index, and the folder it lives in."""
+    source = write_jsonl(tmp_path / "p.jsonl", [{"id": f"P{i}", "lines": f"0\tPage {i} is about topic number {i} ."}
+                                                for i in range(n)])
+    store = ensure_corpus_store(tmp_path, "c", specs=[f"fever:{source}"], progress=False)
+    folder = tmp_path / "corpora" / "c"
+    return store, folder, DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
+
+
+def counting_encode(monkeypatch) -> list[str]:
+    real_encode, encoded = dense_module.encode, []
+    monkeypatch.setattr(dense_module, "encode", lambda e, t, batch_size=64: (encoded.extend(t), real_encode(e, t))[1])
+    return encoded
+
+
+def test_the_index_files_carry_checksums_that_catch_damage(tmp_path, settings):
+    store, folder, index = small_index(tmp_path, settings)
+    meta = json.loads((folder / "dense.json").read_text())
+    assert set(meta["checksums"]) == {"dense.faiss", "dense_ids.npy", "dense_keys.npy"}
+    assert dense_module.damaged_files(folder, meta) == []
+    with (folder / "dense.faiss").open("r+b") as fh:
+        fh.seek((folder / "dense.faiss").stat().st_size // 2)
+        fh.write(b"\x7f" * 64)
+    assert dense_module.damaged_files(folder, meta) == ["dense.faiss"]
+
+
+def test_a_damaged_index_is_rebuilt_reusing_the_vectors_still_good(tmp_path, settings, monkeypatch):
+    store, folder, before = small_index(tmp_path, settings)
+    size = (folder / "dense.faiss").stat().st_size
+    with (folder / "dense.faiss").open("r+b") as fh:  # 3 rows' worth of bytes in the middle become garbage
+        fh.seek(size // 2)
+        fh.write(np.full(3 * 384, 5e37, dtype=np.float32).tobytes())
+    encoded = counting_encode(monkeypatch)
+    after = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
+    assert len(after) == 40 and dense_module.damaged_files(folder, after.meta) == []
+    assert 3 <= len(encoded) <= 4 + dense_module.SPOT_CHECK  # the damaged rows, and the spot check
+    np.testing.assert_allclose(after.index.reconstruct_n(0, 40), before.index.reconstruct_n(0, 40), atol=1e-5)
+
+
+def test_deleting_the_meta_file_beside_an_intact_index_re_embeds_nothing_but_the_spot_check(tmp_path, settings,
+                                                                                             monkeypatch):
+    store, folder, _ = small_index(tmp_path, settings)
+    (folder / "dense.json").unlink()
+    encoded = counting_encode(monkeypatch)
+    assert len(DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)) == 40
+    assert len(encoded) <= dense_module.SPOT_CHECK
+
+
+def test_impossible_scores_are_an_error_never_evidence(tmp_path, settings):
+    import faiss
+
+    store, folder, index = small_index(tmp_path, settings, n=3)
+    broken = faiss.IndexFlatIP(index.index.d)
+    broken.add(np.full((3, index.index.d), 1e30, dtype=np.float32))
+    index.index = broken
+    with pytest.raises(dense_module.DenseIndexDamaged, match="impossible scores"):
+        index.search(index.embed(["topic"])[0], 2)
+
+
+def test_a_damaged_store_is_refused_with_what_to_do(tmp_path, settings):
+    from fever_core.corpus.store import CorpusStore
+
+    store, _, _ = small_index(tmp_path, settings, n=300)
+    store.close()
+    path = store.path
+    with path.open("r+b") as fh:
+        fh.seek(path.stat().st_size // 2)
+        fh.write(b"\x00\xff" * 2048)
+    with pytest.raises(ValueError, match="(damaged|not a readable).*rebuild"):
+        CorpusStore.open(path)
