@@ -75,18 +75,49 @@ class Annotation:
 
 
 class AnnotationError(ValueError):
-    """An annotation that can't be saved as given; the message says why."""
+    """An annotation that can't be saved as given, or a database that can't hold annotations; the message
+    says why and what to do."""
+
+
+APPLICATION_ID = 0x46455641  # "FEVA": SQLite's application_id of a workbench annotations database
+_TABLES = {"queue", "annotations", "actions"}
 
 
 class AnnotationStore:
-    """The annotations database at ``path`` (created on first use)."""
+    """The annotations database at ``path`` (created on first use).
+
+    Raises:
+        AnnotationError: naming the file, when it is not an SQLite database (damaged, or another kind of file)
+            or is another program's database (its SQLite ``application_id`` and tables are not the workbench's).
+    """
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._connections = ThreadConnections(self.path, synchronous="FULL")
-        with self._conn() as conn:
+        try:
+            self._claim_the_file()
+        except sqlite3.DatabaseError as exc:
+            raise AnnotationError(
+                f"{self.path} can't be read as an annotations database ({exc}). Move it aside (it may still hold "
+                "annotations worth recovering) and the workbench starts a new one there; or point FEVER_DATA_DIR "
+                "elsewhere."
+            ) from exc
+
+    def _claim_the_file(self) -> None:
+        """Create the tables in a new file; accept one that is the workbench's (stamping a database made before
+        the stamp existed); refuse any other."""
+        conn = self._conn()
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if app_id != APPLICATION_ID and tables and not _TABLES <= tables:
+            raise AnnotationError(
+                f"{self.path} is not a FEVER Workbench annotations database (it holds the tables "
+                f"{', '.join(sorted(tables))}): nothing was written to it. Move it, or point FEVER_DATA_DIR elsewhere."
+            )
+        with conn:
             conn.executescript(_SCHEMA)
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
     def _conn(self) -> sqlite3.Connection:
         return self._connections.get()
@@ -182,11 +213,12 @@ class AnnotationStore:
         return int(annotation_id)
 
     def skip(self, item_id: int, annotator: str) -> None:
-        """Mark a claim skipped (it leaves the pending queue; undo brings it back)."""
+        """Mark a claim skipped (it leaves the pending queue; undo brings it back). A claim someone has
+        annotated meanwhile stays done."""
         annotator = annotator.strip() or "anonymous"
         with self._conn() as conn:
             previous = self._status(conn, item_id)
-            conn.execute("UPDATE queue SET status = 'skipped' WHERE id = ?", (item_id,))
+            conn.execute("UPDATE queue SET status = ? WHERE id = ?", (self._settled(conn, item_id, "skipped"), item_id))
             conn.execute(
                 "INSERT INTO actions (annotator, kind, item, previous_status) VALUES (?, 'skip', ?, ?)",
                 (annotator, item_id, previous),
@@ -206,9 +238,21 @@ class AnnotationStore:
             action_id, kind, item_id, annotation_id, previous = row
             if kind == "save":
                 conn.execute("DELETE FROM annotations WHERE id = ?", (annotation_id,))
-            conn.execute("UPDATE queue SET status = ? WHERE id = ?", (previous, item_id))
+            if previous == "done" and not self._annotated(conn, item_id):
+                previous = "pending"  # the annotation it was done with was undone by its annotator meanwhile
+            conn.execute("UPDATE queue SET status = ? WHERE id = ?", (self._settled(conn, item_id, previous), item_id))
             conn.execute("UPDATE actions SET undone = 1 WHERE id = ?", (action_id,))
         return self.item(item_id)
+
+    @staticmethod
+    def _annotated(conn: sqlite3.Connection, item_id: int) -> bool:
+        return conn.execute("SELECT 1 FROM annotations WHERE item = ? LIMIT 1", (item_id,)).fetchone() is not None
+
+    @classmethod
+    def _settled(cls, conn: sqlite3.Connection, item_id: int, wanted: str) -> str:
+        """``wanted``, unless the claim has an annotation (anyone's): then it is done, whatever one annotator
+        skips or undoes."""
+        return "done" if cls._annotated(conn, item_id) else wanted
 
     @staticmethod
     def _status(conn: sqlite3.Connection, item_id: int) -> str:

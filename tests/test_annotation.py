@@ -87,3 +87,46 @@ def test_export_is_fever_format_the_scorer_reads(annotations):
     predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [["Jaws_-LRB-film-RRB-", 0]]},
                    {"predicted_label": "NOT ENOUGH INFO", "predicted_evidence": []}]
     assert fever_score(predictions, lines).fever_score == 1.0
+
+
+def test_a_file_that_is_not_a_database_is_refused_naming_it(tmp_path):
+    path = tmp_path / "annotations.sqlite"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(AnnotationError, match=f"{path}.*can't be read as an annotations database.*Move it aside"):
+        AnnotationStore(path)
+    assert path.read_bytes() == b"this is not a database" * 100
+
+
+def test_another_programs_database_is_refused_and_left_alone(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "other.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE recipes (name TEXT)")
+    with pytest.raises(AnnotationError, match="not a FEVER Workbench annotations database.*recipes"):
+        AnnotationStore(path)
+    with sqlite3.connect(path) as conn:
+        assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["recipes"]
+
+
+def test_a_workbench_database_is_stamped_and_reopens(tmp_path):
+    import sqlite3
+
+    from fever_core.annotation import APPLICATION_ID
+
+    store = AnnotationStore(tmp_path / "a.sqlite")
+    store.add_claim("Paris is in France.")
+    with sqlite3.connect(tmp_path / "a.sqlite") as conn:
+        assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    assert AnnotationStore(tmp_path / "a.sqlite").counts()["pending"] == 1
+
+
+def test_a_claim_someone_annotated_stays_done_whatever_another_annotator_does(annotations):
+    item = annotations.add_claim("Munich is the capital of Saxony.")
+    annotations.save(item, "REFUTES", [[("Munich", 0)]], "ana")
+    annotations.skip(item, "ben")  # ben had the claim open and skips it after ana's save
+    assert annotations.item(item).status == "done"
+    annotations.undo_last("ben")
+    assert annotations.item(item).status == "done"
+    annotations.undo_last("ana")
+    assert annotations.item(item).status == "pending"
