@@ -48,7 +48,8 @@ class Settings:
         two_hop_threshold: minimum selection score in [0, 1] for a first-hop sentence to be followed.
         wikipedia_api_url: the MediaWiki ``api.php`` address the ``wikipedia`` corpus fetches from.
             Default Wikipedia's own, ``https://en.wikipedia.org/w/api.php`` (a mirror works too).
-        wikipedia_timeout_s: seconds to wait for each request to it. Default 5.
+        wikipedia_timeout_s: seconds a search or a page fetch may take in all, and a claim's fetching step
+            may go on starting fetches. Default 5.
         wikipedia_pages_per_claim: pages fetched per claim from Wikipedia's search results (pages
             already cached don't count against the network). Default 3.
         wikipedia_links_per_claim: linked pages fetched per claim for two-hop evidence. Default 5.

@@ -36,7 +36,7 @@ class WikipediaCache:
         Raises:
             WikipediaUnavailable: the search is not remembered and Wikipedia can't be reached.
         """
-        key = f"{_SEARCH}:{limit}:{query}"
+        key = f"{_SEARCH}:{self.source.api_url or self.source.language}:{limit}:{query}"  # per API: a mirror answers differently
         remembered = self.store.get_meta(key)
         if remembered is not None:
             return json.loads(remembered)

@@ -8,9 +8,11 @@ reopening the cache loads it as it is. Then the ordinary pipeline runs on the ca
 
 Network per claim is bounded: at most ``1 + MAX_MENTION_SEARCHES`` searches,
 ``wikipedia_pages_per_claim`` page fetches and ``wikipedia_links_per_claim`` linked-page fetches
-(two requests each, see :meth:`LiveWikipediaSource.fetch_page`), each request waiting at most
-``wikipedia_timeout_s``. When Wikipedia can't be reached, the claim is checked against the pages
-cached so far with a warning saying so, and no request is made for :data:`RETRY_AFTER_S` seconds.
+(two requests each, see :meth:`LiveWikipediaSource.fetch_page`). Each search or page fetch takes at most
+``wikipedia_timeout_s`` in all, however slowly the server answers, and no fetch starts once a step (the
+claim's pages, then its linked pages) has used that much. When Wikipedia can't be reached or does not
+answer in time, the claim is checked against the pages cached so far with a warning saying so, and no
+request is made for :data:`RETRY_AFTER_S` seconds.
 """
 
 from __future__ import annotations
@@ -130,8 +132,14 @@ class LiveWikipediaWorkspace(Workspace):
                     f"Wikipedia could not be reached {ago:.0f} s ago, so this claim was not searched on it (Not "
                     f"tried again for {self._retry_at - time.monotonic():.0f} s.)"))
             if not waiting:
+                deadline = time.monotonic() + self.settings.wikipedia_timeout_s  # the claim's budget for this step
                 try:
-                    for title in [t for t in titles() if not self.cache.is_known(t)][:limit]:
+                    wanted = [t for t in titles() if not self.cache.is_known(t)][:limit]
+                    for number, title in enumerate(wanted):
+                        if time.monotonic() > deadline:
+                            warnings.append(f"Wikipedia was slow: {len(wanted) - number} of {len(wanted)} pages "
+                                            "were not fetched for this claim.")
+                            break
                         self.cache.fetch(title)
                 except WikipediaUnavailable as exc:
                     self._retry_at = time.monotonic() + RETRY_AFTER_S

@@ -1,6 +1,10 @@
 """The live Wikipedia source and its cache, against recorded API answers served on localhost: no test
 touches the internet."""
 
+import socket
+import threading
+import time
+
 import pytest
 
 from fever_core.corpus.sources.wikipedia_api import LiveWikipediaSource, WikipediaUnavailable
@@ -61,3 +65,29 @@ def test_offline_gives_a_clear_error_and_stores_nothing(tmp_path, offline_wikipe
     with pytest.raises(WikipediaUnavailable, match="local corpora"):
         cache.search("anything", 3)
     assert cache.store.stats().pages == 0 and not cache.is_known("Ada Lovelace")
+
+
+def test_a_server_that_trickles_its_answer_is_given_up_on_at_the_deadline():
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def trickle():
+        conn, _ = server.accept()
+        conn.recv(4096)
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
+        for _ in range(60):  # a byte every 0.2 s: no single read ever times out
+            time.sleep(0.2)
+            try:
+                conn.sendall(b" ")
+            except OSError:
+                break
+        conn.close()
+
+    threading.Thread(target=trickle, daemon=True).start()
+    source = LiveWikipediaSource(timeout_s=1.0, api_url=f"http://127.0.0.1:{server.getsockname()[1]}/w/api.php")
+    started = time.monotonic()
+    with pytest.raises(WikipediaUnavailable, match="did not answer within 1 s"):
+        source.search_titles("Kraftwerk")
+    assert time.monotonic() - started < 2.0
+    server.close()

@@ -7,6 +7,8 @@ can act on. :mod:`fever_core.corpus.wikipedia_cache` keeps what was fetched, so 
 
 from __future__ import annotations
 
+import threading
+
 from fever_core.corpus.linking import TitleLinker
 from fever_core.nlp import split_sentences
 from fever_core.text import title_to_page_id
@@ -35,7 +37,8 @@ class LiveWikipediaSource:
 
     Args:
         language: Wikipedia language code. Default ``"en"``.
-        timeout_s: seconds to wait for each request. Default 10.
+        timeout_s: seconds one call (a search, or a page's fetch) may take in all, however slowly the server
+            answers; also the wait for each read. Default 10.
         api_url: the MediaWiki ``api.php`` address; default Wikipedia's own (a mirror or a local
             recording can be used instead).
     """
@@ -49,10 +52,31 @@ class LiveWikipediaSource:
         self._wiki = _client(language, timeout_s, api_url)
 
     def _call(self, what: str, fn):
+        """``fn()``, or :class:`WikipediaUnavailable` when it fails or has not returned after ``timeout_s``.
+
+        The call runs in a daemon thread: a server that trickles its answer a byte at a time keeps that
+        thread, never the caller (nor the process at exit)."""
         import wikipediaapi
 
+        outcome: dict[str, object] = {}
+
+        def run() -> None:
+            try:
+                outcome["value"] = fn()
+            except BaseException as exc:  # handed to the caller's thread below
+                outcome["error"] = exc
+
+        worker = threading.Thread(target=run, name="wikipedia-call", daemon=True)
+        worker.start()
+        worker.join(self.timeout_s)
+        if worker.is_alive():
+            raise WikipediaUnavailable(
+                f"Wikipedia did not answer within {self.timeout_s:g} s when asked to {what}: it is slow or not "
+                "answering. The local corpora (embedded, fever-dev, fm2) still work.")
         try:
-            return fn()
+            if "error" in outcome:
+                raise outcome["error"]  # type: ignore[misc]
+            return outcome.get("value")
         except wikipediaapi.WikipediaException as exc:
             raise WikipediaUnavailable(
                 f"Can't reach Wikipedia to {what} ({exc.__class__.__name__}): the machine seems to be offline "
