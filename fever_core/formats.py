@@ -3,6 +3,8 @@
 - A **claims file** holds one claim a line as FEVER writes it and the official scorer reads it:
   ``{"id", "claim", "label", "evidence": [[[annotation_id, evidence_id, page, line], ...], ...]}``;
   an NOT ENOUGH INFO claims file may leave ``evidence`` out.
+- A **claim list** is what a batch check reads: plain text (one claim a line), CSV (a ``claim``
+  column, optional ``label`` and ``id``) or claims jsonl, labels and evidence optional.
 - A **pair file** (``nli/*.jsonl``) holds one labelled verifier example a line:
   ``{"premise", "hypothesis", "label", "source", ["pages"]}``.
 
@@ -12,6 +14,8 @@ tokens turned back into plain text), so training and inference read the same tex
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -49,13 +53,13 @@ class Claim:
     Attributes:
         id: FEVER's claim id (the line number when the file has none).
         claim: the claim text as written in the file.
-        label: one of :data:`~fever_core.types.LABELS`.
+        label: one of :data:`~fever_core.types.LABELS`; ``None`` for an unlabelled claim (of a claim list).
         evidence: FEVER's ``evidence`` field as in the file: sets of ``[annotation_id, evidence_id, page, line]``.
     """
 
     id: int | str
     claim: str
-    label: str
+    label: str | None
     evidence: list = field(default_factory=list)
 
     def evidence_sets(self) -> tuple[tuple[tuple[str, int], ...], ...]:
@@ -103,6 +107,110 @@ def load_claims(path: str | Path, limit: int | None = None, sample: int | None =
         keep = sorted(random.Random(seed).sample(range(len(claims)), sample))
         claims = [claims[i] for i in keep]
     return claims
+
+
+# ---------------------------------------------------------------------------------------------
+# claim lists: what a batch check reads (labels and evidence optional)
+
+CLAIM_LIST_KINDS = ("txt", "csv", "jsonl")
+_KIND_OF_SUFFIX = {".txt": "txt", ".csv": "csv", ".jsonl": "jsonl", ".json": "jsonl"}
+
+
+def claim_list_kind(name: str, text: str) -> str:
+    """How a claim list is written, one of :data:`CLAIM_LIST_KINDS`: by the suffix of ``name`` (``.txt``,
+    ``.csv``, ``.jsonl`` or ``.json``); else by ``text``: a first line that opens a JSON object is jsonl, a
+    first line with a ``claim`` column is CSV, anything else is one claim a line."""
+    kind = _KIND_OF_SUFFIX.get(Path(name).suffix.lower())
+    if kind:
+        return kind
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    if first.startswith("{"):
+        return "jsonl"
+    return "csv" if "claim" in _column_names(next(csv.reader([first]))) else "txt"
+
+
+def _column_names(header: Sequence[str]) -> list[str]:
+    """A CSV header's column names as the reader matches them: trimmed, lower case."""
+    return [column.strip().lower() for column in header]
+
+
+def _optional_label(name: str, number: int, label: object) -> str | None:
+    """A claim list's label: ``None`` when absent or blank, else a FEVER label in any letter case."""
+    if label is None or (isinstance(label, str) and not label.strip()):
+        return None
+    return _check_label(Path(name), number, label.strip().upper() if isinstance(label, str) else label)
+
+
+def _listed_claim(name: str, number: int, claim_id: object, text: object, label: object, evidence: object) -> Claim:
+    """A claim of a claim list, or :class:`DataFileError` naming ``name:number`` and what is wrong."""
+    if not isinstance(text, str) or not text.strip():
+        raise DataFileError(f"{name}:{number}: the claim is empty.")
+    claim = Claim(claim_id if isinstance(claim_id, (int, str)) and claim_id != "" else number, text.strip(),
+                  _optional_label(name, number, label), evidence or [])
+    try:
+        claim.evidence_sets()
+    except (TypeError, ValueError):
+        raise DataFileError(
+            f"{name}:{number}: evidence must be a list of sets of [annotation_id, evidence_id, page, line]."
+        ) from None
+    return claim
+
+
+def _text_claims(text: str, name: str) -> list[Claim]:
+    return [_listed_claim(name, number, number, line, None, None)
+            for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+
+
+def _csv_claims(text: str, name: str) -> list[Claim]:
+    reader = csv.DictReader(io.StringIO(text))
+    reader.fieldnames = _column_names(reader.fieldnames or [])
+    if "claim" not in reader.fieldnames:
+        raise DataFileError(f"{name}: a CSV claim list needs a \"claim\" column (and may have \"label\" and \"id\"); "
+                            f"its columns are: {', '.join(reader.fieldnames) or 'none'}.")
+    return [_listed_claim(name, reader.line_num, row.get("id"), row["claim"], row.get("label"), None)
+            for row in reader]
+
+
+def _jsonl_claims(text: str, name: str) -> list[Claim]:
+    return [_listed_claim(name, number, record.get("id"), record.get("claim"), record.get("label"),
+                          record.get("evidence"))
+            for number, record in read_jsonl(text.splitlines(), name, DataFileError)]
+
+
+_READERS = {"txt": _text_claims, "csv": _csv_claims, "jsonl": _jsonl_claims}
+
+
+def read_claim_list(text: str, name: str = "claims.txt") -> list[Claim]:
+    """Read a list of claims to check, labelled or not.
+
+    Args:
+        text: the list: plain text, one claim a line (blank lines skipped); CSV with a header, a ``claim``
+            column and optional ``label`` and ``id`` columns; or jsonl in FEVER's claims format, where
+            ``label``, ``evidence`` and ``id`` are optional. How it is written is told by
+            :func:`claim_list_kind`.
+        name: the file's name, for its suffix and for messages.
+
+    Returns:
+        The claims in list order; an unlabelled one has ``label`` None, one without an id the number of
+        its line.
+
+    Raises:
+        DataFileError: naming ``name:line`` for an empty claim, an unknown label or malformed evidence, and
+            for a list without claims.
+    """
+    text = text.removeprefix("\ufeff")
+    claims = _READERS[claim_list_kind(name, text)](text, name)
+    if not claims:
+        raise DataFileError(f"{name} has no claims: write one claim a line (or a CSV with a \"claim\" column).")
+    return claims
+
+
+def load_claim_list(path: str | Path) -> list[Claim]:
+    """Read the claim list file at ``path`` (see :func:`read_claim_list`)."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataFileError(f"{path} does not exist. Check the path.")
+    return read_claim_list(path.read_text(encoding="utf-8", errors="replace"), str(path))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -199,6 +307,7 @@ def read_written_pairs(path: Path) -> list[Pair]:
 
 
 __all__ = [
-    "Claim", "DataFileError", "Pair", "evidence_premise", "evidence_sentences", "file_kind", "iter_records", "load_claims",
-    "load_pairs", "pair_premise", "read_written_pairs", "write_pairs",
+    "CLAIM_LIST_KINDS", "Claim", "DataFileError", "Pair", "claim_list_kind", "evidence_premise", "evidence_sentences",
+    "file_kind", "iter_records", "load_claim_list", "load_claims", "load_pairs", "pair_premise", "read_claim_list",
+    "read_written_pairs", "write_pairs",
 ]

@@ -1,84 +1,209 @@
-"""Evaluate: run the checker over a claims file and show FEVER's metrics, errors and latency."""
+"""Evaluate: run the checker over a claims file and show FEVER's metrics, errors and latency.
+
+A metric is shown only where the file has gold data for it, "n/a" otherwise (label accuracy needs
+labels; the FEVER score gold evidence for every SUPPORTS / REFUTES claim; the evidence and
+retrieval metrics those evidence sets). A file whose claims all have labels is scored as
+``python -m fever_core evaluate`` scores it; one with unlabelled claims (text, CSV or jsonl) is checked
+as a batch, and scored on its labelled claims.
+"""
 
 from __future__ import annotations
 
 import io
 import json
-import tempfile
-import urllib.parse
+from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 import plotly.express as px
 import streamlit as st
 
+from fever_core.evaluation.batch import (
+    EVIDENCE_METRICS,
+    FEVER_METRICS,
+    LABEL_METRICS,
+    BatchRow,
+    GoldData,
+    run_batch,
+)
 from fever_core.evaluation.run import evaluate
-from fever_core.formats import load_claims
+from fever_core.formats import Claim, DataFileError, load_claim_list
 from fever_core.types import LABELS
-from pages.shared import check_options, checker_or_stop, current_settings, footer, plain, shared_claims_file
+from pages.shared import (
+    UiSettings,
+    check_options,
+    checker_or_stop,
+    current_settings,
+    footer,
+    permalink_url,
+    plain,
+    shared_claims_file,
+    show_metrics,
+    uploaded_claims,
+)
 
-ui = current_settings()
-st.title("Evaluate")
-st.caption(f"Corpus: {ui.corpus} (change it in the sidebar).")
+METRICS = (*FEVER_METRICS, *LABEL_METRICS, *EVIDENCE_METRICS)
+NOT_IN_BATCH_RUNS = "computed when every claim of the file has a label"
 
-with st.form("evaluate"):
-    path = st.text_input("Claims file (FEVER jsonl)", shared_claims_file(ui.corpus))
-    upload = st.file_uploader("…or upload one", type=["jsonl"])
-    limit = st.number_input("Claims to check (0 = all)", min_value=0, value=50, step=10)
-    oracle = st.checkbox("Oracle evidence (verify against gold evidence; judges the verifier alone)")
-    run = st.form_submit_button("Run", type="primary")
 
-if run:
+@dataclass(frozen=True)
+class Evaluation:
+    """A run as the page shows it.
+
+    Attributes:
+        gold: the gold data of the claims checked.
+        metrics: each of :data:`METRICS` in [0, 1], ``None`` where it can't be computed.
+        rows: one per claim: id, claim, label (gold, ``None`` when unlabelled), predicted_label,
+            label_correct and fever_correct (``None`` when unknown), predicted_evidence.
+        report: what "Download report" gives.
+        scored_by_evaluate: scored as ``python -m fever_core evaluate`` scores (else checked as a batch).
+    """
+
+    gold: GoldData
+    metrics: dict[str, float | None]
+    rows: list[dict]
+    report: dict
+    scored_by_evaluate: bool
+
+    def missing_for(self, metric: str) -> str:
+        """Why ``metric`` is n/a."""
+        return self.gold.missing_for(metric) or NOT_IN_BATCH_RUNS
+
+
+def read_claims(path: str, upload, limit: int) -> list[Claim]:
+    """The first ``limit`` claims (all for 0) of the uploaded file, else of the file at ``path``; an error on
+    the page, and a stop, when they can't be read."""
     try:
         if upload is not None:
-            with tempfile.NamedTemporaryFile("wb", suffix=".jsonl", delete=False) as tmp:
-                tmp.write(upload.getvalue())
-            path = tmp.name
-        claims = load_claims(path, limit or None)
-    except (OSError, ValueError) as exc:
-        st.error(f"Can't read the claims: {exc}")
+            claims = uploaded_claims(upload)
+        else:
+            claims = load_claim_list(path)
+    except DataFileError as exc:
+        st.error(plain(f"Can't read the claims: {exc}"))
         st.stop()
-    checker = checker_or_stop(ui)
-    bar = st.progress(0.0, text="Checking claims…")
+    return claims[:limit] if limit else claims
+
+
+def evaluate_labelled(ui: UiSettings, claims: list[Claim], source: str, oracle: bool, on_claim) -> Evaluation:
+    """Claims that all have labels, scored as ``python -m fever_core evaluate`` scores them."""
     rows: list[dict] = []
     try:
-        report = evaluate(checker, claims, path, check_options(ui), oracle=oracle, progress=False, rows=rows,
-                          on_claim=lambda done, total: bar.progress(done / total, text=f"Checked {done} of {total} claims"))
+        report = evaluate(checker_or_stop(ui), claims, source, check_options(ui), oracle=oracle, progress=False,
+                          rows=rows, on_claim=on_claim).to_dict()
     except ValueError as exc:
         st.error(str(exc))
         st.stop()
-    st.session_state["evaluation"] = (report.to_dict(), rows)
+    gold = GoldData.of(claims)
+    return Evaluation(gold, gold.allowed({name: report[name] for name in METRICS}), rows, report, True)
 
-if "evaluation" in st.session_state:
-    data, rows = st.session_state["evaluation"]
-    st.subheader("FEVER metrics")
-    cols = st.columns(5)
-    for col, key in zip(cols, ["fever_score", "label_accuracy", "evidence_precision", "evidence_recall", "evidence_f1"]):
-        col.metric(key.replace("_", " "), f"{data[key]:.3f}")
-    cols = st.columns(5)
-    for col, key in zip(cols, ["doc_recall_at_1", "doc_recall_at_5", "doc_recall_at_10", "sentence_recall_at_5"]):
-        col.metric(key.replace("_", " "), f"{data[key]:.3f}")
-    cols[4].metric("latency p50 / p95 (s)", f"{data['latency_p50_s']:.2f} / {data['latency_p95_s']:.2f}")
-    st.caption(f"{data['n_claims']} claims, {data['claims_per_s']:.2f} claims/s, retriever {data['retriever']}, "
-               f"two-hop {'on' if data['two_hop'] else 'off'}.")
+
+def evaluate_as_batch(ui: UiSettings, claims: list[Claim], source: str, on_claim) -> Evaluation:
+    """Claims some of which have no label, checked as a batch and scored on the labelled ones."""
+    batch = run_batch(checker_or_stop(ui), claims, check_options(ui),
+                      on_row=lambda row, done, total: on_claim(done, total))
+    latencies = [row.result.timings["total"] for row in batch.rows if row.result]
+    report = {"claims_file": source, "corpus": ui.corpus, "n_claims": len(batch.rows), **batch.metrics(),
+              "claims_per_s": batch.claims_per_s,
+              "latency_p50_s": float(np.percentile(latencies, 50)) if latencies else 0.0,
+              "latency_p95_s": float(np.percentile(latencies, 95)) if latencies else 0.0}
+    return Evaluation(batch.gold, {name: report.get(name) for name in METRICS}, list(map(evaluation_row, batch.rows)),
+                      report, False)
+
+
+def evaluation_row(row: BatchRow) -> dict:
+    """A batch row as :attr:`Evaluation.rows` holds it (no FEVER score per claim in a batch)."""
+    prediction, label = row.fever_prediction(), row.claim.label
+    return {**prediction, "claim": row.claim.claim, "label": label, "fever_correct": None,
+            "label_correct": None if label is None else prediction["predicted_label"] == label}
+
+
+def run_evaluation(ui: UiSettings, claims: list[Claim], source: str, oracle: bool) -> Evaluation:
+    """Check the claims with a progress bar, scored as their gold data allows."""
+    bar = st.progress(0.0, text="Checking claims…")
+
+    def on_claim(done: int, total: int) -> None:
+        bar.progress(done / total, text=f"Checked {done} of {total} claims")
+
+    if GoldData.of(claims).all_labelled:
+        return evaluate_labelled(ui, claims, source, oracle, on_claim)
+    if oracle:
+        st.error("Oracle evidence needs gold labels and evidence: some claims of this file have no label.")
+        st.stop()
+    return evaluate_as_batch(ui, claims, source, on_claim)
+
+
+def is_error(row: dict, evaluation: Evaluation) -> bool:
+    """A wrong label, or (where the FEVER score is computed) the right label without its gold evidence.
+    An unlabelled claim is never an error: nothing says what it should be."""
+    fever_scored = evaluation.metrics["fever_score"] is not None
+    return row["label_correct"] is False or (fever_scored and row["fever_correct"] is False)
+
+
+def show_confusion(evaluation: Evaluation) -> None:
+    data = evaluation.report
     matrix = [[data["confusion_matrix"][gold][pred] for pred in LABELS] for gold in LABELS]
     figure = px.imshow(matrix, x=list(LABELS), y=list(LABELS), text_auto=True, color_continuous_scale="Blues",
                        labels={"x": "predicted", "y": "gold", "color": "claims"})
     figure.update_layout(height=360, margin={"l": 10, "r": 10, "t": 30, "b": 10}, title="Confusion matrix")
     st.plotly_chart(figure, width="stretch")
 
-    st.subheader("Claims")
-    only_errors = st.toggle("Only errors (FEVER score 0)")
+
+def show_claims(ui: UiSettings, evaluation: Evaluation) -> None:
+    """Every claim with its gold and predicted labels, or only the errors; each opens in Verify."""
+    only_errors = st.toggle("Only errors (wrong label; or, where the FEVER score is computed, no gold evidence found)")
     table = pd.DataFrame([{
         "id": r["id"], "claim": r["claim"], "gold": r["label"], "predicted": r["predicted_label"],
-        "FEVER correct": r["fever_correct"], "open": "./?claim=" + urllib.parse.quote(r["claim"]),
-    } for r in rows if not (only_errors and r["fever_correct"])])
-    st.dataframe(table, hide_index=True, width="stretch",
+        "FEVER correct": r["fever_correct"] if evaluation.metrics["fever_score"] is not None else None,
+        "open": permalink_url(r["claim"], ui),
+    } for r in evaluation.rows if not only_errors or is_error(r, evaluation)],
+        columns=["id", "claim", "gold", "predicted", "FEVER correct", "open"])
+    st.dataframe(table, hide_index=True, width="stretch", placeholder="—",
                  column_config={"open": st.column_config.LinkColumn("open", display_text="check ↗")})
+
+
+def show_downloads(evaluation: Evaluation) -> None:
     out = io.StringIO()
-    for r in rows:
+    for r in evaluation.rows:
         out.write(json.dumps({"id": r["id"], "predicted_label": r["predicted_label"],
                               "predicted_evidence": r["predicted_evidence"]}) + "\n")
     st.download_button("Download predictions (FEVER jsonl)", out.getvalue(), "predictions.jsonl", "application/jsonl")
-    st.download_button("Download report (JSON)", json.dumps(data, indent=2), "report.json", "application/json")
-    st.caption("Claims are shown as text: " + plain("<no HTML is rendered>"))
+    st.download_button("Download report (JSON)", json.dumps(evaluation.report, indent=2), "report.json",
+                       "application/json")
+
+
+def show_evaluation(ui: UiSettings, evaluation: Evaluation) -> None:
+    """The metrics ("n/a" without gold data), latency, the confusion matrix, the claims and the downloads."""
+    data, gold = evaluation.report, evaluation.gold
+    st.subheader("FEVER metrics")
+    st.caption(f"{gold.labelled} of {gold.claims} claims have a gold label, {gold.with_evidence} of the "
+               f"{gold.verifiable} SUPPORTS / REFUTES ones gold evidence. Metrics without gold data are n/a.")
+    show_metrics(evaluation.metrics, evaluation.missing_for)
+    st.metric("latency p50 / p95 (s)", f"{data['latency_p50_s']:.2f} / {data['latency_p95_s']:.2f}")
+    how = (f"retriever {data['retriever']}, two-hop {'on' if data['two_hop'] else 'off'}"
+           if evaluation.scored_by_evaluate else "checked as a batch: some claims have no label")
+    st.caption(f"{data['n_claims']} claims, {data['claims_per_s']:.2f} claims/s, {how}.")
+    if evaluation.scored_by_evaluate:
+        show_confusion(evaluation)
+    st.subheader("Claims")
+    show_claims(ui, evaluation)
+    show_downloads(evaluation)
+
+
+ui = current_settings()
+st.title("Evaluate")
+st.caption(f"Corpus: {ui.corpus} (change it in the sidebar).")
+
+with st.form("evaluate"):
+    path = st.text_input("Claims file (FEVER jsonl; or CSV or text, labels optional)", shared_claims_file(ui.corpus))
+    upload = st.file_uploader("…or upload one", type=["jsonl", "json", "csv", "txt"])
+    limit = st.number_input("Claims to check (0 = all)", min_value=0, value=50, step=10)
+    oracle = st.checkbox("Oracle evidence (verify against gold evidence; judges the verifier alone)")
+    run = st.form_submit_button("Run", type="primary")
+
+if run:
+    claims = read_claims(path, upload, int(limit))
+    st.session_state["evaluation"] = run_evaluation(ui, claims, upload.name if upload else path, oracle)
+
+if "evaluation" in st.session_state:
+    show_evaluation(ui, st.session_state["evaluation"])
 footer()

@@ -1,20 +1,23 @@
-"""What every page shares: the sidebar settings, the checker and stores loaded once, text display
-that never interprets corpus or user text, and the credits footer. No retrieval or model logic."""
+"""What every page shares: the sidebar settings and the permalink that carries them, the checker and
+stores loaded once, text display that never interprets corpus or user text, metrics shown only where
+there is gold data for them, and the credits footer. No retrieval or model logic."""
 
 from __future__ import annotations
 
 import re
 import urllib.parse
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
 from fever_core.corpus.build import LIVE_CORPUS, list_corpora
 from fever_core.device import limit_cpu_threads
+from fever_core.formats import Claim, read_claim_list
 from fever_core.settings import SHARED_DATA_DIR, Settings
 from fever_core.verification.decision import load_decision_rule
 
@@ -26,6 +29,9 @@ WARM_UP_CLAIM = "Stanley Kubrick directed 2001: A Space Odyssey."
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 WIKIPEDIA_ARTICLE = "https://en.wikipedia.org/wiki/"
 FM2_SOURCE = "fever:fm2-pages.jsonl"
+# Each sidebar slider's range: the sliders draw it, a permalink's values are held to it.
+SETTING_LIMITS = {"pages_k": (1, 10), "sentences_k": (1, 10), "two_hop_threshold": (0.0, 1.0),
+                  "min_evidence_score": (0.0, 1.0), "nei_threshold": (0.0, 1.0)}
 
 
 def plain(text: str) -> str:
@@ -58,12 +64,12 @@ def text_age(source: str) -> str:
     return "2017 text (FEVER)" if source.startswith("fever:") else ""
 
 
-def wikipedia_links(store: CorpusStore, pages: Iterable[tuple[str, str]]) -> dict[str, WikipediaLink]:
-    """The Wikipedia link of each ``(page_id, title)``, by page id."""
+def wikipedia_links(store: CorpusStore | None, pages: Iterable[tuple[str, str]]) -> dict[str, WikipediaLink]:
+    """The Wikipedia link of each ``(page_id, title)``, by page id (the text's age unknown without a store)."""
     links: dict[str, WikipediaLink] = {}
     for page_id, title in pages:
         if page_id not in links:
-            page = store.page(page_id)
+            page = store.page(page_id) if store is not None else None
             links[page_id] = WikipediaLink(wikipedia_url(title), text_age(page.source if page else ""))
     return links
 
@@ -122,6 +128,12 @@ def _setting_widget(factory: Callable[..., Any], label: str, name: str, defaults
     return synced_widget(factory, label, "_" + name, _setting(name, defaults), save, **kwargs)
 
 
+def _setting_slider(label: str, name: str, defaults: dict[str, Any], **kwargs) -> Any:
+    """A sidebar slider for setting ``name`` over its range in :data:`SETTING_LIMITS`."""
+    low, high = SETTING_LIMITS[name]
+    return _setting_widget(st.slider, label, name, defaults, min_value=low, max_value=high, **kwargs)
+
+
 def current_settings() -> UiSettings:
     """The sidebar's choices as last made, from any page (the frame draws the sidebar, ``app.py``)."""
     defaults = setting_defaults()
@@ -154,21 +166,18 @@ def sidebar_settings() -> UiSettings:
         "offline later. Others: corpora made from FEVER-format files.",
     )
     with sidebar.expander("Retrieval and verdict", expanded=False):
-        _setting_widget(st.slider, "Pages", "pages_k", defaults, min_value=1, max_value=10)
-        _setting_widget(st.slider, "Evidence sentences", "sentences_k", defaults, min_value=1, max_value=10)
+        _setting_slider("Pages", "pages_k", defaults)
+        _setting_slider("Evidence sentences", "sentences_k", defaults)
         _setting_widget(st.toggle, "Follow links (two-hop evidence)", "two_hop", defaults)
-        _setting_widget(st.slider, "Two-hop: minimum first-hop score", "two_hop_threshold", defaults,
-                        min_value=0.0, max_value=1.0, step=0.05)
-        _setting_widget(st.slider, "Minimum evidence score", "min_evidence_score", defaults,
-                        min_value=0.0, max_value=1.0, step=0.05,
+        _setting_slider("Two-hop: minimum first-hop score", "two_hop_threshold", defaults, step=0.05)
+        _setting_slider("Minimum evidence score", "min_evidence_score", defaults, step=0.05,
                         help="Evidence scoring below this is shown but not used for the verdict.")
         custom = _setting_widget(
             st.checkbox, "Override the model's NOT ENOUGH INFO threshold", "custom_threshold", defaults,
             help="The shipped verdict is learned from all top evidence (the sentences' stances, mixed "
             "with a joint verifier that reads them together); with this on, "
             "the best trustworthy sentence decides by the threshold below instead.")
-        _setting_widget(st.slider, "NOT ENOUGH INFO threshold", "nei_threshold", defaults,
-                        min_value=0.0, max_value=1.0, step=0.01, disabled=not custom,
+        _setting_slider("NOT ENOUGH INFO threshold", "nei_threshold", defaults, step=0.01, disabled=not custom,
                         help="A stance with P(NEI) at or above this does not decide the verdict.")
         _setting_widget(st.text_input, "Verifier model (path or hub id)", "verifier_model", defaults)
     with sidebar.expander("Add a corpus from a FEVER wiki-pages file"), st.form("new_corpus"):
@@ -178,6 +187,82 @@ def sidebar_settings() -> UiSettings:
         if st.form_submit_button("Build"):
             build_corpus(name.strip(), path.strip(), with_embedded)
     return current_settings()
+
+
+def permalink_params(claim: str, ui: UiSettings) -> dict[str, str]:
+    """A check's permalink (the query parameters of Verify's address): the claim, the corpus, and each
+    sidebar setting that differs from its default (a custom NOT ENOUGH INFO threshold always)."""
+    defaults = setting_defaults()
+    params = {"claim": claim, "corpus": ui.corpus}
+    for name, value in asdict(ui).items():
+        if name != "corpus" and value is not None and (name == "nei_threshold" or value != defaults[name]):
+            params[name] = str(value).lower() if isinstance(value, bool) else str(value)
+    return params
+
+
+def settings_of(stored: Mapping[str, Any]) -> UiSettings:
+    """The sidebar settings a check was made with, as kept with it (``asdict`` of :class:`UiSettings`)."""
+    return UiSettings(**stored)
+
+
+def setting_from_address(name: str, text: str, default: Any) -> Any:
+    """A setting's value from a permalink, of its default's type and within its range; a ValueError for
+    anything else. A verifier model must be a folder on this machine: a link never makes the app fetch one."""
+    if isinstance(default, bool):
+        if text not in ("true", "false"):
+            raise ValueError(text)
+        return text == "true"
+    value = type(default)(text)
+    low, high = SETTING_LIMITS.get(name, (value, value))
+    if not low <= value <= high:
+        raise ValueError(text)
+    if name == "corpus" and value not in list_corpora(Settings.from_env().data_dir):
+        raise ValueError(text)
+    if name == "verifier_model" and not Path(value).is_dir():
+        raise ValueError(text)
+    return value
+
+
+def restore_settings(params: Mapping[str, str]) -> list[str]:
+    """Set the corpus and every sidebar setting from a permalink: its value there, else its default.
+    Returns the ``name=value`` pairs that could not be used (those settings take their defaults)."""
+    refused = []
+    for name, default in setting_defaults().items():
+        value = default
+        if name in params and name != "custom_threshold":
+            try:
+                value = setting_from_address(name, params[name], default)
+            except ValueError:
+                refused.append(f"{name}={params[name]}")
+        st.session_state[name] = value
+    st.session_state["custom_threshold"] = "nei_threshold" in params and not any(
+        item.startswith("nei_threshold=") for item in refused)
+    return refused
+
+
+def open_permalink() -> None:
+    """Once per permalink opened (Verify's address with ``claim``, see :func:`permalink_params`): restore its
+    corpus and settings, and leave its claim in ``session_state["permalink_claim"]`` for Verify to check (and
+    what could not be restored in ``"permalink_refused"``). The frame calls it before it draws the sidebar, so
+    the sidebar shows them and the checker loaded is theirs."""
+    params = st.query_params.to_dict()
+    if "claim" not in params or st.session_state.get("permalink_opened") == params:
+        return
+    st.session_state["permalink_opened"] = params
+    st.session_state["permalink_refused"] = restore_settings(params)
+    st.session_state["permalink_claim"] = params["claim"]
+
+
+def write_permalink(claim: str, ui: UiSettings) -> None:
+    """Make the page's address the permalink of this check (one the frame does not open again)."""
+    params = permalink_params(claim, ui)
+    st.query_params.from_dict(params)
+    st.session_state["permalink_opened"] = params
+
+
+def permalink_url(claim: str, ui: UiSettings) -> str:
+    """A relative link that opens Verify on this check (for link columns in tables)."""
+    return "./?" + urllib.parse.urlencode(permalink_params(claim, ui))
 
 
 def build_corpus(name: str, path: str, with_embedded: bool) -> None:
@@ -228,8 +313,15 @@ def load_workspace(corpus: str):
 
 
 def load_annotations():
-    """The annotations database of the data folder, one store per folder, shared by all sessions."""
-    return _annotation_store(str(Settings.from_env().data_dir / "annotations.sqlite"))
+    """The annotations database of the data folder, one store per folder, shared by all sessions; a file that
+    can't be one stops the page with the reason (naming the file and what to do), never a traceback."""
+    from fever_core.annotation import AnnotationError
+
+    try:
+        return _annotation_store(str(Settings.from_env().data_dir / "annotations.sqlite"))
+    except AnnotationError as exc:
+        st.error(plain(str(exc)))
+        st.stop()
 
 
 @st.cache_resource
@@ -237,6 +329,33 @@ def _annotation_store(path: str):
     from fever_core.annotation import AnnotationStore
 
     return AnnotationStore(path)
+
+
+def uploaded_claims(upload) -> list[Claim]:
+    """The claims of an uploaded claim list (text, CSV or jsonl: :func:`~fever_core.formats.read_claim_list`)."""
+    return read_claim_list(upload.getvalue().decode("utf-8", errors="replace"), upload.name)
+
+
+def load_history():
+    """The history of checks of the data folder, one store per folder, shared by all sessions."""
+    return _history_store(str(Settings.from_env().data_dir / "history.sqlite"))
+
+
+@st.cache_resource
+def _history_store(path: str):
+    from fever_core.history import HistoryStore
+
+    return HistoryStore(path)
+
+
+def corpus_store_or_none(corpus: str) -> CorpusStore | None:
+    """The store of a corpus of the data folder, or None when it is not (or no longer) there."""
+    from fever_core.corpus.build import STORE_FILE, corpus_dir
+    from fever_core.corpus.store import CorpusStore
+
+    with suppress(OSError, ValueError):
+        return CorpusStore.open(corpus_dir(Settings.from_env().data_dir, corpus) / STORE_FILE)
+    return None
 
 
 def checker_or_stop(ui: UiSettings):
@@ -263,6 +382,17 @@ def shared_claims_file(corpus: str) -> str:
     name = {"fever-dev": "fever-dev.jsonl", "fm2": "fm2-dev.jsonl"}.get(corpus)
     path = SHARED_DATA_DIR / "claims" / name if name else None
     return str(path) if path and path.is_file() else ""
+
+
+def show_metrics(metrics: Mapping[str, float | None], missing_for: Callable[[str], str], per_row: int = 5) -> None:
+    """Each metric (in [0, 1]) to three decimals, or "n/a" where there is no gold data for it, with the
+    reason (``missing_for(name)``) as its help."""
+    names = list(metrics)
+    for start in range(0, len(names), per_row):
+        for col, name in zip(st.columns(per_row), names[start:start + per_row]):
+            value = metrics[name]
+            col.metric(name.replace("_", " "), "n/a" if value is None else f"{value:.3f}",
+                       help=f"n/a: {missing_for(name)}" if value is None else None)
 
 
 def footer() -> None:

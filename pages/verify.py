@@ -3,29 +3,39 @@
 The claim form and the result are a fragment: pressing Check reruns only them, not the sidebar.
 The verdict is drawn first, with the claim it answers, the sentence it rests on and a caution when
 it is close; the details follow. Every page links to its Wikipedia article.
+
+Every check is kept in the history, and the page's address becomes its permalink (the claim, the
+corpus and the settings: opening it restores them and checks the claim). ``?history=ID`` shows a
+check of the history as it was made, without checking it again.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+import time
+from dataclasses import asdict, dataclass
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
 from fever_core.corpus.build import LIVE_CORPUS
+from fever_core.history import HistoryEntry
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, EvidenceResult, check_claim_text
 from pages.shared import (
     UiSettings,
     WikipediaLink,
     check_options,
     checker_or_stop,
+    corpus_label,
+    corpus_store_or_none,
     current_settings,
     footer,
+    load_history,
     plain,
     wikipedia_links,
+    write_permalink,
 )
 
 GENERAL_EXAMPLES = [
@@ -51,10 +61,17 @@ DECIDING_ROW_STYLE = "background-color: #fff3b0; font-weight: 600"
 
 @dataclass(frozen=True)
 class CheckedClaim:
-    """A check as the page shows it: the result and the Wikipedia link of each of its pages."""
+    """A check as the page shows it: the result, the Wikipedia link of each of its pages, and the
+    history entry it was re-opened from (``None`` for a check just made)."""
 
     result: CheckResult
     links: dict[str, WikipediaLink]
+    stored: HistoryEntry | None = None
+
+
+def result_pages(result: CheckResult) -> list[tuple[str, str]]:
+    """The ``(page_id, title)`` of every page the result shows."""
+    return [(p.page_id, p.title) for p in result.pages] + [(s.page_id, s.title) for s in result.sentences]
 
 
 def cut_to_limit(text: str, limit: int) -> str:
@@ -94,10 +111,9 @@ def run_check(ui: UiSettings, claim: str) -> None:
     live = ui.corpus == LIVE_CORPUS
     with st.status("Searching Wikipedia and checking…" if live else "Checking…", expanded=False) as status:
         result = checker.check(claim, check_options(ui))
-        pages = [(p.page_id, p.title) for p in result.pages] + [(s.page_id, s.title) for s in result.sentences]
-        st.session_state["checked"] = CheckedClaim(result, wikipedia_links(checker.workspace.store, pages))
-        st.query_params["claim"] = result.claim
-        st.session_state["permalink_done"] = result.claim
+        st.session_state["checked"] = CheckedClaim(result, wikipedia_links(checker.workspace.store, result_pages(result)))
+        load_history().add(result, asdict(ui))
+        write_permalink(result.claim, ui)
         fetched = f" (Wikipedia: {result.timings.get('fetch', 0.0):.1f} s)" if live else ""
         status.update(label=("Checked, with a warning" if result.warnings else "Checked") + fetched, state="complete")
 
@@ -126,6 +142,10 @@ def show_verdict(checked: CheckedClaim) -> None:
     color, word = VERDICT_STYLE[verdict.label]
     st.markdown(f"### Verdict: :{color}[{word}]")
     st.caption("Claim: " + plain(result.claim) + " · Permalink: this page's address reproduces the check.")
+    if checked.stored is not None:
+        made = time.strftime("%Y-%m-%d %H:%M", time.localtime(checked.stored.checked_at))
+        st.info(f"Re-opened from History: checked {made} on {plain(corpus_label(result.corpus))}, shown as it was "
+                "then (not checked again; History's “Check again” does that).", icon="🕘")
     st.text(verdict.reason)
     deciding = deciding_evidence(result)
     if deciding is not None:
@@ -210,6 +230,22 @@ def show_actions(result: CheckResult) -> None:
         st.switch_page("pages/annotate.py")
 
 
+def open_stored_check() -> None:
+    """Once per address ``?history=ID``: show check ``ID`` of the history as it was made, without checking again."""
+    entry_id = st.query_params.get("history", "")
+    if not entry_id.isdigit() or st.session_state.get("history_opened") == entry_id:
+        return
+    st.session_state["history_opened"] = entry_id
+    history = load_history()
+    entry, result = history.entry(int(entry_id)), history.result(int(entry_id))
+    if entry is None or result is None:
+        st.warning(f"Check {entry_id} is not in the history (any more).")
+        return
+    links = wikipedia_links(corpus_store_or_none(result.corpus), result_pages(result))
+    st.session_state["checked"] = CheckedClaim(result, links, entry)
+    st.session_state["claim_text"] = result.claim
+
+
 @st.fragment
 def check_and_show(ui: UiSettings) -> None:
     with st.form("check"):
@@ -234,10 +270,14 @@ if ui.corpus == LIVE_CORPUS:
     st.caption("Live Wikipedia: each claim is searched on Wikipedia and the pages found are kept, "
                "so checking works offline on the pages fetched so far.")
 
-if "claim" in st.query_params and st.session_state.get("permalink_done") != st.query_params["claim"]:
-    st.session_state["claim_text"] = st.query_params["claim"]
-    st.session_state["permalink_done"] = st.query_params["claim"]
+open_stored_check()
+if "permalink_claim" in st.session_state:  # a permalink being opened: the frame restored its corpus and settings
+    st.session_state["claim_text"] = st.session_state.pop("permalink_claim")
     st.session_state["run_check"] = True
+    st.session_state.pop("checked", None)  # an earlier check is not shown while this one runs
+    refused = st.session_state.pop("permalink_refused", [])
+    if refused:
+        st.warning(plain("This link's " + ", ".join(refused) + " can't be used here: the defaults were used instead."))
 
 example = st.selectbox("Examples", ["—"] + EXAMPLES.get(ui.corpus, []), key="example")
 if example != "—" and st.session_state.get("last_example") != example:

@@ -130,3 +130,60 @@ def test_evidence_premises_are_joined_as_the_pipeline_joins_them_and_split_back(
         == "Paris: Paris is in France. France: France (officially) is big."
     assert evidence_sentences("Paris is in France . It -LRB- the city -RRB- is big .") == [
         "Paris is in France.", "It (the city) is big."]
+
+
+# --- claim lists (read_claim_list, load_claim_list: what a batch check reads) -------------------
+# (imported here: this section was added to the file by the batch-check work, issue 19)
+
+from fever_core.formats import claim_list_kind, load_claim_list, read_claim_list  # noqa: E402
+
+
+def test_a_text_claim_list_is_one_unlabelled_claim_a_line_numbered_by_line():
+    claims = read_claim_list("Paris is in France.\n\n  Berlin is the capital of Germany. \n", "speech.txt")
+    assert claims == [Claim(1, "Paris is in France.", None, []), Claim(3, "Berlin is the capital of Germany.", None, [])]
+
+
+def test_a_csv_claim_list_has_a_claim_column_and_optional_label_and_id():
+    text = 'ID,Claim,Label\n7,"Paris, the capital, is in France.",supports\n8,Rome is in Spain.,\n'
+    assert read_claim_list(text, "claims.csv") == [Claim("7", "Paris, the capital, is in France.", "SUPPORTS", []),
+                                                   Claim("8", "Rome is in Spain.", None, [])]
+    assert read_claim_list("claim\nRome is in Italy.\n", "claims.csv") == [Claim(2, "Rome is in Italy.", None, [])]
+
+
+def test_a_jsonl_claim_list_reads_fever_claims_with_or_without_labels(claims_file):
+    labelled = read_claim_list(claims_file.read_text(), "claims.jsonl")
+    assert labelled == load_claims(claims_file)  # a FEVER claims file reads as load_claims reads it
+    unlabelled = read_claim_list('{"claim": "Paris is in France."}\n{"id": "x", "claim": "Rome is in Italy."}\n',
+                                 "claims.jsonl")
+    assert unlabelled == [Claim(1, "Paris is in France.", None, []), Claim("x", "Rome is in Italy.", None, [])]
+
+
+@pytest.mark.parametrize("name, text, kind", [
+    ("a.TXT", '{"claim": "a"}', "txt"),
+    ("a.json", "x", "jsonl"),
+    ("pasted", '  {"claim": "a"}\n', "jsonl"),
+    ("pasted", "id, Claim ,label\n1,a,\n", "csv"),
+    ("pasted", "Paris is in France, says the minister.\n", "txt"),
+])
+def test_a_claim_lists_kind_comes_from_its_suffix_else_from_its_first_line(name, text, kind):
+    assert claim_list_kind(name, text) == kind
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("a.csv", "text,label\nParis,SUPPORTS\n", 'needs a "claim" column'),
+    ("a.csv", "claim,label\n,SUPPORTS\n", r"a\.csv:2: the claim is empty"),
+    ("a.csv", "claim,label\nParis is big.,TRUE\n", r"a\.csv:2: label 'TRUE'"),
+    ("a.jsonl", '{"claim": "a"}\n{"claim": "b", "evidence": [[["page", 0]]]}\n', r"a\.jsonl:2: evidence must be"),
+    ("a.txt", "\n \n", "has no claims"),
+])
+def test_a_malformed_claim_list_names_its_line_and_fault(name, text, message):
+    with pytest.raises(DataFileError, match=message):
+        read_claim_list(text, name)
+
+
+def test_load_claim_list_reads_a_file_and_refuses_a_missing_one(tmp_path):
+    path = tmp_path / "claims.csv"
+    path.write_text("\ufeffclaim,label\nParis is in France.,NOT ENOUGH INFO\n", encoding="utf-8")
+    assert load_claim_list(path) == [Claim(2, "Paris is in France.", NEI, [])]
+    with pytest.raises(DataFileError, match="does not exist"):
+        load_claim_list(tmp_path / "missing.txt")

@@ -1,4 +1,5 @@
-"""``check``, ``evaluate`` and ``evaluate-pairs``: one claim, a claims file, a pair file."""
+"""``check``, ``check-batch``, ``evaluate`` and ``evaluate-pairs``: one claim, a list of claims, a claims file,
+a pair file."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import argparse
 import json
 import sys
 from pathlib import Path
+
+from tqdm import tqdm
 
 from fever_core.cli.common import add_verdict_option, settings_from, write_json
 
@@ -29,6 +32,29 @@ def cmd_check(args: argparse.Namespace) -> int:
         hop = f" via {e.via.anchor!r}" if e.via else ""
         print(f"  [{e.score:.3f}] hop {e.hop}{hop}  {e.title} ({e.line}): {e.text}")
     print("timings (s): " + ", ".join(f"{k}={v:.3f}" for k, v in result.timings.items()))
+    return 0
+
+
+def cmd_check_batch(args: argparse.Namespace) -> int:
+    from fever_core.evaluation.batch import results_path, run_batch, write_results
+    from fever_core.formats import load_claim_list
+    from fever_core.pipeline import Checker, CheckOptions
+
+    claims = load_claim_list(args.claims)  # a list or an output that can't be used is refused before any model loads
+    if args.out:
+        results_path(args.out)
+    checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
+    options = CheckOptions(two_hop=False if args.no_two_hop else None, verdict=args.verdict)
+    with tqdm(total=len(claims), desc="Checking claims", unit="claim", file=sys.stderr) as bar:
+        report = run_batch(checker, claims, options, on_row=lambda row, done, total: bar.update())
+    for row in report.rows:
+        confidence = f"{row.confidence:.2f}" if row.confidence is not None else "    "
+        print(f"{row.verdict or 'ERROR':<15} {confidence}  {row.claim.claim}" + (f"  ({row.error})" if row.error else ""))
+    metrics = "  ".join(f"{name.replace('_', ' ')} {'n/a' if value is None else f'{value:.3f}'}"
+                        for name, value in report.metrics().items())
+    print(f"{len(report.rows)} claims, {report.claims_per_s:.2f} claims/s; {metrics}")
+    if args.out:
+        write_results(report.rows, args.out)
     return 0
 
 
@@ -78,6 +104,17 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     add_verdict_option(p)
     p.add_argument("--json", action="store_true", help="print the whole result as JSON")
     p.set_defaults(func=cmd_check)
+
+    p = commands.add_parser("check-batch", help="check a list of claims (text, CSV or jsonl; labels optional)")
+    p.add_argument("claims", help="one claim a line (.txt), a CSV with a \"claim\" column (optional \"label\", \"id\"), "
+                   "or FEVER jsonl")
+    p.add_argument("--corpus", default="embedded", help="a corpus name, or 'wikipedia' to fetch pages live (cached)")
+    p.add_argument("--retriever", default="fused", choices=RETRIEVERS)
+    p.add_argument("--model", help="verifier model path or hub id (default: settings)")
+    p.add_argument("--no-two-hop", action="store_true")
+    add_verdict_option(p)
+    p.add_argument("--out", help="write the results here: a table (.csv) or FEVER predictions (.jsonl)")
+    p.set_defaults(func=cmd_check_batch)
 
     p = commands.add_parser("evaluate", help="FEVER metrics on a claims file")
     p.add_argument("--claims", required=True)

@@ -5,8 +5,10 @@ The tests share one server and one tab and run in file order: the first times th
 the app starts (the models load, with a spinner, when the app opens) and twenty warm ones, from
 pressing Check to the verdict on screen, as Playwright sees it (it polls, after the first 0.27 s
 only every 0.5 s) and as the page itself notes it (a MutationObserver's clock); then the verdict's
-sources and caution, bad input, settings kept while moving between pages through the sidebar, and
-annotating the Munich claim. Screenshots and timings go to ``test-artifacts/``.
+sources and caution, bad input, settings kept while moving between pages through the sidebar,
+annotating the Munich claim, a permalink restoring its corpus and settings, re-opening a check from
+History, and a batch of 200 claims uploaded as text (timed; the app used meanwhile). Screenshots
+and timings go to ``test-artifacts/``.
 
 ``make test`` installs Chromium (Debian package ``chromium``); where it can't be installed the test
 skips and says why.
@@ -14,6 +16,8 @@ skips and says why.
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import re
 import socket
@@ -21,16 +25,18 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 from fever_core.annotation import AnnotationStore
+from fever_core.history import HistoryStore
 from fever_core.pipeline import MAX_CLAIM_CHARS
 from fever_core.settings import BUNDLED_MODELS_DIR, PROJECT_ROOT
 
-from .conftest import MUNICH_CLAIM, MUNICH_KEY_SENTENCE
+from .conftest import APP_CORPUS, MUNICH_CLAIM, MUNICH_KEY_SENTENCE
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
@@ -342,3 +348,163 @@ def test_annotate_the_munich_claim(page, settings):
     saved = [(a.label, a.evidence_sets, a.annotator) for a in store.annotations() if a.claim == MUNICH_CLAIM]
     assert saved == [("REFUTES", [[("Munich", 0)]], "Browser tester")]
     page.screenshot(path=str(ARTIFACTS / "annotate-saved.png"), full_page=True)
+
+
+# --- permalinks, history and batch checks (issue 19, items 5 and 6) ---------------------------------------------
+
+PERMALINK_SETTINGS = {"corpus": "fixture", "pages_k": "2", "sentences_k": "3", "two_hop": "false"}
+PERMALINK_CLAIM = "Steven Spielberg directed the film Jaws in 1975."
+BATCH_SUBJECTS = ["Soul Food", "Fox 2000 Pictures", "Arthur Conan Doyle", "Sherlock Holmes", "Jaws",
+                  "Steven Spielberg", "Edinburgh", "Telemundo", "Munich", "Bavaria", "Saxony", "Dresden"]
+BATCH_PREDICATES = ["is a film.", "is a city in Germany.", "was born in Ohio.", "is an American company.",
+                    "is the capital of Scotland.", "was created by a British writer.", "is a television network.",
+                    "is in the south of Germany.", "was directed by Steven Spielberg.", "is a fictional detective.",
+                    "has about 1.5 million inhabitants.", "is a state of Germany.", "is in Bavaria.",
+                    "aired on Showtime.", "was released in 1997.", "is about a shark.", "is in Saxony."]
+BATCH_CLAIMS = 200
+# Whether the selectbox labelled so shows an option holding this text (a combobox shows it as its input's value).
+CHOICE_SHOWS = """([label, text]) => [...document.querySelectorAll('input[role="combobox"]')].some(
+    input => input.getAttribute("aria-label") === label && input.value.includes(text))"""
+
+
+def open_address(page, server: str, params: dict[str, str], title: str) -> None:
+    """Open the app at an address (a new session, as a pasted link is) and wait until the page is drawn."""
+    page.goto(f"{server}/?{urllib.parse.urlencode(params)}")
+    page.locator("h1", has_text=title).wait_for(timeout=300_000)
+    wait_until_idle(page)
+
+
+def history_count(settings) -> int:
+    return HistoryStore(settings.data_dir / "history.sqlite").count()
+
+
+def test_a_permalink_restores_its_corpus_and_settings(page, server, workspace):  # workspace: the fixture corpus
+    open_address(page, server, {"claim": PERMALINK_CLAIM, **PERMALINK_SETTINGS}, "Verify a claim")
+    page.locator("h3", has_text="Verdict:").first.wait_for(timeout=300_000)  # the fixture corpus's checker loads first
+    wait_until_idle(page)
+    shown = sidebar_settings_shown(page)
+    assert "fixture" in shown["_corpus"] and "app-fixture" not in shown["_corpus"]
+    assert (shown["_pages_k"], shown["_sentences_k"], shown["_two_hop"]) == ("2", "3", False)
+    assert page.get_by_text("Claim: " + PERMALINK_CLAIM).count() == 1
+    assert evidence_table(page).locator("tbody tr").count() == 3
+    assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["sentences_k"] == ["3"]
+    page.screenshot(path=str(ARTIFACTS / "permalink-restored.png"), full_page=True)
+
+
+def test_a_check_reopens_from_history_as_it_was_and_checks_again_on_request(page, server, settings):
+    open_address(page, server, {"claim": WARM_CLAIMS[0], "corpus": "app-fixture"}, "Verify a claim")  # defaults
+    page.locator("h3", has_text="Verdict:").first.wait_for(timeout=120_000)
+    open_from_sidebar(page, "History", "History")
+    search = page.get_by_label("Search claims, deciding sentences and pages")
+    search.fill("spielberg 1975")
+    search.press("Enter")
+    page.wait_for_function(CHOICE_SHOWS, arg=["Check", PERMALINK_CLAIM], timeout=30_000)
+    wait_until_idle(page)
+    page.screenshot(path=str(ARTIFACTS / "history.png"), full_page=True)
+    kept = history_count(settings)
+
+    page.get_by_role("button", name="Open in Verify").click()
+    page.get_by_text("Re-opened from History").wait_for(timeout=60_000)
+    wait_until_idle(page)
+    assert page.get_by_text("Claim: " + PERMALINK_CLAIM).count() == 1
+    assert evidence_table(page).locator("tbody tr").count() == 3  # the stored check: three sentences
+    assert history_count(settings) == kept  # shown as it was, not checked again
+    page.screenshot(path=str(ARTIFACTS / "history-reopened.png"), full_page=True)
+
+    open_from_sidebar(page, "History", "History")
+    page.get_by_role("button", name="Check again").click()
+    page.get_by_text("Claim: " + PERMALINK_CLAIM).wait_for(timeout=300_000)
+    page.locator("h3", has_text="Verdict:").first.wait_for(timeout=120_000)
+    wait_until_idle(page)
+    assert page.get_by_text("Re-opened from History").count() == 0
+    shown = sidebar_settings_shown(page)
+    assert "app-fixture" not in shown["_corpus"] and (shown["_pages_k"], shown["_sentences_k"]) == ("2", "3")
+    assert history_count(settings) == kept + 1
+
+
+def test_evaluate_shows_n_a_for_metrics_without_gold_evidence(page, tmp_path):
+    labelled = tmp_path / "labelled.csv"
+    labelled.write_text("claim,label\nEdinburgh is the capital of Scotland.,SUPPORTS\n"
+                        "Dresden is in Bavaria.,REFUTES\nSaxony has a coastline.,NOT ENOUGH INFO\n")
+    open_from_sidebar(page, "Evaluate", "Evaluate")
+    page.get_by_label("Claims file").fill(str(labelled))
+    page.get_by_role("button", name="Run").click()
+    page.get_by_text("FEVER metrics").wait_for(timeout=120_000)
+    wait_until_idle(page)
+    shown = dict(zip(page.locator('[data-testid="stMetricLabel"]').all_inner_texts(),
+                     page.locator('[data-testid="stMetricValue"]').all_inner_texts()))
+    assert shown["label accuracy"] != "n/a"
+    assert {shown[m] for m in ("fever score", "evidence recall", "doc recall at 1", "sentence recall at 5")} == {"n/a"}
+    page.screenshot(path=str(ARTIFACTS / "evaluate-n-a.png"), full_page=True)
+
+
+def batch_claims() -> list[str]:
+    """:data:`BATCH_CLAIMS` different claims about the app's pages, true, false and unverifiable."""
+    claims = [f"{subject} {predicate}" for predicate in BATCH_PREDICATES for subject in BATCH_SUBJECTS]
+    return claims[:BATCH_CLAIMS]
+
+
+def batch_progress(page) -> int:
+    """How many claims the running batch's progress bar says are checked."""
+    text = page.locator('[data-testid="stProgress"]').first.inner_text()
+    return int(re.search(r"Checked (\d+) of", text).group(1))
+
+
+def test_a_batch_uploaded_as_text_runs_in_the_background_with_progress_and_downloads(page, server, settings):
+    open_address(page, server, {"claim": WARM_CLAIMS[0], "corpus": "app-fixture"}, "Verify a claim")  # defaults
+    open_from_sidebar(page, "Batch", "Batch check")
+    claims_file = ARTIFACTS / "batch-claims.txt"
+    claims_file.write_text("\n".join(batch_claims()) + "\n")
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(claims_file))
+    page.get_by_text("batch-claims.txt").wait_for(timeout=30_000)
+    started = time.perf_counter()
+    page.get_by_role("button", name="Check all").click()
+    page.locator('[data-testid="stProgress"]', has_text=f"of {BATCH_CLAIMS} claims").wait_for(timeout=60_000)
+    page.wait_for_function("() => /Checked [1-9]/.test(document.querySelector('[data-testid=\"stProgress\"]')"
+                           "?.innerText ?? '')", timeout=60_000)
+    first_seen = batch_progress(page)
+    page.screenshot(path=str(ARTIFACTS / "batch-progress.png"), full_page=True)
+
+    # meanwhile the app is usable: another page, a check, back to the batch, a reload of its address
+    open_from_sidebar(page, "Verify", "Verify a claim")
+    meanwhile, _ = check_claim(page, "Edinburgh is the capital of Scotland.")
+    open_from_sidebar(page, "Batch", "Batch check")
+    page.locator('[data-testid="stProgress"]').first.wait_for(timeout=30_000)
+    back = batch_progress(page)
+    page.reload()
+    page.locator("h1", has_text="Batch check").wait_for(timeout=120_000)
+    page.locator('[data-testid="stProgress"], [data-testid="stAlert"]').filter(has_text="Checked").first.wait_for(
+        timeout=60_000)
+    assert "batch=" in page.url
+    page.screenshot(path=str(ARTIFACTS / "batch-after-reload.png"), full_page=True)
+
+    done = page.locator('[data-testid="stAlert"]', has_text=f"Checked {BATCH_CLAIMS} of {BATCH_CLAIMS} claims")
+    done.wait_for(timeout=900_000)
+    wall_seconds = time.perf_counter() - started
+    wait_until_idle(page)
+    page.screenshot(path=str(ARTIFACTS / "batch-done.png"), full_page=True)
+    assert first_seen < back <= BATCH_CLAIMS  # it went on while the person did something else
+    metrics = page.locator('[data-testid="stMetricValue"]')
+    assert metrics.all_inner_texts() == ["n/a", "n/a"]  # label accuracy and FEVER score: a text list has no labels
+
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download results (CSV)").click()
+    table = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
+    assert [row["claim"] for row in table] == batch_claims()
+    assert {row["verdict"] for row in table} <= {"SUPPORTS", "REFUTES", "NOT ENOUGH INFO"} and "wikipedia" in table[0]
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download FEVER predictions (jsonl)").click()
+    predictions = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+    assert len(predictions) == BATCH_CLAIMS
+
+    reported = re.search(r"in ([\d.]+) s \(([\d.]+) claims/s\)", done.inner_text())
+    (ARTIFACTS / "browser-batch.txt").write_text(
+        f"batch of {BATCH_CLAIMS} claims uploaded as text on the {APP_CORPUS} corpus, default settings:\n"
+        f"the batch's own clock: {reported.group(1)} s, {reported.group(2)} claims/s\n"
+        f"pressing Check all to the results on screen (Playwright): {wall_seconds:.1f} s, "
+        f"{BATCH_CLAIMS / wall_seconds:.2f} claims/s\n"
+        f"meanwhile: a check on Verify took {meanwhile:.2f} s from pressing Check to the verdict; the progress read "
+        f"{first_seen}, then {back} on coming back to the page; a reload found the batch running (its address)\n"
+    )
+    print(f"\nbatch: {reported.group(2)} claims/s ({BATCH_CLAIMS} claims in {reported.group(1)} s); a check meanwhile "
+          f"{meanwhile:.2f} s")

@@ -7,12 +7,15 @@ the browser tests (``test_browser.py``).
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from fever_core.annotation import AnnotationStore
+from fever_core.history import HistoryStore
 from fever_core.pipeline import MAX_CLAIM_CHARS
-from fever_core.settings import PROJECT_ROOT
+from fever_core.settings import PROJECT_ROOT, Settings
 from fever_core.verification.decision import load_decision_rule
 
 from ..conftest import CLAIMS
@@ -201,6 +204,14 @@ def test_annotate_keeps_the_name_and_unsaved_ticks_through_a_refresh(annotate_mu
     assert all(box.value for box in ticks_of(refreshed, MUNICH_KEY_SENTENCE))
 
 
+def test_annotate_names_a_damaged_annotations_file_instead_of_a_traceback(open_page, data_dir):
+    (data_dir / "annotations.sqlite").write_bytes(b"not a database" * 100)
+    at = open_page("annotate")
+    assert not at.exception
+    shown = [e.value.replace("\\", "") for e in at.error]  # the message is escaped for Markdown
+    assert any("annotations.sqlite can't be read" in m and "Move it aside" in m for m in shown)
+
+
 def test_annotation_export(open_page):
     app = open_page("annotate")
     export = next(d for d in app.get("download_button") if "annotations" in d.proto.label)
@@ -272,3 +283,179 @@ def test_verify_on_live_wikipedia_offline_warns_and_still_answers(open_live_page
     assert not app.exception
     assert any("No Wikipedia pages are cached yet" in w.value for w in app.warning)
     assert verdicts(app) == ["### Verdict: :gray[Not enough info]"]
+
+
+# --- permalinks, history, batch checks and metrics only where there is gold data (issue 19, items 5 and 6) ---
+
+
+def open_frame(query_params: dict[str, str] | None = None) -> AppTest:
+    """The app as a browser opens it (the frame, then Verify), at an address with these query parameters."""
+    at = AppTest.from_file(str(PROJECT_ROOT / "app.py"), default_timeout=180)
+    at.query_params.update(query_params or {})
+    return at.run()
+
+
+def history_of(data_dir) -> HistoryStore:
+    return HistoryStore(data_dir / "history.sqlite")
+
+
+def metric_values(app: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in app.metric}
+
+
+def test_a_check_s_permalink_keeps_the_corpus_and_the_settings_changed(open_page, app_corpus):
+    at = open_page("verify", app_corpus)
+    at.session_state["sentences_k"], at.session_state["two_hop"] = 2, False  # as the sidebar keeps them
+    check(at, MUNICH_CLAIM)
+    assert dict(at.query_params) == {"claim": MUNICH_CLAIM, "corpus": app_corpus, "sentences_k": "2",
+                                     "two_hop": "false"}
+
+
+def test_opening_a_permalink_restores_its_corpus_and_settings_and_checks_its_claim(app_env, app_corpus, data_dir):
+    at = open_frame({"claim": MUNICH_CLAIM, "corpus": app_corpus, "sentences_k": "2", "two_hop": "false",
+                     "nei_threshold": "0.4"})
+    assert not at.exception
+    sidebar = at.sidebar
+    assert sidebar.selectbox(key="_corpus").value == app_corpus
+    assert (sidebar.slider(key="_sentences_k").value, sidebar.toggle(key="_two_hop").value) == (2, False)
+    assert sidebar.checkbox(key="_custom_threshold").value and sidebar.slider(key="_nei_threshold").value == 0.4
+    assert verdicts(at) and len(at.table[0].value) == 2
+    assert [e.claim for e in history_of(data_dir).search()] == [MUNICH_CLAIM]
+    assert not at.warning or all(w.value.startswith("Uncertain: ") for w in at.warning)
+
+
+def test_a_permalink_s_unusable_values_are_refused_with_a_note(app_env):
+    at = open_frame({"claim": "Jaws is a film.", "corpus": "nowhere", "pages_k": "99", "two_hop": "maybe",
+                     "verifier_model": "some-org/unknown-model"})
+    assert not at.exception
+    assert at.sidebar.selectbox(key="_corpus").value == "fixture"  # the default
+    assert at.sidebar.slider(key="_pages_k").value == Settings.from_env().pages_k
+    refused = [w.value.replace("\\", "") for w in at.warning if "can't be used here" in w.value]
+    assert len(refused) == 1 and all(f"{name}=" in refused[0] for name in ("corpus", "pages_k", "two_hop",
+                                                                             "verifier_model"))
+    assert verdicts(at)
+
+
+def test_history_reopens_a_check_as_it_was_without_checking_again(app_env, data_dir):
+    at = open_frame()
+    check(at, "Fox 2000 Pictures released the film Soul Food.")
+    first_verdict = verdicts(at)
+    at.switch_page("pages/history.py").run()
+    assert list(at.dataframe[0].value["claim"]) == ["Fox 2000 Pictures released the film Soul Food."]
+    press(at, "Open in Verify")
+    assert not at.exception
+    assert at.title[0].value == "Verify a claim" and dict(at.query_params) == {"history": "1"}
+    assert any(note.value.startswith("Re-opened from History") for note in at.info)
+    assert verdicts(at) == first_verdict and len(at.table[0].value) >= 1
+    assert history_of(data_dir).count() == 1  # not checked again
+
+
+def test_history_checks_again_through_the_check_s_permalink(app_env, app_corpus):
+    permalink = {"claim": MUNICH_CLAIM, "corpus": app_corpus, "sentences_k": "2"}
+    at = open_frame(permalink)
+    at.switch_page("pages/history.py").run()
+    press(at, "Check again")  # AppTest runs the page switched to without the frame: the browser test checks it
+    assert not at.exception
+    assert at.title[0].value == "Verify a claim" and dict(at.query_params) == permalink
+
+
+def test_history_search_and_clearing_after_a_confirmation(app_env, data_dir):
+    at = open_frame()
+    for claim in ("Jaws is a film by Steven Spielberg.", "Edinburgh is the capital of Scotland."):
+        check(at, claim)
+    at.switch_page("pages/history.py").run()
+    at.text_input(key="_history_search").input("spielberg JAWS").run()
+    assert list(at.dataframe[0].value["claim"]) == ["Jaws is a film by Steven Spielberg."]
+    press(at, "Clear the history…")
+    assert any("Delete all 2 checks" in w.value for w in at.warning)
+    press(at, "Cancel")
+    assert history_of(data_dir).count() == 2
+    press(at, "Clear the history…")
+    press(at, "Yes, delete them all")
+    assert not at.exception
+    assert [s.value for s in at.success] == ["Deleted 2 checks."] and history_of(data_dir).count() == 0
+    assert any("No checks yet" in note.value for note in at.info)
+
+
+def run_batch_page(open_page, pasted: str) -> AppTest:
+    """The Batch page with ``pasted`` checked: started, then drawn again until the batch has ended."""
+    app = open_page("batch")
+    app.text_area(key="batch_text").input(pasted)
+    press(app, "Check all")
+    for _ in range(120):
+        if app.success or app.exception:
+            return app
+        time.sleep(0.5)
+        app.run()
+    raise AssertionError("the batch did not end in a minute")
+
+
+SPEECH = "Fox 2000 Pictures released the film Soul Food.\nJaws is a film by Steven Spielberg.\n🙂🙂🙂\n"
+
+
+def test_a_pasted_batch_without_labels_has_results_and_downloads_but_no_metrics(open_page, data_dir):
+    app = run_batch_page(open_page, SPEECH)
+    assert not app.exception
+    assert app.success[0].value.startswith("Checked 3 of 3 claims")
+    assert metric_values(app) == {"label accuracy": "n/a", "fever score": "n/a"}
+    table = app.dataframe[0].value
+    assert list(table.columns) == ["claim", "verdict", "confidence", "deciding sentence", "page", "Wikipedia",
+                                   "can't check", "open"]
+    assert table["Wikipedia"].dropna().str.startswith("https://en.wikipedia.org/wiki/").all()
+    assert "no words or numbers" in table["can't check"].iloc[2]
+    downloads = {d.proto.label: d for d in app.get("download_button")}
+    assert set(downloads) == {"Download results (CSV)", "Download FEVER predictions (jsonl)"}
+    assert [e.batch for e in history_of(data_dir).search()] == [dict(app.query_params)["batch"]] * 2
+
+
+def test_a_pasted_csv_batch_with_labels_has_label_accuracy_but_no_fever_score(open_page):
+    app = run_batch_page(open_page, "claim,label\nFox 2000 Pictures released the film Soul Food.,SUPPORTS\n"
+                                    "Jaws is a film by Steven Spielberg.,\n")
+    assert not app.exception
+    values = metric_values(app)
+    assert values["fever score"] == "n/a" and values["label accuracy"] in ("0.000", "1.000")
+    assert list(app.dataframe[0].value["gold label"].fillna("")) == ["SUPPORTS", ""]
+
+
+def test_a_batch_list_that_can_t_be_read_says_why(open_page):
+    app = open_page("batch")
+    app.text_area(key="batch_text").input("claim,label\n,SUPPORTS\n")
+    press(app, "Check all")
+    assert [e.value.replace("\\", "") for e in app.error] == ["Can't read the claims: pasted text:2: the claim is empty."]
+
+
+def run_evaluate_page(open_page, tmp_path, name: str, text: str) -> AppTest:
+    path = tmp_path / name
+    path.write_text(text)
+    app = open_page("evaluate")
+    app.text_input[0].input(str(path))
+    return press(app, "Run")
+
+
+LABELLED_CSV = ("claim,label\nFox 2000 Pictures released the film Soul Food.,SUPPORTS\n"
+                "Sherlock Holmes was created by Charles Dickens.,REFUTES\nEdinburgh has a famous castle.,NOT ENOUGH INFO\n")
+
+
+def test_evaluate_shows_n_a_for_metrics_without_gold_evidence(open_page, tmp_path):
+    app = run_evaluate_page(open_page, tmp_path, "labelled.csv", LABELLED_CSV)
+    assert not app.exception
+    values = metric_values(app)
+    assert values["label accuracy"] != "n/a"
+    for metric in ("fever score", "evidence recall", "evidence precision", "doc recall at 1", "sentence recall at 5"):
+        assert values[metric] == "n/a", metric
+
+
+def test_evaluate_accepts_a_file_without_labels(open_page, tmp_path):
+    app = run_evaluate_page(open_page, tmp_path, "speech.txt", SPEECH)
+    assert not app.exception
+    values = metric_values(app)
+    assert {values[m] for m in ("fever score", "label accuracy", "evidence recall", "doc recall at 5")} == {"n/a"}
+    assert list(app.dataframe[0].value["claim"]) == SPEECH.split("\n")[:3]
+
+
+def test_evaluate_only_errors_lists_only_wrong_claims(open_page, tmp_path):
+    app = run_evaluate_page(open_page, tmp_path, "labelled.csv", LABELLED_CSV)
+    every = app.dataframe[0].value
+    app.toggle[0].set_value(True).run()
+    errors = app.dataframe[0].value
+    assert list(errors["claim"]) == list(every[every["gold"] != every["predicted"]]["claim"])

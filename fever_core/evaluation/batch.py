@@ -1,0 +1,299 @@
+"""Batch checks: a checker over a list of claims, labelled or not, with progress; one row per claim
+for a results table; and only the metrics the claims' gold data allows.
+
+A claim list (:func:`fever_core.formats.read_claim_list`) may carry gold labels and gold evidence, or
+neither. :class:`GoldData` says which metrics it allows: label accuracy needs labels; the FEVER score
+also needs a gold evidence set for every labelled SUPPORTS or REFUTES claim; the evidence and
+retrieval metrics need those sets too, and at least one such claim. A metric the gold data does not
+allow is ``None`` (shown "n/a"), never a number.
+
+:class:`BatchJob` runs a batch in a thread of its own, so that an app can show its progress while
+people go on using it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from fever_core.evaluation.scorer import fever_score
+from fever_core.formats import Claim
+from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimError
+from fever_core.retrieval.results import EvidenceSentence
+from fever_core.types import NEI
+
+LABEL_METRICS = ("label_accuracy",)
+FEVER_METRICS = ("fever_score",)
+EVIDENCE_METRICS = ("evidence_precision", "evidence_recall", "evidence_f1", "doc_recall_at_1", "doc_recall_at_5",
+                    "doc_recall_at_10", "sentence_recall_at_5")
+NEEDS_LABELS = "needs gold labels"
+NEEDS_EVIDENCE = "needs gold evidence for every SUPPORTS / REFUTES claim"
+RESULT_COLUMNS = ("id", "claim", "label", "verdict", "confidence", "deciding_page", "deciding_line",
+                  "deciding_sentence", "error")
+
+
+@dataclass(frozen=True)
+class GoldData:
+    """How much gold data a list of claims carries.
+
+    Attributes:
+        claims: claims in the list.
+        labelled: claims with a gold label.
+        verifiable: labelled SUPPORTS or REFUTES claims (those that need gold evidence).
+        with_evidence: verifiable claims with at least one gold evidence set.
+    """
+
+    claims: int
+    labelled: int
+    verifiable: int
+    with_evidence: int
+
+    @classmethod
+    def of(cls, claims: Iterable[Claim]) -> GoldData:
+        claims = list(claims)
+        verifiable = [c for c in claims if c.label not in (None, NEI)]
+        return cls(len(claims), sum(c.label is not None for c in claims), len(verifiable),
+                   sum(bool(c.evidence_sets()) for c in verifiable))
+
+    @property
+    def all_labelled(self) -> bool:
+        return self.labelled == self.claims
+
+    def missing_for(self, metric: str) -> str:
+        """Why the gold data does not allow ``metric`` (a key of the evaluation report), "" when it does."""
+        if metric not in (*LABEL_METRICS, *FEVER_METRICS, *EVIDENCE_METRICS):
+            return ""
+        if not self.labelled:
+            return NEEDS_LABELS
+        evidence_complete = self.with_evidence == self.verifiable
+        if metric in FEVER_METRICS and not evidence_complete:
+            return NEEDS_EVIDENCE
+        if metric in EVIDENCE_METRICS and not (evidence_complete and self.verifiable):
+            return NEEDS_EVIDENCE
+        return ""
+
+    def allowed(self, metrics: Mapping[str, float]) -> dict[str, float | None]:
+        """``metrics`` with ``None`` for each one the gold data does not allow."""
+        return {name: None if self.missing_for(name) else value for name, value in metrics.items()}
+
+
+@dataclass(frozen=True)
+class BatchRow:
+    """One claim of a batch and its check.
+
+    Attributes:
+        claim: the claim as listed, with its gold label (``None`` when unlabelled) and evidence.
+        result: the check; ``None`` when the claim can't be checked.
+        error: why it can't be checked ("" when it was).
+    """
+
+    claim: Claim
+    result: CheckResult | None
+    error: str = ""
+
+    @property
+    def verdict(self) -> str:
+        """The verdict's label, "" for a claim that can't be checked."""
+        return self.result.verdict.label if self.result else ""
+
+    @property
+    def confidence(self) -> float | None:
+        """The verdict's probability in [0, 1]."""
+        return self.result.verdict.probabilities[self.verdict] if self.result else None
+
+    def deciding_sentence(self) -> EvidenceSentence | None:
+        """The evidence sentence the verdict rests on, if it rests on one."""
+        deciding = self.result.verdict.deciding_evidence if self.result else []
+        return self.result.evidence[deciding[0]].sentence if deciding else None
+
+    def fever_prediction(self) -> dict:
+        """The claim's FEVER prediction line; a claim that can't be checked is predicted NOT ENOUGH INFO
+        without evidence (as :func:`~fever_core.evaluation.run.evaluate` counts it)."""
+        if self.result is None:
+            return {"id": self.claim.id, "predicted_label": NEI, "predicted_evidence": []}
+        return self.result.fever_prediction(self.claim.id)
+
+    def record(self) -> dict:
+        """The row of a results table (:data:`RESULT_COLUMNS`; ``None`` where a field has no value)."""
+        sentence = self.deciding_sentence()
+        return {
+            "id": self.claim.id, "claim": self.claim.claim, "label": self.claim.label, "verdict": self.verdict or None,
+            "confidence": None if self.confidence is None else round(self.confidence, 3),
+            "deciding_page": sentence.title if sentence else None, "deciding_line": sentence.line if sentence else None,
+            "deciding_sentence": sentence.text if sentence else None, "error": self.error or None,
+        }
+
+
+@dataclass(frozen=True)
+class BatchReport:
+    """A finished (or stopped) batch.
+
+    Attributes:
+        rows: one per claim checked, in list order.
+        seconds: wall-clock time the batch took.
+        stopped: it was stopped before its last claim.
+    """
+
+    rows: list[BatchRow]
+    seconds: float
+    stopped: bool = False
+
+    @property
+    def gold(self) -> GoldData:
+        return GoldData.of(row.claim for row in self.rows)
+
+    @property
+    def claims_per_s(self) -> float:
+        return len(self.rows) / self.seconds if self.seconds > 0 else 0.0
+
+    def metrics(self) -> dict[str, float | None]:
+        """Label accuracy and FEVER score in [0, 1], over the labelled claims; ``None`` where the gold
+        data does not allow them (see :class:`GoldData`)."""
+        labelled = [row for row in self.rows if row.claim.label is not None]
+        if not labelled:
+            return dict.fromkeys((*LABEL_METRICS, *FEVER_METRICS))
+        scores = fever_score([row.fever_prediction() for row in labelled], [row.claim.to_fever() for row in labelled])
+        return self.gold.allowed({"label_accuracy": scores.label_accuracy, "fever_score": scores.fever_score})
+
+
+def check_claim(checker: Checker, claim: Claim, options: CheckOptions | None = None) -> BatchRow:
+    """Check one claim of a batch; a claim that can't be checked gets a row with the reason."""
+    try:
+        return BatchRow(claim, checker.check(claim.claim, options))
+    except ClaimError as exc:
+        return BatchRow(claim, None, str(exc))
+
+
+def run_batch(
+    checker: Checker,
+    claims: Sequence[Claim],
+    options: CheckOptions | None = None,
+    on_row: Callable[[BatchRow, int, int], None] | None = None,
+    stop: threading.Event | None = None,
+) -> BatchReport:
+    """Check the claims in order.
+
+    Args:
+        on_row: called as ``on_row(row, done, total)`` after each claim.
+        stop: when set, the batch ends after the claim being checked (the report says it was stopped).
+    """
+    started = time.perf_counter()
+    rows: list[BatchRow] = []
+    for claim in claims:
+        if stop is not None and stop.is_set():
+            break
+        rows.append(check_claim(checker, claim, options))
+        if on_row is not None:
+            on_row(rows[-1], len(rows), len(claims))
+    return BatchReport(rows, time.perf_counter() - started, stopped=len(rows) < len(claims))
+
+
+class BatchJob:
+    """A batch of claims, checked in a thread of its own once started (:meth:`start`); any thread may read
+    its progress.
+
+    Attributes:
+        job_id: a random id (hex) naming the job.
+        total: claims in the batch.
+        started_at: when it started, seconds since the epoch.
+        report: the batch's report once it has ended (``None`` before).
+        error: what ended it early, if anything did ("" otherwise).
+    """
+
+    def __init__(self, claims: Sequence[Claim]):
+        self.job_id = uuid.uuid4().hex[:12]
+        self.total = len(claims)
+        self.started_at = time.time()
+        self.report: BatchReport | None = None
+        self.error = ""
+        self._claims = claims
+        self._rows: list[BatchRow] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, checker: Checker, options: CheckOptions | None = None,
+              on_row: Callable[[BatchRow], None] | None = None) -> BatchJob:
+        """Start checking the claims in a daemon thread (see :func:`run_batch`); ``on_row(row)`` is called
+        in that thread after each claim. Returns the job."""
+
+        def keep(row: BatchRow, done: int, total: int) -> None:
+            self._rows.append(row)
+            if on_row is not None:
+                on_row(row)
+
+        def work() -> None:
+            try:
+                self.report = run_batch(checker, self._claims, options, keep, self._stop)
+            except Exception as exc:  # noqa: BLE001 - the app shows it; the thread has no one else to tell
+                self.error = f"{type(exc).__name__}: {exc}"
+                self.report = BatchReport(list(self._rows), time.time() - self.started_at, stopped=True)
+
+        self._thread = threading.Thread(target=work, name=f"batch-{self.job_id}", daemon=True)
+        self._thread.start()
+        return self
+
+    @property
+    def running(self) -> bool:
+        return self.report is None
+
+    @property
+    def done(self) -> int:
+        """Claims checked so far."""
+        return len(self._rows)
+
+    def rows(self) -> list[BatchRow]:
+        """The rows checked so far, in list order."""
+        return list(self._rows)
+
+    def seconds(self) -> float:
+        """Seconds since the start (until the end, once it has ended)."""
+        return self.report.seconds if self.report else time.time() - self.started_at
+
+    def stop(self) -> None:
+        """Ask the batch to end after the claim being checked."""
+        self._stop.set()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait until the batch ends, at most ``timeout`` seconds."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+def results_csv(records: Iterable[dict]) -> str:
+    """Results-table records (:meth:`BatchRow.record`, perhaps with more columns) as CSV with a header; a
+    field without a value is left empty."""
+    records = list(records)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(records[0]) if records else list(RESULT_COLUMNS))
+    writer.writeheader()
+    writer.writerows(records)
+    return out.getvalue()
+
+
+def predictions_jsonl(rows: Iterable[BatchRow]) -> str:
+    """The rows as FEVER prediction lines (``id``, ``claim``, ``predicted_label``, ``predicted_evidence``)."""
+    lines = ({"id": row.claim.id, "claim": row.claim.claim, **row.fever_prediction()} for row in rows)
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+
+def results_path(path: str | Path) -> Path:
+    """``path`` if results can be written there (a ``.csv`` or ``.jsonl`` file), else a ValueError saying so."""
+    path = Path(path)
+    if path.suffix.lower() not in (".csv", ".jsonl"):
+        raise ValueError(f"Can't write results to {path}: give a .csv (a table) or a .jsonl (FEVER predictions) file.")
+    return path
+
+
+def write_results(rows: Sequence[BatchRow], path: str | Path) -> None:
+    """Write the rows to ``path``: a results table for ``.csv``, FEVER predictions for ``.jsonl``."""
+    path = results_path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = results_csv(row.record() for row in rows) if path.suffix.lower() == ".csv" else predictions_jsonl(rows)
+    path.write_text(text, encoding="utf-8")

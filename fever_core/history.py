@@ -1,0 +1,156 @@
+"""The history of checks, in an SQLite database (``history.sqlite`` in the data folder): each check's
+claim, corpus and settings, verdict with its probabilities, deciding sentence, the whole result as
+JSON, and when it was made. Listed newest first, searched by words, re-opened as the
+:class:`~fever_core.pipeline.CheckResult` it was (without checking again), and cleared.
+
+Every check is one transaction, written at once (WAL mode): checks made at the same time (a batch
+in its own thread, people checking claims meanwhile) are all kept.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from fever_core.pipeline import CheckResult
+from fever_core.retrieval.claim_analysis import ClaimAnalysis
+from fever_core.retrieval.results import EvidenceSentence, HopLink, PageCandidate
+from fever_core.sqlite import ThreadConnections
+from fever_core.types import Stance
+from fever_core.verification.claim_verifier import EvidenceResult
+from fever_core.verification.verdict import Verdict
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS checks (
+    id INTEGER PRIMARY KEY,
+    checked_at REAL NOT NULL,
+    claim TEXT NOT NULL,
+    corpus TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    probabilities TEXT NOT NULL,
+    deciding_page TEXT NOT NULL,
+    deciding_sentence TEXT NOT NULL,
+    batch TEXT NOT NULL,
+    result TEXT NOT NULL
+);
+"""
+_ENTRY_COLUMNS = ("id, checked_at, claim, corpus, settings, verdict, probabilities, deciding_page, deciding_sentence, "
+                  "batch")
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One check in the history (its whole result: :meth:`HistoryStore.result`).
+
+    Attributes:
+        entry_id: its number in the history.
+        checked_at: when it was made, seconds since the epoch.
+        claim, corpus: what was checked, against what.
+        settings: the settings it was made with (as the client gave them).
+        verdict: the verdict's label.
+        probabilities: each label's probability, in [0, 1].
+        deciding_page, deciding_sentence: the sentence the verdict rests on and its page's title ("" for none).
+        batch: the id of the batch it was part of ("" for a single check).
+    """
+
+    entry_id: int
+    checked_at: float
+    claim: str
+    corpus: str
+    settings: dict
+    verdict: str
+    probabilities: dict[str, float]
+    deciding_page: str
+    deciding_sentence: str
+    batch: str
+
+    @property
+    def confidence(self) -> float:
+        """The verdict's probability, in [0, 1]."""
+        return self.probabilities[self.verdict]
+
+    @classmethod
+    def from_row(cls, row: tuple) -> HistoryEntry:
+        entry_id, checked_at, claim, corpus, settings, verdict, probabilities, page, sentence, batch = row
+        return cls(entry_id, checked_at, claim, corpus, json.loads(settings), verdict, json.loads(probabilities),
+                   page, sentence, batch)
+
+
+def result_from_dict(data: dict) -> CheckResult:
+    """The check result that :meth:`CheckResult.to_dict` wrote."""
+
+    def sentence(fields: dict) -> EvidenceSentence:
+        via = fields.get("via")
+        return EvidenceSentence(fields["page_id"], fields["title"], fields["line"], fields["text"], fields["score"],
+                                fields["hop"], HopLink(**via) if via else None)
+
+    evidence = [EvidenceResult(sentence(item), Stance.from_dict(item["stance"]) if item["stance"] else None,
+                               item["trusted"], item["premise"]) for item in data["evidence"]]
+    return CheckResult(
+        data["claim"], data["corpus"], ClaimAnalysis(**data["analysis"]),
+        [PageCandidate(**page) for page in data["pages"]], [sentence(s) for s in data["sentences"]], evidence,
+        Verdict(**data["verdict"]), data["timings"], data["warnings"],
+    )
+
+
+class HistoryStore:
+    """The history database at ``path`` (created on first use)."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._connections = ThreadConnections(self.path)
+        with self._conn() as conn:
+            conn.executescript(_SCHEMA)
+
+    def _conn(self) -> sqlite3.Connection:
+        return self._connections.get()
+
+    def add(self, result: CheckResult, settings: dict, batch: str = "") -> int:
+        """Keep a check made with ``settings`` (anything JSON can hold); returns its entry id."""
+        verdict = result.verdict
+        deciding = result.evidence[verdict.deciding_evidence[0]].sentence if verdict.deciding_evidence else None
+        with self._conn() as conn:
+            entry_id = conn.execute(
+                "INSERT INTO checks (checked_at, claim, corpus, settings, verdict, probabilities, deciding_page, "
+                "deciding_sentence, batch, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (time.time(), result.claim, result.corpus, json.dumps(settings), verdict.label,
+                 json.dumps(verdict.probabilities), deciding.title if deciding else "",
+                 deciding.text if deciding else "", batch, result.to_json(indent=None)),
+            ).lastrowid
+        return int(entry_id)
+
+    def entry(self, entry_id: int) -> HistoryEntry | None:
+        row = self._conn().execute(f"SELECT {_ENTRY_COLUMNS} FROM checks WHERE id = ?", (entry_id,)).fetchone()
+        return HistoryEntry.from_row(row) if row else None
+
+    def result(self, entry_id: int) -> CheckResult | None:
+        """The check's whole result as it was made, or ``None`` for an entry that is not (or no longer) kept."""
+        row = self._conn().execute("SELECT result FROM checks WHERE id = ?", (entry_id,)).fetchone()
+        return result_from_dict(json.loads(row[0])) if row else None
+
+    def search(self, words: str = "", limit: int = 500) -> list[HistoryEntry]:
+        """The newest ``limit`` entries whose claim, deciding sentence or page holds every word of ``words``
+        (letter case ignored; all entries for no words)."""
+        conditions, values = [], []
+        for word in words.split():
+            pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            conditions.append("(claim LIKE ? ESCAPE '\\' OR deciding_sentence LIKE ? ESCAPE '\\' "
+                              "OR deciding_page LIKE ? ESCAPE '\\')")
+            values += [pattern] * 3
+        where = "WHERE " + " AND ".join(conditions) if conditions else ""
+        rows = self._conn().execute(f"SELECT {_ENTRY_COLUMNS} FROM checks {where} ORDER BY id DESC LIMIT ?",
+                                    (*values, limit)).fetchall()
+        return [HistoryEntry.from_row(row) for row in rows]
+
+    def count(self) -> int:
+        return int(self._conn().execute("SELECT COUNT(*) FROM checks").fetchone()[0])
+
+    def clear(self) -> int:
+        """Delete every entry; returns how many there were."""
+        with self._conn() as conn:
+            return conn.execute("DELETE FROM checks").rowcount

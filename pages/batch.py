@@ -1,0 +1,200 @@
+"""Batch: check a whole list of claims (a speech, an article) at once, and download the results.
+
+Claims are uploaded or pasted: plain text (one a line), CSV (a "claim" column, optional "label" and
+"id") or FEVER jsonl, labelled or not. A batch runs in a thread of its own
+(:class:`~fever_core.evaluation.batch.BatchJob`), kept in a registry shared by all sessions and named
+in the page's address, so the page stays usable, the other pages too, and a reload finds the batch
+again. Its progress is polled by a fragment. Each checked claim is also kept in the history.
+Metrics are shown only where the list has gold data for them ("n/a" otherwise).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import pandas as pd
+import streamlit as st
+
+from fever_core.evaluation.batch import RESULT_COLUMNS, BatchJob, BatchRow, predictions_jsonl, results_csv
+from fever_core.formats import Claim, DataFileError, read_claim_list
+from pages.shared import (
+    UiSettings,
+    check_options,
+    checker_or_stop,
+    corpus_label,
+    current_settings,
+    footer,
+    load_history,
+    permalink_url,
+    plain,
+    show_metrics,
+    uploaded_claims,
+    wikipedia_links,
+)
+
+# How often a running batch's progress is redrawn, in seconds.
+POLL_SECONDS = 1.0
+# Finished batches kept (for reloads and downloads) before the oldest is let go.
+FINISHED_KEPT = 20
+UPLOAD_TYPES = ["txt", "csv", "jsonl", "json"]
+# The results table's columns, in order, with their headings; the optional ones only when some row fills them.
+TABLE_COLUMNS = {"claim": "claim", "verdict": "verdict", "confidence": "confidence",
+                 "deciding_sentence": "deciding sentence", "deciding_page": "page", "wikipedia": "Wikipedia",
+                 "label": "gold label", "error": "can't check", "open": "open"}
+OPTIONAL_COLUMNS = ("label", "error")
+TABLE_COLUMN_CONFIG = {
+    "claim": st.column_config.TextColumn("claim", width="large"),
+    "deciding sentence": st.column_config.TextColumn("deciding sentence", width="large"),
+    "confidence": st.column_config.NumberColumn("confidence", format="%.2f"),
+    "Wikipedia": st.column_config.LinkColumn("Wikipedia", display_text="Wikipedia ↗"),
+    "open": st.column_config.LinkColumn("open", display_text="check ↗", help="Check it again in Verify"),
+}
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A batch as the page knows it: the job, where its claims came from, and the settings it runs with."""
+
+    job: BatchJob
+    source: str
+    ui: UiSettings
+
+
+@st.cache_resource
+def batches() -> dict[str, Batch]:
+    """Every batch of this app run, by job id, shared by all sessions (a reload is a new session)."""
+    return {}
+
+
+def keep_batch(batch: Batch) -> None:
+    """Register a batch, letting go of the oldest finished ones beyond :data:`FINISHED_KEPT`."""
+    registry = batches()
+    registry[batch.job.job_id] = batch
+    finished = [job_id for job_id, kept in registry.items() if not kept.job.running]
+    for job_id in finished[:-FINISHED_KEPT]:
+        registry.pop(job_id, None)
+
+
+def read_claims(upload, pasted: str) -> tuple[list[Claim], str] | None:
+    """The claims of the uploaded file, else of the pasted text, with where they came from; None (and the
+    reason on the page) when there are none or they can't be read."""
+    try:
+        if upload is not None:
+            return uploaded_claims(upload), upload.name
+        return read_claim_list(pasted, "pasted text"), "pasted text"
+    except DataFileError as exc:
+        st.error(plain(f"Can't read the claims: {exc}"))
+        return None
+
+
+def start_batch(ui: UiSettings, claims: list[Claim], source: str) -> None:
+    """Start checking the claims in the background with the sidebar's settings, each kept in the history,
+    and draw the page again (its form disabled while the batch runs)."""
+    checker = checker_or_stop(ui)
+    history, settings = load_history(), asdict(ui)
+    job = BatchJob(claims)
+
+    def keep_in_history(row: BatchRow) -> None:
+        if row.result is not None:
+            history.add(row.result, settings, batch=job.job_id)
+
+    job.start(checker, check_options(ui), on_row=keep_in_history)
+    keep_batch(Batch(job, source, ui))
+    st.session_state["batch_id"] = job.job_id
+    st.rerun()
+
+
+def batch_form(ui: UiSettings, running: bool) -> None:
+    """Upload or paste claims and start a batch (not while this session's batch is running)."""
+    with st.form("batch"):
+        upload = st.file_uploader('Upload claims: text (one a line), CSV (a "claim" column; optional "label", "id") '
+                                  "or FEVER jsonl", type=UPLOAD_TYPES)
+        pasted = st.text_area("…or paste them, one claim a line", key="batch_text", height=150)
+        pressed = st.form_submit_button("Check all", type="primary", disabled=running)
+    if pressed:
+        read = read_claims(upload, pasted)
+        if read is not None:
+            start_batch(ui, *read)
+
+
+def current_batch() -> Batch | None:
+    """This session's batch: named in the page's address (a reload) or chosen earlier in the session; the
+    address names it from now on."""
+    batch_id = st.query_params.get("batch") or st.session_state.get("batch_id", "")
+    batch = batches().get(batch_id)
+    if batch is None:
+        st.query_params.pop("batch", None)
+        return None
+    st.session_state["batch_id"] = batch_id
+    st.query_params["batch"] = batch_id
+    return batch
+
+
+def records(batch: Batch, rows: list[BatchRow]) -> list[dict]:
+    """The rows' records (:data:`~fever_core.evaluation.batch.RESULT_COLUMNS`) with the Wikipedia address of
+    each deciding sentence's page."""
+    deciding = [row.deciding_sentence() for row in rows]
+    links = wikipedia_links(checker_or_stop(batch.ui).workspace.store,
+                            [(s.page_id, s.title) for s in deciding if s is not None])
+    return [{**row.record(), "wikipedia": links[s.page_id].url if s else None} for row, s in zip(rows, deciding)]
+
+
+def results_table(batch: Batch, rows: list[BatchRow]) -> None:
+    """The rows as a table: claim, verdict, confidence, deciding sentence and its page linked to Wikipedia,
+    a link that checks the claim again in Verify; the gold label and the reason a claim can't be checked
+    only when some row has one."""
+    frame = pd.DataFrame(records(batch, rows), columns=[*RESULT_COLUMNS, "wikipedia"])
+    frame["open"] = [permalink_url(row.claim.claim, batch.ui) for row in rows]
+    shown = [c for c in TABLE_COLUMNS if c not in OPTIONAL_COLUMNS or frame[c].notna().any()]
+    st.dataframe(frame[shown].rename(columns=TABLE_COLUMNS), hide_index=True, width="stretch", placeholder="—",
+                 column_config=TABLE_COLUMN_CONFIG)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def show_progress(batch: Batch) -> None:
+    """A running batch's progress, a Stop button and the rows so far, redrawn every :data:`POLL_SECONDS`;
+    once it has ended, the whole page is drawn again, with the results."""
+    job = batch.job
+    if not job.running:
+        st.rerun()
+    seconds = job.seconds()
+    rate = job.done / seconds if seconds > 0 else 0.0
+    left = f" · about {(job.total - job.done) / rate:.0f} s left" if rate else ""
+    st.progress(job.done / job.total, text=f"Checked {job.done} of {job.total} claims · {rate:.2f} claims/s{left}")
+    st.button("Stop", on_click=job.stop, help="End the batch after the claim being checked; the results so far stay.")
+    results_table(batch, job.rows())
+
+
+def show_results(batch: Batch) -> None:
+    """A finished batch: how it went, the metrics its gold data allows, the table and the downloads."""
+    job, report = batch.job, batch.job.report
+    if job.error:
+        st.error(plain(f"The batch ended early: {job.error}"))
+    stopped = ", stopped" if report.stopped else ""
+    st.success(f"Checked {len(report.rows)} of {job.total} claims{stopped} in {report.seconds:.1f} s "
+               f"({report.claims_per_s:.2f} claims/s).")
+    gold = report.gold
+    st.caption(f"{gold.labelled} of {gold.claims} claims have a gold label; metrics need gold data, "
+               "so without it they are n/a.")
+    show_metrics(report.metrics(), gold.missing_for, per_row=4)
+    results_table(batch, report.rows)
+    cols = st.columns(2)
+    cols[0].download_button("Download results (CSV)", results_csv(records(batch, report.rows)), "results.csv",
+                            "text/csv", on_click="ignore")
+    cols[1].download_button("Download FEVER predictions (jsonl)", predictions_jsonl(report.rows), "predictions.jsonl",
+                            "application/jsonl", on_click="ignore")
+
+
+ui = current_settings()
+st.title("Batch check")
+st.caption(f"Corpus: {plain(corpus_label(ui.corpus))} (change it in the sidebar). The batch runs in the "
+           "background: the other pages can be used meanwhile, and this page's address finds it again.")
+batch = current_batch()
+batch_form(ui, running=batch is not None and batch.job.running)
+if batch is not None:
+    st.subheader(plain(f"{batch.job.total} claims from {batch.source}, on {corpus_label(batch.ui.corpus)}"))
+    if batch.job.running:
+        show_progress(batch)
+    else:
+        show_results(batch)
+footer()

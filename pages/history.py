@@ -1,0 +1,88 @@
+"""History: every check made in the app (on Verify and in batches), newest first. Search it (the search
+stays while the person visits other pages), re-open a check in Verify as it was made (without checking
+it again) or check it again with its corpus and settings, and clear it (after a confirmation)."""
+
+from __future__ import annotations
+
+import time
+from functools import partial
+
+import pandas as pd
+import streamlit as st
+
+from fever_core.history import HistoryEntry, HistoryStore
+from pages.shared import corpus_label, footer, load_history, permalink_params, plain, settings_of, synced_widget
+
+# The newest checks matching the search that the page lists.
+SHOWN = 500
+CLAIM_CHARS_IN_CHOICE = 90
+
+
+def checked_at(entry: HistoryEntry) -> str:
+    """When the check was made, in the server's local time, to the second."""
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry.checked_at))
+
+
+def entries_table(entries: list[HistoryEntry]) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "checked": checked_at(e), "claim": e.claim, "verdict": e.verdict, "confidence": round(e.confidence, 3),
+        "deciding sentence": e.deciding_sentence, "page": e.deciding_page, "corpus": corpus_label(e.corpus),
+        "from": "batch" if e.batch else "Verify",
+    } for e in entries])
+
+
+def describe(entry: HistoryEntry) -> str:
+    """An entry in one line, for the choice of the check to open."""
+    claim = entry.claim if len(entry.claim) <= CLAIM_CHARS_IN_CHOICE else entry.claim[:CLAIM_CHARS_IN_CHOICE] + "…"
+    return f"{checked_at(entry)} · {entry.verdict} · {claim}"
+
+
+def open_entry(entries: list[HistoryEntry]) -> None:
+    """Choose a check, then open it in Verify as it was made, or check it again there with its corpus and
+    settings (the sidebar takes them, as from a permalink)."""
+    by_id = {entry.entry_id: entry for entry in entries}
+    entry = by_id[st.selectbox("Check", by_id, format_func=lambda entry_id: describe(by_id[entry_id]),
+                               key="history_choice")]
+    cols = st.columns([1, 1, 3])
+    if cols[0].button("Open in Verify", type="primary", help="Shows the check as it was made, without checking again"):
+        st.switch_page("pages/verify.py", query_params={"history": str(entry.entry_id)})
+    if cols[1].button("Check again", help="Checks the claim again in Verify, with the corpus and settings it had"):
+        st.switch_page("pages/verify.py", query_params=permalink_params(entry.claim, settings_of(entry.settings)))
+
+
+def clear_history(history: HistoryStore, count: int) -> None:
+    """Clear the history, once the person has confirmed it."""
+    if not st.session_state.get("confirm_clear"):
+        st.button("Clear the history…", disabled=not count, on_click=st.session_state.__setitem__,
+                  args=("confirm_clear", True))
+        return
+    st.warning(f"Delete all {count:,} checks from the history? This can't be undone.", icon="⚠️")
+    cols = st.columns([1, 1, 3])
+    if cols[0].button("Yes, delete them all", type="primary"):
+        st.session_state["history_notice"] = f"Deleted {history.clear():,} checks."
+    elif not cols[1].button("Cancel"):
+        return
+    st.session_state["confirm_clear"] = False
+    st.rerun()
+
+
+history = load_history()
+st.title("History")
+if "history_notice" in st.session_state:
+    st.success(st.session_state.pop("history_notice"))
+count = history.count()
+st.caption(f"{count:,} checks kept (newest first), on this machine in {plain(str(history.path))}.")
+words = synced_widget(st.text_input, "Search claims, deciding sentences and pages", "_history_search",
+                     st.session_state.get("history_search", ""), partial(st.session_state.__setitem__, "history_search"),
+                     placeholder="e.g. Kubrick")
+entries = history.search(words, SHOWN)
+if entries:
+    st.dataframe(entries_table(entries), hide_index=True, width="stretch",
+                 column_config={"confidence": st.column_config.NumberColumn(format="%.2f")})
+    open_entry(entries)
+elif count:
+    st.info(plain(f"No check holds every word of “{words}”."))
+else:
+    st.info("No checks yet: those made on Verify and Batch are kept here.")
+clear_history(history, count)
+footer()
