@@ -1,13 +1,16 @@
 # The two commands a fresh machine needs:
 #   make run   - create .venv, install, build the embedded corpus (first time only), start the app
 #   make test  - create .venv, install, run the tests
+# and the HTTP service: make serve [CORPUS=embedded] [SERVE_PORT=8000]
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
 PORT ?= 8501
+CORPUS ?= embedded
+SERVE_PORT ?= 8000
 
-.PHONY: install corpus run test browser benchmark-corpus
+.PHONY: install corpus run serve test browser benchmark-corpus
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +29,11 @@ corpus: install
 
 run: corpus
 	$(PY) -m streamlit run app.py --server.port $(PORT)
+
+# The service never builds a corpus: build (or check) it first, then serve it on 127.0.0.1.
+serve: install
+	$(PY) -m fever_core corpus build $(CORPUS)
+	$(PY) -m fever_core serve --corpus $(CORPUS) --port $(SERVE_PORT)
 
 # Debian's Chromium for the real-browser test (skipped, with its reason, where it can't be installed).
 browser:

@@ -2,13 +2,15 @@
 
     claim -> claim analysis -> document retrieval -> sentence selection -> two-hop -> verification
 
-Use :meth:`Checker.open` to get one for a named corpus; :meth:`Checker.check` for a claim.
+Use :meth:`Checker.open` to get one for a named corpus; :meth:`Checker.check` for a claim, :meth:`Checker.check_many`
+for several at once (the verifier then runs over all of them together).
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from fever_core.retrieval.claim_analysis import ClaimAnalysis, analyse_claim
@@ -17,7 +19,7 @@ from fever_core.retrieval.results import EvidenceSentence, PageCandidate
 from fever_core.retrieval.two_hop import merge_hops, rank_linked_pages, second_hop
 from fever_core.settings import Settings
 from fever_core.text import clean_user_text
-from fever_core.verification.claim_verifier import ClaimVerifier, EvidenceResult
+from fever_core.verification.claim_verifier import ClaimVerifier, EvidenceResult, VerificationTask
 from fever_core.verification.verdict import Verdict
 from fever_core.workspace import Workspace, open_workspace
 
@@ -131,6 +133,20 @@ def check_claim_text(claim: str) -> str:
     return cleaned
 
 
+@dataclass
+class _Retrieved:
+    """One claim up to verification: what :meth:`Checker.check` reports besides the verdict, and the seconds so far."""
+
+    claim: str
+    analysis: ClaimAnalysis
+    pages: list[PageCandidate]
+    ranked: list[EvidenceSentence]
+    evidence: list[EvidenceSentence]
+    timings: dict[str, float]
+    warnings: list[str]
+    seconds: float
+
+
 class Checker:
     """Checks claims against one corpus with one verifier.
 
@@ -161,7 +177,59 @@ class Checker:
 
     def check(self, claim: str, options: CheckOptions | None = None) -> CheckResult:
         """Check one claim. Raises :class:`ClaimError` for a claim that can't be checked."""
-        options = options or CheckOptions()
+        outcome = self.check_many([claim], options)[0]
+        if isinstance(outcome, ClaimError):
+            raise outcome
+        return outcome
+
+    def check_many(
+        self, claims: Sequence[str], options: CheckOptions | Sequence[CheckOptions | None] | None = None
+    ) -> list[CheckResult | ClaimError]:
+        """Check several claims together: retrieval claim by claim, then the verifiers once over every claim's
+        evidence (:meth:`~fever_core.verification.claim_verifier.ClaimVerifier.verify_many`: on a GPU about the
+        time of one claim). The results are :meth:`check`'s one by one, up to float rounding.
+
+        Args:
+            claims: the claims, as typed.
+            options: one set for every claim, or one per claim (``None``: the settings).
+
+        Returns:
+            For each claim, in order: its result, or the :class:`ClaimError` saying why it can't be checked (the
+            other claims are checked all the same). Each result's ``timings`` has its own retrieval stages, and
+            as ``verification`` the seconds of the shared verification, which every claim of the call waited for.
+        """
+        if options is None or isinstance(options, CheckOptions):
+            options = [options] * len(claims)
+        if len(options) != len(claims):
+            raise ValueError(f"{len(claims)} claims but {len(options)} options: give one set, or one per claim.")
+        options = [o or CheckOptions() for o in options]
+        outcomes: list[_Retrieved | ClaimError] = []
+        for claim, claim_options in zip(claims, options):
+            try:
+                outcomes.append(self._retrieve(claim, claim_options))
+            except ClaimError as exc:
+                outcomes.append(exc)
+        retrieved = [(o, claim_options) for o, claim_options in zip(outcomes, options) if isinstance(o, _Retrieved)]
+        started = time.perf_counter()
+        judged = iter(self.verification.verify_many([
+            VerificationTask(r.claim, r.evidence, learned=self._learned(o), min_evidence_score=o.min_evidence_score,
+                             nei_threshold=o.nei_threshold)
+            for r, o in retrieved
+        ]))
+        verification = round(time.perf_counter() - started, 4)
+        results: list[CheckResult | ClaimError] = []
+        for r in outcomes:
+            if isinstance(r, ClaimError):
+                results.append(r)
+                continue
+            evidence, verdict = next(judged)
+            timings = {**r.timings, "verification": verification, "total": round(r.seconds + verification, 4)}
+            results.append(CheckResult(r.claim, self.workspace.name, r.analysis, r.pages, r.ranked[:SENTENCES_SHOWN],
+                                       evidence, verdict, timings, r.warnings))
+        return results
+
+    def _retrieve(self, claim: str, options: CheckOptions) -> _Retrieved:
+        """Everything :meth:`check` does before verification. Raises :class:`ClaimError`."""
         settings = self.settings
         pages_k = options.pages_k or settings.pages_k
         sentences_k = options.sentences_k or settings.sentences_k
@@ -195,14 +263,8 @@ class Checker:
             ranked = merge_hops(ranked, hop2)
             pages = rank_linked_pages(pages, ranked[:sentences_k], {e.page_id: e.title for e in hop2})
         lap("two_hop")
-        evidence, verdict = self.verification.verify(
-            claim, ranked[:sentences_k], learned=self._learned(options),
-            min_evidence_score=options.min_evidence_score, nei_threshold=options.nei_threshold,
-        )
-        lap("verification")
-        timings["total"] = round(time.perf_counter() - started, 4)
-        return CheckResult(claim, self.workspace.name, analysis, pages, ranked[:SENTENCES_SHOWN], evidence, verdict,
-                           timings, warnings)
+        return _Retrieved(claim, analysis, pages, ranked, ranked[:sentences_k], timings, warnings,
+                          time.perf_counter() - started)
 
     def verify_evidence(self, claim: str, evidence: list[EvidenceSentence], options: CheckOptions | None = None) -> CheckResult:
         """Verify a claim against given evidence (no retrieval): the "oracle" mode of evaluation."""

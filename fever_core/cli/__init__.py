@@ -11,7 +11,7 @@ import argparse
 import logging
 import sys
 
-from fever_core.cli import check, corpus, train
+from fever_core.cli import check, corpus, serve, train
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,7 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "project, or FEVER_DATA_DIR)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     commands = parser.add_subparsers(dest="command", required=True)
-    for module in (corpus, check, train):
+    for module in (corpus, check, train, serve):
         module.add_commands(commands)
     return parser
 

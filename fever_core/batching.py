@@ -1,0 +1,177 @@
+"""Micro-batching: items submitted from many threads are processed together in small batches by one worker.
+
+A service verifies the claims of concurrent requests this way (:meth:`fever_core.pipeline.Checker.check_many` is the
+``process`` function): the first item waits at most ``max_wait_s`` for company, a batch holds at most ``max_batch``
+items, and at most ``max_queue`` items wait at once; past that :meth:`MicroBatcher.submit` refuses with
+:class:`QueueFull` at once, so an overloaded caller can answer "try again later" instead of hanging. One worker
+thread calls ``process``, so what it calls need not be thread-safe.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+log = logging.getLogger(__name__)
+
+Item = TypeVar("Item")
+Outcome = TypeVar("Outcome")
+
+
+class QueueFull(RuntimeError):
+    """The batcher's queue can't take the items now. ``retry_after_s`` is a fair guess of when it could."""
+
+    def __init__(self, waiting: int, asked: int, capacity: int, retry_after_s: int):
+        super().__init__(f"{waiting} items are waiting (at most {capacity}); {asked} more can't be queued now. "
+                         f"Try again in {retry_after_s} s.")
+        self.waiting = waiting
+        self.retry_after_s = retry_after_s
+
+
+@dataclass
+class BatcherStats:
+    """What the batcher has done so far: batches run, items processed, items that failed, seconds busy."""
+
+    batches: int = 0
+    items: int = 0
+    failed: int = 0
+    busy_s: float = 0.0
+
+
+@dataclass
+class _Entry(Generic[Item]):
+    item: Item
+    future: Future
+    queued_at: float
+
+
+class MicroBatcher(Generic[Item, Outcome]):
+    """Collects items from any thread and hands them to ``process`` in batches, on one worker thread.
+
+    Args:
+        process: items in, one outcome per item out (in order). If it raises for a batch of several, each item is
+            processed again alone, so one bad item fails only its own future.
+        max_batch: items per batch (1: one at a time, no batching).
+        max_wait_s: how long the oldest waiting item waits for more before its batch runs (seconds; only when
+            the worker is idle, so it adds latency at low load only). Default 15 ms.
+        max_queue: items waiting at most; :meth:`submit` refuses more with :class:`QueueFull`.
+        name: the worker thread's name.
+    """
+
+    def __init__(
+        self,
+        process: Callable[[list[Item]], Sequence[Outcome]],
+        max_batch: int = 32,
+        max_wait_s: float = 0.015,
+        max_queue: int = 256,
+        name: str = "micro-batcher",
+    ):
+        if max_batch < 1 or max_queue < 1 or max_wait_s < 0:
+            raise ValueError("max_batch and max_queue must be at least 1 and max_wait_s at least 0.")
+        self.process = process
+        self.max_batch = max_batch
+        self.max_wait_s = max_wait_s
+        self.max_queue = max_queue
+        self.stats = BatcherStats()
+        self._queue: deque[_Entry[Item]] = deque()
+        self._cond = threading.Condition()
+        self._closed = False
+        self._items_per_s = 0.0  # a moving average of the throughput, for retry_after_s
+        self._worker = threading.Thread(target=self._run, name=name, daemon=True)
+        self._worker.start()
+
+    @property
+    def waiting(self) -> int:
+        """Items queued and not yet taken into a batch."""
+        with self._cond:
+            return len(self._queue)
+
+    def retry_after_s(self) -> int:
+        """Whole seconds until the items waiting now are likely done, at the recent pace (1 to 60)."""
+        with self._cond:
+            rate = self._items_per_s
+            return max(1, min(60, math.ceil(len(self._queue) / rate))) if rate > 0 else 1
+
+    def submit(self, items: Sequence[Item]) -> list[Future]:
+        """Queue ``items`` all together or none; returns a future per item, which gives its outcome.
+
+        Raises:
+            QueueFull: the queue can't take them all now (nothing was queued).
+            RuntimeError: the batcher is closed.
+        """
+        now = time.monotonic()
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("The batcher is closed.")
+            if len(self._queue) + len(items) > self.max_queue:
+                raise QueueFull(len(self._queue), len(items), self.max_queue, self.retry_after_s())
+            entries = [_Entry(item, Future(), now) for item in items]
+            self._queue.extend(entries)
+            self._cond.notify()
+        return [entry.future for entry in entries]
+
+    def close(self, timeout_s: float | None = 5.0) -> None:
+        """Stop taking items, cancel those still waiting, and let the worker finish its batch."""
+        with self._cond:
+            self._closed = True
+            while self._queue:
+                self._queue.popleft().future.cancel()
+            self._cond.notify_all()
+        self._worker.join(timeout_s)
+
+    def _next_batch(self) -> list[_Entry[Item]] | None:
+        with self._cond:
+            while not self._queue and not self._closed:
+                self._cond.wait()
+            if self._closed:
+                return None
+            deadline = self._queue[0].queued_at + self.max_wait_s
+            while len(self._queue) < self.max_batch and not self._closed:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                self._cond.wait(remaining)
+            size = min(self.max_batch, len(self._queue))
+            return [self._queue.popleft() for _ in range(size)]
+
+    def _run(self) -> None:
+        while (batch := self._next_batch()) is not None:
+            # a future cancelled while waiting (its request timed out or went away) is dropped here
+            batch = [entry for entry in batch if entry.future.set_running_or_notify_cancel()]
+            if not batch:
+                continue
+            started = time.perf_counter()
+            self._process(batch)
+            busy = time.perf_counter() - started
+            with self._cond:
+                self.stats.batches += 1
+                self.stats.items += len(batch)
+                self.stats.busy_s += busy
+                rate = len(batch) / busy if busy > 0 else 0.0
+                self._items_per_s = rate if self._items_per_s == 0 else 0.8 * self._items_per_s + 0.2 * rate
+
+    def _process(self, batch: list[_Entry[Item]]) -> None:
+        try:
+            outcomes = list(self.process([entry.item for entry in batch]))
+            if len(outcomes) != len(batch):
+                raise RuntimeError(f"process gave {len(outcomes)} outcomes for {len(batch)} items.")
+        except Exception as exc:
+            if len(batch) > 1:
+                log.warning("A batch of %d failed (%s): processing its items one by one.", len(batch), exc)
+                for entry in batch:
+                    self._process([entry])
+                return
+            log.exception("Processing an item failed.")
+            with self._cond:
+                self.stats.failed += 1
+            batch[0].future.set_exception(exc)
+            return
+        for entry, outcome in zip(batch, outcomes):
+            entry.future.set_result(outcome)

@@ -1,0 +1,44 @@
+"""How the service batches, queues and limits requests (no web framework imported, so the command line reads the
+defaults cheaply)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+API_KEY_HEADER = "X-API-Key"
+
+
+@dataclass
+class ServiceConfig:
+    """How the service batches, queues and limits requests.
+
+    Attributes:
+        max_batch: claims verified together at most; 1 turns micro-batching off (one claim at a time). Default 32.
+        batch_wait_ms: how long a claim waits for others to join its batch when the worker is idle
+            (milliseconds). Default 15.
+        max_queue: claims waiting at most; a request whose claims don't fit gets 503 with ``Retry-After``.
+            Default 256.
+        max_instances: instances per ``/predict`` request (at most ``max_queue``). Default 128.
+        max_body_bytes: request body size; larger gets 413. Default 1 MiB.
+        timeout_s: seconds a request waits for its claims; longer gets 503 with ``Retry-After``. Default 60.
+        api_key: when set, every request but ``/health`` and the docs needs the header ``X-API-Key: <key>``.
+            Default ``FEVER_API_KEY`` (unset: no key).
+    """
+
+    max_batch: int = 32
+    batch_wait_ms: float = 15.0
+    max_queue: int = 256
+    max_instances: int = 128
+    max_body_bytes: int = 1 << 20
+    timeout_s: float = 60.0
+    api_key: str = field(default_factory=lambda: os.environ.get("FEVER_API_KEY", ""), repr=False)
+
+    def __post_init__(self) -> None:
+        if min(self.max_batch, self.max_queue, self.max_instances, self.max_body_bytes) < 1:
+            raise ValueError("The batch size, queue size, instance limit and body limit must each be at least 1.")
+        if self.max_instances > self.max_queue:
+            raise ValueError(f"max_instances ({self.max_instances}) can't exceed max_queue ({self.max_queue}): "
+                             "a /predict request that big could never be queued.")
+        if self.timeout_s <= 0 or self.batch_wait_ms < 0:
+            raise ValueError("The timeout must be positive and the batch wait at least 0.")

@@ -1,0 +1,209 @@
+"""The service's request and response bodies: what the OpenAPI document at ``/openapi.json`` describes.
+
+``/check`` answers with :meth:`fever_core.pipeline.CheckResult.to_dict` (the JSON of ``check --json``); the models
+here describe it for the docs and for clients. ``/predict`` speaks the FEVER 2.0 builders' format (the shared
+task's fever-api): ``{"instances": [{"id", "claim"}, ...]}`` (or a list of claims, numbered from 0) in, and
+``{"result": "success", "data": {"predictions": [...]}}`` out, each prediction with ``predicted_label`` and
+``predicted_evidence`` as ``[page, line]`` pairs, as the FEVER scorer reads them. Errors, on every endpoint, are
+``{"result": "error", "data": {"code", "message"}}`` (fever-api's error shape, with a code to switch on).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from fever_core.pipeline import MAX_CLAIM_CHARS, SENTENCES_SHOWN, CheckOptions
+from fever_core.types import NEI, REFUTES, SUPPORTS
+
+Label = Literal[SUPPORTS, REFUTES, NEI]  # type: ignore[valid-type]
+
+MAX_PAGES_K = 50
+CLAIM_HELP = (f"The claim to check: one statement, at most {MAX_CLAIM_CHARS:,} characters once control characters "
+              "are removed, with at least one letter or digit.")
+
+
+# Requests are validated strictly: a value of the wrong JSON type is refused, not coerced (false is not 0).
+
+
+class CheckOptionsBody(BaseModel):
+    """Per-check knobs (``fever_core.pipeline.CheckOptions``); a field left out uses the server's settings."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    pages_k: int | None = Field(None, ge=1, le=MAX_PAGES_K, description="pages kept by document retrieval")
+    sentences_k: int | None = Field(None, ge=1, le=SENTENCES_SHOWN,
+                                    description="evidence sentences passed to the verifier")
+    two_hop: bool | None = Field(None, description="follow the hyperlinks of first-hop evidence")
+    two_hop_threshold: float | None = Field(None, ge=-1, le=1, allow_inf_nan=False,
+                                            description="minimum first-hop selection score to follow its links")
+    min_evidence_score: float | None = Field(None, ge=-1, le=1, allow_inf_nan=False,
+                                             description="minimum selection score for evidence to count")
+    nei_threshold: float | None = Field(None, ge=0, le=1, allow_inf_nan=False,
+                                        description="P(NOT ENOUGH INFO) from which a stance is not decisive; "
+                                        "setting it makes the best-sentence rule decide")
+    verdict: Literal["learned", "rule"] | None = Field(
+        None, description="learned: the claim-level model over all evidence (default); rule: the best sentence")
+
+    def to_options(self) -> CheckOptions:
+        return CheckOptions(**self.model_dump())
+
+
+class CheckRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    claim: str = Field(description=CLAIM_HELP, examples=["Stanley Kubrick directed 2001: A Space Odyssey."])
+    corpus: str | None = Field(None, description="one of the corpora this server serves (GET /corpora); "
+                               "default: the first")
+    options: CheckOptionsBody | None = None
+
+
+class PredictInstance(BaseModel):
+    """A claim as FEVER's files and fever-api write it; other fields (a gold label, evidence) are kept and echoed
+    back in ``request_instance``."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    id: int | str = Field(description="the claim's id, echoed in its prediction")
+    claim: str = Field(description=CLAIM_HELP)
+
+
+class PredictRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    instances: list[PredictInstance | str] = Field(
+        description="the claims: objects with an id, or plain claims (their ids are their positions, from 0); at "
+        "most the server's instance limit per request (GET /corpora says it)")
+    corpus: str | None = Field(None, description="one of the corpora this server serves; default: the first")
+    options: CheckOptionsBody | None = None
+
+
+# ---------------------------------------------------------------------------------------------
+# responses
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="what went wrong, for programs: invalid_request, bad_claim, too_many_instances, "
+                      "corpus_not_served, body_too_large, unauthorized, overloaded, timeout, loading, not_found, "
+                      "method_not_allowed, internal_error")
+    message: str = Field(description="what went wrong and what to do, for people")
+
+
+class ErrorResponse(BaseModel):
+    result: Literal["error"] = "error"
+    data: ErrorDetail
+
+
+class PageOut(BaseModel):
+    page_id: str
+    title: str
+    score: float
+    signals: dict[str, float] = Field(description="the score each retrieval signal gave the page: why it is here")
+    match: str
+    used: bool = Field(description="sentence selection read this page")
+
+
+class HopLinkOut(BaseModel):
+    from_page_id: str
+    from_line: int
+    anchor: str
+    from_title: str
+    from_text: str
+
+
+class SentenceOut(BaseModel):
+    page_id: str
+    title: str
+    line: int
+    text: str
+    score: float = Field(description="selection score")
+    hop: int = Field(description="1: from a retrieved page; 2: reached through a link")
+    via: HopLinkOut | None = None
+
+
+class EvidenceOut(SentenceOut):
+    stance: dict[str, float] | None = Field(description="the verifier's P(label) for this sentence; null when "
+                                            "its score was too low to judge it")
+    trusted: bool
+    premise: str = Field(description="the text the verifier read")
+
+
+class VerdictOut(BaseModel):
+    label: Label
+    probabilities: dict[str, float]
+    reason: str
+    deciding_evidence: list[int] = Field(description="indexes into evidence")
+
+
+class AnalysisOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    claim: str
+    entities: list[str]
+    noun_chunks: list[str]
+    capitalised: list[str]
+    prefix: str
+    numbers: list[str]
+
+
+class CheckResponse(BaseModel):
+    """The JSON of ``python -m fever_core check --json``."""
+
+    claim: str
+    corpus: str
+    analysis: AnalysisOut
+    pages: list[PageOut]
+    sentences: list[SentenceOut]
+    evidence: list[EvidenceOut]
+    verdict: VerdictOut
+    timings: dict[str, float] = Field(description="seconds per stage; verification is shared by the claims "
+                                      "verified in the same batch")
+    warnings: list[str]
+
+
+class Prediction(BaseModel):
+    id: int | str
+    predicted_label: Label
+    predicted_evidence: list[tuple[str, int]] = Field(description="[page, line] pairs, best first")
+    request_instance: dict[str, Any] = Field(description="the instance as sent (plain claims get their position "
+                                             "as id)")
+    error: str | None = Field(None, description="why the claim could not be checked (it is then predicted NOT "
+                              "ENOUGH INFO with no evidence, as `evaluate` counts it)")
+
+
+class Predictions(BaseModel):
+    predictions: list[Prediction]
+
+
+class PredictResponse(BaseModel):
+    result: Literal["success"] = "success"
+    data: Predictions
+
+
+class CorpusOut(BaseModel):
+    name: str
+    served: bool = Field(description="this server checks claims against it")
+    pages: int | None = Field(None, description="pages in the corpus (served corpora only)")
+    sentences: int | None = None
+
+
+class LimitsOut(BaseModel):
+    max_claim_chars: int
+    max_instances: int = Field(description="instances per /predict request")
+    max_body_bytes: int
+    max_queue: int = Field(description="claims waiting at most; beyond, 503 with Retry-After")
+    timeout_s: float = Field(description="seconds a request waits for its claims; beyond, 503 with Retry-After")
+    max_batch: int = Field(description="claims verified together at most (1: no micro-batching)")
+
+
+class CorporaResponse(BaseModel):
+    default: str = Field(description="the corpus a request without one is checked against")
+    corpora: list[CorpusOut]
+    limits: LimitsOut
+
+
+class HealthResponse(BaseModel):
+    status: Literal["loading", "ready", "failed"]
+    corpora: list[str]
+    message: str = ""

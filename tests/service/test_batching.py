@@ -1,0 +1,128 @@
+"""The micro-batcher: batches form from concurrent submissions, the queue is bounded, failures stay with their item."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from fever_core.batching import MicroBatcher, QueueFull
+
+
+class Recorder:
+    """A ``process`` function that doubles numbers, records its batches, and can be held until released."""
+
+    def __init__(self, hold: bool = False):
+        self.batches: list[list[int]] = []
+        self.started = threading.Event()
+        self.release = threading.Event()
+        if not hold:
+            self.release.set()
+
+    def __call__(self, items: list[int]) -> list[int]:
+        self.batches.append(list(items))
+        self.started.set()
+        self.release.wait(10)
+        if 13 in items:
+            raise ValueError("13 is unlucky")
+        return [2 * item for item in items]
+
+
+def test_items_submitted_together_are_processed_in_one_batch_and_in_order():
+    process = Recorder()
+    batcher = MicroBatcher(process, max_batch=8, max_wait_s=0.05)
+    try:
+        futures = batcher.submit([1, 2, 3])
+        assert [f.result(5) for f in futures] == [2, 4, 6]
+        assert process.batches == [[1, 2, 3]]
+    finally:
+        batcher.close()
+
+
+def test_concurrent_submissions_share_batches_of_at_most_max_batch():
+    process = Recorder()
+    batcher = MicroBatcher(process, max_batch=4, max_wait_s=0.2)
+    try:
+        futures: list = []
+        threads = [threading.Thread(target=lambda n=n: futures.extend(batcher.submit([n]))) for n in range(10)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(f.result(5) for f in futures) == [2 * n for n in range(10)]
+        assert max(len(batch) for batch in process.batches) == 4
+        assert len(process.batches) < 10  # shared, not one by one
+        assert batcher.stats.items == 10 and batcher.stats.batches == len(process.batches)
+    finally:
+        batcher.close()
+
+
+def test_max_batch_one_processes_one_item_at_a_time():
+    process = Recorder()
+    batcher = MicroBatcher(process, max_batch=1, max_wait_s=0.2)
+    try:
+        started = time.monotonic()
+        assert [f.result(5) for f in batcher.submit([1, 2, 3])] == [2, 4, 6]
+        assert process.batches == [[1], [2], [3]]
+        assert time.monotonic() - started < 0.2  # a batch of one never waits for company
+    finally:
+        batcher.close()
+
+
+def test_a_full_queue_refuses_at_once_and_queues_nothing():
+    process = Recorder(hold=True)
+    batcher = MicroBatcher(process, max_batch=1, max_wait_s=0, max_queue=2)
+    try:
+        first = batcher.submit([1])
+        assert process.started.wait(5)  # 1 is being processed; the queue is empty again
+        waiting = batcher.submit([2, 3])
+        with pytest.raises(QueueFull, match="2 items are waiting") as refused:
+            batcher.submit([4])
+        assert refused.value.retry_after_s >= 1
+        assert batcher.waiting == 2
+        process.release.set()
+        assert [f.result(5) for f in first + waiting] == [2, 4, 6]
+    finally:
+        batcher.close()
+
+
+def test_a_cancelled_item_is_not_processed():
+    process = Recorder(hold=True)
+    batcher = MicroBatcher(process, max_batch=1, max_wait_s=0)
+    try:
+        first = batcher.submit([1])
+        assert process.started.wait(5)
+        second, third = batcher.submit([2, 3])
+        assert second.cancel()
+        process.release.set()
+        assert third.result(5) == 6 and first[0].result(5) == 2
+        assert [2] not in process.batches
+    finally:
+        batcher.close()
+
+
+def test_a_failing_item_fails_alone():
+    process = Recorder()
+    batcher = MicroBatcher(process, max_batch=8, max_wait_s=0.05)
+    try:
+        good, bad, also_good = batcher.submit([1, 13, 2])
+        assert good.result(5) == 2 and also_good.result(5) == 4
+        with pytest.raises(ValueError, match="unlucky"):
+            bad.result(5)
+        assert batcher.stats.failed == 1
+    finally:
+        batcher.close()
+
+
+def test_close_cancels_what_waits_and_refuses_more():
+    process = Recorder(hold=True)
+    batcher = MicroBatcher(process, max_batch=1, max_wait_s=0)
+    batcher.submit([1])
+    assert process.started.wait(5)
+    (waiting,) = batcher.submit([2])
+    process.release.set()
+    batcher.close()
+    assert waiting.cancelled() or waiting.result(5) == 4
+    with pytest.raises(RuntimeError, match="closed"):
+        batcher.submit([3])
