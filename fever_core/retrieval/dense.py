@@ -217,7 +217,8 @@ class DenseSentenceIndex:
                     index = faiss.read_index(str(folder / INDEX_FILE))
                     ids = np.load(folder / IDS_FILE)
                     if index.ntotal == len(ids):
-                        if "checksums" not in meta:  # written before checksums were kept: trust it from now on
+                        if "checksums" not in meta and os.access(folder, os.W_OK):
+                            # written before checksums were kept: trust it from now on (a read-only folder stays as it is)
                             meta = {**meta, "checksums": {name: file_checksum(folder / name) for name in CHECKED_FILES
                                                           if (folder / name).is_file()}}
                             meta_path.write_text(json.dumps(meta, indent=2))
