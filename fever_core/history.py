@@ -16,12 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fever_core.pipeline import CheckResult
-from fever_core.retrieval.claim_analysis import ClaimAnalysis
-from fever_core.retrieval.results import EvidenceSentence, HopLink, PageCandidate
 from fever_core.sqlite import ThreadConnections
-from fever_core.types import Stance
-from fever_core.verification.claim_verifier import EvidenceResult
-from fever_core.verification.verdict import Verdict
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checks (
@@ -80,23 +75,6 @@ class HistoryEntry:
                    page, sentence, batch)
 
 
-def result_from_dict(data: dict) -> CheckResult:
-    """The check result that :meth:`CheckResult.to_dict` wrote."""
-
-    def sentence(fields: dict) -> EvidenceSentence:
-        via = fields.get("via")
-        return EvidenceSentence(fields["page_id"], fields["title"], fields["line"], fields["text"], fields["score"],
-                                fields["hop"], HopLink(**via) if via else None)
-
-    evidence = [EvidenceResult(sentence(item), Stance.from_dict(item["stance"]) if item["stance"] else None,
-                               item["trusted"], item["premise"]) for item in data["evidence"]]
-    return CheckResult(
-        data["claim"], data["corpus"], ClaimAnalysis(**data["analysis"]),
-        [PageCandidate(**page) for page in data["pages"]], [sentence(s) for s in data["sentences"]], evidence,
-        Verdict(**data["verdict"]), data["timings"], data["warnings"],
-    )
-
-
 class HistoryStore:
     """The history database at ``path`` (created on first use)."""
 
@@ -131,7 +109,7 @@ class HistoryStore:
     def result(self, entry_id: int) -> CheckResult | None:
         """The check's whole result as it was made, or ``None`` for an entry that is not (or no longer) kept."""
         row = self._conn().execute("SELECT result FROM checks WHERE id = ?", (entry_id,)).fetchone()
-        return result_from_dict(json.loads(row[0])) if row else None
+        return CheckResult.from_dict(json.loads(row[0])) if row else None
 
     def search(self, words: str = "", limit: int = 500) -> list[HistoryEntry]:
         """The newest ``limit`` entries whose claim, deciding sentence or page holds every word of ``words``

@@ -15,10 +15,11 @@ from dataclasses import asdict, dataclass, field
 
 from fever_core.retrieval.claim_analysis import ClaimAnalysis, analyse_claim
 from fever_core.retrieval.registry import get_retriever
-from fever_core.retrieval.results import EvidenceSentence, PageCandidate
+from fever_core.retrieval.results import EvidenceSentence, HopLink, PageCandidate
 from fever_core.retrieval.two_hop import merge_hops, rank_linked_pages, second_hop
 from fever_core.settings import Settings
 from fever_core.text import clean_user_text
+from fever_core.types import Stance
 from fever_core.verification.claim_verifier import ClaimVerifier, EvidenceResult, VerificationTask
 from fever_core.verification.verdict import Verdict
 from fever_core.workspace import Workspace, open_workspace
@@ -102,6 +103,23 @@ class CheckResult:
             "timings": self.timings,
             "warnings": self.warnings,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> CheckResult:
+        """The result that :meth:`to_dict` wrote (the History page re-opens checks with it)."""
+
+        def sentence(fields: dict) -> EvidenceSentence:
+            via = fields.get("via")
+            return EvidenceSentence(fields["page_id"], fields["title"], fields["line"], fields["text"],
+                                    fields["score"], fields["hop"], HopLink(**via) if via else None)
+
+        evidence = [EvidenceResult(sentence(item), Stance.from_dict(item["stance"]) if item["stance"] else None,
+                                   item["trusted"], item["premise"]) for item in data["evidence"]]
+        return cls(
+            data["claim"], data["corpus"], ClaimAnalysis(**data["analysis"]),
+            [PageCandidate(**page) for page in data["pages"]], [sentence(s) for s in data["sentences"]], evidence,
+            Verdict(**data["verdict"]), data["timings"], data["warnings"],
+        )
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)

@@ -4,8 +4,8 @@ import threading
 
 import pytest
 
-from fever_core.history import HistoryStore, result_from_dict
-from fever_core.pipeline import CheckOptions
+from fever_core.history import HistoryStore
+from fever_core.pipeline import CheckOptions, CheckResult
 
 SETTINGS = {"corpus": "fixture", "pages_k": 5, "two_hop": True, "nei_threshold": None}
 
@@ -25,7 +25,7 @@ def history(tmp_path):
 
 def test_a_result_reads_back_from_its_dict_as_it_was(results):
     for result in results:
-        assert result_from_dict(result.to_dict()) == result
+        assert CheckResult.from_dict(result.to_dict()) == result
 
 
 def test_a_check_is_kept_with_its_settings_verdict_and_deciding_sentence(history, results):
