@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The verifier trained on FEVER's full training split and VitaminC (issue 17), one epoch from the packaged
 # all-MiniLM-L6-v2. Run from the project root; re-run the same command to resume an interrupted run.
-#   ./benchmarks/recipes/verifier_full_data.sh [RUN_DIR]     # default /work/runs (outside the work tree)
+#   ./experiments/full_data_verifier/verifier_full_data.sh [RUN_DIR]     # default /work/runs (outside the work tree)
 # RUN_DIR keeps the prepared data, the pair cache, the checkpoints and the model, so a later session resumes
 # where this one stopped. The log goes to RUN_DIR/verifier-full-data.log.
 set -euo pipefail
