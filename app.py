@@ -21,6 +21,7 @@ navigation = st.navigation([
     st.Page("pages/batch.py", title="Batch", icon="🗂️"),
     st.Page("pages/history.py", title="History", icon="🕘"),
     st.Page("pages/annotate.py", title="Annotate", icon="✍️"),
+    st.Page("pages/models.py", title="Models", icon="🧠"),
     st.Page("pages/evaluate.py", title="Evaluate", icon="📊"),
     st.Page("pages/corpus.py", title="Corpus", icon="📚"),
 ])

@@ -1,4 +1,5 @@
-"""Reading jsonl files (one JSON object a line) with errors that name the file and the line."""
+"""Reading jsonl files (one JSON object a line) with errors that name the file and the line; writing jsonl
+and JSON files atomically."""
 
 from __future__ import annotations
 
@@ -51,4 +52,13 @@ def write_jsonl(path: str | Path, records: Iterable[dict]) -> None:
     with tmp.open("w", encoding="utf-8") as fh:
         for record in records:
             fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    tmp.replace(path)
+
+
+def write_json(path: str | Path, data: dict) -> None:
+    """Write ``data`` as indented JSON, atomically (a reader, or a crash, sees the old file or the new one)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".partial")
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     tmp.replace(path)

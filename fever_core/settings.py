@@ -11,6 +11,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from fever_core.model_versions import active_verifier
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA_DIR = PROJECT_ROOT.parent / "shared" / "data"
 BUNDLED_MODELS_DIR = PROJECT_ROOT / "assets" / "models"
@@ -36,7 +38,8 @@ class Settings:
         encoder_model: sentence-transformers model id or path for dense retrieval.
             Default: the packaged all-MiniLM-L6-v2.
         verifier_model: Hugging Face sequence-classification NLI model id or path.
-            Default: the workbench's own model in ``assets/models/verifier``.
+            Default: the version chosen in the data folder (``models/active.json``, see
+            :mod:`fever_core.model_versions`), else the workbench's own model in ``assets/models/verifier``.
         joint_verifier_model: the joint verifier (a sequence-classification model that reads the top
             evidence sentences together with the claim; its verdict is mixed into the learned one),
             id or path; "" = none. Default: the workbench's own in ``assets/models/joint-verifier``.
@@ -77,7 +80,9 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:
-        """Defaults, then ``FEVER_*`` environment variables, then explicit keyword overrides."""
+        """Defaults, then ``FEVER_*`` environment variables, then explicit keyword overrides. The verifier
+        chosen in the data folder (:mod:`fever_core.model_versions`) replaces the shipped one unless
+        ``FEVER_VERIFIER_MODEL`` or an override names one."""
         environ = os.environ if environ is None else environ
         settings = cls()
         for f in dataclasses.fields(cls):
@@ -88,6 +93,8 @@ class Settings:
             if value is not None:
                 setattr(settings, name, value)
         settings.data_dir = Path(settings.data_dir)
+        if "FEVER_VERIFIER_MODEL" not in environ and overrides.get("verifier_model") is None:
+            settings.verifier_model = active_verifier(settings.data_dir) or settings.verifier_model
         return settings
 
 

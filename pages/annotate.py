@@ -280,8 +280,8 @@ def export(annotations: AnnotationStore) -> None:
     written = annotations.export_fever(buffer)
     st.download_button(f"Download {written} annotations as FEVER jsonl", buffer.getvalue(), "annotations.jsonl",
                        "application/jsonl", disabled=written == 0)
-    st.caption("The export is what `python -m fever_core train verifier --data annotations.jsonl` "
-               "and the FEVER scorer read.")
+    st.caption("The export is FEVER jsonl, what the FEVER scorer reads. To improve the verifier with these "
+               "annotations, on any corpus, open Models (or run `python -m fever_core train improve`).")
 
 
 ui = current_settings()

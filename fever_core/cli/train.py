@@ -1,4 +1,4 @@
-"""``train verifier|aggregator|generate-claims|prepare-data``: the models and the data they learn from.
+"""``train verifier|aggregator|improve|generate-claims|prepare-data``: the models and the data they learn from.
 
 Every training command reads the global options: its caches, runs and generated data go to ``training/`` in
 the data folder (``--data-dir``, ``FEVER_DATA_DIR``) unless a path is given.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import random
 import sys
 import time
@@ -97,6 +98,40 @@ def cmd_prepare_data(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_improve(args: argparse.Namespace) -> int:
+    """Fine-tune the verifier in use on the annotations into a new version; print its comparison table. With
+    ``--status``, report progress there (the app's Models page starts it so, see :mod:`fever_core.jobs`)."""
+    from fever_core.jobs import DONE, FAILED, RUNNING, JobStatus, write_status
+    from fever_core.model_versions import use_verifier
+    from fever_core.training.improve import ImproveConfig, improve_verifier
+
+    settings = settings_from(args)
+    started = time.time()
+
+    def report(state: str, stage: str, done: float, message: str = "", result: dict | None = None) -> None:
+        if args.status:
+            write_status(args.status, JobStatus(state, stage, done, message, os.getpid(), started, 0.0, result or {}))
+        if stage:
+            print(f"[{done:4.0%}] {stage}", file=sys.stderr, flush=True)
+
+    config = ImproveConfig(args.annotations or settings.data_dir / "annotations.sqlite", args.corpus or settings.corpus,
+                           args.base or settings.verifier_model, args.heldout_fraction, args.epochs, args.lr)
+    try:
+        result = improve_verifier(config, settings, lambda stage, done: report(RUNNING, stage, done))
+    except Exception as exc:
+        report(FAILED, "", 0.0, str(exc))
+        raise
+    version = result.version
+    if args.use:
+        use_verifier(settings.data_dir, version.path)
+    summary = {"version": version.name, "path": str(version.path), "base": version.base,
+               "annotations": version.annotations, "wall_s": version.wall_s, "in_use": args.use,
+               "table": version.table}
+    report(DONE, "done", 1.0, f"{version.name} made in {version.wall_s:.0f} s", summary)
+    print(json.dumps(summary, indent=2))
+    return 0
+
+
 def _verifier_parser(p: argparse.ArgumentParser) -> None:
     from fever_core.training.verifier import TrainConfig
 
@@ -173,6 +208,20 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                          "claims; saved as aggregator.json beside the verifier")
     _aggregator_parser(p)
     p.set_defaults(func=cmd_aggregator, log_level=logging.INFO)
+    p = train.add_parser("improve", help="fine-tune the verifier in use on the annotations into a new version "
+                         "(models/verifier-vN in the data folder) and compare it with its base")
+    p.add_argument("--annotations", type=Path, default=None,
+                   help="annotations database (default: annotations.sqlite in the data folder)")
+    p.add_argument("--corpus", default=None, help="the corpus the annotations were made on (default: the "
+                   "configured corpus, embedded)")
+    p.add_argument("--base", default=None, help="verifier folder to start from (default: the one in use)")
+    p.add_argument("--heldout-fraction", type=float, default=0.25,
+                   help="share of annotated claims held out to compare on (default: %(default)s)")
+    p.add_argument("--epochs", type=int, default=4)
+    p.add_argument("--lr", type=float, default=3e-5)
+    p.add_argument("--use", action="store_true", help="make the new version the verifier in use")
+    p.add_argument("--status", type=Path, default=None, help="write progress as JSON to this file")
+    p.set_defaults(func=cmd_improve, log_level=logging.INFO)
     p = train.add_parser("generate-claims", help="S/R/NEI pairs generated from the embedded corpus's sentences")
     p.add_argument("--out", type=Path, default=None,
                    help="folder for train.jsonl and heldout.jsonl (default: training/embedded-generated in the data folder)")

@@ -19,7 +19,7 @@ import random
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -298,8 +298,9 @@ def _count(pairs: Sequence[Pair]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def train_verifier(config: TrainConfig) -> TrainResult:
+def train_verifier(config: TrainConfig, on_step: Callable[[int, int], None] | None = None) -> TrainResult:
     """Fine-tune a 3-way verifier; see :class:`TrainConfig`. Resumes from ``out/checkpoints/`` when possible.
+    ``on_step(step, total_steps)`` is called after every optimizer step (for a progress display).
 
     Writes to ``config.out``: ``model.safetensors`` (fp16), ``config.json`` (with ``id2label`` in
     :data:`LABELS` order and ``nei_threshold``), the tokenizer files, and ``verifier.json`` (the NEI rule,
@@ -394,6 +395,8 @@ def train_verifier(config: TrainConfig) -> TrainResult:
             step += 1
             window.append(float(loss.detach()))
             progress.update(1)
+            if on_step is not None:
+                on_step(step, total_steps)
             if step % config.log_every == 0 or step == stop_at:
                 mean = float(np.mean(window))
                 losses.append((step, mean))

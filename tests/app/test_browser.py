@@ -7,7 +7,8 @@ pressing Check to the verdict on screen, as Playwright sees it (it polls, after 
 only every 0.5 s) and as the page itself notes it (a MutationObserver's clock); then the verdict's
 sources and caution, bad input, settings kept while moving between pages through the sidebar,
 annotating the Munich claim, a permalink restoring its corpus and settings, re-opening a check from
-History, and a batch of 200 claims uploaded as text (timed; the app used meanwhile). Screenshots
+History, a batch of 200 claims uploaded as text (timed; the app used meanwhile), and improving the
+verifier on 20 annotations from the Models page, using the new version and switching back. Screenshots
 and timings go to ``test-artifacts/``.
 
 ``make test`` installs Chromium (Debian package ``chromium``); where it can't be installed the test
@@ -33,9 +34,11 @@ import pytest
 
 from fever_core.annotation import AnnotationStore
 from fever_core.history import HistoryStore
+from fever_core.model_versions import list_versions
 from fever_core.pipeline import MAX_CLAIM_CHARS
 from fever_core.settings import BUNDLED_MODELS_DIR, PROJECT_ROOT
 
+from ..training.test_improve import ANNOTATED
 from .conftest import APP_CORPUS, MUNICH_CLAIM, MUNICH_KEY_SENTENCE
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -508,3 +511,67 @@ def test_a_batch_uploaded_as_text_runs_in_the_background_with_progress_and_downl
     )
     print(f"\nbatch: {reported.group(2)} claims/s ({BATCH_CLAIMS} claims in {reported.group(1)} s); a check meanwhile "
           f"{meanwhile:.2f} s")
+
+
+# --- improving the verifier from the app (issue 19, item 3) -----------------------------------------------------
+
+STATE_ANNOTATIONS = [
+    ("Bavaria is in the south-east of Germany.", "SUPPORTS", [[("Bavaria", 0)]]),
+    ("Bavaria is in the north of Germany.", "REFUTES", [[("Bavaria", 0)]]),
+    ("The capital of Bavaria is Munich.", "SUPPORTS", [[("Bavaria", 1)]]),
+    ("Dresden is the capital of Saxony.", "SUPPORTS", [[("Dresden", 0)]]),
+    ("Leipzig is the capital of Saxony.", "REFUTES", [[("Saxony", 1)]]),
+    ("Saxony is landlocked.", "SUPPORTS", [[("Saxony", 0)]]),
+    ("Saxony has a long coastline.", "REFUTES", [[("Saxony", 0)]]),
+    ("Munich has about 1.5 million inhabitants.", "SUPPORTS", [[("Munich", 1)]]),
+    ("Munich is the largest city in Germany.", "REFUTES", [[("Munich", 1)]]),
+    ("Dresden has a famous orchestra.", "NOT ENOUGH INFO", []),
+]
+
+
+def test_improve_the_verifier_from_the_app_then_use_it_and_switch_back(page, server, settings):
+    store = AnnotationStore(settings.data_dir / "annotations.sqlite")
+    for claim, label, sets in ANNOTATED + STATE_ANNOTATIONS:  # with the Munich claim annotated above: 20
+        store.save(store.add_claim(claim), label, sets, "Browser tester")
+    annotations = store.counts()["annotations"]
+    before = {v.name for v in list_versions(settings.data_dir)}
+    open_address(page, server, {"claim": WARM_CLAIMS[0], "corpus": APP_CORPUS}, "Verify a claim")
+    open_from_sidebar(page, "Models", "Models")
+    page.get_by_text("Verifier in use: shipped").wait_for(timeout=30_000)
+    started = time.perf_counter()
+    page.get_by_role("button", name="Improve the verifier").click()
+    page.locator('[data-testid="stProgress"]').first.wait_for(timeout=60_000)
+    page.screenshot(path=str(ARTIFACTS / "models-improving.png"), full_page=True)
+    page.reload()  # the run goes on in its own process; the page finds it again
+    page.locator("h1", has_text="Models").wait_for(timeout=120_000)
+    done = page.locator('[data-testid="stAlert"]', has_text="The last run made verifier-v")
+    done.wait_for(timeout=900_000)
+    seconds = time.perf_counter() - started
+    wait_until_idle(page)
+    [version] = [v for v in list_versions(settings.data_dir) if v.name not in before]
+    assert version.annotations["train"] + version.annotations["heldout"] == annotations
+    assert (version.path / "aggregator.json").read_bytes() == (BUNDLED_MODELS_DIR / "verifier" / "aggregator.json"
+                                                               ).read_bytes()  # the learned verdict is kept
+    box = page.locator(f".st-key-version-{version.name}")
+    box.get_by_text("held-out annotations (claims)").wait_for(timeout=30_000)
+    page.screenshot(path=str(ARTIFACTS / "models-new-version.png"), full_page=True)
+
+    box.get_by_role("button", name="Use this version").click()
+    page.get_by_text(f"Verifier in use: {version.name}").wait_for(timeout=60_000)
+    wait_until_idle(page)
+    assert sidebar_settings_shown(page)["_verifier_model"] == str(version.path.resolve())
+    open_from_sidebar(page, "Verify", "Verify a claim")
+    check_claim(page, "Dresden is in Bavaria.")  # the new version checks claims
+    open_from_sidebar(page, "Models", "Models")
+    page.get_by_role("button", name="Switch back to the shipped verifier").click()
+    page.get_by_text("Verifier in use: shipped").wait_for(timeout=60_000)
+    wait_until_idle(page)
+    assert sidebar_settings_shown(page)["_verifier_model"] == str(BUNDLED_MODELS_DIR / "verifier")
+
+    table = "\n".join(f"  {row['name']} (n={row['n']}): {row['before']} -> {row['after']}" for row in version.table)
+    (ARTIFACTS / "browser-improve.txt").write_text(
+        f"improving the shipped verifier from the Models page on {annotations} annotations "
+        f"({version.annotations['train']} learned from, {version.annotations['heldout']} held out) on {APP_CORPUS}:\n"
+        f"pressing Improve to the new version on screen: {seconds:.1f} s (the run's own clock: {version.wall_s} s)\n"
+        f"accuracy, base -> {version.name}:\n{table}\n")
+    print(f"\nimprove: {seconds:.1f} s; {table}")

@@ -1,0 +1,46 @@
+"""``models list|use|shipped``: the verifier versions made on this machine and which one is in use
+(:mod:`fever_core.model_versions`; ``train improve`` makes them)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from fever_core.cli.common import settings_from
+from fever_core.model_versions import active_verifier, list_versions, models_dir, use_verifier
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    data_dir = settings_from(args).data_dir
+    active = active_verifier(data_dir)
+    rows = [{"version": v.name, "path": str(v.path), "base": v.base, "annotations": v.annotations,
+             "in_use": active == str(v.path.resolve()), "table": v.table} for v in list_versions(data_dir)]
+    print(json.dumps({"in_use": active or "shipped", "versions": rows}, indent=2))
+    return 0
+
+
+def cmd_use(args: argparse.Namespace) -> int:
+    data_dir = settings_from(args).data_dir
+    path = models_dir(data_dir) / args.version if "/" not in args.version else Path(args.version)
+    use_verifier(data_dir, path)
+    print(f"in use: {path}")
+    return 0
+
+
+def cmd_shipped(args: argparse.Namespace) -> int:
+    use_verifier(settings_from(args).data_dir, None)
+    print("in use: the shipped verifier")
+    return 0
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    models = commands.add_parser("models", help="verifier versions made on this machine, and the one in use "
+                                 "(FEVER_VERIFIER_MODEL overrides it)").add_subparsers(dest="models_command",
+                                                                                      required=True)
+    models.add_parser("list", help="the versions, their comparison tables, and the one in use").set_defaults(
+        func=cmd_list)
+    p = models.add_parser("use", help="use a version (its name, e.g. verifier-v2, or a model folder)")
+    p.add_argument("version")
+    p.set_defaults(func=cmd_use)
+    models.add_parser("shipped", help="switch back to the shipped verifier").set_defaults(func=cmd_shipped)

@@ -1,0 +1,144 @@
+"""Models: improve the verifier with the annotations, compare the new version with the one it came from,
+and choose the verifier in use (switching back to the shipped one is one click).
+
+"Improve the verifier" runs ``python -m fever_core train improve`` as a process of its own
+(:mod:`fever_core.jobs`): its progress is read from a status file in the data folder, so it survives a
+reload, another tab, or closing the page. Each run makes a new version folder and never overwrites a
+model (:mod:`fever_core.model_versions`); a version keeps its base's learned claim-level verdict.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+import streamlit as st
+
+from fever_core.corpus.build import LIVE_CORPUS, list_corpora
+from fever_core.jobs import DONE, FAILED, read_status, start_job
+from fever_core.model_versions import ModelVersion, active_verifier, list_versions, models_dir, use_verifier
+from fever_core.settings import BUNDLED_MODELS_DIR, Settings
+from pages.shared import corpus_label, current_settings, footer, load_annotations, plain
+
+POLL_SECONDS = 2.0
+SHIPPED = str(BUNDLED_MODELS_DIR / "verifier")
+
+
+def status_file(settings: Settings):
+    return models_dir(settings.data_dir) / "improve-job.json"
+
+
+def model_name(path: str, versions: list[ModelVersion]) -> str:
+    """How a verifier is named on the page: ``shipped``, a version's name, or its path."""
+    if path == SHIPPED:
+        return "shipped"
+    return next((v.name for v in versions if str(v.path.resolve()) == path or str(v.path) == path), path)
+
+
+def switch_to(settings: Settings, path: str | None) -> None:
+    """Use a version (None: the shipped verifier) in this session and, for new sessions, in the data folder."""
+    use_verifier(settings.data_dir, path)
+    st.session_state["verifier_model"] = str(path) if path else SHIPPED
+
+
+def comparison(version: ModelVersion) -> pd.DataFrame:
+    """A version's comparison with its base: accuracy before and after on each yardstick, three decimals
+    ("n/a" where there was nothing to compare on)."""
+    frame = pd.DataFrame(version.table, columns=["name", "n", "before", "after"])
+    frame["change"] = frame["after"] - frame["before"]
+    for column in ("before", "after", "change"):
+        frame[column] = [("n/a" if pd.isna(value) else f"{value:+.3f}" if column == "change" else f"{value:.3f}")
+                         for value in frame[column]]
+    return frame.rename(columns={"name": "yardstick", "before": "base", "after": version.name}).set_index("yardstick")
+
+
+def improve_form(settings: Settings, in_use: str, versions: list[ModelVersion], running: bool) -> None:
+    """Start a run on the annotations, from the verifier in use, on the corpus they were made on."""
+    st.subheader("Improve the verifier")
+    counts = load_annotations().counts()
+    st.caption(f"{counts['annotations']} annotations saved (Annotate). A quarter of the annotated claims are "
+               "held out to compare the new version with the one in use; the rest are learned from. "
+               "The new version keeps the learned claim-level verdict of the one it starts from.")
+    corpora = [name for name in list_corpora(settings.data_dir) if name != LIVE_CORPUS]
+    ui = current_settings()
+    with st.form("improve"):
+        corpus = st.selectbox("Corpus the annotations were made on", corpora, format_func=corpus_label,
+                              index=corpora.index(ui.corpus) if ui.corpus in corpora else 0)
+        epochs = st.slider("Passes over the annotations", 1, 10, 4)
+        started = st.form_submit_button("Improve the verifier", type="primary",
+                                        disabled=running or counts["annotations"] == 0)
+    st.caption(f"Starts from: {plain(model_name(in_use, versions))}. The same from the command line: "
+               "`python -m fever_core train improve --corpus NAME`.")
+    if started:
+        try:
+            start_job(["--data-dir", str(settings.data_dir), "train", "improve", "--corpus", corpus,
+                       "--base", in_use, "--epochs", str(epochs)], status_file(settings))
+        except RuntimeError as exc:
+            st.error(plain(str(exc)))
+        st.rerun()
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def job_progress(settings: Settings) -> None:
+    """The running job's stage and progress, redrawn every :data:`POLL_SECONDS`; the page is drawn again
+    when it ends."""
+    status = read_status(status_file(settings))
+    if status is None or status.finished:
+        st.rerun()
+    elapsed = time.time() - status.started_at
+    st.progress(min(max(status.progress, 0.0), 1.0), text=f"{status.stage} · {elapsed:.0f} s")
+
+
+def last_job(settings: Settings) -> None:
+    """How the last run ended (once it has)."""
+    status = read_status(status_file(settings))
+    if status is None:
+        return
+    if status.state == FAILED:
+        st.error(plain(f"The last run failed: {status.message}"))
+    elif status.state == DONE:
+        st.success(plain(f"The last run made {status.result.get('version', 'a version')} in "
+                         f"{status.result.get('wall_s', 0):.0f} s: compare it below before using it."))
+
+
+def versions_list(settings: Settings, in_use: str, versions: list[ModelVersion]) -> None:
+    """Each version, newest first: what it came from, its comparison table, and a button to use it."""
+    st.subheader("Versions")
+    if not versions:
+        st.info("No versions yet: improve the verifier with some annotations.")
+    for version in reversed(versions):
+        with st.container(border=True, key=f"version-{version.name}"):
+            using = str(version.path.resolve()) == in_use or str(version.path) == in_use
+            st.markdown(f"**{version.name}**" + (" · in use" if using else ""))
+            st.caption(plain(f"From {model_name(version.base, versions)}, on {version.annotations.get('train', 0)} "
+                             f"annotations ({version.annotations.get('heldout', 0)} held out), made "
+                             f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(version.created_at))} in "
+                             f"{version.wall_s:.0f} s."))
+            st.table(comparison(version))
+            if version.annotations.get("heldout", 0) < 50:
+                st.caption("With fewer than 50 held-out claims, a change of one claim moves their accuracy a lot: "
+                           "read it as a hint, and the yardsticks as the check that nothing broke.")
+            if not using:
+                st.button("Use this version", key=f"use-{version.name}", on_click=switch_to,
+                          args=(settings, str(version.path.resolve())))
+
+
+settings = Settings.from_env()
+ui = current_settings()
+versions = list_versions(settings.data_dir)
+st.title("Models")
+in_use = ui.verifier_model
+st.markdown(f"Verifier in use: **{plain(model_name(in_use, versions))}**")
+if in_use != SHIPPED:
+    st.button("Switch back to the shipped verifier", on_click=switch_to, args=(settings, None))
+if active_verifier(settings.data_dir) is None and in_use != SHIPPED:
+    st.caption("New sessions start with the shipped verifier (or FEVER_VERIFIER_MODEL).")
+status = read_status(status_file(settings))
+running = status is not None and not status.finished
+improve_form(settings, in_use, versions, running)
+if running:
+    job_progress(settings)
+else:
+    last_job(settings)
+versions_list(settings, in_use, versions)
+footer()
