@@ -74,6 +74,15 @@ class Annotation:
     created_at: float
 
 
+@dataclass(frozen=True)
+class Undone:
+    """What an undo took back: the claim (back in the queue unless someone else annotated it) and, when the
+    action was a save, the annotation removed (so its label and evidence can be shown again)."""
+
+    item: QueueItem
+    annotation: Annotation | None
+
+
 class AnnotationError(ValueError):
     """An annotation that can't be saved as given, or a database that can't hold annotations; the message
     says why and what to do."""
@@ -224,9 +233,10 @@ class AnnotationStore:
                 (annotator, item_id, previous),
             )
 
-    def undo_last(self, annotator: str) -> QueueItem | None:
-        """Undo this annotator's last save or skip; returns the claim it concerned, or None."""
+    def undo_last(self, annotator: str) -> Undone | None:
+        """Undo this annotator's last save or skip; returns what it took back, or None when there is nothing."""
         annotator = annotator.strip() or "anonymous"
+        removed = None
         with self._conn() as conn:
             row = conn.execute(
                 "SELECT id, kind, item, annotation, previous_status FROM actions "
@@ -237,12 +247,13 @@ class AnnotationStore:
                 return None
             action_id, kind, item_id, annotation_id, previous = row
             if kind == "save":
+                removed = self._annotation(conn, annotation_id)
                 conn.execute("DELETE FROM annotations WHERE id = ?", (annotation_id,))
             if previous == "done" and not self._annotated(conn, item_id):
                 previous = "pending"  # the annotation it was done with was undone by its annotator meanwhile
             conn.execute("UPDATE queue SET status = ? WHERE id = ?", (self._settled(conn, item_id, previous), item_id))
             conn.execute("UPDATE actions SET undone = 1 WHERE id = ?", (action_id,))
-        return self.item(item_id)
+        return Undone(self.item(item_id), removed)
 
     @staticmethod
     def _annotated(conn: sqlite3.Connection, item_id: int) -> bool:
@@ -263,15 +274,22 @@ class AnnotationStore:
 
     # -- reading and export -----------------------------------------------------------------------
 
+    _SELECT_ANNOTATIONS = ("SELECT a.id, a.item, q.claim_id, q.claim, a.label, a.evidence, a.ambiguous, a.annotator, "
+                           "a.created_at FROM annotations a JOIN queue q ON q.id = a.item")
+
+    @staticmethod
+    def _from_row(r: tuple) -> Annotation:
+        sets = [[(p, l) for p, l in g] for g in json.loads(r[5])]
+        return Annotation(r[0], r[1], r[2], r[3], r[4], sets, bool(r[6]), r[7], r[8])
+
+    @classmethod
+    def _annotation(cls, conn: sqlite3.Connection, annotation_id: int) -> Annotation | None:
+        row = conn.execute(cls._SELECT_ANNOTATIONS + " WHERE a.id = ?", (annotation_id,)).fetchone()
+        return cls._from_row(row) if row else None
+
     def annotations(self) -> list[Annotation]:
-        rows = self._conn().execute(
-            "SELECT a.id, a.item, q.claim_id, q.claim, a.label, a.evidence, a.ambiguous, a.annotator, a.created_at "
-            "FROM annotations a JOIN queue q ON q.id = a.item ORDER BY a.id"
-        ).fetchall()
-        return [
-            Annotation(r[0], r[1], r[2], r[3], r[4], [[(p, l) for p, l in g] for g in json.loads(r[5])], bool(r[6]), r[7], r[8])
-            for r in rows
-        ]
+        rows = self._conn().execute(self._SELECT_ANNOTATIONS + " ORDER BY a.id").fetchall()
+        return [self._from_row(r) for r in rows]
 
     def export_fever(self, out: IO[str], include_ambiguous: bool = False) -> int:
         """Write annotations as FEVER claims jsonl; returns lines written.

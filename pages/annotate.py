@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from fever_core.annotation import AnnotationError, AnnotationStore, QueueItem
+from fever_core.annotation import Annotation, AnnotationError, AnnotationStore, QueueItem
 from fever_core.search import search_corpus
-from fever_core.types import LABELS, Link, Page
+from fever_core.types import LABELS, NEI, REFUTES, SUPPORTS, Link, Page
 from pages.shared import (
     UiSettings,
     check_options,
@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 
 Evidence = tuple[str, int]
 LINKED_SENTENCES_SHOWN = 5
+# Keyboard shortcuts (Streamlit shows each on its button; Ctrl is Cmd on a Mac).
+SHORTCUTS = {SUPPORTS: "Alt+1", REFUTES: "Alt+2", NEI: "Alt+3", "save": "Ctrl+Enter", "skip": "Alt+K",
+             "next": "Alt+N", "undo": "Alt+Z"}
 
 
 @dataclass
@@ -73,6 +76,12 @@ class Draft:
         """The draft as one query-parameter value (compact JSON)."""
         return json.dumps({"sets": [sorted(group) for group in self.sets], "current": self.current, "label": self.label,
                            "ambiguous": self.ambiguous, "pages": self.extra_pages}, separators=(",", ":"))
+
+    @classmethod
+    def from_annotation(cls, annotation: Annotation, extra_pages: list[str]) -> Draft:
+        """The draft an annotation was saved from (brought back by undo)."""
+        sets = [set(map(tuple, group)) for group in annotation.evidence_sets] or [set()]
+        return cls(sets, 0, annotation.label, annotation.ambiguous, list(extra_pages))
 
     @classmethod
     def from_address(cls, text: str) -> Draft:
@@ -213,9 +222,13 @@ def add_page(draft: Draft, page_id: str) -> None:
 
 
 def choose_label(draft: Draft, item_id: int) -> None:
-    """The label (none until chosen) and the ambiguity flag, kept in the draft."""
-    synced_widget(st.radio, "Label", f"label-{item_id}", draft.label, partial(setattr, draft, "label"),
-                  options=LABELS, index=None, horizontal=True)
+    """The label (none until chosen: one button per label, the chosen one highlighted) and the ambiguity flag,
+    kept in the draft."""
+    st.markdown("**Label**" + ("" if draft.label else ": none chosen yet"))
+    for column, label in zip(st.columns(len(LABELS)), LABELS):
+        column.button(label, key=f"label-{item_id}-{label.replace(' ', '-')}", shortcut=SHORTCUTS[label],
+                      type="primary" if draft.label == label else "secondary", on_click=setattr,
+                      args=(draft, "label", label), width="stretch")
     synced_widget(st.checkbox, "Ambiguous (left out of the export)", f"ambiguous-{item_id}", draft.ambiguous,
                   partial(setattr, draft, "ambiguous"))
 
@@ -230,7 +243,7 @@ def save(annotations: AnnotationStore, item: QueueItem, draft: Draft, annotator:
     except AnnotationError as exc:
         st.error(str(exc))
         return
-    sets = sum(bool(group) for group in draft.sets) if draft.label != "NOT ENOUGH INFO" else 0
+    sets = sum(bool(group) for group in draft.sets) if draft.label != NEI else 0
     st.session_state["notice"] = f"Saved as {draft.label} with {sets} evidence set{'' if sets == 1 else 's'}."
     st.rerun()
 
@@ -255,12 +268,21 @@ def annotate(ui: UiSettings, annotations: AnnotationStore, item: QueueItem, anno
         st.text(f"Evidence set {number}: " + (", ".join(f"{p} [{l}]" for p, l in sorted(group)) or "(empty)"))
     choose_label(draft, item.item_id)
     cols = st.columns(3)
-    if cols[0].button("Save", type="primary"):
+    if cols[0].button("Save", type="primary", shortcut=SHORTCUTS["save"]):
         save(annotations, item, draft, annotator)
-    if cols[1].button("Skip"):
+    if cols[1].button("Skip", shortcut=SHORTCUTS["skip"], help="Leave this claim out of the queue (undo brings it back)"):
         annotations.skip(item.item_id, annotator)
         st.session_state["notice"] = "Skipped."
         st.rerun()
+    cols[2].button("Next claim", shortcut=SHORTCUTS["next"], on_click=next_claim, args=(annotations, item),
+                   help="Go to the next claim in the queue; this one stays to do, with its ticks")
+
+
+def next_claim(annotations: AnnotationStore, item: QueueItem) -> None:
+    """Move to the next pending claim after this one (round to the first), leaving this one pending."""
+    following = annotations.next_pending(after=item.item_id) or annotations.next_pending()
+    if following is not None:
+        st.session_state["item_id"] = following.item_id
 
 
 def undo(annotations: AnnotationStore, annotator: str) -> None:
@@ -269,7 +291,11 @@ def undo(annotations: AnnotationStore, annotator: str) -> None:
     if undone is None:
         st.info("Nothing to undo.")
         return
-    st.session_state["item_id"] = undone.item_id
+    item_id = undone.item.item_id
+    if undone.annotation is not None:  # the saved label and ticks, also after a refresh lost the session's draft
+        kept = drafts().get(item_id)
+        drafts()[item_id] = Draft.from_annotation(undone.annotation, kept.extra_pages if kept else [])
+    st.session_state["item_id"] = item_id
     st.session_state["notice"] = "Undone: the claim is back in the queue."
     st.rerun()
 
@@ -301,7 +327,7 @@ if item is None:
     st.info("The queue is empty: add claims above, or send one from Verify.")
 else:
     annotate(ui, annotations, item, annotator)
-if st.button("Undo my last action"):
+if st.button("Undo my last action", shortcut=SHORTCUTS["undo"]):
     undo(annotations, annotator)
 export(annotations)
 write_address(annotator, item)

@@ -40,9 +40,10 @@ def test_skip_and_undo(annotations):
     annotations.skip(first, "ann")
     assert annotations.next_pending().item_id == second
     annotations.save(second, "NOT ENOUGH INFO", [], "ann")
-    assert annotations.undo_last("ann").item_id == second
+    assert annotations.undo_last("ann").item.item_id == second
     assert annotations.counts()["annotations"] == 0 and annotations.item(second).status == "pending"
-    assert annotations.undo_last("ann").item_id == first
+    undone = annotations.undo_last("ann")
+    assert undone.item.item_id == first and undone.annotation is None  # a skip: no annotation to give back
     assert annotations.item(first).status == "pending"
     assert annotations.undo_last("ann") is None
     assert annotations.undo_last("someone else") is None
@@ -130,3 +131,13 @@ def test_a_claim_someone_annotated_stays_done_whatever_another_annotator_does(an
     assert annotations.item(item).status == "done"
     annotations.undo_last("ana")
     assert annotations.item(item).status == "pending"
+
+
+def test_undoing_a_save_gives_back_its_label_and_evidence(tmp_path):
+    annotations = AnnotationStore(tmp_path / "annotations.sqlite")
+    item = annotations.add_claim("Munich is the capital of Saxony.")
+    annotations.save(item, "REFUTES", [[("Munich", 0)], [("Saxony", 1), ("Dresden", 0)]], "ann", ambiguous=True)
+    undone = AnnotationStore(tmp_path / "annotations.sqlite").undo_last("ann")  # after a refresh: a new store
+    assert undone.item.status == "pending"
+    assert (undone.annotation.label, undone.annotation.evidence_sets, undone.annotation.ambiguous) == (
+        "REFUTES", [[("Munich", 0)], [("Saxony", 1), ("Dresden", 0)]], True)

@@ -321,6 +321,12 @@ def key_sentence_box(page):
     return munich.locator('[data-testid="stCheckbox"]', has_text=f"[0] {MUNICH_KEY_SENTENCE}")
 
 
+def chosen_label(page, label: str):
+    """The Annotate page's button for ``label``, when it shows as the chosen one."""
+    return page.locator(f'[class*="st-key-label-"][class*="-{label.replace(" ", "-")}"] '
+                        '[data-testid="stBaseButton-primary"]')
+
+
 def test_annotate_the_munich_claim(page, settings):
     open_from_sidebar(page, "Verify", "Verify a claim")
     check_claim(page, MUNICH_CLAIM)
@@ -342,9 +348,25 @@ def test_annotate_the_munich_claim(page, settings):
     page.get_by_text("Evidence set 1: Munich [0]").wait_for(timeout=30_000)
     assert key_sentence_box(page).locator("input").is_checked()
 
-    page.locator('[data-testid="stRadio"]', has_text="Label").get_by_text("REFUTES").click()
+    assert page.get_by_text("Label: none chosen yet").count() == 1  # no label until the annotator chooses one
+    page.locator("h1", has_text="Annotate").click()  # keyboard focus on the page, not in a text box
+    page.keyboard.press("Alt+2")  # REFUTES
+    chosen_label(page, "REFUTES").wait_for(timeout=30_000)
     wait_until_idle(page)
     page.screenshot(path=str(ARTIFACTS / "annotate-munich.png"), full_page=True)
+    page.keyboard.press("Control+Enter")  # Save
+    page.get_by_text("Saved as REFUTES with 1 evidence set.").wait_for(timeout=30_000)
+    wait_until_idle(page)
+
+    page.reload()  # a new session, then Undo: the claim comes back with its label and tick
+    page.locator("h1", has_text="Annotate").wait_for(timeout=120_000)
+    wait_until_idle(page)
+    page.locator("h1", has_text="Annotate").click()
+    page.keyboard.press("Alt+Z")
+    page.get_by_text("Undone: the claim is back in the queue.").wait_for(timeout=30_000)
+    wait_until_idle(page)
+    chosen_label(page, "REFUTES").wait_for(timeout=30_000)
+    page.get_by_text("Evidence set 1: Munich [0]").wait_for(timeout=30_000)
     page.get_by_role("button", name="Save").click()
     page.get_by_text("Saved as REFUTES with 1 evidence set.").wait_for(timeout=30_000)
     store = AnnotationStore(settings.data_dir / "annotations.sqlite")
