@@ -24,8 +24,6 @@ from fever_core.verification.decision import load_decision_rule
 if TYPE_CHECKING:
     from fever_core.corpus.store import CorpusStore
 
-# Lazy loads (spaCy, the models' first passes) happen on a first check; the app makes this one itself.
-WARM_UP_CLAIM = "Stanley Kubrick directed 2001: A Space Odyssey."
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 WIKIPEDIA_ARTICLE = "https://en.wikipedia.org/wiki/"
 FM2_SOURCE = "fever:fm2-pages.jsonl"
@@ -283,15 +281,14 @@ def build_corpus(name: str, path: str, with_embedded: bool) -> None:
 
 @st.cache_resource(show_spinner="Loading the corpus and models (the first time builds the corpus index)…")
 def load_checker(corpus: str, verifier_model: str):
-    """One checker per (corpus, model), shared by all sessions, warmed up by one check so that the
-    person's first check is as fast as the next (the live corpus is not: its check would fetch)."""
+    """One checker per (corpus, model), shared by all sessions, warmed up (:meth:`Checker.warm_up`) so that
+    the person's first check is as fast as the next."""
     from fever_core.pipeline import Checker
 
     settings = Settings.from_env(verifier_model=verifier_model)
     limit_cpu_threads(settings.app_cpu_threads)
     checker = Checker.open(corpus, settings, progress=False)
-    if corpus != LIVE_CORPUS:
-        checker.check(WARM_UP_CLAIM)
+    checker.warm_up()
     return checker
 
 

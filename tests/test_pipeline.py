@@ -75,3 +75,12 @@ def test_verify_evidence_skips_retrieval(checker):
     evidence = [EvidenceSentence("Sherlock_Holmes", "Sherlock Holmes", 0, "Sherlock Holmes is a detective.", 1.0)]
     result = checker.verify_evidence("Sherlock Holmes is a detective.", evidence)
     assert result.pages == [] and [e.sentence.key for e in result.evidence] == [("Sherlock_Holmes", 0)]
+
+
+def test_warming_up_a_local_corpus_checks_one_claim(checker, monkeypatch):
+    checked = []
+    check_many = type(checker).check_many
+    monkeypatch.setattr(type(checker), "check_many", lambda self, claims, options=None: checked.append(list(claims))
+                        or check_many(self, claims, options))
+    checker.warm_up("Jaws is a film.")
+    assert checked == [["Jaws is a film."]]

@@ -23,7 +23,6 @@ from fever_core.workspace import open_workspace
 
 log = logging.getLogger(__name__)
 
-WARM_UP_CLAIM = "The service checks this claim once before it reports ready."
 
 
 class ServiceStartError(RuntimeError):
@@ -82,13 +81,12 @@ def _check_corpus(settings: Settings, name: str) -> None:
 
 
 def load_checkers(settings: Settings, corpora: Sequence[str]) -> dict[str, Checker]:
-    """A checker per corpus, all sharing one verifier, each warmed up with one claim (so every model and index is
-    loaded and the first request is as fast as the next; not the live corpus, whose check would fetch pages)."""
+    """A checker per corpus, all sharing one verifier, each warmed up (:meth:`Checker.warm_up`: every model and
+    index is loaded, so the first request is as fast as the next)."""
     verification = ClaimVerifier.load(settings)
     checkers = {}
     for name in corpora:
         log.info("Loading corpus %s", name)
         checkers[name] = Checker(open_workspace(name, settings, progress=False), verification)
-        if name != LIVE_CORPUS:
-            checkers[name].check_many([WARM_UP_CLAIM])
+        checkers[name].warm_up()
     return checkers

@@ -132,6 +132,13 @@ class ClaimVerifier:
             joint = NliModel.load(settings.joint_verifier_model, settings.device)
         return cls(verifier, load_decision_rule(settings.verifier_model), aggregator, joint)
 
+    def warm_up(self, claim: str) -> None:
+        """Run each model once on ``claim`` (its first pass loads lazily), so the first real one is as fast as
+        the next."""
+        for model in (self.verifier, self.joint_verifier):
+            if model is not None:
+                model.predict([(claim, claim)])
+
     def verify(
         self,
         claim: str,

@@ -28,6 +28,9 @@ class Workspace:
     dense: DenseSentenceIndex
     settings: Settings
 
+    fetches = False
+    """Whether a check may fetch pages from the network (the live corpus)."""
+
     @property
     def folder(self) -> Path:
         """The corpus's folder under the data folder (its store, indexes and caches)."""

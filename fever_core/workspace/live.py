@@ -92,6 +92,7 @@ class LiveWikipediaWorkspace(Workspace):
     Open it with ``open_workspace("wikipedia")`` (or :func:`open_live_workspace`).
     """
 
+    fetches = True
     cache: WikipediaCache = field(repr=False)
     _retry_at: float = field(default=0.0, init=False, repr=False)  # time.monotonic() of the next try
 

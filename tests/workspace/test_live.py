@@ -93,3 +93,15 @@ def test_offline_checks_against_the_cached_pages(tmp_path, tiny_nli_model, recor
 def test_the_live_corpus_is_not_built_from_sources(tmp_path, kwargs):
     with pytest.raises(ValueError, match="live Wikipedia cache"):
         open_workspace("wikipedia", Settings.from_env({}, data_dir=tmp_path), **kwargs)
+
+
+def test_warming_up_the_live_corpus_fetches_nothing_and_loads_the_models(tmp_path, tiny_nli_model, recorded_wikipedia,
+                                                                          monkeypatch):
+    checker = live_checker(tmp_path, tiny_nli_model, recorded_wikipedia.url)
+    passes = []
+    predict = type(checker.verification.verifier).predict
+    monkeypatch.setattr(type(checker.verification.verifier), "predict",
+                        lambda self, pairs, **kw: passes.append(len(pairs)) or predict(self, pairs, **kw))
+    checker.warm_up()
+    assert recorded_wikipedia.requests == [] and checker.workspace.store.stats().pages == 0
+    assert passes == [1]  # the verifier's first pass is done
