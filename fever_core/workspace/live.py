@@ -40,8 +40,9 @@ MAX_MENTION_SEARCHES = 2
 MAX_SEARCH_CHARS = 300  # Wikipedia's search refuses longer queries
 RETRY_AFTER_S = 30.0
 
-# One writer at a time for every live cache in this process: fetching, storing, indexing, saving.
-_GROWING = threading.Lock()
+# One indexer at a time for every live cache in this process: extending the index and saving it. Never held
+# across network I/O, so a slow Wikipedia holds only the claims that wait for it.
+_INDEXING = threading.Lock()
 _OPEN: dict[tuple, LiveWikipediaWorkspace] = {}
 
 
@@ -60,7 +61,7 @@ def open_live_workspace(settings: Settings, progress: bool = False) -> LiveWikip
     folder = corpus_dir(settings.data_dir, LIVE_CORPUS)
     key = (folder.resolve(), settings.encoder_model, settings.device, settings.wikipedia_api_url,
            settings.wikipedia_timeout_s, settings.wikipedia_pages_per_claim, settings.wikipedia_links_per_claim)
-    with _GROWING:
+    with _INDEXING:
         if key not in _OPEN:
             store = _open_store(folder / STORE_FILE)
             store.set_meta("fingerprint", content_fingerprint(store))
@@ -121,35 +122,37 @@ class LiveWikipediaWorkspace(Workspace):
 
     def _grow(self, titles: Callable[[], list[str]], limit: int, warn_when_waiting: bool) -> list[str]:
         """Fetch up to ``limit`` of the pages named by ``titles()`` that the cache doesn't know, then
-        index whatever the store gained (also what another process added), and save the index with the store's
-        new fingerprint (which tells the page retriever to read its title table again). A failure stops the
-        fetching, keeps what was fetched and turns into a warning; the warnings are returned."""
-        with _GROWING:
-            warnings: list[str] = []
-            waiting = time.monotonic() < self._retry_at
-            if waiting and warn_when_waiting:  # say when, not what: the failed request was another claim's
-                ago = RETRY_AFTER_S - (self._retry_at - time.monotonic())
-                warnings.append(self._cached_only(
-                    f"Wikipedia could not be reached {ago:.0f} s ago, so this claim was not searched on it (Not "
-                    f"tried again for {self._retry_at - time.monotonic():.0f} s.)"))
-            if not waiting:
-                deadline = time.monotonic() + self.settings.wikipedia_timeout_s  # the claim's budget for this step
-                try:
-                    wanted = [t for t in titles() if not self.cache.is_known(t)][:limit]
-                    for number, title in enumerate(wanted):
-                        if time.monotonic() > deadline:
-                            warnings.append(f"Wikipedia was slow: {len(wanted) - number} of {len(wanted)} pages "
-                                            "were not fetched for this claim.")
-                            break
+        index whatever the store gained (also what another claim or process added), and save the index with the
+        store's new fingerprint (which tells the page retriever to read its title table again). A failure stops
+        the fetching, keeps what was fetched and turns into a warning; the warnings are returned. The fetching
+        holds no lock: only the indexing is one claim at a time."""
+        warnings: list[str] = []
+        waiting = time.monotonic() < self._retry_at
+        if waiting and warn_when_waiting:  # say when, not what: the failed request was another claim's
+            ago = RETRY_AFTER_S - (self._retry_at - time.monotonic())
+            warnings.append(self._cached_only(
+                f"Wikipedia could not be reached {ago:.0f} s ago, so this claim was not searched on it (Not "
+                f"tried again for {self._retry_at - time.monotonic():.0f} s.)"))
+        if not waiting:
+            deadline = time.monotonic() + self.settings.wikipedia_timeout_s  # the claim's budget for this step
+            try:
+                wanted = [t for t in titles() if not self.cache.is_known(t)][:limit]
+                for number, title in enumerate(wanted):
+                    if time.monotonic() > deadline:
+                        warnings.append(f"Wikipedia was slow: {len(wanted) - number} of {len(wanted)} pages "
+                                        "were not fetched for this claim.")
+                        break
+                    if not self.cache.is_known(title):  # another claim may have fetched it meanwhile
                         self.cache.fetch(title)
-                except WikipediaUnavailable as exc:
-                    self._retry_at = time.monotonic() + RETRY_AFTER_S
-                    warnings.append(self._cached_only(str(exc)))
+            except WikipediaUnavailable as exc:
+                self._retry_at = time.monotonic() + RETRY_AFTER_S
+                warnings.append(self._cached_only(str(exc)))
+        with _INDEXING:
             if self.dense.extend_from(self.store) > 0:
                 fingerprint = content_fingerprint(self.store)
                 self.store.set_meta("fingerprint", fingerprint)
                 self.dense.save(fingerprint)
-            return warnings
+        return warnings
 
     def _cached_only(self, reason: str) -> str:
         pages = self.store.stats().pages

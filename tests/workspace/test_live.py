@@ -105,3 +105,52 @@ def test_warming_up_the_live_corpus_fetches_nothing_and_loads_the_models(tmp_pat
     checker.warm_up()
     assert recorded_wikipedia.requests == [] and checker.workspace.store.stats().pages == 0
     assert passes == [1]  # the verifier's first pass is done
+
+
+@pytest.fixture
+def answering(request):
+    """A local api.php that gives every request the same body (``request.param``: bytes)."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    body = request.param
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/w/api.php"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("answering", [b"{}", b"<html>not json</html>",
+                                       b'{"error": {"code": "readonly", "info": "The wiki is read-only"}}'],
+                         indirect=True)
+def test_a_malformed_api_answer_is_a_warning_and_nothing_of_it_is_kept(tmp_path, tiny_nli_model, answering):
+    checker = live_checker(tmp_path, tiny_nli_model, answering)
+    result = checker.check(CLAIM)
+    assert len(result.warnings) == 1 and "unexpected form" in result.warnings[0]
+    store = checker.workspace.store
+    assert store.stats().pages == 0
+    assert not [key for key, _ in store.connection.execute("SELECT key, value FROM meta WHERE key LIKE 'wikipedia.%'")]
+
+
+def test_no_lock_is_held_while_wikipedia_is_asked(tmp_path, tiny_nli_model, recorded_wikipedia, monkeypatch):
+    checker = live_checker(tmp_path, tiny_nli_model, recorded_wikipedia.url)
+    source = checker.workspace.cache.source
+    held = []
+    for name in ("search_titles", "fetch_page"):
+        call = getattr(source, name)
+        monkeypatch.setattr(source, name, lambda *a, _call=call, **k: held.append(live_wikipedia._INDEXING.locked())
+                            or _call(*a, **k))
+    checker.check(CLAIM)
+    assert held and not any(held)

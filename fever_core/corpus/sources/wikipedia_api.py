@@ -18,7 +18,25 @@ USER_AGENT = "FEVER-Workbench/0.1 (fact-checking workbench; offline-first)"
 
 
 class WikipediaUnavailable(ConnectionError):
-    """Wikipedia could not be reached (no network, timeout, or the service answered with an error)."""
+    """Wikipedia could not be reached (no network, timeout, or the service answered with an error or with
+    something that is not a MediaWiki answer)."""
+
+
+class MalformedAnswer(ValueError):
+    """The API answered, but not as MediaWiki's ``api.php`` does (e.g. ``{}``, or an error object)."""
+
+
+def checked_answer(answer: object) -> dict:
+    """``answer`` when it is a MediaWiki API answer (it has ``query``, ``batchcomplete`` or ``continue``).
+
+    Raises:
+        MalformedAnswer: for an error object or anything else, so that it is never read as "no results".
+    """
+    if isinstance(answer, dict) and isinstance(answer.get("error"), dict):
+        raise MalformedAnswer(f"an error: {answer['error'].get('info') or answer['error'].get('code')}")
+    if not isinstance(answer, dict) or not {"query", "batchcomplete", "continue"} & answer.keys():
+        raise MalformedAnswer(f"not a MediaWiki answer: {str(answer)[:80]!r}")
+    return answer
 
 
 def _client(language: str, timeout_s: float, api_url: str | None):
@@ -28,6 +46,9 @@ def _client(language: str, timeout_s: float, api_url: str | None):
         @staticmethod
         def _build_url(language: str) -> str:
             return api_url or f"https://{language}.wikipedia.org/w/api.php"
+
+        def _get(self, language: str, params: dict) -> dict:
+            return checked_answer(super()._get(language, params))
 
     return Client(user_agent=USER_AGENT, language=language, timeout=timeout_s, max_retries=0)
 
@@ -77,15 +98,15 @@ class LiveWikipediaSource:
             if "error" in outcome:
                 raise outcome["error"]  # type: ignore[misc]
             return outcome.get("value")
+        except (MalformedAnswer, wikipediaapi.WikiInvalidJsonError, KeyError, TypeError) as exc:
+            raise WikipediaUnavailable(
+                f"Wikipedia's API answered in an unexpected form when asked to {what} ({exc}): check that "
+                "FEVER_WIKIPEDIA_API_URL is a MediaWiki api.php address. Nothing of that answer was kept."
+            ) from exc
         except wikipediaapi.WikipediaException as exc:
             raise WikipediaUnavailable(
                 f"Can't reach Wikipedia to {what} ({exc.__class__.__name__}): the machine seems to be offline "
                 "or Wikipedia is not answering. The local corpora (embedded, fever-dev, fm2) still work."
-            ) from exc
-        except (KeyError, TypeError) as exc:
-            raise WikipediaUnavailable(
-                f"Wikipedia's API answered in an unexpected form when asked to {what} ({exc!r}): check that "
-                "FEVER_WIKIPEDIA_API_URL is a MediaWiki api.php address."
             ) from exc
 
     def search_titles(self, query: str, limit: int = 5) -> list[str]:
