@@ -12,6 +12,7 @@ import hashlib
 import json
 import logging
 import os
+import shutil
 import time
 import unicodedata
 from collections.abc import Iterator
@@ -132,14 +133,25 @@ def ensure_corpus_store(
         progress: show progress bars while building.
     """
     folder = corpus_dir(data_dir, name)
-    if specs:
+    saved = folder / SOURCES_FILE
+    created = not folder.exists()
+    previous = saved.read_text() if saved.is_file() else None
+    if specs and name not in NAMED_CORPORA and (previous is None or json.loads(previous) != specs):
         folder.mkdir(parents=True, exist_ok=True)
-        saved = folder / SOURCES_FILE
-        if name not in NAMED_CORPORA and (not saved.is_file() or json.loads(saved.read_text()) != specs):
-            saved.write_text(json.dumps(specs))
-            rebuild = True
-    sources = [source_from_spec(spec) for spec in (specs or corpus_specs(data_dir, name))]
-    path = folder / STORE_FILE
+        saved.write_text(json.dumps(specs))  # first, so that an interrupted build is finished by a rerun by name
+        rebuild = True
+    try:
+        return _open_or_build(folder / STORE_FILE, name, specs or corpus_specs(data_dir, name), progress, rebuild)
+    except Exception:  # a failed build (not an interrupted one) leaves the corpus as it was, a new one not at all
+        if created:
+            shutil.rmtree(folder, ignore_errors=True)
+        elif previous is not None:
+            saved.write_text(previous)
+        raise
+
+
+def _open_or_build(path: Path, name: str, specs: list[str], progress: bool, rebuild: bool) -> CorpusStore:
+    sources = [source_from_spec(spec) for spec in specs]
     if path.is_file() and not rebuild:
         try:
             store = CorpusStore.open(path)
@@ -149,5 +161,5 @@ def ensure_corpus_store(
             log.warning("Corpus %s is out of date with its sources: rebuilding.", name)
         except ValueError as exc:
             log.warning("Corpus %s can't be read (%s): rebuilding.", name, exc)
-    folder.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     return build_store(path, sources, progress=progress)

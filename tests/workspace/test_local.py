@@ -39,3 +39,22 @@ def test_other_sources_rebuild_the_store_and_its_index(tmp_path):
 def test_an_unknown_corpus_says_how_to_make_one(tmp_path):
     with pytest.raises(KeyError, match="corpus build nothing --source"):
         open_workspace("nothing", Settings.from_env({}, data_dir=tmp_path), progress=False)
+
+
+def test_a_corpus_that_fails_to_build_leaves_nothing_behind(tmp_path):
+    from fever_core.corpus.build import list_corpora
+
+    settings = Settings.from_env({}, data_dir=tmp_path)
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"id": "Apple", "lines": "0\\tApples are red ."}\n{not json\n')
+    for path in (broken, tmp_path / "missing.jsonl"):
+        with pytest.raises(ValueError):
+            open_workspace("mine", settings, specs=[f"fever:{path}"], progress=False)
+        assert "mine" not in list_corpora(tmp_path) and not (tmp_path / "corpora" / "mine").exists()
+
+    apples = write_jsonl(tmp_path / "apples.jsonl", [{"id": "Apple", "lines": "0\tApples are red fruit ."}])
+    open_workspace("mine", settings, specs=[f"fever:{apples}"], progress=False)
+    with pytest.raises(ValueError):  # remade from a broken file: the corpus keeps its sources and pages
+        open_workspace("mine", settings, specs=[f"fever:{broken}"], progress=False)
+    reopened = open_workspace("mine", settings, progress=False)
+    assert [page_id for page_id, _ in reopened.store.titles()] == ["Apple"]
