@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import socket
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -157,24 +159,14 @@ class RecordedWikipedia:
     requests: list[dict[str, str]]
 
 
-@pytest.fixture
-def recorded_wikipedia():
-    """A local server giving the recorded answers of ``fixtures/wikipedia_recorded.json``: no test
-    touches the internet."""
-    requests: list[dict[str, str]] = []
+@contextmanager
+def local_api(answer: Callable[[dict[str, str]], bytes]) -> Iterator[str]:
+    """A local HTTP server whose every GET is answered (200, JSON content type) with ``answer(query)``, the
+    query string as a dict; yields its ``api.php`` address. No test touches the internet."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):
-            query = {k: v[0] for k, v in parse_qs(urlparse(self.path).query).items()}
-            requests.append(query)
-            if query.get("list") == "search":
-                answer = RECORDED_WIKIPEDIA["search"].get(query.get("srsearch"), RECORDED_WIKIPEDIA["no_results"])
-            else:
-                answer = RECORDED_WIKIPEDIA["pages"].get(query.get("titles"), {}).get(query.get("prop"))
-            if answer is None:
-                missing = RECORDED_WIKIPEDIA["missing"]
-                answer = {**missing, "query": {"pages": {"-1": {**missing["query"]["pages"]["-1"], "title": query.get("titles")}}}}
-            body = json.dumps(answer).encode()
+            body = answer({k: v[0] for k, v in parse_qs(urlparse(self.path).query).items()})
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.end_headers()
@@ -185,9 +177,31 @@ def recorded_wikipedia():
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield RecordedWikipedia(f"http://127.0.0.1:{server.server_port}/w/api.php", requests)
-    server.shutdown()
-    server.server_close()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/w/api.php"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def recorded_wikipedia():
+    """Wikipedia's API answering from the recordings of ``fixtures/wikipedia_recorded.json``."""
+    requests: list[dict[str, str]] = []
+
+    def answer(query: dict[str, str]) -> bytes:
+        requests.append(query)
+        if query.get("list") == "search":
+            found = RECORDED_WIKIPEDIA["search"].get(query.get("srsearch"), RECORDED_WIKIPEDIA["no_results"])
+        else:
+            found = RECORDED_WIKIPEDIA["pages"].get(query.get("titles"), {}).get(query.get("prop"))
+        if found is None:
+            missing = RECORDED_WIKIPEDIA["missing"]
+            found = {**missing, "query": {"pages": {"-1": {**missing["query"]["pages"]["-1"], "title": query.get("titles")}}}}
+        return json.dumps(found).encode()
+
+    with local_api(answer) as url:
+        yield RecordedWikipedia(url, requests)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from fever_core.settings import Settings
 from fever_core.workspace import live as live_wikipedia
 from fever_core.workspace import open_workspace
 from fever_core.workspace.live import LiveWikipediaWorkspace, content_fingerprint
+from tests.conftest import local_api
 
 CLAIM = "Ada Lovelace worked on the Analytical Engine."
 
@@ -110,26 +111,8 @@ def test_warming_up_the_live_corpus_fetches_nothing_and_loads_the_models(tmp_pat
 @pytest.fixture
 def answering(request):
     """A local api.php that gives every request the same body (``request.param``: bytes)."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    body = request.param
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/w/api.php"
-    server.shutdown()
-    server.server_close()
+    with local_api(lambda query: request.param) as url:
+        yield url
 
 
 @pytest.mark.parametrize("answering", [b"{}", b"<html>not json</html>",
