@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from fever_core.corpus.linking import TitleLinker
 from fever_core.corpus.sources import PageSource, source_from_spec
-from fever_core.corpus.store import SCHEMA_VERSION, CorpusStore
+from fever_core.corpus.store import CHECKSUM_KEY, SCHEMA_VERSION, CorpusStore
 from fever_core.settings import SHARED_DATA_DIR
 from fever_core.types import Page
 
@@ -115,6 +115,7 @@ def build_store(path: Path, sources: list[PageSource], progress: bool = True) ->
     store.set_meta("fingerprint", sources_fingerprint(sources))
     store.set_meta("sources", json.dumps([s.name for s in sources]))
     store.set_meta("build_seconds", f"{time.perf_counter() - started:.1f}")
+    store.set_meta(CHECKSUM_KEY, store.content_checksum())
     store.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.connection.execute("PRAGMA journal_mode=DELETE")
     store.close()

@@ -7,8 +7,10 @@ connection. All SQL is parameterised.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections.abc import Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +19,11 @@ from fever_core.text import QUERY_STOP_WORDS, content_words
 from fever_core.types import Link, Page, Sentence
 
 SCHEMA_VERSION = "4"
+CHECKSUM_KEY = "content_checksum"
+"""Meta key of a built store's content checksum (:meth:`CorpusStore.content_checksum`), checked at open."""
+_CHECKSUMMED = ("SELECT id, page_id, title, source FROM pages ORDER BY id",
+                "SELECT id, page, line, text FROM sentences ORDER BY id",
+                "SELECT rowid, sentence, anchor, target FROM links ORDER BY rowid")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -103,8 +110,8 @@ class CorpusStore:
     @classmethod
     def open(cls, path: str | Path) -> CorpusStore:
         """Open an existing store; raises ``FileNotFoundError`` with advice when it is missing, ``ValueError``
-        when it is not a store, of another schema, or damaged (SQLite's ``quick_check``, about 0.1 s for the
-        fever-dev store)."""
+        when it is not a store, of another schema, or damaged: SQLite's ``quick_check`` for its structure, and
+        for a built store the checksum of its content (:meth:`content_checksum`)."""
         path = Path(path)
         if not path.is_file():
             raise FileNotFoundError(
@@ -122,6 +129,13 @@ class CorpusStore:
             raise ValueError(
                 f"{path} has store schema {version!r}, this code reads {SCHEMA_VERSION!r}: rebuild it."
             )
+        expected = store.get_meta(CHECKSUM_KEY)
+        if expected is None and store.get_meta("build_seconds") is not None:  # built before checksums were kept
+            with suppress(sqlite3.OperationalError):  # a read-only store stays without one
+                store.set_meta(CHECKSUM_KEY, store.content_checksum())
+        elif expected is not None and store.content_checksum() != expected:
+            raise ValueError(f"{path} is damaged: its pages, sentences or links are not what was built. Delete it "
+                             "and rebuild the corpus.")
         return store
 
     @classmethod
@@ -162,6 +176,16 @@ class CorpusStore:
         with self.connection as conn:
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
+    def content_checksum(self) -> str:
+        """SHA-256 of every page, sentence and link row, in order (hex). A build stores it
+        (:data:`CHECKSUM_KEY`) and :meth:`open` compares: bytes damaged inside a row, which SQLite's own checks
+        do not see, are caught."""
+        digest = hashlib.sha256()
+        for query in _CHECKSUMMED:
+            for row in self.connection.execute(query):
+                digest.update(repr(row).encode("utf-8", "surrogatepass"))
+        return digest.hexdigest()
+
     # -- writing ----------------------------------------------------------------------------------
 
     def add_pages(self, pages: Iterable[Page]) -> int:
@@ -172,6 +196,7 @@ class CorpusStore:
         """
         added = 0
         with self.connection as conn:
+            conn.execute("DELETE FROM meta WHERE key = ?", (CHECKSUM_KEY,))  # a store that grows has none
             for page in pages:
                 cur = conn.execute(
                     "INSERT OR IGNORE INTO pages (page_id, title, source) VALUES (?, ?, ?)",

@@ -86,3 +86,29 @@ def test_open_refuses_missing_and_broken_files(tmp_path):
     broken.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(ValueError, match="rebuild"):
         CorpusStore.open(broken)
+
+
+def test_bytes_changed_inside_a_sentence_of_a_built_store_are_caught(tmp_path):
+    from fever_core.corpus.build import build_store
+    from fever_core.corpus.sources.fever_jsonl import FeverJsonlSource
+
+    from ..conftest import PAGES, write_jsonl
+
+    path = build_store(tmp_path / "store.sqlite", [FeverJsonlSource(write_jsonl(tmp_path / "p.jsonl", PAGES))],
+                       progress=False).path
+    CorpusStore.open(path).close()
+    data = path.read_bytes()
+    at = data.index(b"born in Cincinnati")  # same length, same structure: SQLite's own checks see nothing
+    path.write_bytes(data[:at] + b"born in Cleveland!" + data[at + len(b"born in Cincinnati"):])
+    with pytest.raises(ValueError, match="damaged: its pages, sentences or links are not what was built"):
+        CorpusStore.open(path)
+
+
+def test_a_store_that_grows_keeps_no_checksum_and_an_old_built_one_gets_one(store, tmp_path):
+    from fever_core.corpus.store import CHECKSUM_KEY
+
+    store.set_meta(CHECKSUM_KEY, store.content_checksum())
+    store.add_pages([make_page("Arctic_Fox", "The Arctic fox lives in the Arctic.")])
+    assert store.get_meta(CHECKSUM_KEY) is None and CorpusStore.open(store.path).get_meta(CHECKSUM_KEY) is None
+    store.set_meta("build_seconds", "1.0")  # as a store built before checksums were kept
+    assert CorpusStore.open(store.path).get_meta(CHECKSUM_KEY) == store.content_checksum()

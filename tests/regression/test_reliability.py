@@ -1,0 +1,54 @@
+"""Regression: the cheap versions of the reliability probes (``benchmarks/reliability``, issue 20 item 7) on the
+fixture corpus and the tiny NLI model, asserting their invariants. The full suite: ``python -m benchmarks.reliability``."""
+
+from benchmarks.reliability import damaged, hostile, live_api, writes
+
+TIMEOUT_S = 2.0
+
+
+def test_hostile_claims_get_a_verdict_or_a_clean_refusal(checker):
+    result = hostile.run(checker, 2 * len(hostile.KINDS))
+    assert result.unexpected == []
+    assert result.non_finite == 0
+    assert result.refused and result.verdicts
+    assert result.by_kind["empty"] == {"refused": 2, "verdicts": 0}
+    assert result.by_kind["5,000+ chars"] == {"refused": 2, "verdicts": 0}
+
+
+def test_a_saver_killed_mid_save_loses_no_committed_annotation(tmp_path):
+    result = writes.kill_mid_save(3, tmp_path, max_delay_s=0.3)
+    assert result.committed > 0
+    assert result.lost == 0
+    assert result.damaged_opens == 0
+
+
+def test_two_writers_on_one_database_lose_nothing(tmp_path):
+    result = writes.two_writers(2, tmp_path)
+    assert min(result.saves) > 0
+    assert result.lost == 0
+    assert result.other_errors == []
+    assert result.integrity == "ok"
+
+
+def test_damaged_corpus_files_are_noticed_and_never_scored_non_finite(workspace, checker, settings, tmp_path):
+    result = damaged.run(workspace.folder, workspace.name, checker.verification, settings, tmp_path,
+                         claim="Sherlock Holmes was created by Charles Dickens.")
+    intact, *damages = result.outcomes
+    assert intact.outcome == "verdict" and intact.label
+    assert [o.case for o in damages] == list(damaged.CASES)
+    for outcome in damages:
+        assert not outcome.non_finite, outcome
+        assert outcome.outcome == "error" or outcome.correct, outcome
+        if "64 bytes" not in outcome.case:  # a few random bytes may land where nothing reads them
+            assert outcome.outcome != "verdict", f"the damage went unnoticed: {outcome}"
+
+
+def test_a_trickling_wikipedia_is_bounded_and_a_malformed_one_answered(checker, settings, tmp_path):
+    result = live_api.run(checker.verification, settings, tmp_path, timeout_s=TIMEOUT_S)
+    trickle, *malformed = result.outcomes
+    assert trickle.case == live_api.TRICKLE
+    assert trickle.label is not None and trickle.warnings
+    assert trickle.seconds <= TIMEOUT_S + live_api.MARGIN_S
+    for outcome in malformed:  # an answer with a warning, and nothing of the malformed answer kept
+        assert outcome.label is not None and "unexpected form" in outcome.warnings[0], outcome
+        assert outcome.cached == 0, outcome
