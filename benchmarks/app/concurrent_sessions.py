@@ -94,7 +94,7 @@ CLAIMS = [
     "Galileo Galilei was an Italian astronomer.",
 ]
 # Run just before pressing Check: the page notes, on its own clock, when the verdict of this claim is in it
-# (as in tests/app/test_browser.py).
+# (tests/app/test_browser.py times its checks with it too).
 WATCH_FOR_VERDICT = """(claim) => {
     window.verdictSeconds = null;
     const started = performance.now();

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.app.concurrent_sessions import WATCH_FOR_VERDICT
 from fever_core.annotation import AnnotationStore
 from fever_core.history import HistoryStore
 from fever_core.model_versions import list_versions
@@ -62,19 +63,6 @@ WARM_CLAIMS = [
 ]
 WARM_CHECKS = 20
 DECIDING_ROW_BACKGROUND = "rgb(255, 243, 176)"  # pages/verify.py's DECIDING_ROW_STYLE
-# Run just before pressing Check: the page notes, on its own clock, when the verdict of this claim is in it.
-WATCH_FOR_VERDICT = """(claim) => {
-    window.verdictSeconds = null;
-    const started = performance.now();
-    const observer = new MutationObserver(() => {
-        const verdict = [...document.querySelectorAll("h3")].some(h => h.textContent.includes("Verdict:"));
-        if (verdict && document.body.textContent.includes("Claim: " + claim)) {
-            window.verdictSeconds = (performance.now() - started) / 1000;
-            observer.disconnect();
-        }
-    });
-    observer.observe(document.body, {subtree: true, childList: true, characterData: true});
-}"""
 # Every sidebar setting as the page shows it, by widget key: a box's tick, an input's value, else its text.
 SIDEBAR_SHOWN = """() => Object.fromEntries(
     [...document.querySelectorAll('[data-testid="stSidebar"] [class*="st-key-_"]')].map(box => {
