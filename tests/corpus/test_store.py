@@ -112,3 +112,15 @@ def test_a_store_that_grows_keeps_no_checksum_and_an_old_built_one_gets_one(stor
     assert store.get_meta(CHECKSUM_KEY) is None and CorpusStore.open(store.path).get_meta(CHECKSUM_KEY) is None
     store.set_meta("build_seconds", "1.0")  # as a store built before checksums were kept
     assert CorpusStore.open(store.path).get_meta(CHECKSUM_KEY) == store.content_checksum()
+
+
+def test_a_damaged_full_text_index_is_caught(tmp_path):
+    from fever_core.corpus.store import CHECKSUM_KEY
+
+    store = CorpusStore.create(tmp_path / "s.sqlite")
+    store.add_pages([make_page("Red_Fox", "The red fox is the largest of the true foxes.")])
+    store.set_meta(CHECKSUM_KEY, store.content_checksum())  # as built
+    with store.connection as conn:  # the index says something the text does not
+        conn.execute("UPDATE sentences_fts_content SET c1 = 'The grey wolf howls.' WHERE id = 1")
+    with pytest.raises(ValueError, match="full-text index does not match"):
+        CorpusStore.open(store.path)
