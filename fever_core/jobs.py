@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from fever_core.jsonl import write_json
+from fever_core.settings import PROJECT_ROOT
 
 RUNNING, DONE, FAILED = "running", "done", "failed"
 
@@ -106,7 +107,7 @@ def start_job(args: list[str], status_path: Path, env: dict[str, str] | None = N
     with log_path(status_path).open("w", encoding="utf-8") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "fever_core", *args, "--status", str(status_path)],
-            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True, cwd=PROJECT_ROOT,
             env={**os.environ, **(env or {})},
         )
     status = JobStatus(RUNNING, "starting", 0.0, "", process.pid, time.time())

@@ -578,7 +578,8 @@ def test_improve_the_verifier_from_the_app_then_use_it_and_switch_back(page, ser
     wait_until_idle(page)
     assert sidebar_settings_shown(page)["_verifier_model"] == str(BUNDLED_MODELS_DIR / "verifier")
 
-    table = "\n".join(f"  {row['name']} (n={row['n']}): {row['before']} -> {row['after']}" for row in version.table)
+    table = "\n".join(f"  {row['name']} (n={row['n']}): {row['before']:.3f} -> {row['after']:.3f}"
+                      for row in version.table if row["before"] is not None and row["after"] is not None)
     (ARTIFACTS / "browser-improve.txt").write_text(
         f"improving the shipped verifier from the Models page on {annotations} annotations "
         f"({version.annotations['train']} learned from, {version.annotations['heldout']} held out) on {APP_CORPUS}:\n"
