@@ -227,6 +227,9 @@ class DenseSentenceIndex:
                     log.warning("Dense index in %s is out of date: rebuilding.", folder)
             except (OSError, ValueError, RuntimeError) as exc:
                 log.warning("Dense index in %s can't be read (%s): rebuilding.", folder, exc)
+        elif (folder / INDEX_FILE).is_file():
+            log.warning("Dense index in %s has lost its %s: rebuilding it, reusing every vector that is still good.",
+                        folder, META_FILE)
         return cls._build(store, folder, encoder, wanted, progress)
 
     @classmethod

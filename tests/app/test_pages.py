@@ -16,6 +16,7 @@ from fever_core.annotation import AnnotationStore
 from fever_core.history import HistoryStore
 from fever_core.pipeline import MAX_CLAIM_CHARS
 from fever_core.settings import PROJECT_ROOT, Settings
+from fever_core.types import LABELS
 from fever_core.verification.decision import load_decision_rule
 
 from ..conftest import CLAIMS
@@ -141,8 +142,14 @@ def ticks_of(app: AppTest, sentence: str) -> list:
     return [box for box in app.checkbox if box.label.endswith(sentence.replace(".", r"\."))]
 
 
-def label_choice(app: AppTest):
-    return next(radio for radio in app.radio if radio.key.startswith("label-"))
+def label_buttons(app: AppTest) -> dict:
+    """Annotate's label buttons, by label."""
+    return {button.label: button for button in app.button if (button.key or "").startswith("label-")}
+
+
+def chosen_label(app: AppTest) -> str | None:
+    """The label Annotate shows as chosen (its button highlighted), or None."""
+    return next((label for label, button in label_buttons(app).items() if button.proto.type == "primary"), None)
 
 
 def evidence_sets(app: AppTest) -> list[str]:
@@ -167,9 +174,9 @@ def test_annotate_counts_a_tick_on_a_sentence_also_shown_in_another_page_s_links
     boxes[0].check().run()
     assert evidence_sets(app) == ["Evidence set 1: Munich [0]"]
     assert all(box.value for box in ticks_of(app, MUNICH_KEY_SENTENCE))
-    label = label_choice(app)
-    assert label.value is None  # the label starts unset
-    label.set_value("REFUTES").run()
+    assert chosen_label(app) is None and set(label_buttons(app)) == set(LABELS)  # the label starts unset
+    label_buttons(app)["REFUTES"].click().run()
+    assert chosen_label(app) == "REFUTES"
     assert evidence_sets(app) == ["Evidence set 1: Munich [0]"]
     press(app, "Save")
     assert not app.exception
@@ -184,12 +191,12 @@ def test_annotate_asks_for_a_label_and_undo_brings_the_label_back(annotate_munic
     press(app, "Save")
     assert any("Choose a label" in e.value for e in app.error)
     ticks_of(app, "Dresden is the capital city of the German state of Saxony.")[0].check().run()
-    label_choice(app).set_value("REFUTES").run()
+    label_buttons(app)["REFUTES"].click().run()
     press(app, "Save")
     assert any("queue is empty" in note.value for note in app.info)
     press(app, "Undo my last action")
     assert not app.exception
-    assert label_choice(app).value == "REFUTES"
+    assert chosen_label(app) == "REFUTES"
     assert evidence_sets(app) == ["Evidence set 1: Dresden [0]"]
 
 

@@ -162,12 +162,13 @@ def test_a_damaged_index_is_rebuilt_reusing_the_vectors_still_good(tmp_path, set
 
 
 def test_deleting_the_meta_file_beside_an_intact_index_re_embeds_nothing_but_the_spot_check(tmp_path, settings,
-                                                                                             monkeypatch):
+                                                                                             monkeypatch, caplog):
     store, folder, _ = small_index(tmp_path, settings)
     (folder / "dense.json").unlink()
     encoded = counting_encode(monkeypatch)
     assert len(DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)) == 40
     assert len(encoded) <= dense_module.SPOT_CHECK
+    assert "has lost its dense.json: rebuilding it, reusing every vector" in caplog.text
 
 
 def test_impossible_scores_are_an_error_never_evidence(tmp_path, settings):
