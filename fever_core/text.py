@@ -83,10 +83,16 @@ def fever_to_plain(text: str) -> str:
     return text.strip()
 
 
+_KEPT_FORMAT_CHARACTERS = "\u200c\u200d"
+"""Zero-width non-joiner and joiner: invisible, but part of words (Persian, Indic scripts) and emoji sequences."""
+
+
 def clean_user_text(text: str) -> str:
-    """Normalise text typed by a person: Unicode NFC, control characters dropped, spaces folded."""
+    """Normalise text typed by a person: Unicode NFC, control and format characters dropped (but the
+    zero-width joiner and non-joiner, which words and emoji need), spaces folded."""
     text = unicodedata.normalize("NFC", text)
-    text = "".join(ch for ch in text if ch in "\t\n" or unicodedata.category(ch)[0] != "C")
+    text = "".join(ch for ch in text
+                   if ch in "\t\n" or ch in _KEPT_FORMAT_CHARACTERS or unicodedata.category(ch)[0] != "C")
     return " ".join(text.split())
 
 

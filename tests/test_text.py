@@ -22,3 +22,9 @@ def test_clean_user_text_drops_controls_and_folds_space():
 
 def test_title_keys_fold_case_accents_and_punctuation():
     assert normalise_title_key("Beyoncé's  Tour!") == "beyonce s tour"
+
+
+def test_clean_user_text_keeps_the_joiners_words_and_emoji_need():
+    scientist = "\U0001F469\u200d\U0001F52C"  # woman + ZWJ + microscope: one emoji
+    persian = "می\u200cخواهم"  # "I want": the non-joiner is part of the spelling
+    assert clean_user_text(f"{scientist} {persian}\u200b\u202e") == f"{scientist} {persian}"  # other format characters go

@@ -93,7 +93,8 @@ def _previous_vectors(folder: Path, encoder_name: str) -> dict[int, np.ndarray]:
             if index.ntotal != len(keys):
                 continue
             vectors = index.reconstruct_n(0, index.ntotal)
-            good = np.isfinite(vectors).all(axis=1) & (np.abs(np.linalg.norm(vectors, axis=1) - 1) < NORM_TOLERANCE)
+            with np.errstate(over="ignore", invalid="ignore"):  # damaged rows overflow: they are the ones not kept
+                good = np.isfinite(vectors).all(axis=1) & (np.abs(np.linalg.norm(vectors, axis=1) - 1) < NORM_TOLERANCE)
             known.update(zip(keys[good].tolist(), vectors[good]))
         except (OSError, ValueError, RuntimeError):
             continue
