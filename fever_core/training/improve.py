@@ -26,18 +26,17 @@ from pathlib import Path
 
 from fever_core.annotation import Annotation, AnnotationStore
 from fever_core.corpus.build import STORE_FILE, corpus_dir
-from fever_core.evaluation.pairs import report_from_predictions
+from fever_core.evaluation.pairs import evaluate_pairs
 from fever_core.formats import Claim, Pair, load_claims, load_pairs, write_pairs
 from fever_core.model_versions import ModelVersion, next_version_dir, write_version
 from fever_core.pipeline import Checker, ClaimError
 from fever_core.settings import PROJECT_ROOT, SHARED_DATA_DIR, Settings
 from fever_core.training.aggregator import in_holdout
-from fever_core.training.pairs import fever_claims_to_pairs, label_ids
+from fever_core.training.pairs import fever_claims_to_pairs
 from fever_core.training.verifier import TrainConfig, train_verifier
 from fever_core.types import NEI
 from fever_core.verification.aggregator import AGGREGATOR_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
-from fever_core.verification.nli import NliModel
 from fever_core.workspace import Workspace, open_workspace
 
 log = logging.getLogger(__name__)
@@ -133,15 +132,6 @@ def claim_accuracy(checker: Checker, claims: Sequence[tuple[str, str]]) -> float
     return right / len(claims)
 
 
-def pair_accuracy(model_dir: str, pairs: Sequence[Pair]) -> float:
-    """The verifier's accuracy on pairs with the NOT ENOUGH INFO rule it ships with."""
-    from fever_core.verification.decision import load_decision_rule
-
-    probs = NliModel.load(model_dir, device="cpu").predict([(p.premise, p.hypothesis) for p in pairs])
-    threshold = load_decision_rule(model_dir).nei_threshold
-    return report_from_predictions(label_ids(pairs), probs, nei_threshold=threshold).accuracy
-
-
 @dataclass
 class _Yardsticks:
     """What a model is compared on, read once: held-out annotations, hand claims, pair sets."""
@@ -161,13 +151,17 @@ class _Yardsticks:
                 pair_sets[name] = random.Random(seed).sample(pairs, min(most, len(pairs)))
         return cls([(a.claim, a.label) for a in heldout], hand, pair_sets)
 
-    def scores(self, checker: Checker, embedded: Checker | None, model_dir: str) -> dict[str, tuple[int, float | None]]:
+    def scores(self, checker: Checker, embedded: Checker | None) -> dict[str, tuple[int, float | None]]:
+        """Each yardstick's size and accuracy: claims checked end to end, pairs by the checker's verifier with the
+        NOT ENOUGH INFO rule it ships with."""
         rows = {"held-out annotations (claims)": (len(self.heldout), claim_accuracy(checker, self.heldout))}
         if embedded is not None and self.hand_claims:
             rows["hand claims on the embedded corpus"] = (len(self.hand_claims),
                                                           claim_accuracy(embedded, self.hand_claims))
+        verification = checker.verification
         for name, pairs in self.pair_sets.items():
-            rows[name] = (len(pairs), pair_accuracy(model_dir, pairs))
+            report = evaluate_pairs(verification.verifier, pairs, nei_threshold=verification.rule.nei_threshold)
+            rows[name] = (len(pairs), report.accuracy)
         return rows
 
 
@@ -213,7 +207,7 @@ def improve_verifier(config: ImproveConfig, settings: Settings, progress: Progre
     if not pairs:
         raise ValueError("None of the annotations' evidence is in the corpus "
                          f"{config.corpus!r}: choose the corpus they were made on.")
-    before = yardsticks.scores(before_checker, before_embedded, config.base_model)
+    before = yardsticks.scores(before_checker, before_embedded)
 
     out = next_version_dir(settings.data_dir)
     out.mkdir(parents=True)
@@ -233,7 +227,7 @@ def improve_verifier(config: ImproveConfig, settings: Settings, progress: Progre
 
     say("checking with the new verifier", 0.7)
     after_checker, after_embedded = _checkers(workspace, embedded, settings, str(out))
-    after = yardsticks.scores(after_checker, after_embedded, str(out))
+    after = yardsticks.scores(after_checker, after_embedded)
     table = [{"name": name, "n": n, "before": before[name][1], "after": after[name][1]}
              for name, (n, _) in before.items()]
     version = ModelVersion(out.name, out, str(config.base_model), started,
