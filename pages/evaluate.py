@@ -13,7 +13,6 @@ import io
 import json
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 import plotly.express as px
 import streamlit as st
@@ -101,11 +100,9 @@ def evaluate_as_batch(ui: UiSettings, claims: list[Claim], source: str, on_claim
     """Claims some of which have no label, checked as a batch and scored on the labelled ones."""
     batch = run_batch(checker_or_stop(ui), claims, check_options(ui),
                       on_row=lambda row, done, total: on_claim(done, total))
-    latencies = [row.result.timings["total"] for row in batch.rows if row.result]
     report = {"claims_file": source, "corpus": ui.corpus, "n_claims": len(batch.rows), **batch.metrics(),
-              "claims_per_s": batch.claims_per_s,
-              "latency_p50_s": float(np.percentile(latencies, 50)) if latencies else 0.0,
-              "latency_p95_s": float(np.percentile(latencies, 95)) if latencies else 0.0}
+              "claims_per_s": batch.claims_per_s, "latency_p50_s": batch.latency_s(50),
+              "latency_p95_s": batch.latency_s(95)}
     return Evaluation(batch.gold, {name: report.get(name) for name in METRICS}, list(map(evaluation_row, batch.rows)),
                       report, False)
 

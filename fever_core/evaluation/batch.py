@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from fever_core.evaluation.scorer import fever_score
 from fever_core.formats import Claim
 from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimError
@@ -152,6 +154,11 @@ class BatchReport:
     @property
     def claims_per_s(self) -> float:
         return len(self.rows) / self.seconds if self.seconds > 0 else 0.0
+
+    def latency_s(self, percentile: float) -> float:
+        """That percentile (0-100) of the checked claims' seconds per check; 0.0 when none was checked."""
+        latencies = [row.result.timings["total"] for row in self.rows if row.result]
+        return float(np.percentile(latencies, percentile)) if latencies else 0.0
 
     def metrics(self) -> dict[str, float | None]:
         """Label accuracy and FEVER score in [0, 1], over the labelled claims; ``None`` where the gold

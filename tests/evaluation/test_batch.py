@@ -138,3 +138,12 @@ def test_check_batch_refuses_an_output_it_cant_write_before_checking(tmp_path, c
     claims.write_text(SPEECH)
     assert main(["check-batch", str(claims), "--corpus", "nothing", "--out", str(tmp_path / "out.xlsx")]) == 2
     assert "give a .csv" in capsys.readouterr().err
+
+
+
+def test_a_batch_reports_its_latency_over_the_claims_it_checked(checker):
+    report = run_batch(checker, read_claim_list(SPEECH))
+    seconds = sorted(row.result.timings["total"] for row in report.rows if row.result)
+    assert len(seconds) == 2  # the emoji-only claim is refused, and not counted
+    assert report.latency_s(0) == seconds[0] and report.latency_s(100) == seconds[1]
+    assert seconds[0] <= report.latency_s(50) <= seconds[1]
