@@ -140,7 +140,12 @@ def _verifier_parser(p: argparse.ArgumentParser) -> None:
                    help="pair files (nli/*.jsonl), NEI claim files, or FEVER claims files (with --corpus); "
                         "FILE:N keeps at most N pairs from FILE")
     p.add_argument("--out", required=True, type=Path, help="output model directory")
-    p.add_argument("--init", default=None, help="start model (default: packaged all-MiniLM-L6-v2)")
+    p.add_argument("--init", default=None, help="start model: minilm (default, the packaged all-MiniLM-L6-v2), "
+                   "mpnet (all-mpnet-base-v2, assembled from its packages), or a model or verifier folder")
+    p.add_argument("--lora-rank", type=int, default=d["lora_rank"].default,
+                   help="train a rank-N LoRA adapter and the head instead of every weight (0 = every weight)")
+    p.add_argument("--lora-alpha", type=float, default=None, help="LoRA scaling numerator (default: 2x rank)")
+    p.add_argument("--device", default=d["device"].default, help="auto (CUDA when present), cpu or cuda")
     p.add_argument("--epochs", type=int, default=d["epochs"].default)
     p.add_argument("--batch-size", type=int, default=d["batch_size"].default)
     p.add_argument("--max-length", type=int, default=d["max_length"].default)

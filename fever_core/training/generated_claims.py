@@ -13,7 +13,11 @@ own mutations (Thorne et al. 2018), each summary sentence gives up to three pair
 - REFUTES: that claim with one fact swapped (:func:`mutate`): a named entity or number for another of the
   same kind, or the complement's head noun for another page's;
 - NOT ENOUGH INFO: the core claim against another sentence of the same page that shares none of the
-  complement's content words (the page is on topic; the fact is not there).
+  complement's content words (the page is on topic; the fact is not there);
+- NOT ENOUGH INFO, subject swapped (:func:`swap_subject`): the core claim with its subject, a named entity,
+  replaced by another of the same kind, against the original sentence ("Bergen is the capital of Norway."
+  against "Oslo: Oslo is the capital of Norway."): a sentence about another entity of the same kind is not
+  support, the lesson the Oslo/Stockholm claim showed the verifier lacked.
 
 Pages are split by a hash of their title, so a held-out file never shares a page with the training file.
 Run ``python -m fever_core train generate-claims --out DIR`` (about 4 minutes on 2 cores, mostly parsing).
@@ -43,6 +47,8 @@ if TYPE_CHECKING:
 SUBSTITUTABLE = ("GPE", "NORP", "PERSON", "ORG", "LOC", "LANGUAGE", "DATE", "CARDINAL", "ORDINAL", "EVENT", "WORK_OF_ART")
 """Entity kinds a REFUTES mutation may swap for another of the same kind."""
 
+SUBJECT_KINDS = ("PERSON", "GPE", "ORG", "LOC", "NORP", "EVENT", "WORK_OF_ART", "FAC", "PRODUCT")
+"""Entity kinds a claim's subject may be swapped within for a subject-swap NOT ENOUGH INFO pair."""
 _PRUNED = {"relcl", "acl", "appos", "conj", "cc", "punct", "advcl", "parataxis", "dep", "meta"}
 _COMPLEMENTS = ("attr", "acomp", "dobj", "oprd", "prep", "agent")
 _PRONOUNS = {"he", "she", "it", "they"}
@@ -62,12 +68,15 @@ class CoreClaim:
         complement_words: lower-cased content words of the complement (what the claim asserts).
         entities: ``(text, label)`` of spaCy entities inside the complement, in order.
         head_noun: the complement's head when it is a noun (``"filmmaker"``), else ``""``.
+        subject: ``(text, label)`` when the claim's subject is one whole named entity of a
+            :data:`SUBJECT_KINDS` kind (what :func:`swap_subject` swaps), else ``None``.
     """
 
     text: str
     complement_words: frozenset[str]
     entities: tuple[tuple[str, str], ...]
     head_noun: str
+    subject: tuple[str, str] | None = None
 
 
 def _kept_subtree(token: Token) -> list[Token]:
@@ -98,10 +107,13 @@ def core_claim(doc: Doc, title: str) -> CoreClaim | None:
     tokens = sorted(verb_group + [root], key=lambda t: t.i)
     if len(subject_tokens) + len(tokens) + len(complement_tokens) > MAX_CLAIM_TOKENS:
         return None
+    subject_entity = None
     if subject.lower_ in _PRONOUNS and len(subject_tokens) == 1:
         subject_text = title
     else:
         subject_text = _join(sorted(subject_tokens, key=lambda t: t.i))
+        subject_entity = next(((e.text, e.label_) for e in doc.ents
+                               if e.label_ in SUBJECT_KINDS and e.text == subject_text), None)
     words = frozenset(t.lower_ for t in complement_tokens if t.is_alpha and not t.is_stop) | frozenset(
         t.text for t in complement_tokens if t.like_num
     )
@@ -114,7 +126,7 @@ def core_claim(doc: Doc, title: str) -> CoreClaim | None:
     text = f"{subject_text} {_join(tokens)} {_join(complement_tokens)}".strip()
     text = text[0].upper() + text[1:] + "."
     head = complement.lower_ if complement.pos_ == "NOUN" and complement.dep_ == "attr" else ""
-    return CoreClaim(text, words, entities, head)
+    return CoreClaim(text, words, entities, head, subject_entity)
 
 
 def _in_word_hyphen(token: Token) -> bool:
@@ -144,7 +156,7 @@ class Substitutes:
         entities: dict[str, set[str]] = defaultdict(set)
         nouns: set[str] = set()
         for claim in claims:
-            for text, label in claim.entities:
+            for text, label in claim.entities + ((claim.subject,) if claim.subject else ()):
                 entities[label].add(text)
             if claim.head_noun:
                 nouns.add(claim.head_noun)
@@ -201,6 +213,21 @@ def mutate(claim: CoreClaim, premise: str, substitutes: Substitutes, rng: random
     return None
 
 
+def swap_subject(claim: CoreClaim, premise: str, substitutes: Substitutes, rng: random.Random) -> str | None:
+    """``claim`` about another entity of its subject's kind that ``premise`` does not mention, or ``None``
+    when the subject is no named entity or no such entity is found."""
+    if claim.subject is None or not claim.text.startswith(claim.subject[0]):
+        return None
+    old, label = claim.subject
+    pool = substitutes.entities.get(label, [])
+    lowered = premise.lower()
+    for _ in range(5):
+        new = rng.choice(pool) if pool else ""
+        if new and new.lower() not in lowered and not set(new.lower().split()) & set(old.lower().split()):
+            return new + claim.text[len(old):]
+    return None
+
+
 def generate_pairs(
     pool: Sequence[PoolSentence], sentences_per_page: int = 3, seed: int = 0, batch_size: int = 256
 ) -> list[dict]:
@@ -240,13 +267,16 @@ def generate_pairs(
         ]
         if others:
             records.append(_record(title, rng.choice(others), claim.text, NEI))
+        swapped = swap_subject(claim, text, substitutes, rng)
+        if swapped:
+            records.append(_record(title, text, swapped, NEI, "subject-swap"))
     return records
 
 
-def _record(title: str, sentence: str, claim: str, label: str) -> dict:
+def _record(title: str, sentence: str, claim: str, label: str, kind: str = "") -> dict:
     return {
         "premise": premise_text(title, sentence), "hypothesis": claim, "label": label,
-        "source": f"embedded-generated-{'nei' if label == NEI else label.lower()}",
+        "source": f"embedded-generated-{kind or ('nei' if label == NEI else label.lower())}",
         "split": page_split(title, HELDOUT_PERCENT),
     }
 

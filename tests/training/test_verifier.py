@@ -129,3 +129,30 @@ def test_out_of_time_run_still_saves_and_a_trained_verifier_can_be_the_init(tmp_
     again = train_verifier(_config(tmp_path, tmp_path / "out", hand_file, epochs=1, out=tmp_path / "out2"))
     assert again.finished and again.steps == 5
     assert NliModel.load(str(tmp_path / "out2"), device="cpu").predict([("a", "b")]).shape == (1, 3)
+
+
+def test_lora_run_saves_a_small_adapter_that_loads_and_resumes(tmp_path, tiny_model, hand_file):
+    config = _config(tmp_path, tiny_model, hand_file, lora_rank=4, lr=2e-2, epochs=20, stop_after_steps=6,
+                     eval=[str(hand_file)])
+    first = train_verifier(config)
+    assert not first.finished and first.steps == 6
+    checkpoint = torch.load(tmp_path / "out" / "checkpoints" / "last.pt", weights_only=False)
+    assert checkpoint["model"] and all("lora_" in k or "classifier" in k for k in checkpoint["model"]), \
+        "a LoRA checkpoint holds the adapter and the head, not the frozen base"
+
+    config.stop_after_steps = None
+    result = train_verifier(config)
+    assert result.resumed_from == 6 and result.finished
+    assert result.losses[-1][1] < result.losses[0][1], result.losses
+
+    out = tmp_path / "out"
+    adapter = json.loads((out / "adapter_config.json").read_text())
+    assert adapter["base_model_name_or_path"] == str(tiny_model) and adapter["r"] == 4
+    assert not (out / "model.safetensors").exists(), "the base's weights are not copied into the adapter folder"
+    assert json.loads((out / "config.json").read_text())["id2label"]["2"] == NEI
+
+    model = NliModel.load(str(out), device="cpu")
+    probs = model.predict([(p, h) for p, h, _ in HAND_PAIRS])
+    accuracy = float(np.mean(probs.argmax(axis=1) == [["SUPPORTS", "REFUTES", NEI].index(g) for *_, g in HAND_PAIRS]))
+    assert accuracy == pytest.approx(result.reports["hand"]["accuracy"])  # what training measured, loaded again
+    assert accuracy > 0.45, accuracy  # above chance (1/3): the adapter and its trained head were loaded
