@@ -29,10 +29,31 @@ class Row:
         return math.sqrt(self.value * (1 - self.value) / self.n) if self.n else 0.0
 
 
-def _label_accuracy(report: dict, label: str) -> Row:
+def _label_accuracy(report: dict, label: str, name: str = "hand claims") -> Row:
     row = report["confusion_matrix"][label]
     n = sum(row.values())
-    return Row(f"hand claims {label}", row[label] / n if n else 0.0, n)
+    return Row(f"{name} {label}", row[label] / n if n else 0.0, n)
+
+
+def _hand_claims_2(folder: Path, name: str) -> list[Row]:
+    """The second hand-written set by label (single-hop claims) and its two-hop claims apart, from its
+    predictions (``hand-claims-2.predictions.jsonl`` beside the reports, or in ``PREDICTIONS``)."""
+    claims_file = Path(__file__).parent / "embedded" / "hand-claims-2.jsonl"
+    predictions = folder / "hand-claims-2.predictions.jsonl"
+    if not claims_file.is_file() or not predictions.is_file():
+        return []
+    gold = {r["id"]: r for r in map(json.loads, claims_file.read_text(encoding="utf-8").splitlines()) if r}
+    right: dict[str, list[bool]] = {}
+    for line in predictions.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        claim = gold.get(record["id"])
+        if claim is None:
+            continue
+        key = "two-hop" if claim.get("kind") == "two-hop" else claim["label"]
+        right.setdefault(key, []).append(record["predicted_label"] == claim["label"])
+    return [Row(f"{name} {key}", sum(v) / len(v), len(v)) for key in (*LABELS, "two-hop") if (v := right.get(key))]
 
 
 def rows_of(folder: Path) -> list[Row]:
@@ -57,7 +78,19 @@ def rows_of(folder: Path) -> list[Row]:
             rows.append(Row(title, r["accuracy"], r["n"]))  # with the model's NEI rule
     if (r := load("hand-claims")) is not None:
         rows += [_label_accuracy(r, label) for label in LABELS]
+    rows += _hand_claims_2(folder, "hand claims 2")
     return rows
+
+
+def latency(folder: Path) -> str:
+    """Verification and total p50 latency (seconds per claim) of the end-to-end runs, for the table's footer."""
+    parts = []
+    for name in ("fever-dev", "hand-claims"):
+        path = folder / f"{name}.json"
+        if path.is_file():
+            stages = json.loads(path.read_text())["stage_latency_p50_s"]
+            parts.append(f"{name}: verification p50 {stages['verification']:.3f} s, total p50 {stages['total']:.3f} s")
+    return "; ".join(parts)
 
 
 def table(rows: list[Row], baseline: list[Row] | None = None) -> str:
@@ -92,6 +125,8 @@ def main(argv: list[str]) -> int:
         return 2
     baseline = rows_of(Path(argv[1])) if len(argv) > 1 else None
     print(table(rows_of(Path(argv[0])), baseline))
+    if text := latency(Path(argv[0])):
+        print(f"latency: {text}")
     return 0
 
 

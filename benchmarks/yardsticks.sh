@@ -2,15 +2,18 @@
 # The balanced table a verifier ships on (issue 17): every yardstick, one command, from the project root.
 #   ./benchmarks/yardsticks.sh [VERIFIER [JOINT [OUT]]]
 # Defaults: the shipped verifier and joint verifier, reports into benchmarks/yardsticks/shipped/.
-# An empty JOINT ("") runs without a joint verifier. About 45 minutes on 2 cores (fever-dev and FM2 end to end
-# are most of it; the corpora are built first if needed). Then
+# An empty JOINT ("") runs without a joint verifier. About 45 minutes on 2 cores with the MiniLM verifier
+# (fever-dev and FM2 end to end are most of it; the corpora are built first if needed). SAMPLE=N checks a seeded
+# sample of N claims of fever-dev and fm2-dev instead of all (compare candidates on the same N). Then
 #   .venv/bin/python benchmarks/yardsticks.py OUT [BASELINE_OUT]     prints the table (and the change)
 set -euo pipefail
 S=../shared/data
 V=${1:-assets/models/verifier}
 J=${2-assets/models/joint-verifier}
 OUT=${3:-benchmarks/yardsticks/shipped}
-PREDICTIONS=data/benchmarks/yardsticks/$(basename "$OUT")
+D=${FEVER_DATA_DIR:-data}
+PREDICTIONS=$D/benchmarks/yardsticks/$(basename "$OUT")
+SAMPLED=(${SAMPLE:+--sample "$SAMPLE" --seed 1})
 PY=${PY:-.venv/bin/python}
 export HF_HUB_OFFLINE=1 FEVER_VERIFIER_MODEL="$V" FEVER_JOINT_VERIFIER_MODEL="$J"
 mkdir -p "$OUT"
@@ -23,14 +26,18 @@ pairs() {  # NAME PAIRS
   $PY -m fever_core evaluate-pairs --pairs "$2" --report "$OUT/$1.json" > /dev/null
 }
 # data the yardsticks read that is derived from ../shared (held-out pages only, never trained on)
-$PY -m fever_core train prepare-data --nli $S/nli > /dev/null
-[ -f data/training/embedded-generated/heldout.jsonl ] || $PY -m fever_core train generate-claims > /dev/null
+[ -f "$D/training/prepared/vitaminc-real-heldout.jsonl" ] || $PY -m fever_core train prepare-data --nli $S/nli > /dev/null
+[ -f "$D/training/embedded-generated/heldout.jsonl" ] || $PY -m fever_core train generate-claims > /dev/null
 
-claims fever-dev $S/claims/fever-dev.jsonl fever-dev
-claims fm2-dev $S/claims/fm2-dev.jsonl fm2
+claims hand-claims benchmarks/embedded/hand-claims.jsonl embedded
+if [ -f benchmarks/embedded/hand-claims-2.jsonl ]; then
+  claims hand-claims-2 benchmarks/embedded/hand-claims-2.jsonl embedded
+  cp "$PREDICTIONS/hand-claims-2.predictions.jsonl" "$OUT/"
+fi
+claims fever-dev $S/claims/fever-dev.jsonl fever-dev "${SAMPLED[@]}"
+claims fm2-dev $S/claims/fm2-dev.jsonl fm2 "${SAMPLED[@]}"
 claims fever-dev-oracle $S/claims/fever-dev.jsonl fever-dev --oracle-evidence
 pairs fever-symmetric $S/nli/fever-symmetric-dev.jsonl
-pairs vitaminc-heldout data/training/prepared/vitaminc-real-heldout.jsonl
-claims hand-claims benchmarks/embedded/hand-claims.jsonl embedded
-pairs generated-heldout data/training/embedded-generated/heldout.jsonl
+pairs vitaminc-heldout "$D/training/prepared/vitaminc-real-heldout.jsonl"
+pairs generated-heldout "$D/training/embedded-generated/heldout.jsonl"
 $PY benchmarks/yardsticks.py "$OUT"

@@ -48,6 +48,15 @@ def cmd_aggregator(args: argparse.Namespace) -> int:
         raise FileNotFoundError(f"{model_dir} is not a local verifier directory")
     started = time.perf_counter()
     claims = proxy_claims(args.pairs, args.nei_claims, args.pages)
+    if args.exclude_claims:
+        from fever_core.formats import iter_records
+        from fever_core.text import fever_to_plain
+
+        seen = {fever_to_plain(record.get("hypothesis") or record.get("claim") or "")
+                for path in args.exclude_claims for _, record in iter_records(path)}
+        kept = [c for c in claims if c.claim not in seen]
+        print(f"{len(claims) - len(kept)} of {len(claims)} claims left out (in --exclude-claims)", file=sys.stderr)
+        claims = kept
     random.Random(args.seed).shuffle(claims)
     claims = claims[: args.limit] if args.limit else claims
     folder = training_dir(args)
@@ -154,6 +163,8 @@ def _verifier_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--eval", nargs="*", default=[], metavar="FILE", help="evaluation files, scored per source")
     p.add_argument("--max-per-source", type=int, default=None, help="default cap on pairs per data file")
     p.add_argument("--threads", type=int, default=d["threads"].default)
+    p.add_argument("--fixed-threads", dest="adaptive_threads", action="store_false", default=None,
+                   help="keep --threads even while the load average shows other (lower-priority) work")
     p.add_argument("--corpus", type=Path, default=None, help="FEVER wiki-pages jsonl for FEVER claims files")
     p.add_argument("--dev-fraction", type=float, default=d["dev_fraction"].default)
     p.add_argument("--nei-from-evidence-fraction", type=float, default=d["nei_from_evidence_fraction"].default,
@@ -187,6 +198,9 @@ def _aggregator_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=None, help="verifier directory (default: the configured verifier); "
                    "aggregator.json is written there")
     p.add_argument("--limit", type=int, default=None, help="check at most this many claims (a seeded random sample)")
+    p.add_argument("--exclude-claims", nargs="+", type=Path, default=[], metavar="FILE",
+                   help="jsonl files (pairs or claims) whose claims are left out, e.g. the verifier's own training "
+                   "pairs (its pair cache): the verdict then learns from stances on claims the verifier never saw")
     p.add_argument("--runs", type=Path, default=None,
                    help="jsonl of end-to-end runs (resumed if present); default training/aggregator-runs-CORPUS-VERIFIER"
                    "[-chains].jsonl in the data folder, VERIFIER a fingerprint of the weights, -chains when second-hop "

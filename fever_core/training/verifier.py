@@ -90,6 +90,9 @@ class TrainConfig:
         threads: most torch CPU threads to use. While other processes keep the cores busy (1-minute load
             average), training drops to one thread: on a shared 2-core machine two threads that wait on
             each other at every operation run several times slower than one.
+        adaptive_threads: drop to one thread under load as above (default). Turn it off when the other work
+            runs at a lower priority (``nice``; with the kernel's autogroup scheduling off), which the load
+            average counts all the same while it hardly slows two threads.
         time_budget_s: stop training after this many seconds (wall clock, counted from the start of the
             call) and still save and evaluate the model; ``None`` = no limit. The schedule is not re-planned,
             so a stopped run ends before the learning rate reaches 0.
@@ -126,6 +129,7 @@ class TrainConfig:
     eval: list[str] = field(default_factory=list)
     max_per_source: int | None = None
     threads: int = 2
+    adaptive_threads: bool = True
     corpus: Path | None = None
     dev_fraction: float = 0.04
     nei_from_evidence_fraction: float = 0.5
@@ -362,7 +366,7 @@ def train_verifier(config: TrainConfig, on_step: Callable[[int, int], None] | No
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     started = time.perf_counter()
     out = Path(config.out)
-    torch.set_num_threads(pick_threads(config.threads, 0))
+    torch.set_num_threads(pick_threads(config.threads, 0) if config.adaptive_threads else config.threads)
     _seed_everything(config.seed)
 
     specs = [DataSpec.parse(s, config.max_per_source) for s in config.data]
@@ -471,7 +475,7 @@ def train_verifier(config: TrainConfig, on_step: Callable[[int, int], None] | No
                          step, total_steps, epoch + 1, mean, scheduler.get_last_lr()[0], rate)
             if step % config.checkpoint_every == 0 or step == stop_at:
                 _save_checkpoint(checkpoint, model, optimizer, scheduler, step, plan)
-            if step % 25 == 0 and config.threads > 1:
+            if step % 25 == 0 and config.threads > 1 and config.adaptive_threads:
                 wanted = pick_threads(config.threads, threads)
                 if wanted != threads:
                     log.info("step %d: %d torch thread(s), was %d (load average %.2f)",
