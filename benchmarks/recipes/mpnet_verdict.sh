@@ -14,5 +14,5 @@ PY=${PY:-.venv/bin/python}
 TRAINED=$(ls -t "$R"/cache/pairs-*.jsonl | head -1)   # the verifier's training pairs (mpnet_verifier.sh's cache)
 $PY -m fever_core train aggregator --pairs $S/nli/fever-paper-test.jsonl \
   --nei-claims $S/nli/fever-paper-test-nei-claims.jsonl --pages $S/corpus/fever-pages.jsonl --corpus fever-dev \
-  --model "$V" --exclude-claims "$TRAINED" --joint-model assets/models/joint-verifier --seed 0 \
+  --model "$V" --exclude-claims "$TRAINED" --joint-model assets/models/joint-verifier --limit 1500 --seed 0 \
   >> "$R/verdict-mpnet.log" 2>&1

@@ -1,0 +1,59 @@
+"""Regression: the MPNet verifier adapter (assets/models/verifier-mpnet) loads onto its base, assembled from the
+all-mpnet-base-v2 packages, and reads the issue-25 pairs as it did when it was trained (CPU, bf16 where the CPU has
+it). Pair-level only: its claim-level verdict is not yet better than the MiniLM default end to end (its card)."""
+
+import pytest
+
+from fever_core.settings import BUNDLED_MODELS_DIR
+from fever_core.types import NEI, REFUTES, SUPPORTS
+from fever_core.verification.decision import decide, load_decision_rule
+from fever_core.verification.nli import NliModel
+
+MODEL = BUNDLED_MODELS_DIR / "verifier-mpnet"
+if not (MODEL / "adapter_model.safetensors").is_file():
+    pytest.skip(f"needs the shipped adapter {MODEL} (benchmarks/recipes/mpnet_verifier.sh builds it)",
+                allow_module_level=True)
+
+OSLO = "Oslo: Oslo is the capital and most populous city of Norway."
+PAIRS = [
+    # premise as the pipeline writes it, claim, the label the model gives (its NEI rule)
+    (OSLO, "Oslo is the capital of Norway.", SUPPORTS),
+    (OSLO, "Oslo is the capital of Sweden.", REFUTES),
+    ("Elvis Presley: Elvis Aaron Presley was an American singer and actor.", "Elvis Presley was a Canadian actor.",
+     REFUTES),
+    # a sentence about another subject says nothing about the claim
+    ("Stockholm: Stockholm is the capital and most populous city of Sweden, as well as the largest urban area in "
+     "the Nordic countries.", "Oslo is the capital of Norway.", NEI),
+    ("Tokyo: Tokyo, officially the Tokyo Metropolis, is the capital and most populous city of Japan.",
+     "Elvis Presley was a Canadian actor.", NEI),
+    ("Mona Lisa: The painting's novel qualities include the subject's enigmatic expression, monumentality of the "
+     "composition, the subtle modelling of forms, and the atmospheric illusionism.", "Isaac Newton was a French painter.",
+     NEI),
+]
+ALIBABA = ("Alibaba Group: Founded on 28 June 1999 in Hangzhou, Zhejiang, the company provides consumer-to-consumer "
+           "(C2C), business-to-consumer (B2C), and business-to-business (B2B) sales services via Chinese and global "
+           "marketplaces.", "ABBA was a pop group formed in Norway.")
+
+
+@pytest.fixture(scope="module")
+def verifier():
+    return NliModel.load(str(MODEL), device="cpu")
+
+
+def _labels(verifier, pairs):
+    rule = load_decision_rule(MODEL)
+    return [(SUPPORTS, REFUTES, NEI)[i] for i in decide(verifier.predict(pairs), rule.nei_threshold)]
+
+
+def test_the_adapter_is_small_and_names_its_base():
+    assert (MODEL / "adapter_model.safetensors").stat().st_size < 10_000_000
+    assert '"base_model_name_or_path": "mpnet"' in (MODEL / "adapter_config.json").read_text()
+
+
+def test_pairs_keep_their_labels(verifier):
+    assert _labels(verifier, [(p, c) for p, c, _ in PAIRS]) == [label for *_, label in PAIRS]
+
+
+@pytest.mark.xfail(strict=True, reason="known (issue 25): the Alibaba sentence reads as refuting a claim about ABBA")
+def test_an_unrelated_company_sentence_is_not_evidence_about_a_band(verifier):
+    assert _labels(verifier, [ALIBABA]) == [NEI]
