@@ -184,8 +184,9 @@ def show_verdict(checked: CheckedClaim) -> None:
     color, word = VERDICT_STYLE[verdict.label]
     probability = verdict.probabilities[verdict.label]
     with st.container(border=True, key="verdict_card"):
-        st.markdown(f"### Verdict: :{color}[{word}]")
-        st.markdown(f"**{confidence_words(probability)}** — probability {probability:.2f} of 1", help=PROBABILITY_HELP)
+        st.subheader(f"Verdict: :{color}[{word}]", anchor=False)
+        st.markdown(f"**{confidence_words(probability)}** — probability {probability:.2f} (on a scale of 0 to 1)",
+                    help=PROBABILITY_HELP)
         st.caption("Claim: " + plain(result.claim))
         if checked.stored is not None:
             made = time.strftime("%Y-%m-%d %H:%M", time.localtime(checked.stored.checked_at))

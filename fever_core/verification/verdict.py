@@ -73,12 +73,16 @@ class Verdict:
 
 
 def claim_names(claim: str) -> list[str]:
-    """What a claim is about, as it writes them: its capitalised words that are not stop words ("Munich",
-    "ABBA", "Mona", "Lisa"), in order, without repeats; a claim without any gets its content words."""
-    names = []
-    for word in _NAME_RE.findall(claim):
-        if word[:1].isupper() and word.lower() not in STOP_WORDS and word not in names:
-            names.append(word)
+    """What a claim is about, as it writes them: its runs of capitalised words that are not stop words
+    ("Munich", "ABBA", "Mona Lisa"), in order, without repeats; a claim without any gets its content words."""
+    names, run = [], []
+    for word in [*_NAME_RE.findall(claim), ""]:
+        if word[:1].isupper() and word.lower() not in STOP_WORDS:
+            run.append(word)
+            continue
+        if run and " ".join(run) not in names:
+            names.append(" ".join(run))
+        run = []
     return names or list(dict.fromkeys(content_words(claim)))
 
 
@@ -107,18 +111,25 @@ def evidence_used(
             if stance is not None and bears and stance_label(stance, nei_threshold) == label]
 
 
+def _named(text: str, other_words: set[str]) -> tuple[list[str], list[str]]:
+    """The numbers and the capitalised words of ``text`` that are not stop words and not in ``other_words``."""
+    found = [w for w in _NAME_RE.findall(text) if (w[:1].isupper() or w[:1].isdigit())
+             and w.lower() not in STOP_WORDS and w.lower() not in other_words]
+    found = list(dict.fromkeys(found))
+    return [w for w in found if w[:1].isdigit()], [w for w in found if not w[:1].isdigit()]
+
+
 def contrast(claim: str, sentence: str) -> str:
-    """What a refuting sentence says instead of the claim, from the names and numbers each has that the other
-    lacks: ``"names Bavaria where the claim says Saxony"``, or "" when they differ in none."""
-    claim_words, sentence_words = _words(claim), _words(sentence)
-    said = [w for w in _NAME_RE.findall(claim) if (w[:1].isupper() or w[:1].isdigit())
-            and w.lower() not in STOP_WORDS and w.lower() not in sentence_words]
-    instead = [w for w in _NAME_RE.findall(sentence) if (w[:1].isupper() or w[:1].isdigit())
-               and w.lower() not in STOP_WORDS and w.lower() not in claim_words]
-    said, instead = list(dict.fromkeys(said))[:2], list(dict.fromkeys(instead))[:2]
-    if not said or not instead:
-        return ""
-    return f"names {' and '.join(instead)} where the claim says {' and '.join(said)}"
+    """What a refuting sentence says instead of the claim, from the numbers (else the names) each has that the
+    other lacks: ``"says 1975 where the claim says 1980"``, ``"names Bavaria where the claim says Saxony"``, or ""
+    when they differ in none."""
+    said_numbers, said_names = _named(claim, _words(sentence))
+    instead_numbers, instead_names = _named(sentence, _words(claim))
+    if said_numbers and instead_numbers:
+        return f"says {' and '.join(instead_numbers[:2])} where the claim says {' and '.join(said_numbers[:2])}"
+    if said_names and instead_names:
+        return f"names {' and '.join(instead_names[:2])} where the claim says {' and '.join(said_names[:2])}"
+    return ""
 
 
 def _why(label: str, claim: str, sentence_text: str, title: str, stance: Stance) -> str:
@@ -198,9 +209,9 @@ def aggregate_learned(
     ``joint`` is the joint verifier's probabilities for the claim (``LABELS`` order), or ``None``
     without a joint verifier (see :class:`~fever_core.verification.aggregator.LearnedAggregator`).
     ``texts`` are as :func:`aggregate` takes them. The evidence used is :func:`evidence_used`; the deciding
-    sentences are the best :data:`MAX_DECIDING` of it for a SUPPORTS or REFUTES verdict, so a sentence that
-    leans the verdict's way but is itself NOT ENOUGH INFO never decides; a NOT ENOUGH INFO verdict rests on
-    no sentence.
+    sentences are its best one and, when one of the others names what the claim is about in its own words (not
+    only through its page title), the best of those, for a SUPPORTS or REFUTES verdict: a sentence that leans the
+    verdict's way but is itself NOT ENOUGH INFO never decides; a NOT ENOUGH INFO verdict rests on no sentence.
     """
     row = aggregator.probabilities(claim, views, joint)
     probabilities = dict(zip(LABELS, (float(p) for p in row)))
@@ -221,5 +232,12 @@ def aggregate_learned(
     best = used[0]
     title = texts[best][0] if texts is not None else descriptions[best]
     why = _why(label, claim, views[best].text, title, views[best].stance)
+    # a second deciding sentence names what the claim is about in its own words, not only by its page's title
+    seconds = [i for i in used[1:] if texts is None or bears_on_claim(names, _own_words(*texts[i]))]
     return Verdict(label, probabilities, f"{verb} by {descriptions[best]} (P = {p:.2f}). {why}",
-                   used[:MAX_DECIDING], used, why)
+                   [best, *seconds][:MAX_DECIDING], used, why)
+
+
+def _own_words(title: str, premise: str) -> str:
+    """A premise without its page title (``"Title: sentence"`` -> ``"sentence"``; a chain stays whole)."""
+    return premise.removeprefix(f"{title}: ")

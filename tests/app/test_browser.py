@@ -463,7 +463,7 @@ def test_evaluate_shows_n_a_for_metrics_without_gold_evidence(page, tmp_path):
 # The verdict card on a true, a false and an unverifiable claim of the app's corpus (the screenshots the README shows).
 CARD_CLAIMS = {
     "true": ("Edinburgh is the capital of Scotland.", "Supported"),
-    "false": (MUNICH_CLAIM, "Refuted"),
+    "false": ("Jaws is a 1980 film.", "Refuted"),
     "unverifiable": ("Edinburgh has a famous castle.", "Not enough info"),
 }
 # Each page's address and title; Verify opens on a check (its permalink) so that its card and evidence show.
@@ -491,7 +491,7 @@ def test_the_verdict_card_on_a_true_a_false_and_an_unverifiable_claim(page):
             card = page.locator(".st-key-verdict_card")
             assert word in card.locator("h3").inner_text(), f"{claim}: {card.inner_text()}"
             shown = card.inner_text()
-            assert re.search(r"(Very likely|Likely|More likely than not|Uncertain) — probability 0\.\d\d of 1", shown)
+            assert re.search(r"(Very likely|Likely|More likely than not|Uncertain) — probability [01]\.\d\d \(on a scale", shown)
             assert "Why:" in shown
             if name != "unverifiable":  # a verdict that rests on a sentence quotes it, with its page and link
                 assert card.locator("blockquote").count() >= 1 and card.locator('a[href*="wikipedia.org"]').count() >= 1

@@ -11,6 +11,7 @@ from fever_core.verification.verdict import (
     aggregate_learned,
     bears_on_claim,
     claim_names,
+    contrast,
     stance_label,
 )
 
@@ -70,7 +71,8 @@ def views_of(stances, texts):
 
 def test_claim_names_are_its_capitalised_words_else_its_content_words():
     assert claim_names(ABBA) == ["ABBA", "Norway"]
-    assert claim_names("The Great Wall of China is in Japan.") == ["Great", "Wall", "China", "Japan"]
+    assert claim_names("The Great Wall of China is in Japan.") == ["Great Wall", "China", "Japan"]
+    assert claim_names(LEONARDO) == ["Leonardo", "Vinci", "Mona Lisa"]
     assert claim_names("cats are mammals") == ["cats", "mammals"]
     assert bears_on_claim(["ABBA", "Norway"], ABBA_LEAD[1]) and not bears_on_claim(["ABBA", "Norway"], ALIBABA[1])
 
@@ -80,7 +82,8 @@ def test_a_sentence_that_mentions_none_of_the_claims_names_never_decides_nor_is_
     texts = [ALIBABA, ABBA_LEAD]
     ruled = aggregate(stances, ["alibaba", "abba"], None, ABBA, texts)
     assert ruled.label == REFUTES and ruled.deciding_evidence == [1] and ruled.used_evidence == [1]
-    assert "Stockholm" in ruled.why and "Norway" in ruled.why  # what the sentence says instead
+    assert "names Swedish and Stockholm where the claim says Norway" in ruled.why  # what it says instead
+    assert contrast("Jaws is a 1980 film.", "Jaws is a 1975 American film.") == "says 1975 where the claim says 1980"
     learned = aggregate_learned(always(LABELS.index(REFUTES)), ABBA, views_of(stances, texts), ["a", "b"], None, texts)
     assert learned.deciding_evidence == [1] and 0 not in learned.used_evidence
     alone = aggregate(stances[:1], ["alibaba"], None, ABBA, texts[:1])
@@ -120,3 +123,14 @@ def test_a_verdict_kept_before_used_evidence_existed_still_loads():
     old = {"label": "SUPPORTS", "probabilities": {"SUPPORTS": 0.9, "REFUTES": 0.05, NEI: 0.05},
            "reason": "Supported by X (P = 0.90).", "deciding_evidence": [0]}
     assert Verdict(**old).used_evidence == [] and Verdict(**old).why == ""
+
+
+def test_a_second_deciding_sentence_names_the_claims_subject_in_its_own_words():
+    texts = [("Jaws (film)", "Jaws (film): Jaws is a 1975 American thriller film directed by Steven Spielberg."),
+             ("Jaws (film)", "Jaws (film): The film is about a giant man-eating great white shark."),
+             ("Jaws (film)", "Jaws (film): Jaws was released in 1975.")]
+    stances = [Stance(0.02, 0.97, 0.01), Stance(0.1, 0.8, 0.1), Stance(0.1, 0.7, 0.2)]
+    verdict = aggregate_learned(always(LABELS.index(REFUTES)), "Jaws is a 1980 film.", views_of(stances, texts),
+                                ["a", "b", "c"], None, texts)
+    assert verdict.used_evidence == [0, 1, 2] and verdict.deciding_evidence == [0, 2]
+    assert "says 1975 where the claim says 1980" in verdict.why
