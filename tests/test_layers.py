@@ -20,7 +20,7 @@ LAYERS = [
     {"fever_core.verification"},
     {"fever_core.workspace"},
     {"fever_core.pipeline", "fever_core.search", "fever_core.batching"},
-    {"fever_core.evaluation", "fever_core.annotation", "fever_core.history"},
+    {"fever_core.evaluation", "fever_core.annotation", "fever_core.history", "fever_core.distributed"},
     {"fever_core.training"},
     {"fever_core.cli", "fever_core.__main__", "fever_core.service"},
 ]
