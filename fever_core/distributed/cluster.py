@@ -27,8 +27,8 @@ def connect(address: str = LOCAL, cpus: int | None = None) -> Any:
 
     Args:
         address: :data:`LOCAL` to start one on this machine; ``auto`` for the one ``ray start --head`` started
-            here; or a cluster's address (``HOST:6379``, ``ray://HOST:10001``). Its workers need the workbench's
-            requirements installed; the ``fever_core`` code is shipped to them.
+            here; or a cluster's address (``HOST:6379``, ``ray://HOST:10001``). Its machines need the workbench's
+            requirements installed and this project folder (with its data folder) at the same path: a shared disk.
         cpus: CPUs of a local cluster (default: all of this machine's).
     """
     try:
@@ -37,8 +37,8 @@ def connect(address: str = LOCAL, cpus: int | None = None) -> Any:
         raise RayUnavailable("--ray needs Ray, an optional extra: `pip install -r requirements-ray.txt`.") from None
     if ray.is_initialized():
         return ray
-    runtime_env = {"py_modules": [str(PROJECT_ROOT / "fever_core")],
-                   "env_vars": {"TOKENIZERS_PARALLELISM": "false"}}
+    # the workers import this very project (its paths, models and shared data are where the driver finds them)
+    runtime_env = {"env_vars": {"PYTHONPATH": str(PROJECT_ROOT), "TOKENIZERS_PARALLELISM": "false"}}
     try:
         if address == LOCAL:
             ray.init(num_cpus=cpus or os.cpu_count(), include_dashboard=False, log_to_driver=False,

@@ -168,7 +168,7 @@ def build_compressed(plan: IndexPlan, dim: int, chunks: Callable[[], Iterator[np
     tmp.unlink(missing_ok=True)
     merge_ondisk(index, [str(p) for p in shard_paths], str(tmp))
     os.replace(tmp, ivfdata)
-    faiss.extract_index_ivf(index).invlists.filename = str(ivfdata)  # the name written with the index
+    faiss.downcast_InvertedLists(faiss.extract_index_ivf(index).invlists).filename = str(ivfdata)  # written with it
     return index
 
 

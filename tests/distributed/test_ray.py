@@ -39,7 +39,9 @@ def test_a_ray_build_gives_the_vectors_of_a_local_build(cluster, workspace, sett
     difference = np.abs(built.index.reconstruct_n(0, len(built)) - local.index.reconstruct_n(0, len(local))).max()
     assert difference <= VECTOR_TOLERANCE
     query = local.embed(["Who directed Jaws?"])[0]
-    assert built.search(query, 5) == pytest.approx(local.search(query, 5))
+    on_ray, here = built.search(query, 5), local.search(query, 5)
+    assert [h.sentence_id for h in on_ray] == [h.sentence_id for h in here]
+    assert [h.score for h in on_ray] == pytest.approx([h.score for h in here], abs=1e-5)
 
 
 def test_check_batch_on_ray_gives_the_local_rows_in_input_order(cluster, settings, workspace, tiny_nli_model,

@@ -7,6 +7,7 @@ import faiss
 import numpy as np
 import pytest
 
+from fever_core.cli import main
 from fever_core.corpus.build import ensure_corpus_store
 from fever_core.retrieval import dense as dense_module
 from fever_core.retrieval import dense_plan
@@ -39,7 +40,7 @@ def corpus(tmp_path_factory):
     return base, ensure_corpus_store(base, "sized", specs=[f"fever:{source}"], progress=False)
 
 
-def test_a_corpus_above_the_threshold_gets_a_compressed_index_built_in_shards(corpus, settings, monkeypatch):
+def test_a_corpus_above_the_threshold_gets_a_compressed_index_built_in_shards(corpus, settings, monkeypatch, capsys):
     base, store = corpus
     monkeypatch.setattr(dense_module, "CHUNK", 50)
     monkeypatch.setattr(dense_plan, "SHARD_VECTORS", 100)  # 240 sentences: three shards, merged
@@ -65,6 +66,12 @@ def test_a_corpus_above_the_threshold_gets_a_compressed_index_built_in_shards(co
     ids = [int(i) for i in exact.sentence_ids[::17]] + [10**9]
     np.testing.assert_allclose(reopened.vectors_of(ids), exact.vectors_of(ids), atol=0.02)
     assert not reopened.vectors_of([10**9]).any()
+
+    monkeypatch.setenv("FEVER_DENSE_FLAT_MAX_SENTENCES", "100")
+    assert main(["--data-dir", str(base), "corpus", "info", "sized"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["dense_index"] == f"{index.plan.factory}, nprobe {index.plan.nprobe} (compressed)"
+    assert info["dense_plan"]["kind"] == "ivf-sq8" and info["dense_vectors"] == 240
 
     # back under the threshold (it was raised), the index is rebuilt exact and the compressed lists go
     flat_again = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
