@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "fever_core"
 LAYERS = [
     {"fever_core.text", "fever_core.settings", "fever_core.types", "fever_core.nlp", "fever_core.device",
      "fever_core.jsonl", "fever_core.sqlite", "fever_core.model_paths", "fever_core.formats",
-     "fever_core.model_versions", "fever_core.jobs"},
+     "fever_core.model_versions", "fever_core.jobs", "fever_core.checksums"},
     {"fever_core.corpus"},
     {"fever_core.retrieval"},
     {"fever_core.verification"},

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from tqdm import tqdm
 
+from fever_core.checksums import file_checksum
 from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.dense_plan import IVFDATA_FILE, IndexPlan, build_compressed, open_index
 from fever_core.retrieval.encoder import ChunkEmbedder, SentenceEncoder, encode, load_encoder
@@ -54,15 +55,6 @@ NORM_TOLERANCE = 1e-3
 
 class DenseIndexDamaged(ValueError):
     """A dense index file does not hold what was written (checksum), or gives impossible scores."""
-
-
-def file_checksum(path: Path) -> str:
-    """BLAKE2b (16 bytes, hex) of a file's bytes, read in 1 MiB blocks."""
-    digest = hashlib.blake2b(digest_size=16)
-    with Path(path).open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def damaged_files(folder: Path, meta: dict) -> list[str]:

@@ -1,7 +1,7 @@
 """The bi-encoder that embeds sentences and claims (all-MiniLM-L6-v2 by default), loaded once per model and device.
 
 On a CPU it runs through ONNX Runtime: the first time a model is used with a data folder it is exported to ONNX
-there (``<data>/encoders/``, a few seconds, about 90 MB for MiniLM) with the SHA-256 of the file, which every
+there (``<data>/encoders/``, a few seconds, about 90 MB for MiniLM) with a checksum of the file, which every
 load checks (a damaged export is made again). It gives the vectors PyTorch gives, within 1e-6, in about a third
 of the time on 2 cores (``benchmarks/scale/README.md``). On a GPU, for a model the export does not cover (pooling
 other than mean or CLS, extra layers after pooling), or where the export can't be written, sentence-transformers
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from fever_core.checksums import file_checksum
 from fever_core.device import select_device
 
 if TYPE_CHECKING:
@@ -141,14 +142,6 @@ def _export_key(name_or_path: str) -> str:
     return f"{slug}-{hashlib.sha1(chr(10).join(parts).encode()).hexdigest()[:12]}"
 
 
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 class ExportUnsupported(ValueError):
     """The model has parts the ONNX export does not cover; it runs in PyTorch instead."""
 
@@ -197,7 +190,7 @@ def export_onnx(name_or_path: str, folder: Path) -> Path:
         )
     tokenizer.save_pretrained(str(tmp))
     meta = {"model": name_or_path, "pooling": pooling, "inputs": inputs, "max_seq_length": model.max_seq_length,
-            "dimension": model.get_embedding_dimension(), "sha256": file_sha256(tmp / ONNX_FILE)}
+            "dimension": model.get_embedding_dimension(), "checksum": file_checksum(tmp / ONNX_FILE)}
     (tmp / EXPORT_META).write_text(json.dumps(meta, indent=2))
     try:
         tmp.rename(folder)
@@ -212,7 +205,7 @@ def _onnx_export(name_or_path: str, cache_dir: Path) -> Path:
     meta_path = folder / EXPORT_META
     if folder.is_dir():
         try:
-            if file_sha256(folder / ONNX_FILE) == json.loads(meta_path.read_text())["sha256"]:
+            if file_checksum(folder / ONNX_FILE) == json.loads(meta_path.read_text())["checksum"]:
                 return folder
             log.warning("The ONNX export in %s does not match its checksum: exporting the encoder again.", folder)
         except (OSError, ValueError, KeyError) as exc:
