@@ -44,18 +44,23 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
     if args.out:
         results_path(args.out)
     options = CheckOptions(two_hop=False if args.no_two_hop else None, verdict=args.verdict)
-    with tqdm(total=len(claims), desc="Checking claims", unit="claim", file=sys.stderr) as bar:
-        if args.ray is not None:
-            from fever_core.distributed import check_batch_on_ray
-            from fever_core.workspace import open_workspace
+    if args.ray is not None:
+        from fever_core.distributed import check_batch_on_ray, require_ray
+        from fever_core.workspace import open_workspace
 
-            open_workspace(args.corpus, settings_from(args))  # built (or checked) once, before the workers open it
-            report = check_batch_on_ray(args.corpus, settings_from(args), claims, options, args.retriever,
-                                        address=args.ray, workers=args.ray_workers,
-                                        on_row=lambda row, done, total: bar.update())
-        else:
-            checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
-            report = run_batch(checker, claims, options, on_row=lambda row, done, total: bar.update())
+        require_ray()
+        open_workspace(args.corpus, settings_from(args))  # built (or checked) once, before the workers open it
+
+        def check(on_row):
+            return check_batch_on_ray(args.corpus, settings_from(args), claims, options, args.retriever,
+                                      address=args.ray, workers=args.ray_workers, on_row=on_row)
+    else:
+        checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
+
+        def check(on_row):
+            return run_batch(checker, claims, options, on_row=on_row)
+    with tqdm(total=len(claims), desc="Checking claims", unit="claim", file=sys.stderr) as bar:
+        report = check(lambda row, done, total: bar.update())
     for row in report.rows:
         confidence = f"{row.confidence:.2f}" if row.confidence is not None else "    "
         print(f"{row.verdict or 'ERROR':<15} {confidence}  {row.claim.claim}" + (f"  ({row.error})" if row.error else ""))

@@ -52,7 +52,7 @@ def check_batch_on_ray(
     if corpus == LIVE_CORPUS:
         raise ValueError(f"check-batch --ray can't use the live '{LIVE_CORPUS}' corpus: its workers would all write "
                          "one cache. Check it without --ray.")
-    ray = connect(address)
+    ray = connect(address)  # before any claim is checked: says how to install Ray when it is missing
     started = time.perf_counter()
     actor = ray.remote(CheckerWorker).options(num_cpus=threads)
     actors = [actor.remote(corpus, settings, retriever, threads)

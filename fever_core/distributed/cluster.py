@@ -22,6 +22,15 @@ class RayUnavailable(RuntimeError):
     """Ray is not installed, or its cluster can't be reached."""
 
 
+def require_ray() -> Any:
+    """The ``ray`` module, or :class:`RayUnavailable` saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailable("--ray needs Ray, an optional extra: `pip install -r requirements-ray.txt`.") from None
+    return ray
+
+
 def connect(address: str = LOCAL, cpus: int | None = None) -> Any:
     """Connect this process to a Ray cluster (once) and return the ``ray`` module.
 
@@ -31,10 +40,7 @@ def connect(address: str = LOCAL, cpus: int | None = None) -> Any:
             requirements installed and this project folder (with its data folder) at the same path: a shared disk.
         cpus: CPUs of a local cluster (default: all of this machine's).
     """
-    try:
-        import ray
-    except ImportError:
-        raise RayUnavailable("--ray needs Ray, an optional extra: `pip install -r requirements-ray.txt`.") from None
+    ray = require_ray()
     if ray.is_initialized():
         return ray
     # the workers import this very project (its paths, models and shared data are where the driver finds them)

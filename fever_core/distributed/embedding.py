@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fever_core.distributed.cluster import LOCAL, connect, ordered_map, worker_count
+from fever_core.distributed.cluster import LOCAL, connect, ordered_map, require_ray, worker_count
 
 VECTOR_TOLERANCE = 1e-5
 """Largest difference of a vector component between a Ray build and a local one (threads sum in other orders)."""
@@ -43,16 +43,26 @@ class RayEmbedder:
 
     def __init__(self, encoder_name: str, device: str = "auto", encoder_cache: Path | None = None,
                  address: str = LOCAL, workers: int | None = None, threads: int = 1):
-        self.ray = connect(address)
-        gpus = int(self.ray.cluster_resources().get("GPU", 0)) if device != "cpu" else 0
-        self.workers = workers or (gpus or worker_count(self.ray, threads))
-        options = {"num_gpus": 1, "num_cpus": threads} if gpus else {"num_cpus": threads}
+        require_ray()  # at once: not after hours of storing pages
+        self.encoder_name, self.device, self.encoder_cache = encoder_name, device, encoder_cache
+        self.address, self.workers, self.threads = address, workers, threads
+        self.ray = None
+        self.actors: list = []
+
+    def _start(self) -> None:
+        """Connect and start the encoders, on the first chunks only: a build with nothing to embed starts nothing."""
+        self.ray = connect(self.address)
+        gpus = int(self.ray.cluster_resources().get("GPU", 0)) if self.device != "cpu" else 0
+        self.workers = self.workers or (gpus or worker_count(self.ray, self.threads))
+        options = {"num_gpus": 1, "num_cpus": self.threads} if gpus else {"num_cpus": self.threads}
         actor = self.ray.remote(EncoderWorker).options(**options)
-        self.actors = [actor.remote(encoder_name, "cuda" if gpus else "cpu",
-                                    str(encoder_cache) if encoder_cache else None, threads)
+        cache = str(self.encoder_cache) if self.encoder_cache else None
+        self.actors = [actor.remote(self.encoder_name, "cuda" if gpus else "cpu", cache, self.threads)
                        for _ in range(self.workers)]
 
     def map(self, chunks: Iterable[list[str]]) -> Iterator[np.ndarray]:
+        if not self.actors:
+            self._start()
         return ordered_map(self.ray, self.actors, "encode", chunks)
 
     def close(self) -> None:

@@ -29,9 +29,9 @@ def test_a_ray_build_gives_the_vectors_of_a_local_build(cluster, workspace, sett
     monkeypatch.setattr(dense_module, "CHUNK", 4)  # the fixture's 14 sentences in four chunks, over both workers
     embedder = RayEmbedder(settings.encoder_model, "cpu", tmp_path / "encoders")
     try:
-        assert embedder.workers == 2
         built = DenseSentenceIndex.build_or_load(workspace.store, tmp_path / "corpora" / "fixture",
                                                  settings.encoder_model, "cpu", progress=False, embedder=embedder)
+        assert embedder.workers == 2 and len(embedder.actors) == 2
     finally:
         embedder.close()
     local = workspace.dense
