@@ -163,7 +163,7 @@ def export_onnx(name_or_path: str, folder: Path) -> Path:
     modules = list(model)
     if not isinstance(modules[0], Transformer) or not any(isinstance(m, Pooling) for m in modules):
         raise ExportUnsupported(f"{name_or_path} is not a transformer followed by pooling")
-    pooling = next(m for m in modules if isinstance(m, Pooling)).get_pooling_mode_str()
+    pooling = next(m for m in modules if isinstance(m, Pooling)).pooling_mode  # a string, or a tuple of modes
     extra = [type(m).__name__ for m in modules[1:] if not isinstance(m, (Pooling, Normalize))]
     if pooling not in {"mean", "cls"} or extra:
         raise ExportUnsupported(f"{name_or_path} has {pooling} pooling and layers {extra or 'none'} after it")

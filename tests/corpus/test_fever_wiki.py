@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import zipfile
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -127,7 +128,7 @@ def test_a_build_killed_with_sigkill_resumes_where_it_stopped(tmp_path, kind, mo
     while time.monotonic() < deadline and process.poll() is None:
         if partial.is_file():
             try:
-                with sqlite3.connect(f"file:{partial}?mode=ro", uri=True) as conn:
+                with closing(sqlite3.connect(f"file:{partial}?mode=ro", uri=True)) as conn:
                     row = conn.execute("SELECT value FROM meta WHERE key = ?", (CURSOR_KEY,)).fetchone()
             except sqlite3.Error:
                 row = None
