@@ -6,6 +6,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
+RAY_STAMP := $(VENV)/.ray-installed-$(shell cat requirements-ray.txt | cksum | cut -d' ' -f1)
 PORT ?= 8501
 CORPUS ?= embedded
 SERVE_PORT ?= 8000
@@ -24,6 +25,12 @@ $(STAMP): requirements.txt | $(PY)
 
 install: $(STAMP)
 
+# Ray, the optional extra (corpus build --ray, check-batch --ray): the tests install it so that its tests run.
+$(RAY_STAMP): requirements-ray.txt $(STAMP)
+	$(PY) -m pip install --quiet -r requirements-ray.txt
+	rm -f $(VENV)/.ray-installed-*
+	touch $(RAY_STAMP)
+
 corpus: install
 	$(PY) -m fever_core corpus build embedded
 
@@ -41,7 +48,7 @@ browser:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
 		echo "chromium could not be installed: the browser test will skip"; }
 
-test: install browser
+test: install $(RAY_STAMP) browser
 	$(PY) -m pytest -q tests
 
 benchmark-corpus: install

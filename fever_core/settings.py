@@ -56,6 +56,9 @@ class Settings:
         wikipedia_pages_per_claim: pages fetched per claim from Wikipedia's search results (pages
             already cached don't count against the network). Default 3.
         wikipedia_links_per_claim: linked pages fetched per claim for two-hop evidence. Default 5.
+        dense_flat_max_sentences: the most sentences a corpus's dense index holds exactly (a flat index: 1.5 KB of
+            memory a sentence); above, the index is compressed (IVF with 8-bit codes, memory-mapped:
+            :mod:`fever_core.retrieval.dense_plan`). Default 1,000,000.
         app_cpu_threads: PyTorch CPU threads in the app, which checks one claim at a time: its small
             batches answer fastest on one thread, leaving the other cores to the web server and the
             browser. 0 = PyTorch's default (one per core). Default 1.
@@ -78,6 +81,7 @@ class Settings:
     wikipedia_timeout_s: float = 5.0
     wikipedia_pages_per_claim: int = 3
     wikipedia_links_per_claim: int = 5
+    dense_flat_max_sentences: int = 1_000_000
     app_cpu_threads: int = 1
     shared_history: bool = False
 

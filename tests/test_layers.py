@@ -14,13 +14,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "fever_core"
 LAYERS = [
     {"fever_core.text", "fever_core.settings", "fever_core.types", "fever_core.nlp", "fever_core.device",
      "fever_core.jsonl", "fever_core.sqlite", "fever_core.model_paths", "fever_core.formats",
-     "fever_core.model_versions", "fever_core.jobs"},
+     "fever_core.model_versions", "fever_core.jobs", "fever_core.checksums"},
     {"fever_core.corpus"},
     {"fever_core.retrieval"},
     {"fever_core.verification"},
     {"fever_core.workspace"},
     {"fever_core.pipeline", "fever_core.search", "fever_core.batching"},
-    {"fever_core.evaluation", "fever_core.annotation", "fever_core.history"},
+    {"fever_core.evaluation", "fever_core.annotation", "fever_core.history", "fever_core.distributed"},
     {"fever_core.training"},
     {"fever_core.cli", "fever_core.__main__", "fever_core.service"},
 ]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from fever_core.cli.common import add_verdict_option, settings_from, write_json
+from fever_core.cli.common import add_ray_options, add_verdict_option, settings_from, write_json
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -43,10 +43,24 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
     claims = load_claim_list(args.claims)  # a list or an output that can't be used is refused before any model loads
     if args.out:
         results_path(args.out)
-    checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
     options = CheckOptions(two_hop=False if args.no_two_hop else None, verdict=args.verdict)
+    if args.ray is not None:
+        from fever_core.distributed import check_batch_on_ray, require_ray
+        from fever_core.workspace import open_workspace
+
+        require_ray()
+        open_workspace(args.corpus, settings_from(args))  # built (or checked) once, before the workers open it
+
+        def check(on_row):
+            return check_batch_on_ray(args.corpus, settings_from(args), claims, options, args.retriever,
+                                      address=args.ray, workers=args.ray_workers, on_row=on_row)
+    else:
+        checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
+
+        def check(on_row):
+            return run_batch(checker, claims, options, on_row=on_row)
     with tqdm(total=len(claims), desc="Checking claims", unit="claim", file=sys.stderr) as bar:
-        report = run_batch(checker, claims, options, on_row=lambda row, done, total: bar.update())
+        report = check(lambda row, done, total: bar.update())
     for row in report.rows:
         confidence = f"{row.confidence:.2f}" if row.confidence is not None else "    "
         print(f"{row.verdict or 'ERROR':<15} {confidence}  {row.claim.claim}" + (f"  ({row.error})" if row.error else ""))
@@ -114,6 +128,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--no-two-hop", action="store_true")
     add_verdict_option(p)
     p.add_argument("--out", help="write the results here: a table (.csv) or FEVER predictions (.jsonl)")
+    add_ray_options(p, "check the claims on a Ray cluster's workers, each with its own checker")
     p.set_defaults(func=cmd_check_batch)
 
     p = commands.add_parser("evaluate", help="FEVER metrics on a claims file")

@@ -30,3 +30,11 @@ def add_verdict_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verdict", choices=["learned", "rule"], default=None,
                         help="learned: the verifier's claim-level model over all evidence (default when it has one); "
                         "rule: the best trustworthy sentence decides")
+
+
+def add_ray_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--ray [ADDRESS]`` and ``--ray-workers N`` (Ray is an optional extra: ``requirements-ray.txt``)."""
+    parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                        help=f"{what}: alone, a local cluster of this machine's CPUs; 'auto' for the one `ray start "
+                        "--head` runs here; or a cluster's address (needs `pip install -r requirements-ray.txt`)")
+    parser.add_argument("--ray-workers", type=int, metavar="N", help="Ray workers (default: one a CPU of the cluster)")

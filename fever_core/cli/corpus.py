@@ -5,16 +5,29 @@ from __future__ import annotations
 import argparse
 import json
 
-from fever_core.cli.common import settings_from, write_json
+from fever_core.cli.common import add_ray_options, settings_from, write_json
 
 
 def cmd_build(args: argparse.Namespace) -> int:
     from fever_core.workspace import open_workspace
 
-    workspace = open_workspace(args.name, settings_from(args), specs=args.source or None, rebuild=args.rebuild)
+    settings = settings_from(args)
+    embedder = None
+    if args.ray is not None:
+        from fever_core.distributed import RayEmbedder
+        from fever_core.retrieval.encoder import encoder_cache_dir
+
+        embedder = RayEmbedder(settings.encoder_model, settings.device, encoder_cache_dir(settings.data_dir),
+                               address=args.ray, workers=args.ray_workers)
+    try:
+        workspace = open_workspace(args.name, settings, specs=args.source or None, rebuild=args.rebuild,
+                                   embedder=embedder)
+    finally:
+        if embedder is not None:
+            embedder.close()
     stats = workspace.store.stats()
     print(f"Corpus {args.name}: {stats.pages:,} pages, {stats.sentences:,} sentences, {stats.links:,} links; "
-          f"dense index {len(workspace.dense):,} vectors.")
+          f"dense index {len(workspace.dense):,} vectors, {workspace.dense.plan.describe()}.")
     return 0
 
 
@@ -31,6 +44,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         "links_per_page": round(stats.links_per_page, 2),
         "dense_vectors": len(workspace.dense),
         "dense_dim": int(workspace.dense.index.d),
+        "dense_index": workspace.dense.plan.describe(),
+        "dense_plan": workspace.dense.plan.to_meta(),
         "store_bytes": workspace.store.path.stat().st_size,
         "sources": json.loads(workspace.store.get_meta("sources") or "[]"),
         "fingerprint": workspace.store.get_meta("fingerprint"),
@@ -50,9 +65,14 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_benchmark(args: argparse.Namespace) -> int:
-    from fever_core.evaluation.corpus_benchmark import benchmark_corpus
+    from fever_core.evaluation.corpus_benchmark import COMPARED_KINDS, benchmark_corpus
+    from fever_core.formats import load_claim_list
 
-    data = benchmark_corpus(args.name, settings_from(args), cold=args.cold, queries=args.queries)
+    claims = [c.claim for c in load_claim_list(args.claims)][: args.limit] if args.claims else None
+    kinds = tuple(args.index_kinds.split(",")) if args.index_kinds else COMPARED_KINDS
+    nprobes = tuple(int(n) for n in args.nprobe.split(",")) if args.nprobe else ()
+    data = benchmark_corpus(args.name, settings_from(args), cold=args.cold, queries=args.queries, claims=claims,
+                            kinds=kinds, k=args.k, nprobes=nprobes)
     write_json(args.report, data)
     print(json.dumps(data, indent=2))
     return 0
@@ -64,8 +84,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p = corpus.add_parser("build", help="build a corpus and its indexes (skipped when current)")
     p.add_argument("name", help="embedded, fever-dev, fm2, or a new name with --source")
     p.add_argument("--source", action="append",
-                   help="'embedded' or 'fever:PATH.jsonl'; repeat, earlier wins on a title clash")
+                   help="'embedded', 'fever:PATH.jsonl' or 'fever-wiki:PATH' (FEVER's wiki-pages.zip or its folder); "
+                   "repeat, earlier wins on a title clash")
     p.add_argument("--rebuild", action="store_true", help="rebuild even if current")
+    add_ray_options(p, "embed the sentences on a Ray cluster")
     p.set_defaults(func=cmd_build)
     p = corpus.add_parser("info", help="pages, sentences, links and index sizes")
     p.add_argument("name")
@@ -77,9 +99,16 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p.add_argument("-k", type=int, default=10)
     p.set_defaults(func=cmd_search)
 
-    p = commands.add_parser("benchmark-corpus", help="build time, memory and search latency of a corpus")
+    p = commands.add_parser("benchmark-corpus", help="build time, memory and search latency of a corpus, and "
+                       "the recall of its index compressed")
     p.add_argument("name", nargs="?", default="embedded")
     p.add_argument("--cold", action="store_true", help="build into a fresh temporary data folder")
     p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--claims", help="real queries (a claims file) to compare the compressed index kinds with flat "
+                   "search on: recall@k, build time, size, memory, latency")
+    p.add_argument("--limit", type=int, help="only the first N claims")
+    p.add_argument("--index-kinds", help="the kinds compared, comma-separated (default ivf-sq8,ivf-pq)")
+    p.add_argument("--nprobe", help="cells searched, comma-separated values to try (default each kind's own)")
+    p.add_argument("-k", type=int, default=5, help="the depth of recall@k (default 5)")
     p.add_argument("--report")
     p.set_defaults(func=cmd_benchmark)

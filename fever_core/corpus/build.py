@@ -3,7 +3,7 @@
 A corpus is a named list of source specs (see :mod:`fever_core.corpus.sources`); a page from an
 earlier source wins when two sources have the same page id. Three names are predefined for the
 benchmarks. A build writes ``store.sqlite.partial`` and renames it into place only when complete,
-so a killed build never leaves a store that reads wrong; running the build again starts it afresh.
+so a killed build never leaves a store that reads wrong; running the build again resumes it where it stopped.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import shutil
+import sqlite3
 import time
 import unicodedata
 from collections.abc import Iterator
@@ -38,6 +39,10 @@ LIVE_CORPUS = "wikipedia"
 STORE_FILE = "store.sqlite"
 SOURCES_FILE = "sources.json"
 _BATCH = 500
+CURSOR_KEY = "build_cursor"
+"""Meta key of an unfinished store: ``[source number, pages read from it]``, where a resumed build starts."""
+TOTAL_KEY = "build_total_pages"
+"""Meta key of an unfinished store: how many pages its sources hold (counted once, for progress)."""
 
 
 def corpus_dir(data_dir: Path, name: str) -> Path:
@@ -78,49 +83,109 @@ def page_key(page_id: str) -> str:
     return unicodedata.normalize("NFC", page_id)
 
 
-def _pages_in_precedence(sources: list[PageSource], linker: TitleLinker) -> Iterator[Page]:
-    seen: set[str] = set()
-    for source in sources:
-        for page in source.iter_pages():
-            key = page_key(page.page_id)
-            if key in seen or not page.sentences:
-                continue
-            seen.add(key)
-            yield linker.link_page(page)
-
-
-def build_store(path: Path, sources: list[PageSource], progress: bool = True) -> CorpusStore:
-    """Build a store from sources at ``path`` (replacing what is there) and return it opened."""
-    path = Path(path)
-    partial = path.with_name(path.name + ".partial")
-    for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
-        leftover.unlink(missing_ok=True)
-    started = time.perf_counter()
+def _linker(sources: list[PageSource]) -> TitleLinker | None:
+    """The title linker for the pages that come without links, over every source's titles; ``None`` when every
+    source carries its own links (FEVER's dump: its 5.4M titles are then never held in memory)."""
+    if all(source.carries_links for source in sources):
+        return None
     titles: dict[str, tuple[str, str]] = {}
     for source in sources:
         for page_id, title in source.iter_titles():
             titles.setdefault(page_key(page_id), (page_id, title))
-    linker = TitleLinker(titles.values())
+    return TitleLinker(titles.values())
+
+
+def _partial_store(partial: Path, fingerprint: str, sources: list[PageSource]) -> CorpusStore:
+    """The unfinished store of an earlier build of the same sources, to resume; else a new, empty one."""
+    if partial.is_file():
+        try:
+            store = CorpusStore.open(partial)
+            if store.get_meta("fingerprint") == fingerprint and store.get_meta(CURSOR_KEY):
+                log.info("Resuming the build of %s: %s pages stored so far.", partial, f"{store.stats().pages:,}")
+                return store
+            store.close()
+        except (ValueError, sqlite3.DatabaseError) as exc:
+            log.warning("The unfinished build %s can't be resumed (%s): starting afresh.", partial, exc)
+    for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+        leftover.unlink(missing_ok=True)
     store = CorpusStore.create(partial)
-    batch: list[Page] = []
-    with tqdm(total=len(titles), desc=f"Storing pages ({path.parent.name})", unit="page", disable=not progress) as bar:
-        for page in _pages_in_precedence(sources, linker):
-            batch.append(page)
-            if len(batch) >= _BATCH:
-                store.add_pages(batch)
-                bar.update(len(batch))
-                batch = []
-        store.add_pages(batch)
-        bar.update(len(batch))
-    store.set_meta("fingerprint", sources_fingerprint(sources))
+    store.set_meta("fingerprint", fingerprint)
+    store.set_meta(TOTAL_KEY, str(sum(source.count_pages() for source in sources)))
+    store.set_meta(CURSOR_KEY, json.dumps([0, 0]))
+    return store
+
+
+def _renamed_keys(store: CorpusStore) -> set[str]:
+    """The keys of stored pages whose id is not its own key (not in NFC: rare), read as a stream."""
+    return {key for (page_id,) in store.connection.execute("SELECT page_id FROM pages")
+            if (key := page_key(page_id)) != page_id}
+
+
+def build_store(path: Path, sources: list[PageSource], progress: bool = True) -> CorpusStore:
+    """Build a store from sources at ``path`` (replacing what is there) and return it opened.
+
+    Pages go into ``store.sqlite.partial`` :data:`_BATCH` at a time, each batch followed by how far the sources
+    have been read: a build killed at any point (kill -9 included) resumes there when run again on the same
+    sources, and the store is renamed into place only when complete. Memory stays bounded whatever the size of
+    the sources: a page is checked against those already stored in the store itself, and titles are held only
+    for anchoring links in pages that come without them (see :func:`_linker`).
+    """
+    path = Path(path)
+    partial = path.with_name(path.name + ".partial")
+    started = time.perf_counter()
+    store = _partial_store(partial, sources_fingerprint(sources), sources)
+    try:
+        _store_pages(store, sources, path.parent.name, progress)
+    finally:  # an interrupted build lets go of the partial store, which a rerun resumes
+        store.close()
+    store = CorpusStore(partial)
     store.set_meta("sources", json.dumps([s.name for s in sources]))
     store.set_meta("build_seconds", f"{time.perf_counter() - started:.1f}")
+    with store.connection as conn:
+        conn.execute("DELETE FROM meta WHERE key IN (?, ?)", (CURSOR_KEY, TOTAL_KEY))
     store.set_meta(CHECKSUM_KEY, store.content_checksum())
     store.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.connection.execute("PRAGMA journal_mode=DELETE")
     store.close()
     os.replace(partial, path)
     return CorpusStore.open(path)
+
+
+def _store_pages(store: CorpusStore, sources: list[PageSource], name: str, progress: bool) -> None:
+    """Store the sources' pages from where the store's cursor says, in precedence order (see :func:`build_store`)."""
+    first_source, first_read = json.loads(store.get_meta(CURSOR_KEY))
+    renamed = _renamed_keys(store)
+    linker = _linker(sources)
+    counts_before = sum(source.count_pages() for source in sources[:first_source]) if first_source else 0
+    with tqdm(total=int(store.get_meta(TOTAL_KEY) or 0), initial=counts_before + first_read, unit="page",
+              desc=f"Storing pages ({name})", disable=not progress, smoothing=0.05) as bar:
+        for number in range(first_source, len(sources)):
+            source = sources[number]
+            read = first_read if number == first_source else 0
+            batch: list[Page] = []
+            pending: set[str] = set()
+            for page in source.iter_pages(start=read):
+                read += 1
+                key = page_key(page.page_id)
+                if page.sentences and key not in pending and key not in renamed and not store.has_page(key):
+                    pending.add(key)
+                    if key != page.page_id:
+                        renamed.add(key)
+                    batch.append(page if source.carries_links or linker is None else linker.link_page(page))
+                if len(batch) >= _BATCH:
+                    _store_batch(store, batch, [number, read])
+                    bar.update(read - bar.n + counts_before)
+                    batch, pending = [], set()
+            _store_batch(store, batch, [number + 1, 0])
+            counts_before += read
+            bar.update(counts_before - bar.n)
+
+
+def _store_batch(store: CorpusStore, batch: list[Page], cursor: list[int]) -> None:
+    """Store pages, then how far the sources have been read. A kill between the two replays the batch on resume,
+    which finds its pages stored and skips them."""
+    store.add_pages(batch)
+    store.set_meta(CURSOR_KEY, json.dumps(cursor))
 
 
 def ensure_corpus_store(

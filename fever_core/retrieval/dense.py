@@ -1,7 +1,8 @@
 """Dense sentence index: FAISS inner product over normalised bi-encoder embeddings.
 
 Every sentence is embedded as ``"<page title>: <sentence>"``. The index lives in a folder beside the
-corpus store and is rebuilt only when the store's fingerprint or the encoder changes; a build
+corpus store and is rebuilt only when the store's fingerprint, the encoder or the plan for its size changes
+(exact up to a million sentences, compressed and memory-mapped above: :mod:`~fever_core.retrieval.dense_plan`); a build
 reuses the vectors of texts that the old index, or another corpus's index, already has. Embedding is done in chunks saved under
 ``dense.partial/``, so a killed build resumes where it stopped. A store that grows (the live
 Wikipedia cache) has its new sentences appended with :meth:`DenseSentenceIndex.extend_from` and
@@ -16,6 +17,7 @@ import logging
 import os
 import shutil
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,13 +25,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 from tqdm import tqdm
 
+from fever_core.checksums import file_checksum
 from fever_core.corpus.store import CorpusStore
-from fever_core.retrieval.encoder import encode, load_encoder
+from fever_core.retrieval.dense_plan import IVFDATA_FILE, IndexPlan, build_compressed, open_index
+from fever_core.retrieval.encoder import ChunkEmbedder, SentenceEncoder, encode, load_encoder
+from fever_core.settings import Settings
 from fever_core.text import premise_text
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     import faiss
-    from sentence_transformers import SentenceTransformer
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +44,9 @@ IDS_FILE = "dense_ids.npy"
 META_FILE = "dense.json"
 KEYS_FILE = "dense_keys.npy"
 CHUNK = 4096
-CHECKED_FILES = (INDEX_FILE, IDS_FILE, KEYS_FILE)
-"""The files whose checksums ``dense.json`` records when they are written and that are verified at open."""
+CHECKED_FILES = (INDEX_FILE, IDS_FILE, KEYS_FILE, IVFDATA_FILE)
+"""The files whose checksums ``dense.json`` records when they are written (those present) and that are verified at
+open."""
 SPOT_CHECK = 8
 """Reused vectors are trusted only when this many of them, embedded again, come out the same."""
 NORM_TOLERANCE = 1e-3
@@ -48,15 +55,6 @@ NORM_TOLERANCE = 1e-3
 
 class DenseIndexDamaged(ValueError):
     """A dense index file does not hold what was written (checksum), or gives impossible scores."""
-
-
-def file_checksum(path: Path) -> str:
-    """BLAKE2b (16 bytes, hex) of a file's bytes, read in 1 MiB blocks."""
-    digest = hashlib.blake2b(digest_size=16)
-    with Path(path).open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def damaged_files(folder: Path, meta: dict) -> list[str]:
@@ -86,6 +84,8 @@ def _previous_vectors(folder: Path, encoder_name: str) -> dict[int, np.ndarray]:
             meta = json.loads(meta_path.read_text()) if meta_path.is_file() else None
             if (meta is None and other.resolve() != Path(folder).resolve()) or (meta is not None and meta.get("encoder") != encoder_name):
                 continue
+            if meta is not None and IndexPlan.from_meta(meta.get("index")).compressed:
+                continue  # its codes are not the vectors, and it may be larger than memory
             if not (other / KEYS_FILE).is_file() or not (other / INDEX_FILE).is_file():
                 continue
             keys = np.load(other / KEYS_FILE)
@@ -101,42 +101,60 @@ def _previous_vectors(folder: Path, encoder_name: str) -> dict[int, np.ndarray]:
     return known
 
 
-def _embed_reusing(encoder: SentenceTransformer, texts: list[str], previous: dict[int, np.ndarray]) -> np.ndarray:
-    """Embeddings of texts, taking those already known from ``previous`` and encoding the rest.
+def _embed_reusing(
+    encoder: SentenceEncoder,
+    chunks: Iterator[tuple[int, np.ndarray, list[str]]],
+    previous: dict[int, np.ndarray],
+    embedder: ChunkEmbedder | None = None,
+) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """For each chunk ``(number, sentence ids, texts)``, ``(number, sentence ids, vectors)``: vectors already known
+    from ``previous`` are taken, the rest encoded by ``embedder`` (default: ``encoder``, here), in order.
 
-    Up to :data:`SPOT_CHECK` reused vectors are embedded again first; if any differs (another encoder, a
-    damaged key file), nothing is reused."""
-    keys = [_text_key(t) for t in texts]
-    reusable = [i for i, key in enumerate(keys) if key in previous]
-    sample = reusable[:: max(1, len(reusable) // SPOT_CHECK)][:SPOT_CHECK]
-    if sample:
-        fresh = encode(encoder, [texts[i] for i in sample])
-        if not np.allclose(fresh, np.stack([previous[keys[i]] for i in sample]), atol=1e-3):
-            log.warning("Stored vectors don't match the encoder: embedding every sentence again.")
-            previous = {}
-    missing = [i for i, key in enumerate(keys) if key not in previous]
-    fresh = encode(encoder, [texts[i] for i in missing])
-    out = np.zeros((len(texts), encoder.get_embedding_dimension()), dtype=np.float32)
-    for i, key in enumerate(keys):
-        if key in previous:
-            out[i] = previous[key]
-    out[missing] = fresh
-    return out
+    In each chunk up to :data:`SPOT_CHECK` reused vectors are embedded again first, here; if any differs (another
+    encoder, a damaged key file), nothing more is reused."""
+    waiting: deque[tuple[int, np.ndarray, list[int], list[int], dict[int, np.ndarray]]] = deque()
+
+    def missing_texts() -> Iterator[list[str]]:
+        nonlocal previous
+        for number, ids, texts in chunks:
+            keys = [_text_key(t) for t in texts]
+            reusable = [i for i, key in enumerate(keys) if key in previous]
+            sample = reusable[:: max(1, len(reusable) // SPOT_CHECK)][:SPOT_CHECK]
+            if sample:
+                fresh = encode(encoder, [texts[i] for i in sample])
+                if not np.allclose(fresh, np.stack([previous[keys[i]] for i in sample]), atol=1e-3):
+                    log.warning("Stored vectors don't match the encoder: embedding every sentence again.")
+                    previous = {}
+            missing = [i for i, key in enumerate(keys) if key not in previous]
+            waiting.append((number, ids, keys, missing, previous))
+            yield [texts[i] for i in missing]
+
+    encoded = embedder.map(missing_texts()) if embedder else (encode(encoder, texts) for texts in missing_texts())
+    for fresh in encoded:
+        number, ids, keys, missing, known = waiting.popleft()
+        out = np.zeros((len(keys), encoder.dimension()), dtype=np.float32)
+        for i, key in enumerate(keys):
+            if key in known:
+                out[i] = known[key]
+        out[missing] = fresh
+        yield number, ids, out
 
 
 def _text_keys(store: CorpusStore) -> np.ndarray:
     """The text keys of every sentence of a store, in row-id order (the order of an index's rows)."""
-    keys = [_text_key(premise_text(t, x)) for batch in store.iter_sentence_texts() for _, t, x in batch]
-    return np.array(keys, dtype=np.int64)
+    parts = [np.array([_text_key(premise_text(t, x)) for _, t, x in batch], dtype=np.int64)
+             for batch in store.iter_sentence_texts(batch_size=CHUNK)]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
 def _write_index(folder: Path, index: faiss.Index, ids: np.ndarray, keys: np.ndarray, meta: dict) -> None:
     """Write an index's files, each through a temporary file, the meta file last with each file's checksum:
     a crash leaves either the old meta (so the next open sees a stale or damaged index and rebuilds) or a
-    complete index."""
+    complete index. A compressed index's lists (:data:`IVFDATA_FILE`) are already in place, written by its build."""
     import faiss
 
-    checksums: dict[str, str] = {}
+    compressed = IndexPlan.from_meta(meta.get("index")).compressed
+    checksums: dict[str, str] = {IVFDATA_FILE: file_checksum(folder / IVFDATA_FILE)} if compressed else {}
 
     def replace(name: str, write) -> None:
         tmp = folder / f"{name}.tmp"
@@ -155,6 +173,8 @@ def _write_index(folder: Path, index: faiss.Index, ids: np.ndarray, keys: np.nda
     replace(IDS_FILE, save_array(ids))
     replace(KEYS_FILE, save_array(keys))
     replace(META_FILE, lambda path: path.write_text(json.dumps({**meta, "checksums": checksums}, indent=2)))
+    if not compressed:
+        (folder / IVFDATA_FILE).unlink(missing_ok=True)  # the lists of a compressed index this one replaces
 
 
 @dataclass(frozen=True)
@@ -173,14 +193,15 @@ class DenseSentenceIndex:
         sentence_ids: the store row id of each index row, ascending.
         encoder: the bi-encoder the vectors came from.
         folder: where the index files live (``None`` for an index that is never saved).
-        meta: what ``dense.json`` says about the index (store fingerprint, encoder, sizes).
+        meta: what ``dense.json`` says about the index (store fingerprint, encoder, sizes, its
+            :class:`~fever_core.retrieval.dense_plan.IndexPlan` under ``index``).
     """
 
     def __init__(
         self,
         index: faiss.Index,
         sentence_ids: np.ndarray,
-        encoder: SentenceTransformer,
+        encoder: SentenceEncoder,
         folder: Path | None = None,
         meta: dict | None = None,
     ):
@@ -189,8 +210,7 @@ class DenseSentenceIndex:
         self.encoder = encoder
         self.folder = folder
         self.meta = meta or {}
-        self._row_of = {int(sid): row for row, sid in enumerate(sentence_ids)}
-        self._vectors: np.ndarray | None = None
+        self.plan = IndexPlan.from_meta(self.meta.get("index"))
         self._keys: np.ndarray | None = None
 
     def __len__(self) -> int:
@@ -198,14 +218,31 @@ class DenseSentenceIndex:
 
     @classmethod
     def build_or_load(
-        cls, store: CorpusStore, folder: Path, encoder_name: str, device: str = "auto", progress: bool = True
+        cls,
+        store: CorpusStore,
+        folder: Path,
+        encoder_name: str,
+        device: str = "auto",
+        progress: bool = True,
+        *,
+        encoder_cache: Path | None = None,
+        flat_max: int | None = None,
+        embedder: ChunkEmbedder | None = None,
     ) -> DenseSentenceIndex:
-        """Load the index in ``folder`` if it matches ``store`` and ``encoder_name``; else (re)build it."""
-        import faiss
+        """Load the index in ``folder`` if it matches ``store``, ``encoder_name`` and the plan for its size; else
+        (re)build it.
 
+        Args:
+            encoder_cache: where the encoder's ONNX export lives (see :func:`~fever_core.retrieval.encoder.load_encoder`).
+            flat_max: the most sentences an exact index is made for (default ``Settings.dense_flat_max_sentences``);
+                above, a compressed one (:meth:`IndexPlan.for_size`).
+            embedder: embeds the sentences of a build, e.g. on a Ray cluster; default the encoder, here.
+        """
         folder = Path(folder)
         wanted = {"store_fingerprint": store.get_meta("fingerprint"), "encoder": encoder_name}
-        encoder = load_encoder(encoder_name, device)
+        encoder = load_encoder(encoder_name, device, cache_dir=encoder_cache)
+        flat_max = Settings().dense_flat_max_sentences if flat_max is None else flat_max
+        plan = IndexPlan.for_size(store.stats().sentences, flat_max)
         meta_path = folder / META_FILE
         if meta_path.is_file():
             try:
@@ -214,8 +251,11 @@ class DenseSentenceIndex:
                 if damaged:
                     log.warning("Dense index in %s is damaged (%s differ from the checksums written with them): "
                                 "rebuilding it, reusing every vector that is still good.", folder, ", ".join(damaged))
+                elif IndexPlan.from_meta(meta.get("index")) != plan and all(meta.get(k) == v for k, v in wanted.items()):
+                    log.warning("Dense index in %s is %s, its size now calls for %s: rebuilding.", folder,
+                                IndexPlan.from_meta(meta.get("index")).describe(), plan.describe())
                 elif all(meta.get(k) == v for k, v in wanted.items()):
-                    index = faiss.read_index(str(folder / INDEX_FILE))
+                    index = open_index(folder / INDEX_FILE, plan)
                     ids = np.load(folder / IDS_FILE)
                     if index.ntotal == len(ids):
                         if "checksums" not in meta and os.access(folder, os.W_OK):
@@ -231,52 +271,68 @@ class DenseSentenceIndex:
         elif (folder / INDEX_FILE).is_file():
             log.warning("Dense index in %s has lost its %s: rebuilding it, reusing every vector that is still good.",
                         folder, META_FILE)
-        return cls._build(store, folder, encoder, wanted, progress)
+        return cls._build(store, folder, encoder, {**wanted, "index": plan.to_meta()}, progress, embedder)
 
     @classmethod
     def _build(
-        cls, store: CorpusStore, folder: Path, encoder: SentenceTransformer, meta: dict, progress: bool
+        cls, store: CorpusStore, folder: Path, encoder: SentenceEncoder, meta: dict, progress: bool,
+        embedder: ChunkEmbedder | None = None,
     ) -> DenseSentenceIndex:
+        """Embed the store's sentences a chunk at a time into ``dense.partial/`` (a killed build resumes from the
+        chunks saved), then make the index the plan in ``meta["index"]`` says, reading the chunks back one by one:
+        memory holds one chunk and the index (a compressed one: its training sample and one shard)."""
         import faiss
 
         started = time.perf_counter()
         partial = folder / "dense.partial"
-        stamp = partial / "build.json"
-        if partial.is_dir() and (not stamp.is_file() or json.loads(stamp.read_text()) != meta):
-            shutil.rmtree(partial)
+        stamp, embedded = partial / "build.json", {k: v for k, v in meta.items() if k != "index"}
+        if partial.is_dir() and (not stamp.is_file() or json.loads(stamp.read_text()) != embedded):
+            shutil.rmtree(partial)  # chunks of another store or encoder (those of another plan are still good)
         partial.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(json.dumps(meta))
+        stamp.write_text(json.dumps(embedded))
         total = store.stats().sentences
         previous = _previous_vectors(folder, meta["encoder"])
-        chunks_ids, chunks_vecs = [], []
+        chunk_ids: list[np.ndarray] = []
         with tqdm(total=total, desc="Embedding sentences", unit="sent", disable=not progress) as bar:
-            for number, rows in enumerate(store.iter_sentence_texts(batch_size=CHUNK)):
-                done = partial / f"chunk_{number:05d}.npz"
-                ids = np.array([r[0] for r in rows], dtype=np.int64)
-                if done.is_file():
-                    saved = np.load(done)
-                    if np.array_equal(saved["ids"], ids):
-                        chunks_ids.append(ids)
-                        chunks_vecs.append(saved["vectors"])
+
+            def to_embed() -> Iterator[tuple[int, np.ndarray, list[str]]]:
+                for number, rows in enumerate(store.iter_sentence_texts(batch_size=CHUNK)):
+                    ids = np.array([r[0] for r in rows], dtype=np.int64)
+                    chunk_ids.append(ids)
+                    done = partial / f"chunk_{number:05d}.npz"
+                    if done.is_file() and np.array_equal(np.load(done)["ids"], ids):
                         bar.update(len(rows))
                         continue
-                texts = [premise_text(title, text) for _, title, text in rows]
-                vectors = _embed_reusing(encoder, texts, previous)
+                    yield number, ids, [premise_text(title, text) for _, title, text in rows]
+
+            for number, ids, vectors in _embed_reusing(encoder, to_embed(), previous, embedder):
                 tmp = partial / f"chunk_{number:05d}.tmp.npz"
                 np.savez(tmp, ids=ids, vectors=vectors)
-                tmp.replace(done)
-                chunks_ids.append(ids)
-                chunks_vecs.append(vectors)
-                bar.update(len(rows))
-        dim = encoder.get_embedding_dimension()
-        vectors = np.concatenate(chunks_vecs) if chunks_vecs else np.zeros((0, dim), dtype=np.float32)
-        ids = np.concatenate(chunks_ids) if chunks_ids else np.zeros(0, dtype=np.int64)
-        index = faiss.IndexFlatIP(dim)
-        index.add(vectors)
+                tmp.replace(partial / f"chunk_{number:05d}.npz")
+                bar.update(len(ids))
+        del previous
+
+        def chunks() -> Iterator[np.ndarray]:
+            for number in range(len(chunk_ids)):
+                yield np.load(partial / f"chunk_{number:05d}.npz")["vectors"]
+
+        dim = encoder.dimension()
+        ids = np.concatenate(chunk_ids) if chunk_ids else np.zeros(0, dtype=np.int64)
+        plan = IndexPlan.from_meta(meta["index"])
+        if plan.compressed:
+            work = partial / f"index-{plan.factory}"
+            work.mkdir(exist_ok=True)
+            index = build_compressed(plan, dim, chunks, len(ids), work, folder / IVFDATA_FILE, progress)
+        else:
+            index = faiss.IndexFlatIP(dim)
+            for vectors in chunks():
+                index.add(vectors)
         meta = {**meta, "sentences": int(len(ids)), "dim": int(dim),
                 "build_seconds": round(time.perf_counter() - started, 1)}
         _write_index(folder, index, ids, _text_keys(store), meta)
         shutil.rmtree(partial)
+        if plan.compressed:
+            index = open_index(folder / INDEX_FILE, plan)  # served memory-mapped, as it will be when opened again
         return cls(index, ids, encoder, folder, meta)
 
     def extend_from(self, store: CorpusStore) -> int:
@@ -302,12 +358,9 @@ class DenseSentenceIndex:
         index = faiss.clone_index(self.index)
         index.add(vectors)
         # published in this order so a search running meanwhile in another thread never meets an
-        # index row without its id, nor an id without its vector
-        if self._vectors is not None:
-            self._vectors = np.concatenate([self._vectors, vectors])
+        # index row without its id (vectors_of reads the index first, then the ids)
         self.sentence_ids = np.concatenate([self.sentence_ids, ids])
         self.index = index
-        self._row_of.update((int(sid), len(self.sentence_ids) - len(ids) + i) for i, sid in enumerate(ids))
         self._keys = np.concatenate([self._keys, np.array([_text_key(t) for t in texts], dtype=np.int64)])
         return len(rows)
 
@@ -329,7 +382,7 @@ class DenseSentenceIndex:
         if k <= 0 or len(self) == 0:
             return []
         scores, rows = self.index.search(query_vector.reshape(1, -1).astype(np.float32), min(k, len(self)))
-        if not np.isfinite(scores).all() or np.abs(scores).max(initial=0.0) > 1 + NORM_TOLERANCE:
+        if not np.isfinite(scores).all() or np.abs(scores).max(initial=0.0) > 1 + self.plan.score_tolerance:
             raise DenseIndexDamaged(
                 f"The dense index in {self.folder} gives impossible scores (cosines outside [-1, 1]): it is damaged. "
                 f"Delete {self.folder / META_FILE if self.folder else 'it'} and open the corpus again to rebuild it; "
@@ -341,13 +394,15 @@ class DenseSentenceIndex:
         ]
 
     def vectors_of(self, sentence_ids: list[int]) -> np.ndarray:
-        """Stored embeddings of some sentences, shape ``(len(sentence_ids), dim)``; unknown ids get zeros."""
-        vectors = self._vectors
-        if vectors is None or len(vectors) < len(self.sentence_ids):  # first use, or the index grew meanwhile
-            vectors = self._vectors = self.index.reconstruct_n(0, len(self))
-        out = np.zeros((len(sentence_ids), self.index.d), dtype=np.float32)
-        for i, sid in enumerate(sentence_ids):
-            row = self._row_of.get(int(sid))
-            if row is not None and row < len(vectors):  # a sentence being added meanwhile counts as unknown
-                out[i] = vectors[row]
+        """Stored embeddings of some sentences, shape ``(len(sentence_ids), dim)``; unknown ids get zeros. From a
+        compressed index they are decoded from its codes (SQ8: within about 0.01 of the vector)."""
+        index = self.index  # before the ids: a sentence being added meanwhile counts as unknown
+        known_ids = self.sentence_ids[: index.ntotal]
+        wanted = np.asarray(sentence_ids, dtype=np.int64)
+        rows = np.searchsorted(known_ids, wanted)
+        found = (rows < len(known_ids)) & (known_ids[np.minimum(rows, len(known_ids) - 1)] == wanted) \
+            if len(known_ids) else np.zeros(len(wanted), dtype=bool)
+        out = np.zeros((len(wanted), index.d), dtype=np.float32)
+        if found.any():
+            out[found] = index.reconstruct_batch(rows[found].astype(np.int64))
         return out

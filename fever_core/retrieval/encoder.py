@@ -1,25 +1,258 @@
-"""Sentence-transformers bi-encoder, loaded once per (model, device)."""
+"""The bi-encoder that embeds sentences and claims (all-MiniLM-L6-v2 by default), loaded once per model and device.
+
+On a CPU it runs through ONNX Runtime: the first time a model is used with a data folder it is exported to ONNX
+there (``<data>/encoders/``, a few seconds, about 90 MB for MiniLM) with a checksum of the file, which every
+load checks (a damaged export is made again). It gives the vectors PyTorch gives, within 1e-6, in about a third
+of the time on 2 cores (``benchmarks/scale/README.md``). On a GPU, for a model the export does not cover (pooling
+other than mean or CLS, extra layers after pooling), or where the export can't be written, sentence-transformers
+runs it in PyTorch.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
+import os
+import shutil
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from fever_core.checksums import file_checksum
 from fever_core.device import select_device
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
+log = logging.getLogger(__name__)
+
+BACKENDS = ("auto", "onnx", "torch")
+"""``auto``: ONNX Runtime on a CPU, PyTorch on a GPU."""
+EXPORT_VERSION = "1"
+"""Part of an export's folder name: raised when the export changes, so old exports are not used."""
+ONNX_FILE = "model.onnx"
+EXPORT_META = "encoder.json"
+
+
+class SentenceEncoder(Protocol):
+    """What dense retrieval needs of an encoder."""
+
+    name: str
+    backend: str
+
+    def dimension(self) -> int:
+        """The length of a vector."""
+        ...
+
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        """L2-normalised float32 embeddings, shape ``(len(texts), dimension)``."""
+        ...
+
+
+class ChunkEmbedder(Protocol):
+    """Embeds the chunks of texts of an index build, perhaps many at once on other machines (a Ray cluster:
+    :mod:`fever_core.distributed`)."""
+
+    def map(self, chunks: Iterable[list[str]]) -> Iterator[np.ndarray]:
+        """The vectors of each chunk (as :meth:`SentenceEncoder.encode` gives them), in the order of the chunks."""
+        ...
+
+
+class TorchEncoder:
+    """A sentence-transformers model run by PyTorch (any device)."""
+
+    backend = "torch"
+
+    def __init__(self, name: str, model: SentenceTransformer):
+        self.name = name
+        self.model = model
+
+    def dimension(self) -> int:
+        return int(self.model.get_embedding_dimension())
+
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        vectors = self.model.encode(
+            texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        )
+        return np.ascontiguousarray(vectors, dtype=np.float32)
+
+
+class OnnxEncoder:
+    """A sentence-transformers model exported to ONNX (see :func:`export_onnx`), run by ONNX Runtime on the CPU.
+
+    Args:
+        name: the model's id or path (what the index records).
+        folder: the export: ``model.onnx``, the tokenizer and ``encoder.json``.
+        threads: ONNX Runtime's threads; 0 = as many as PyTorch uses in this process.
+    """
+
+    backend = "onnx"
+
+    def __init__(self, name: str, folder: Path, threads: int = 0):
+        import onnxruntime
+        from transformers import AutoTokenizer
+
+        self.name = name
+        self.meta = json.loads((folder / EXPORT_META).read_text())
+        self.tokenizer = AutoTokenizer.from_pretrained(str(folder))
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads or _torch_threads()
+        options.inter_op_num_threads = 1
+        self.session = onnxruntime.InferenceSession(str(folder / ONNX_FILE), options,
+                                                    providers=["CPUExecutionProvider"])
+
+    def dimension(self) -> int:
+        return int(self.meta["dimension"])
+
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        out = np.zeros((len(texts), self.dimension()), dtype=np.float32)
+        order = np.argsort([-len(text) for text in texts], kind="stable")  # batches of alike lengths pad little
+        for start in range(0, len(texts), batch_size):
+            rows = order[start:start + batch_size]
+            tokens = self.tokenizer([texts[i] for i in rows], padding=True, truncation="longest_first",
+                                    max_length=self.meta["max_seq_length"], return_tensors="np")
+            feed = {name: tokens[name].astype(np.int64) for name in self.meta["inputs"]}
+            hidden = self.session.run(None, feed)[0]
+            if self.meta["pooling"] == "cls":
+                pooled = hidden[:, 0]
+            else:
+                mask = tokens["attention_mask"][..., None].astype(np.float32)
+                pooled = (hidden * mask).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)
+            out[rows] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return out
+
+
+def _torch_threads() -> int:
+    import torch
+
+    return torch.get_num_threads()
+
+
+def _export_key(name_or_path: str) -> str:
+    """Names an export: the model, its files' sizes and times when it is a folder, and :data:`EXPORT_VERSION`."""
+    parts = [name_or_path, EXPORT_VERSION]
+    folder = Path(name_or_path)
+    if folder.is_dir():
+        parts += [f"{p.name}|{p.stat().st_size}|{p.stat().st_mtime_ns}" for p in sorted(folder.iterdir()) if p.is_file()]
+    slug = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in folder.name)[-40:]
+    return f"{slug}-{hashlib.sha1(chr(10).join(parts).encode()).hexdigest()[:12]}"
+
+
+class ExportUnsupported(ValueError):
+    """The model has parts the ONNX export does not cover; it runs in PyTorch instead."""
+
+
+def export_onnx(name_or_path: str, folder: Path) -> Path:
+    """Export a sentence-transformers model to ONNX in ``folder`` (written beside it, then renamed into place).
+
+    The graph takes the tokenizer's ids and mask and gives the transformer's last hidden states; pooling and
+    normalisation are done by :class:`OnnxEncoder` as the model's own pooling layer says (mean or CLS).
+
+    Raises:
+        ExportUnsupported: for other pooling, or layers after pooling other than normalisation.
+    """
+    import torch
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.models import Normalize, Pooling, Transformer
+
+    model = SentenceTransformer(name_or_path, device="cpu")
+    modules = list(model)
+    if not isinstance(modules[0], Transformer) or not any(isinstance(m, Pooling) for m in modules):
+        raise ExportUnsupported(f"{name_or_path} is not a transformer followed by pooling")
+    pooling = next(m for m in modules if isinstance(m, Pooling)).pooling_mode  # a string, or a tuple of modes
+    extra = [type(m).__name__ for m in modules[1:] if not isinstance(m, (Pooling, Normalize))]
+    if pooling not in {"mean", "cls"} or extra:
+        raise ExportUnsupported(f"{name_or_path} has {pooling} pooling and layers {extra or 'none'} after it")
+    transformer, tokenizer = modules[0].auto_model.eval(), modules[0].tokenizer
+    example = tokenizer(["An example sentence to trace.", "Another."], padding=True, return_tensors="pt")
+    inputs = [name for name in ("input_ids", "attention_mask", "token_type_ids") if name in example]
+
+    class LastHiddenState(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.transformer = transformer
+
+        def forward(self, *tensors):
+            return self.transformer(**dict(zip(inputs, tensors))).last_hidden_state
+
+    tmp = folder.with_name(f".{folder.name}.tmp-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    with torch.no_grad():
+        torch.onnx.export(
+            LastHiddenState(), tuple(example[name] for name in inputs), str(tmp / ONNX_FILE), input_names=inputs,
+            output_names=["last_hidden_state"], opset_version=17, dynamo=False,
+            dynamic_axes={name: {0: "batch", 1: "tokens"} for name in [*inputs, "last_hidden_state"]},
+        )
+    tokenizer.save_pretrained(str(tmp))
+    meta = {"model": name_or_path, "pooling": pooling, "inputs": inputs, "max_seq_length": model.max_seq_length,
+            "dimension": model.get_embedding_dimension(), "checksum": file_checksum(tmp / ONNX_FILE)}
+    (tmp / EXPORT_META).write_text(json.dumps(meta, indent=2))
+    try:
+        tmp.rename(folder)
+    except OSError:  # another process exported it meanwhile: keep theirs
+        shutil.rmtree(tmp, ignore_errors=True)
+    return folder
+
+
+def _onnx_export(name_or_path: str, cache_dir: Path) -> Path:
+    """The checked export of a model in ``cache_dir``, made first when missing or damaged."""
+    folder = Path(cache_dir) / _export_key(name_or_path)
+    meta_path = folder / EXPORT_META
+    if folder.is_dir():
+        try:
+            if file_checksum(folder / ONNX_FILE) == json.loads(meta_path.read_text())["checksum"]:
+                return folder
+            log.warning("The ONNX export in %s does not match its checksum: exporting the encoder again.", folder)
+        except (OSError, ValueError, KeyError) as exc:
+            log.warning("The ONNX export in %s can't be read (%s): exporting the encoder again.", folder, exc)
+        shutil.rmtree(folder, ignore_errors=True)
+    log.info("Exporting the encoder %s to ONNX in %s (once per machine).", name_or_path, folder)
+    return export_onnx(name_or_path, folder)
+
+
+def encoder_cache_dir(data_dir: Path) -> Path:
+    """Where the ONNX exports of a data folder live: ``<data_dir>/encoders``."""
+    return Path(data_dir) / "encoders"
+
+
+def default_cache_dir() -> Path:
+    """Where ONNX exports go unless told: those of the data folder of the settings."""
+    from fever_core.settings import Settings
+
+    return encoder_cache_dir(Settings.from_env().data_dir)
+
 
 @lru_cache(maxsize=4)
-def load_encoder(name_or_path: str, device: str = "auto") -> SentenceTransformer:
-    """Load a sentence-transformers model from a local path or a (cached) hub id."""
+def load_encoder(name_or_path: str, device: str = "auto", backend: str = "auto",
+                 cache_dir: Path | None = None) -> SentenceEncoder:
+    """Load a sentence-transformers model from a local path or a (cached) hub id.
+
+    Args:
+        name_or_path: the model.
+        device: ``auto``, ``cpu`` or ``cuda`` (see :func:`fever_core.device.select_device`).
+        backend: one of :data:`BACKENDS`. Default ``auto``: ONNX Runtime on a CPU (falling back to PyTorch, with
+            a logged reason, when the model can't be exported), PyTorch on a GPU.
+        cache_dir: where the ONNX export lives; default :func:`default_cache_dir`.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"Unknown encoder backend {backend!r}: use one of {', '.join(BACKENDS)}.")
+    device = select_device(device)
+    if backend == "onnx" or (backend == "auto" and device == "cpu"):
+        try:
+            return OnnxEncoder(name_or_path, _onnx_export(name_or_path, Path(cache_dir or default_cache_dir())))
+        except (ExportUnsupported, ImportError, OSError) as exc:
+            if backend == "onnx":
+                raise RuntimeError(f"Can't run the encoder {name_or_path!r} through ONNX Runtime: {exc}.") from exc
+            log.warning("The encoder %s runs in PyTorch, not ONNX Runtime: %s.", name_or_path, exc)
     from sentence_transformers import SentenceTransformer
 
     try:
-        return SentenceTransformer(name_or_path, device=select_device(device))
+        return TorchEncoder(name_or_path, SentenceTransformer(name_or_path, device=device))
     except OSError as exc:
         raise RuntimeError(
             f"Can't load the encoder {name_or_path!r}: not a local model folder, not in the Hugging Face "
@@ -27,11 +260,8 @@ def load_encoder(name_or_path: str, device: str = "auto") -> SentenceTransformer
         ) from exc
 
 
-def encode(encoder: SentenceTransformer, texts: list[str], batch_size: int = 64) -> np.ndarray:
+def encode(encoder: SentenceEncoder, texts: list[str], batch_size: int = 64) -> np.ndarray:
     """L2-normalised float32 embeddings, shape ``(len(texts), dim)``; inner product = cosine."""
     if not texts:
-        return np.zeros((0, encoder.get_embedding_dimension()), dtype=np.float32)
-    vectors = encoder.encode(
-        texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
-    )
-    return np.ascontiguousarray(vectors, dtype=np.float32)
+        return np.zeros((0, encoder.dimension()), dtype=np.float32)
+    return encoder.encode(texts, batch_size=batch_size)

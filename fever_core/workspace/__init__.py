@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from fever_core.corpus.build import LIVE_CORPUS, corpus_dir
+from fever_core.retrieval.encoder import ChunkEmbedder
 from fever_core.settings import Settings
 from fever_core.workspace.base import Workspace, open_local_workspace
 from fever_core.workspace.live import open_live_workspace
@@ -15,6 +16,7 @@ def open_workspace(
     specs: list[str] | None = None,
     progress: bool = True,
     rebuild: bool = False,
+    embedder: ChunkEmbedder | None = None,
 ) -> Workspace:
     """Open corpus ``name``, building its store and dense index first if they are missing or stale.
 
@@ -25,6 +27,8 @@ def open_workspace(
         specs: source specs to (re)define the corpus with (see ``fever_core.corpus.sources``).
         progress: show progress bars while building.
         rebuild: rebuild the store (and so the index) even if it looks current.
+        embedder: embeds the sentences when the dense index is built, e.g. on a Ray cluster
+            (:mod:`fever_core.distributed`); default the encoder, in this process.
     """
     settings = settings or Settings.from_env()
     if name == LIVE_CORPUS:
@@ -34,7 +38,7 @@ def open_workspace(
                 f"To start it afresh, delete {corpus_dir(settings.data_dir, name)}."
             )
         return open_live_workspace(settings, progress=progress)
-    return open_local_workspace(name, settings, specs=specs, progress=progress, rebuild=rebuild)
+    return open_local_workspace(name, settings, specs=specs, progress=progress, rebuild=rebuild, embedder=embedder)
 
 
 __all__ = ["Workspace", "open_workspace"]

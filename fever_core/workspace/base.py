@@ -15,6 +15,7 @@ from fever_core.corpus.build import corpus_dir, ensure_corpus_store
 from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.dense import DenseSentenceIndex
+from fever_core.retrieval.encoder import ChunkEmbedder, encoder_cache_dir
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.settings import Settings
 
@@ -48,12 +49,15 @@ class Workspace:
 
 
 def open_local_workspace(
-    name: str, settings: Settings, specs: list[str] | None = None, progress: bool = True, rebuild: bool = False
+    name: str, settings: Settings, specs: list[str] | None = None, progress: bool = True, rebuild: bool = False,
+    embedder: ChunkEmbedder | None = None,
 ) -> Workspace:
     """Open local corpus ``name``, building its store and dense index first if they are missing or stale
     (see :func:`fever_core.workspace.open_workspace`)."""
     store = ensure_corpus_store(settings.data_dir, name, specs=specs, progress=progress, rebuild=rebuild)
     dense = DenseSentenceIndex.build_or_load(
-        store, corpus_dir(settings.data_dir, name), settings.encoder_model, settings.device, progress=progress
+        store, corpus_dir(settings.data_dir, name), settings.encoder_model, settings.device, progress=progress,
+        encoder_cache=encoder_cache_dir(settings.data_dir), flat_max=settings.dense_flat_max_sentences,
+        embedder=embedder,
     )
     return Workspace(name, store, dense, settings)

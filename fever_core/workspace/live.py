@@ -31,6 +31,7 @@ from fever_core.corpus.store import SCHEMA_VERSION, CorpusStore
 from fever_core.corpus.wikipedia_cache import WikipediaCache
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.dense import DenseSentenceIndex
+from fever_core.retrieval.encoder import encoder_cache_dir
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.settings import Settings
 from fever_core.text import page_id_to_title
@@ -66,7 +67,8 @@ def open_live_workspace(settings: Settings, progress: bool = False) -> LiveWikip
             store = _open_store(folder / STORE_FILE)
             store.set_meta("fingerprint", content_fingerprint(store))
             dense = DenseSentenceIndex.build_or_load(
-                store, folder, settings.encoder_model, settings.device, progress=progress
+                store, folder, settings.encoder_model, settings.device, progress=progress,
+                encoder_cache=encoder_cache_dir(settings.data_dir), flat_max=settings.dense_flat_max_sentences,
             )
             source = LiveWikipediaSource(timeout_s=settings.wikipedia_timeout_s, api_url=settings.wikipedia_api_url)
             _OPEN[key] = LiveWikipediaWorkspace(LIVE_CORPUS, store, dense, settings, WikipediaCache(store, source))

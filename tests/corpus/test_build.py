@@ -23,12 +23,14 @@ def test_earlier_source_wins_a_title_clash(tmp_path, pages_file):
     assert reverse.sentence("Fox_2000_Pictures", 0).text.startswith("A different text")
 
 
-def test_a_killed_build_leaves_no_store_and_a_rerun_finishes(tmp_path, pages_file, monkeypatch):
+def test_a_killed_build_leaves_no_store_and_a_rerun_resumes_it(tmp_path, pages_file, monkeypatch):
     real = FeverJsonlSource.iter_pages
+    starts = []
 
-    def dies_midway(self):
-        for number, page in enumerate(real(self)):
-            if number == 3:
+    def dies_midway(self, start=0):
+        starts.append(start)
+        for number, page in enumerate(real(self, start)):
+            if number == 5:
                 raise KeyboardInterrupt("killed")
             yield page
 
@@ -39,10 +41,13 @@ def test_a_killed_build_leaves_no_store_and_a_rerun_finishes(tmp_path, pages_fil
     folder = tmp_path / "corpora" / "killed"
     assert not (folder / "store.sqlite").exists()
     assert (folder / "store.sqlite.partial").exists()
-    monkeypatch.setattr(FeverJsonlSource, "iter_pages", real)
+    monkeypatch.setattr(FeverJsonlSource, "iter_pages", lambda self, start=0: (starts.append(start), real(self, start))[1])
     store = ensure_corpus_store(tmp_path, "killed", progress=False)
+    assert starts == [0, 4]  # the two stored batches of two pages are not read again
     assert store.stats().pages == len(PAGES)
     assert not (folder / "store.sqlite.partial").exists()
+    whole = ensure_corpus_store(tmp_path, "whole", specs=[f"fever:{pages_file}"], progress=False)
+    assert store.content_checksum() == whole.content_checksum()
 
 
 def test_changed_source_rebuilds_and_unchanged_reuses(tmp_path):

@@ -39,6 +39,7 @@ class EmbeddedSummariesSource:
     """Wikipedia lead summaries, split into sentences with spaCy. They carry no hyperlinks."""
 
     name = "embedded"
+    carries_links = False
 
     def __init__(self, path: Path | None = None):
         self._path = path
@@ -64,8 +65,11 @@ class EmbeddedSummariesSource:
             title = value.get("title") or key
             yield title_to_page_id(title), title
 
-    def iter_pages(self, batch_size: int = 512) -> Iterator[Page]:
-        items = [(value.get("title") or key, value["extract"]) for key, value in self._summaries().items()]
+    def count_pages(self) -> int:
+        return len(self._summaries())
+
+    def iter_pages(self, start: int = 0, batch_size: int = 512) -> Iterator[Page]:
+        items = [(value.get("title") or key, value["extract"]) for key, value in self._summaries().items()][start:]
         for start in range(0, len(items), batch_size):
             batch = items[start:start + batch_size]
             for (title, _), texts in zip(batch, split_sentences([text for _, text in batch])):

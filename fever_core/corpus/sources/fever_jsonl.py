@@ -1,9 +1,13 @@
-"""FEVER ``wiki-pages`` jsonl files, streamed one page at a time."""
+"""FEVER ``wiki-pages`` jsonl files, streamed one page at a time.
+
+The page format (``{"id", "text", "lines"}`` a line) is read here for every FEVER source: one file
+(:class:`FeverJsonlSource`) and the whole dump as it comes (:mod:`~fever_core.corpus.sources.fever_wiki`).
+"""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from fever_core.corpus.sources.base import CorpusSourceError
@@ -36,12 +40,57 @@ def parse_lines_field(page_id: str, lines: str) -> list[Sentence]:
     return sentences
 
 
+def page_records(lines: Iterable[str | bytes], name: str, start: int = 0) -> Iterator[dict]:
+    """The page records of a FEVER jsonl stream, from the ``start``-th page on (blank lines don't count).
+
+    The pages before ``start`` are skipped without being parsed, so a resumed build passes them quickly.
+    Raises :class:`CorpusSourceError` naming ``name`` and the line for a line that is not a page.
+    """
+
+    def skipping() -> Iterator[str | bytes]:
+        skipped = 0
+        for raw in lines:
+            if skipped < start and raw.strip():
+                skipped += 1
+                yield ""  # read_jsonl passes blank lines and keeps counting them: line numbers stay true
+            else:
+                yield raw
+
+    for number, record in read_jsonl(skipping(), name, error=CorpusSourceError):
+        if not isinstance(record.get("id"), str) or not record["id"]:
+            raise CorpusSourceError(
+                f"{name}:{number}: expected an object with a non-empty string \"id\" "
+                "(FEVER wiki-pages format). Fix or remove that line and rebuild."
+            )
+        yield record
+
+
+def count_pages(lines: Iterable[str | bytes]) -> int:
+    """The number of pages (non-blank lines) in a FEVER jsonl stream, without parsing them."""
+    return sum(1 for raw in lines if raw.strip())
+
+
+def page_from_record(record: dict, source: str) -> Page:
+    """The page of one FEVER record: its ``lines`` when it has them, else its ``text`` as line 0."""
+    page_id = record["id"]
+    lines = record.get("lines")
+    if isinstance(lines, str) and lines.strip():
+        sentences = parse_lines_field(page_id, lines)
+    else:
+        sentences = [Sentence(page_id, 0, fever_to_plain(str(record.get("text") or "")))]
+        sentences = [s for s in sentences if s.text]
+    return Page(page_id, page_id_to_title(page_id), sentences, source=source)
+
+
 class FeverJsonlSource:
     """Pages from a FEVER ``wiki-pages`` jsonl file (``{"id", "text", "lines"}`` per line).
 
     The file is read line by line, so a multi-gigabyte dump never sits in memory. Blank lines are
     skipped; a line that is not a JSON page raises :class:`CorpusSourceError` naming file and line.
+    Pages without links of their own get links anchored by title matching when the corpus is built.
     """
+
+    carries_links = False
 
     def __init__(self, path: Path):
         self.path = Path(path)
@@ -60,27 +109,20 @@ class FeverJsonlSource:
                 + (" (the shared benchmark data lives in ../shared/data/corpus/)." if "shared" in str(self.path) else ".")
             ) from None
 
-    def _records(self) -> Iterator[dict]:
+    def _records(self, start: int = 0) -> Iterator[dict]:
         self._stat()
-        for number, record in read_jsonl(self.path, error=CorpusSourceError):
-            if not isinstance(record.get("id"), str) or not record["id"]:
-                raise CorpusSourceError(
-                    f"{self.path}:{number}: expected an object with a non-empty string \"id\" "
-                    "(FEVER wiki-pages format). Fix or remove that line and rebuild."
-                )
-            yield record
+        with self.path.open(encoding="utf-8", errors="replace") as lines:
+            yield from page_records(lines, str(self.path), start)
+
+    def count_pages(self) -> int:
+        self._stat()
+        with self.path.open("rb") as lines:
+            return count_pages(lines)
 
     def iter_titles(self) -> Iterator[tuple[str, str]]:
         for record in self._records():
             yield record["id"], page_id_to_title(record["id"])
 
-    def iter_pages(self) -> Iterator[Page]:
-        for record in self._records():
-            page_id = record["id"]
-            lines = record.get("lines")
-            if isinstance(lines, str) and lines.strip():
-                sentences = parse_lines_field(page_id, lines)
-            else:
-                sentences = [Sentence(page_id, 0, fever_to_plain(str(record.get("text") or "")))]
-                sentences = [s for s in sentences if s.text]
-            yield Page(page_id, page_id_to_title(page_id), sentences, source=self.name)
+    def iter_pages(self, start: int = 0) -> Iterator[Page]:
+        for record in self._records(start):
+            yield page_from_record(record, self.name)

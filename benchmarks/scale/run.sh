@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The scale measurements of benchmarks/scale/README.md, in order, into benchmarks/scale/results/.
+# Run from the project root on an otherwise idle machine: ./benchmarks/scale/run.sh [DATA_DIR]
+# (default a fresh folder under /tmp; the embedded corpus is built there cold, and the large corpus too).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+PY=${PY:-.venv/bin/python}
+DATA=${1:-$(mktemp -d /tmp/fever-scale-XXXX)}
+OUT=benchmarks/scale/results
+WIKI=$DATA/wiki-pages
+SHARED=${SHARED:-../shared/data}
+mkdir -p "$OUT"
+timed() { /usr/bin/time -f '{"wall_s": %e, "peak_rss_kb": %M}' -o "$1" "${@:2}"; }
+
+# 1. The embedded corpus built cold (what `make run` does on a fresh machine), its ONNX export included.
+timed $OUT/embedded-build-time.json $PY -m fever_core --data-dir "$DATA/cold" corpus build embedded
+
+# 2. The encoder: PyTorch against ONNX Runtime, then Ray with 1 and 2 workers.
+FEVER_DATA_DIR=$DATA/cold $PY -m benchmarks.scale.encoder_rate --corpus embedded --sentences 8192 \
+    --claims-file "$SHARED/claims/fever-dev.jsonl" --report $OUT/encoder.json
+
+# 3. The large real corpus as a FEVER wiki-pages folder; built, killed with SIGKILL, resumed; then its index kinds.
+[ -d "$WIKI" ] || $PY -m benchmarks.scale.make_wiki_pages "$WIKI" --shared "$SHARED" > $OUT/large-corpus.json
+$PY -m fever_core --data-dir "$DATA" corpus build large --source "fever-wiki:$WIKI" & BUILD=$!
+sleep "${KILL_AFTER:-120}"; kill -9 $BUILD || true; wait $BUILD || true
+timed $OUT/large-build-time.json $PY -m fever_core --data-dir "$DATA" corpus build large --source "fever-wiki:$WIKI"
+timed $OUT/large-rerun-time.json $PY -m fever_core --data-dir "$DATA" corpus build large --source "fever-wiki:$WIKI"
+$PY -m fever_core --data-dir "$DATA" benchmark-corpus large --claims "$SHARED/claims/fever-dev.jsonl" \
+    --nprobe 8,16,32,64,128 --report $OUT/large-index-kinds.json
+
+# 4. A synthetic compressed index of 5M vectors: memory and latency at size.
+timed $OUT/synthetic-5m-time.json $PY -m benchmarks.scale.synthetic_index --vectors 5000000 --nprobe 32,64,128,256 \
+    --work "$DATA" --report $OUT/synthetic-5m.json
+echo "results in $OUT; data in $DATA"

@@ -1,0 +1,72 @@
+"""Embedding a corpus's sentences on a Ray cluster: one encoder per worker, chunks in order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+
+from fever_core.distributed.cluster import LOCAL, connect, ordered_map, require_ray, worker_count
+
+VECTOR_TOLERANCE = 1e-5
+"""Largest difference of a vector component between a Ray build and a local one (threads sum in other orders)."""
+
+
+class EncoderWorker:
+    """A Ray actor holding one encoder, on ``threads`` CPU threads (its share of its machine)."""
+
+    def __init__(self, encoder_name: str, device: str, encoder_cache: str | None, threads: int):
+        from fever_core.device import limit_cpu_threads
+        from fever_core.retrieval.encoder import load_encoder
+
+        limit_cpu_threads(threads)
+        self.encoder = load_encoder(encoder_name, device, cache_dir=Path(encoder_cache) if encoder_cache else None)
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        from fever_core.retrieval.encoder import encode
+
+        return encode(self.encoder, texts)
+
+
+class RayEmbedder:
+    """A :class:`~fever_core.retrieval.encoder.ChunkEmbedder` whose chunks are encoded by actors on a Ray cluster.
+
+    Args:
+        encoder_name: the model, as in the settings (every worker must be able to load it).
+        device: ``auto`` (a GPU a worker when the cluster has GPUs), ``cpu`` or ``cuda``.
+        encoder_cache: where the ONNX export lives (on a shared disk, or made by each worker).
+        address: the cluster (see :func:`~fever_core.distributed.cluster.connect`); default a local one.
+        workers: encoders to start; default one for each CPU (or GPU) of the cluster.
+        threads: CPU threads of each encoder. Default 1.
+    """
+
+    def __init__(self, encoder_name: str, device: str = "auto", encoder_cache: Path | None = None,
+                 address: str = LOCAL, workers: int | None = None, threads: int = 1):
+        require_ray()  # at once: not after hours of storing pages
+        self.encoder_name, self.device, self.encoder_cache = encoder_name, device, encoder_cache
+        self.address, self.workers, self.threads = address, workers, threads
+        self.ray = None
+        self.actors: list = []
+
+    def _start(self) -> None:
+        """Connect and start the encoders, on the first chunks only: a build with nothing to embed starts nothing."""
+        self.ray = connect(self.address)
+        gpus = int(self.ray.cluster_resources().get("GPU", 0)) if self.device != "cpu" else 0
+        self.workers = self.workers or (gpus or worker_count(self.ray, self.threads))
+        options = {"num_gpus": 1, "num_cpus": self.threads} if gpus else {"num_cpus": self.threads}
+        actor = self.ray.remote(EncoderWorker).options(**options)
+        cache = str(self.encoder_cache) if self.encoder_cache else None
+        self.actors = [actor.remote(self.encoder_name, "cuda" if gpus else "cpu", cache, self.threads)
+                       for _ in range(self.workers)]
+
+    def map(self, chunks: Iterable[list[str]]) -> Iterator[np.ndarray]:
+        if not self.actors:
+            self._start()
+        return ordered_map(self.ray, self.actors, "encode", chunks)
+
+    def close(self) -> None:
+        """Stop the encoders (the cluster stays up)."""
+        for actor in self.actors:
+            self.ray.kill(actor)
+        self.actors = []

@@ -1,0 +1,52 @@
+"""The encoder through ONNX Runtime gives PyTorch's vectors; its export is made once, checked, and remade when damaged."""
+
+import json
+
+import numpy as np
+import pytest
+
+from fever_core.retrieval.encoder import EXPORT_META, ONNX_FILE, OnnxEncoder, TorchEncoder, encode, load_encoder
+
+TEXTS = ["Sherlock Holmes: Sherlock Holmes is a fictional private detective created by Arthur Conan Doyle.",
+         "Jaws.", "", "Edinburgh: " + "It has been recognised as the capital since the 15th century. " * 60,
+         "Ünïcödé and emoji 🦈 in Simón Bolívar's text."]
+
+
+@pytest.fixture(scope="module")
+def export_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("encoders")
+
+
+def test_onnx_vectors_equal_pytorch_ones(settings, export_dir):
+    onnx = load_encoder(settings.encoder_model, "cpu", cache_dir=export_dir)
+    torch = load_encoder(settings.encoder_model, "cpu", backend="torch")
+    assert isinstance(onnx, OnnxEncoder) and isinstance(torch, TorchEncoder)
+    assert onnx.dimension() == torch.dimension() == 384
+    got, expected = encode(onnx, TEXTS), encode(torch, TEXTS)
+    assert got.dtype == np.float32 and got.shape == (len(TEXTS), 384)
+    np.testing.assert_allclose(got, expected, atol=1e-5)  # the long text is cut at the model's 256 tokens in both
+    np.testing.assert_allclose(np.linalg.norm(got, axis=1), 1, atol=1e-6)
+    # batching and order do not change a text's vector
+    np.testing.assert_allclose(onnx.encode(TEXTS[::-1], batch_size=2)[::-1], got, atol=1e-5)
+    assert encode(onnx, []).shape == (0, 384)
+
+
+def test_a_damaged_export_is_made_again(settings, export_dir, caplog):
+    load_encoder(settings.encoder_model, "cpu", cache_dir=export_dir)
+    [folder] = [p for p in export_dir.iterdir() if p.is_dir()]
+    meta = json.loads((folder / EXPORT_META).read_text())
+    assert meta["pooling"] == "mean" and len(meta["checksum"]) == 32
+    with (folder / ONNX_FILE).open("r+b") as fh:
+        fh.seek(5000)
+        fh.write(b"\0" * 64)
+    load_encoder.cache_clear()
+    again = load_encoder(settings.encoder_model, "cpu", cache_dir=export_dir)
+    assert "does not match its checksum" in caplog.text
+    assert isinstance(again, OnnxEncoder)
+    torch = load_encoder(settings.encoder_model, "cpu", backend="torch")
+    np.testing.assert_allclose(encode(again, TEXTS[:2]), encode(torch, TEXTS[:2]), atol=1e-5)
+
+
+def test_an_unknown_backend_is_refused(settings):
+    with pytest.raises(ValueError, match="Unknown encoder backend 'tpu'"):
+        load_encoder(settings.encoder_model, "cpu", backend="tpu")
