@@ -9,6 +9,7 @@ thread calls ``process``, so what it calls need not be thread-safe.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import threading
@@ -37,15 +38,17 @@ class QueueFull(RuntimeError):
 
 @dataclass
 class BatcherStats:
-    """What the batcher has done so far: batches run, items processed, items that failed, seconds busy."""
+    """What the batcher has done so far: batches run, items processed, items that failed, items dropped unprocessed
+    because their future was cancelled (nobody waits for them any more), seconds busy."""
 
     batches: int = 0
     items: int = 0
     failed: int = 0
+    dropped: int = 0
     busy_s: float = 0.0
 
 
-@dataclass
+@dataclass(eq=False)  # found in the queue by identity: two equal items are two entries
 class _Entry(Generic[Item]):
     item: Item
     future: Future
@@ -63,6 +66,9 @@ class MicroBatcher(Generic[Item, Outcome]):
             the worker is idle, so it adds latency at low load only). Default 15 ms.
         max_queue: items waiting at most; :meth:`submit` refuses more with :class:`QueueFull`.
         name: the worker thread's name.
+
+    Cancelling an item's future (its caller timed out, or its client went away) takes it out of the queue at once:
+    it is never processed and no longer counts against ``max_queue``.
     """
 
     def __init__(
@@ -115,7 +121,20 @@ class MicroBatcher(Generic[Item, Outcome]):
             entries = [_Entry(item, Future(), now) for item in items]
             self._queue.extend(entries)
             self._cond.notify()
+        for entry in entries:
+            entry.future.add_done_callback(functools.partial(self._forget_if_cancelled, entry))
         return [entry.future for entry in entries]
+
+    def _forget_if_cancelled(self, entry: _Entry[Item], future: Future) -> None:
+        """Take a cancelled item out of the queue (unless a batch or :meth:`close` has taken it already)."""
+        if not future.cancelled():
+            return
+        with self._cond:
+            try:
+                self._queue.remove(entry)
+            except ValueError:
+                return
+            self.stats.dropped += 1
 
     def close(self, timeout_s: float | None = 5.0) -> None:
         """Stop taking items, cancel those still waiting, and let the worker finish its batch."""
@@ -143,8 +162,12 @@ class MicroBatcher(Generic[Item, Outcome]):
 
     def _run(self) -> None:
         while (batch := self._next_batch()) is not None:
-            # a future cancelled while waiting (its request timed out or went away) is dropped here
+            # a future cancelled between being taken into the batch and now is dropped here
+            taken = len(batch)
             batch = [entry for entry in batch if entry.future.set_running_or_notify_cancel()]
+            if len(batch) < taken:
+                with self._cond:
+                    self.stats.dropped += taken - len(batch)
             if not batch:
                 continue
             started = time.perf_counter()

@@ -24,9 +24,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from fever_core.service.app import create_app
     from fever_core.service.config import ServiceConfig
 
+    from fever_core.service.server import make_server, raise_file_limit
+
     config = ServiceConfig(max_batch=args.max_batch, batch_wait_ms=args.batch_wait_ms, max_queue=args.max_queue,
                            max_instances=args.max_instances, max_body_bytes=args.max_body_bytes,
-                           timeout_s=args.timeout)
+                           timeout_s=args.timeout, header_timeout_s=args.header_timeout,
+                           body_timeout_s=args.body_timeout, max_connections=args.max_connections,
+                           max_waiting_connections=args.max_waiting_connections)
     if not config.api_key and not is_loopback(args.host):
         print(f"error: --host {args.host} would let anyone who can reach this machine check claims, and no API key is "
               "set. Set FEVER_API_KEY to a secret (clients send it in the X-API-Key header), or serve on 127.0.0.1 "
@@ -37,15 +41,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(settings, corpora, config)  # a missing corpus or model stops here, before anything loads
     limit_cpu_threads(settings.app_cpu_threads if args.threads is None else args.threads)
 
-    import uvicorn
-
-    server = uvicorn.Server(uvicorn.Config(
-        app, host=args.host, port=args.port, log_level="info" if args.verbose else "warning",
-        access_log=args.verbose,
-        # a last guard against a flood of connections (uvicorn answers 503); the claim queue refuses well before
-        limit_concurrency=4 * config.max_queue + 64,
-        timeout_graceful_shutdown=10,
-    ))
+    raise_file_limit(config)
+    server = make_server(app, config, args.host, args.port, args.verbose, timeout_graceful_shutdown=10)
     failures: list[str] = []
 
     def stop(message: str) -> None:
@@ -88,6 +85,17 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                    help="request body size (default %(default)s)")
     p.add_argument("--timeout", type=float, default=defaults.timeout_s,
                    help="seconds a request waits for its claims; beyond, 503 (default %(default)s)")
+    p.add_argument("--header-timeout", type=float, default=defaults.header_timeout_s,
+                   help="seconds a connection has to send a request's headers; beyond, it is closed (default "
+                   "%(default)s)")
+    p.add_argument("--body-timeout", type=float, default=defaults.body_timeout_s,
+                   help="seconds a request's body may take once its headers are in; beyond, 408 (default %(default)s)")
+    p.add_argument("--max-connections", type=int, default=defaults.max_connections,
+                   help="requests in progress at once; beyond, 503 with Retry-After, /health excepted (default "
+                   "%(default)s)")
+    p.add_argument("--max-waiting-connections", type=int, default=defaults.max_waiting_connections,
+                   help="connections waiting for a request (idle or half-sent); beyond, the one waiting longest is "
+                   "closed (default %(default)s)")
     p.add_argument("--threads", type=int, default=None,
                    help="PyTorch CPU threads; 0: PyTorch's default, one per core (default: FEVER_APP_CPU_THREADS, 1, "
                    "which is fastest where other work shares the cores; on a machine of its own, try 0)")

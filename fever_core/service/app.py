@@ -8,23 +8,34 @@ install, no CDN).
 Every claim goes through one :class:`~fever_core.batching.MicroBatcher`: claims of concurrent requests, and the
 instances of a ``/predict``, are verified together in batches (:meth:`~fever_core.pipeline.Checker.check_many`) on
 one worker thread, while the event loop stays free to answer. The queue is bounded: a request whose claims don't fit
-is answered 503 with ``Retry-After`` at once, and one that waits longer than the timeout likewise.
+is answered 503 with ``Retry-After`` at once, and one that waits longer than the timeout likewise; the claims of a
+client that goes away while they wait are dropped from the queue unchecked.
+
+Guards that hold under any server: a body over the size limit gets 413 and one slower than the body timeout 408;
+requests in progress are capped (503 with ``Retry-After`` beyond, ``/health`` always answered); a body nested too
+deeply is refused with a message that says so; lone surrogates (``"\\ud800"``, which UTF-8 can't encode) are dropped
+from every string of a request body, so no answer fails after its claims were checked. The header timeout and the
+bound on idle connections are the server's (:mod:`fever_core.service.server`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
+import json
 import logging
+import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -44,6 +55,7 @@ from fever_core.service.schemas import (
     PredictInstance,
     PredictRequest,
     PredictResponse,
+    error_body,
 )
 from fever_core.service.startup import check_can_serve, load_checkers
 from fever_core.settings import Settings
@@ -148,8 +160,11 @@ class Service:
                                "Leave corpus out for the default, or start a server with --corpus NAME.")
         return name
 
-    async def check(self, requests: list[ClaimRequest]) -> list[CheckResult | ClaimError]:
-        """Queue the claims together and wait for them (at most the timeout)."""
+    async def check(self, requests: list[ClaimRequest],
+                    client_gone: Callable[[], Awaitable[None]] | None = None) -> list[CheckResult | ClaimError]:
+        """Queue the claims together and wait for them: at most the timeout, and only while ``client_gone`` (which
+        returns when the client has closed its connection) has not returned; the claims not started then are
+        dropped from the queue."""
         if self.status != "ready" or self.batcher is None:
             raise ServiceError(503, "loading", f"The service is not ready: {self.message}", retry_after_s=5)
         try:
@@ -159,16 +174,29 @@ class Service:
                                f"The server is busy: {exc.waiting} claims are waiting (at most "
                                f"{self.config.max_queue}). Try again in {exc.retry_after_s} s.",
                                retry_after_s=exc.retry_after_s) from None
-        waiting = [asyncio.wrap_future(future) for future in futures]
+        async def all_checked() -> list[CheckResult | ClaimError]:
+            return list(await asyncio.gather(*[asyncio.wrap_future(future) for future in futures]))
+
+        checked = asyncio.ensure_future(all_checked())  # a task: cancelled, it takes its gather's error with it
+        gone = asyncio.ensure_future(client_gone()) if client_gone is not None else None
         try:
-            return list(await asyncio.wait_for(asyncio.gather(*waiting), self.config.timeout_s))
-        except asyncio.TimeoutError:
-            for future in futures:
-                future.cancel()  # claims not started yet are dropped
-            retry = self.batcher.retry_after_s()
-            raise ServiceError(503, "timeout", f"The claims were not checked within {self.config.timeout_s:g} s: the "
-                               f"server is busy. Try again in {retry} s, or send fewer claims per request.",
-                               retry_after_s=retry) from None
+            done, _ = await asyncio.wait([checked] + ([gone] if gone else []), timeout=self.config.timeout_s,
+                                         return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if gone is not None:
+                gone.cancel()
+        if checked in done:
+            return checked.result()
+        checked.cancel()
+        for future in futures:
+            future.cancel()  # claims not started yet leave the queue unchecked
+        if gone is not None and gone in done:
+            raise ServiceError(499, "client_closed_request", "The client closed the connection before its claims "
+                               "were checked; they were dropped.")
+        retry = self.batcher.retry_after_s()
+        raise ServiceError(503, "timeout", f"The claims were not checked within {self.config.timeout_s:g} s: the "
+                           f"server is busy. Try again in {retry} s, or send fewer claims per request.",
+                           retry_after_s=retry)
 
     def gauges(self) -> list[Gauge]:
         batcher = self.batcher
@@ -181,6 +209,8 @@ class Service:
                   stats.items if stats else 0, "counter"),
             Gauge("fever_claims_failed_total", "Claims whose check raised an error.", stats.failed if stats else 0,
                   "counter"),
+            Gauge("fever_claims_dropped_total", "Claims dropped unchecked: their request timed out or its client went "
+                  "away.", stats.dropped if stats else 0, "counter"),
             Gauge("fever_batches_total", "Batches checked.", stats.batches if stats else 0, "counter"),
             Gauge("fever_batch_busy_seconds_total", "Seconds spent checking batches.",
                   round(stats.busy_s, 6) if stats else 0, "counter"),
@@ -217,37 +247,163 @@ class _Observe:
             self.metrics.observe(_route(scope), status, time.perf_counter() - started)
 
 
-class _LimitBody:
-    """Refuses a request body over ``max_bytes`` (by its Content-Length, or as it arrives) with a 413 that the app's
-    error handler words, whichever endpoint reads it."""
+class _Admit:
+    """Answers at once ``refuse(scope)`` (a 503 with ``Retry-After``) to a request beyond ``limit`` in progress;
+    ``/health`` is always let in, so a load balancer sees a busy replica as alive."""
 
-    def __init__(self, app, max_bytes: int):
+    def __init__(self, app, limit: int, refuse: Callable[[dict], Response]):
+        self.app = app
+        self.limit = limit
+        self.refuse = refuse
+        self.in_progress = 0
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["path"] == "/health":
+            return await self.app(scope, receive, send)
+        if self.in_progress >= self.limit:
+            return await self.refuse(scope)(scope, receive, send)
+        self.in_progress += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.in_progress -= 1
+
+
+class _GuardBody:
+    """Refuses a request body over ``max_bytes`` (by its Content-Length, or as it arrives) with a 413, and one that
+    has not all arrived ``timeout_s`` after the headers with a 408 (and the connection closed), both worded by the
+    app's error handler, whichever endpoint reads it."""
+
+    def __init__(self, app, max_bytes: int, timeout_s: float):
         self.app = app
         self.max_bytes = max_bytes
+        self.timeout_s = timeout_s
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         length = dict(scope.get("headers", ())).get(b"content-length", b"")
         declared = int(length) if length.isdigit() else 0
+        deadline = time.monotonic() + self.timeout_s
         received = 0
+        complete = False
 
-        async def receive_within_limit():
-            nonlocal received
+        async def receive_guarded():
+            nonlocal received, complete
+            if complete:  # the body is in: what follows is the wait for a disconnect, which has no deadline
+                return await receive()
             if declared > self.max_bytes:
                 raise StarletteHTTPException(413)
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                raise StarletteHTTPException(408, headers={"Connection": "close"}) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
                     raise StarletteHTTPException(413)
+                complete = not message.get("more_body", False)
+            else:
+                complete = True
             return message
 
-        await self.app(scope, receive_within_limit, send)
+        await self.app(scope, receive_guarded, send)
+
+
+MAX_JSON_DEPTH = 64
+"""Levels a request body's JSON may nest (a FEVER instance with its evidence sets needs 6)."""
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class BodyRefused(ValueError):
+    """A body that is JSON but one the service won't read (nested too deeply); the message says why."""
+
+
+def _deeper_than(value, limit: int) -> bool:
+    """Whether parsed JSON nests more than ``limit`` arrays and objects (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def _without_lone_surrogates(value):
+    """Parsed JSON with lone surrogates dropped from every string, keys too: JSON can spell them (``"\\ud800"``),
+    UTF-8 can't encode them, so one would make the answer fail. (The service's own step, for now.)"""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("", value)
+    if isinstance(value, (list, tuple)):
+        return [_without_lone_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_without_lone_surrogates(key): _without_lone_surrogates(item) for key, item in value.items()}
+    return value
+
+
+class _ServiceRequest(Request):
+    """A request whose JSON body is checked for depth and cleaned of lone surrogates as it is parsed."""
+
+    async def json(self):
+        if not hasattr(self, "_json"):
+            body = await self.body()
+            too_deep = (f"The body's JSON nests more than {MAX_JSON_DEPTH} levels of arrays and objects, more than "
+                        "any request here needs: send a flatter body.")
+            try:
+                value = json.loads(body)
+            except RecursionError:
+                raise BodyRefused(too_deep) from None
+            if body.count(b"[") + body.count(b"{") > MAX_JSON_DEPTH and _deeper_than(value, MAX_JSON_DEPTH):
+                raise BodyRefused(too_deep)
+            self._json = _without_lone_surrogates(value) if _SURROGATE_ESCAPE.search(body) else value
+        return self._json
+
+
+class _ServiceRoute(APIRoute):
+    """An endpoint that reads its body through :class:`_ServiceRequest`."""
+
+    def get_route_handler(self):
+        handler = super().get_route_handler()
+
+        async def handle(request: Request) -> Response:
+            return await handler(_ServiceRequest(request.scope, request.receive))
+
+        return handle
+
+
+class _CleanJSONResponse(JSONResponse):
+    """JSON that can't fail on text: a lone surrogate that reached an answer another way than through the request
+    (a corpus, a model's files) is dropped, rather than the answer lost to a 500 after its claims were checked."""
+
+    def render(self, content) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return super().render(_without_lone_surrogates(content))
+
+
+async def _until_disconnected(request: Request) -> None:
+    """Returns once the client has closed its connection (called after the body was read: nothing else arrives)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+def _error_response(metrics: Metrics, scope: dict, error: ServiceError) -> Response:
+    """``error`` as every endpoint answers one (:func:`~fever_core.service.schemas.error_body`), counted."""
+    metrics.error(_route(scope), error.code)
+    headers = {"Retry-After": str(error.retry_after_s)} if error.retry_after_s is not None else None
+    if error.status == 401:
+        headers = {"WWW-Authenticate": API_KEY_HEADER}
+    return Response(error_body(error.code, error.message), status_code=error.status, headers=headers,
+                    media_type="application/json")
 
 
 ERRORS = {
     401: {"model": ErrorResponse, "description": "no API key, or the wrong one (when the server has one)"},
+    408: {"model": ErrorResponse, "description": "the body did not all arrive within the server's body timeout"},
     413: {"model": ErrorResponse, "description": "the body is larger than the server's limit"},
     422: {"model": ErrorResponse, "description": "the body is not what the endpoint takes, or the claim can't be "
           "checked (empty, too long, no words); the message says which"},
@@ -297,35 +453,53 @@ def create_app(
         "Retry-After." + (f" Send the API key in the `{API_KEY_HEADER}` header." if config.api_key else ""),
         lifespan=lifespan,
         redoc_url=None,
+        default_response_class=_CleanJSONResponse,
     )
+    app.router.route_class = _ServiceRoute
     app.state.service = service
-    app.add_middleware(_LimitBody, max_bytes=config.max_body_bytes)
+
+    def refuse_beyond_limit(scope: dict) -> Response:
+        retry = service.batcher.retry_after_s() if service.batcher is not None else 1
+        return _error_response(service.metrics, scope, ServiceError(
+            503, "overloaded", f"The server is answering {config.max_connections:,} requests at once, its limit. "
+            f"Try again in {retry} s.", retry_after_s=retry))
+
+    app.add_middleware(_GuardBody, max_bytes=config.max_body_bytes, timeout_s=config.body_timeout_s)
+    app.add_middleware(_Admit, limit=config.max_connections, refuse=refuse_beyond_limit)
     app.add_middleware(_Observe, metrics=service.metrics)
 
-    def error_response(request: Request, error: ServiceError) -> JSONResponse:
-        service.metrics.error(_route(request.scope), error.code)
-        headers = {"Retry-After": str(error.retry_after_s)} if error.retry_after_s is not None else None
-        if error.status == 401:
-            headers = {"WWW-Authenticate": API_KEY_HEADER}
-        body = ErrorResponse(data={"code": error.code, "message": error.message}).model_dump()
-        return JSONResponse(body, status_code=error.status, headers=headers)
+    def error_response(request: Request, error: ServiceError) -> Response:
+        return _error_response(service.metrics, request.scope, error)
 
     @app.exception_handler(ServiceError)
-    async def on_service_error(request: Request, error: ServiceError) -> JSONResponse:
+    async def on_service_error(request: Request, error: ServiceError) -> Response:
         return error_response(request, error)
 
     @app.exception_handler(RequestValidationError)
-    async def on_invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+    async def on_invalid_request(request: Request, error: RequestValidationError) -> Response:
         return error_response(request, ServiceError(422, "invalid_request", _describe(error.errors())))
 
     @app.exception_handler(StarletteHTTPException)
-    async def on_http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def on_http_error(request: Request, error: StarletteHTTPException) -> Response:
         if error.status_code == 413:
             message = (f"The request body is larger than this server's limit of {config.max_body_bytes:,} bytes: "
                        "send fewer or shorter claims per request.")
             return error_response(request, ServiceError(413, "body_too_large", message))
+        if error.status_code == 408:
+            message = (f"The request body did not all arrive within {config.body_timeout_s:g} s of its headers (or "
+                       "was shorter than its Content-Length): send the whole body at once.")
+            response = error_response(request, ServiceError(408, "body_timeout", message))
+            response.headers.update(error.headers or {})
+            return response
         if error.status_code == 400:  # FastAPI's answer to a body it can't decode
-            return error_response(request, ServiceError(422, "invalid_request", "The body is not JSON in UTF-8."))
+            cause = error.__cause__
+            if isinstance(cause, BodyRefused):
+                message = str(cause)
+            elif isinstance(cause, UnicodeDecodeError):
+                message = f"The body is not UTF-8 (byte {cause.start}): send JSON in UTF-8."
+            else:
+                message = "The body is not JSON in UTF-8."
+            return error_response(request, ServiceError(422, "invalid_request", message))
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, f"http_{error.status_code}")
         message = {404: "No such endpoint: see /docs for the endpoints.",
                    405: "This endpoint does not take that method: see /docs."}.get(error.status_code, str(error.detail))
@@ -335,7 +509,7 @@ def create_app(
         return response
 
     @app.exception_handler(Exception)
-    async def on_failure(request: Request, error: Exception) -> JSONResponse:
+    async def on_failure(request: Request, error: Exception) -> Response:
         log.exception("Request failed")
         message = f"The check failed on the server ({error.__class__.__name__}); the server log has the details."
         return error_response(request, ServiceError(500, "internal_error", message))
@@ -350,18 +524,19 @@ def create_app(
 
     @app.post("/check", response_model=CheckResponse, responses=ERRORS, dependencies=guarded,
               summary="Check one claim", tags=["checking"])
-    async def check(body: CheckRequest) -> JSONResponse:
+    async def check(body: CheckRequest, request: Request) -> JSONResponse:
         """The claim's verdict, probabilities and reason, its evidence with stances and links, the pages with why
         they were retrieved, timings and warnings: the JSON of `python -m fever_core check --json`."""
         options = body.options.to_options() if body.options else None
-        outcome = (await service.check([ClaimRequest(service.corpus(body.corpus), body.claim, options)]))[0]
+        claims = [ClaimRequest(service.corpus(body.corpus), body.claim, options)]
+        outcome = (await service.check(claims, functools.partial(_until_disconnected, request)))[0]
         if isinstance(outcome, ClaimError):
             raise ServiceError(422, "bad_claim", str(outcome))
-        return JSONResponse(outcome.to_dict())
+        return _CleanJSONResponse(outcome.to_dict())
 
     @app.post("/predict", response_model=PredictResponse, responses=ERRORS, dependencies=guarded,
               summary="Check claims in the FEVER 2.0 builders' format", tags=["checking"])
-    async def predict(body: PredictRequest) -> JSONResponse:
+    async def predict(body: PredictRequest, request: Request) -> JSONResponse:
         """A prediction per instance, in order: `predicted_label` and `predicted_evidence` (`[page, line]` pairs),
         with the instance echoed as `request_instance`; scoreable by the FEVER scorer. A claim that can't be checked
         (empty, too long) is predicted NOT ENOUGH INFO with no evidence and an `error`, as `evaluate` counts it;
@@ -374,7 +549,8 @@ def create_app(
                      for n, i in enumerate(body.instances)]
         corpus = service.corpus(body.corpus)
         options = body.options.to_options() if body.options else None
-        outcomes = await service.check([ClaimRequest(corpus, i["claim"], options) for i in instances]) if instances else []
+        claims = [ClaimRequest(corpus, i["claim"], options) for i in instances]
+        outcomes = await service.check(claims, functools.partial(_until_disconnected, request)) if claims else []
         predictions = []
         for instance, outcome in zip(instances, outcomes):
             if isinstance(outcome, ClaimError):
@@ -383,7 +559,7 @@ def create_app(
             else:
                 prediction = outcome.fever_prediction(instance["id"])
             predictions.append({**prediction, "request_instance": instance})
-        return JSONResponse({"result": "success", "data": {"predictions": predictions}})
+        return _CleanJSONResponse({"result": "success", "data": {"predictions": predictions}})
 
     @app.get("/corpora", response_model=CorporaResponse, responses={401: ERRORS[401]}, dependencies=guarded,
              summary="The corpora, which this server serves, and its limits", tags=["service"])
@@ -405,7 +581,7 @@ def create_app(
     async def health() -> JSONResponse:
         """200 once the models and indexes are loaded; 503 while loading (or if loading failed)."""
         body = HealthResponse(status=service.status, corpora=service.corpora, message=service.message)
-        return JSONResponse(body.model_dump(), status_code=200 if service.status == "ready" else 503)
+        return _CleanJSONResponse(body.model_dump(), status_code=200 if service.status == "ready" else 503)
 
     @app.get("/metrics", response_class=PlainTextResponse, responses={401: ERRORS[401]}, dependencies=guarded,
              summary="Prometheus metrics", tags=["service"])

@@ -22,6 +22,15 @@ class ServiceConfig:
         max_instances: instances per ``/predict`` request (at most ``max_queue``). Default 128.
         max_body_bytes: request body size; larger gets 413. Default 1 MiB.
         timeout_s: seconds a request waits for its claims; longer gets 503 with ``Retry-After``. Default 60.
+        header_timeout_s: seconds a connection has to send a request's headers, counted from when it opened or
+            got its previous answer; then it is closed (with a 408 if the request had begun). Default 10.
+        body_timeout_s: seconds a request's body may take to arrive once its headers are in; longer gets 408 and
+            the connection is closed. Default 30.
+        max_connections: connections with a request in progress (headers in, answer not yet sent) at most; a
+            request beyond gets 503 with ``Retry-After``, except ``/health``, which is always answered. Default 512.
+        max_waiting_connections: connections waiting for a request (idle between requests, or their headers
+            still arriving) at most; when one more opens, the one that has waited longest is closed, so a flood
+            of half-open connections can't lock out the clients that send whole requests. Default 1024.
         api_key: when set, every request but ``/health`` and the docs needs the header ``X-API-Key: <key>``.
             Default ``FEVER_API_KEY`` (unset: no key).
     """
@@ -32,13 +41,19 @@ class ServiceConfig:
     max_instances: int = 128
     max_body_bytes: int = 1 << 20
     timeout_s: float = 60.0
+    header_timeout_s: float = 10.0
+    body_timeout_s: float = 30.0
+    max_connections: int = 512
+    max_waiting_connections: int = 1024
     api_key: str = field(default_factory=lambda: os.environ.get("FEVER_API_KEY", ""), repr=False)
 
     def __post_init__(self) -> None:
-        if min(self.max_batch, self.max_queue, self.max_instances, self.max_body_bytes) < 1:
-            raise ValueError("The batch size, queue size, instance limit and body limit must each be at least 1.")
+        if min(self.max_batch, self.max_queue, self.max_instances, self.max_body_bytes, self.max_connections,
+               self.max_waiting_connections) < 1:
+            raise ValueError("The batch size, queue size, instance limit, body limit and connection limits must each "
+                             "be at least 1.")
         if self.max_instances > self.max_queue:
             raise ValueError(f"max_instances ({self.max_instances}) can't exceed max_queue ({self.max_queue}): "
                              "a /predict request that big could never be queued.")
-        if self.timeout_s <= 0 or self.batch_wait_ms < 0:
-            raise ValueError("The timeout must be positive and the batch wait at least 0.")
+        if min(self.timeout_s, self.header_timeout_s, self.body_timeout_s) <= 0 or self.batch_wait_ms < 0:
+            raise ValueError("The timeouts must be positive and the batch wait at least 0.")

@@ -86,13 +86,19 @@ class PredictRequest(BaseModel):
 class ErrorDetail(BaseModel):
     code: str = Field(description="what went wrong, for programs: invalid_request, bad_claim, too_many_instances, "
                       "corpus_not_served, body_too_large, unauthorized, overloaded, timeout, loading, not_found, "
-                      "method_not_allowed, internal_error")
+                      "method_not_allowed, header_timeout, body_timeout, invalid_http, client_closed_request, "
+                      "internal_error")
     message: str = Field(description="what went wrong and what to do, for people")
 
 
 class ErrorResponse(BaseModel):
     result: Literal["error"] = "error"
     data: ErrorDetail
+
+
+def error_body(code: str, message: str) -> bytes:
+    """An error as every answer of the service carries it: :class:`ErrorResponse` as UTF-8 JSON."""
+    return ErrorResponse(data=ErrorDetail(code=code, message=message)).model_dump_json().encode()
 
 
 class PageOut(BaseModel):
@@ -198,6 +204,12 @@ class LimitsOut(BaseModel):
     max_body_bytes: int
     max_queue: int = Field(description="claims waiting at most; beyond, 503 with Retry-After")
     timeout_s: float = Field(description="seconds a request waits for its claims; beyond, 503 with Retry-After")
+    header_timeout_s: float = Field(description="seconds a connection has to send a request's headers; beyond, "
+                                    "it is closed (408)")
+    body_timeout_s: float = Field(description="seconds a request's body may take once its headers are in; "
+                                  "beyond, 408")
+    max_connections: int = Field(description="requests in progress at once; beyond, 503 with Retry-After "
+                                 "(/health is always answered)")
     max_batch: int = Field(description="claims verified together at most (1: no micro-batching)")
 
 

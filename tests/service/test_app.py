@@ -214,3 +214,71 @@ def test_a_request_that_waits_too_long_answers_503_with_retry_after(checker):
         assert error_of(response)["code"] == "timeout"
         held.release.set()
         assert client.post("/check", json={"claim": JAWS}).status_code == 200
+
+
+def test_requests_beyond_the_connection_limit_get_a_json_503_but_health_is_answered(checker):
+    held = HeldChecker(checker)
+    with serving(held, max_connections=2, max_batch=1) as client:
+        first, first_answer = post_in_background(client, "/check", {"claim": JAWS})
+        assert held.started.wait(10)
+        second, second_answer = post_in_background(client, "/check", {"claim": JAWS})
+        batcher = client.app.state.service.batcher
+        deadline = time.monotonic() + 10
+        while batcher.waiting < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        refused = client.post("/check", json={"claim": JAWS})
+        assert refused.status_code == 503 and int(refused.headers["Retry-After"]) >= 1
+        error = error_of(refused)
+        assert error["code"] == "overloaded" and "2 requests at once" in error["message"]
+        assert client.get("/health").status_code == 200
+        held.release.set()
+        first.join(20)
+        second.join(20)
+        assert first_answer[0].status_code == 200 and second_answer[0].status_code == 200
+
+
+def test_lone_surrogates_are_dropped_from_requests_and_every_instance_is_answered(client):
+    body = ('{"instances": ["Jaws is a film.", "\\ud800", {"id": "a\\udfff", "claim": "Jaws \\ud800is a film.", '
+            '"note\\ud800": ["x\\udc00y"]}]}')
+    response = client.post("/predict", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 200, response.text
+    plain, lone, instance = response.json()["data"]["predictions"]
+    assert plain["predicted_label"] in {"SUPPORTS", "REFUTES", "NOT ENOUGH INFO"}
+    assert lone["request_instance"] == {"id": 1, "claim": ""} and "empty" in lone["error"]
+    assert instance["id"] == "a" and instance["request_instance"] == {"id": "a", "claim": "Jaws is a film.",
+                                                                      "note": ["xy"]}
+    assert instance["predicted_evidence"] == plain["predicted_evidence"]
+    response = client.post("/check", content='{"claim": "Jaws\\ud800 is a film."}',
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 200 and response.json()["claim"] == "Jaws is a film."
+
+
+class SurrogateChecker:
+    """The fixture checker, whose results carry a lone surrogate (as text from a damaged corpus could)."""
+
+    def __init__(self, checker):
+        self.checker = checker
+        self.workspace = checker.workspace
+        self.settings = checker.settings
+
+    def check_many(self, claims, options=None):
+        import dataclasses
+
+        return [dataclasses.replace(result, claim=result.claim + "\ud800")
+                for result in self.checker.check_many(claims, options)]
+
+
+def test_an_answer_with_a_lone_surrogate_is_still_sent(checker):
+    with serving(SurrogateChecker(checker)) as client:
+        response = client.post("/check", json={"claim": JAWS})
+        assert response.status_code == 200 and response.json()["claim"] == JAWS
+
+
+@pytest.mark.parametrize("depth", [65, 100_000])
+def test_json_nested_too_deeply_is_refused_as_such(client, depth):
+    response = client.post("/check", content="[" * depth + "]" * depth, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    error = error_of(response)
+    assert error["code"] == "invalid_request" and "nests more than 64 levels" in error["message"]
+    not_utf8 = client.post("/check", content=b'{"claim": "\xff"}', headers={"Content-Type": "application/json"})
+    assert "not UTF-8" in error_of(not_utf8)["message"]

@@ -126,3 +126,20 @@ def test_close_cancels_what_waits_and_refuses_more():
     assert waiting.cancelled() or waiting.result(5) == 4
     with pytest.raises(RuntimeError, match="closed"):
         batcher.submit([3])
+
+
+def test_a_cancelled_item_leaves_the_queue_at_once_and_is_counted_as_dropped():
+    process = Recorder(hold=True)
+    batcher = MicroBatcher(process, max_batch=1, max_wait_s=0, max_queue=2)
+    try:
+        first = batcher.submit([1])
+        assert process.started.wait(5)
+        second, third = batcher.submit([2, 3])
+        assert second.cancel()
+        assert batcher.waiting == 1 and batcher.stats.dropped == 1
+        (fourth,) = batcher.submit([4])  # the cancelled item's place is free again
+        process.release.set()
+        assert [f.result(5) for f in (first[0], third, fourth)] == [2, 6, 8]
+        assert [2] not in process.batches and batcher.stats.dropped == 1
+    finally:
+        batcher.close()

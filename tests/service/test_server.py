@@ -1,0 +1,190 @@
+"""The service served for real on 127.0.0.1: half-open and slow connections are timed out or closed to make room,
+/health and /check keep answering under a flood of them, and the claims of clients that went away are dropped
+unchecked."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import resource
+import socket
+import threading
+import time
+
+import pytest
+
+from tests.service.conftest import served
+
+JAWS = "Jaws was directed by a man born in Ohio."
+HALF_HEADERS = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+
+
+def ask(port: int, method: str, path: str, body: dict | None = None) -> tuple[int, dict, dict]:
+    """One request on a new connection: status, headers, JSON body."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=180)  # a claim is slow beside a training run
+    try:
+        connection.request(method, path, body=None if body is None else json.dumps(body),
+                           headers={"Content-Type": "application/json"})
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+def connect(port: int, sending: bytes = b"") -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    if sending:
+        sock.sendall(sending)
+    return sock
+
+
+def until_closed(sock: socket.socket, within_s: float) -> bytes:
+    """What the server sends before it closes the connection (fails if it is still open after ``within_s``)."""
+    sock.settimeout(within_s)
+    received = b""
+    try:
+        while chunk := sock.recv(65536):
+            received += chunk
+    except ConnectionResetError:
+        pass
+    finally:
+        sock.close()
+    return received
+
+
+def json_error(answer: bytes) -> tuple[int, dict]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert b"content-type: application/json" in head.lower(), head
+    return int(head.split()[1]), json.loads(body)["data"]
+
+
+def wait_for(condition, within_s: float = 20) -> None:
+    deadline = time.monotonic() + within_s
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def files_for_a_flood():
+    """Room for 1,200 connections at both ends in this process (the soft limit is often 1,024)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    needed = 4096
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        pytest.skip(f"open files are limited to {hard}; the flood needs {needed}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, needed), hard))
+    yield
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_1200_half_open_connections_leave_health_and_check_answering(checker, files_for_a_flood):
+    # uvicorn's limit_concurrency (1,088 here before) counted these and answered every request a plain-text 503
+    with served(checker) as (port, _):
+        flood = [connect(port, HALF_HEADERS) for _ in range(1200)]
+        try:
+            started = time.monotonic()
+            status, headers, health = ask(port, "GET", "/health")
+            assert status == 200 and health["status"] == "ready"
+            assert time.monotonic() - started < 10  # 2 s with /check on an idle machine: benchmarks/service/flood.py
+            status, _, checked = ask(port, "POST", "/check", {"claim": JAWS})
+            assert status == 200 and checked["claim"] == JAWS
+        finally:
+            for sock in flood:
+                sock.close()
+
+
+def test_beyond_the_waiting_limit_the_longest_waiting_connection_is_closed(checker):
+    with served(checker, max_waiting_connections=50) as (port, _):
+        flood = [connect(port, HALF_HEADERS) for _ in range(80)]
+        assert ask(port, "GET", "/health")[0] == 200
+        assert until_closed(flood[0], 10) == b""  # the oldest made room, without an answer
+        newest = flood[-1]
+        newest.settimeout(0.3)
+        try:
+            newest.recv(1)
+            raise AssertionError("the newest half-open connection was closed")
+        except TimeoutError:
+            pass
+        for sock in flood:
+            sock.close()
+
+
+def test_headers_must_arrive_within_the_header_timeout_however_slowly_they_drip(checker):
+    with served(checker, header_timeout_s=0.5) as (port, _):
+        idle = connect(port)
+        half = connect(port, HALF_HEADERS)
+        drip = connect(port, b"G")
+        stop = threading.Event()
+
+        def keep_dripping():
+            while not stop.wait(0.1):
+                try:
+                    drip.sendall(b"E")
+                except OSError:
+                    return
+
+        dripper = threading.Thread(target=keep_dripping)
+        dripper.start()
+        try:
+            started = time.monotonic()
+            status, error = json_error(until_closed(half, 10))
+            assert status == 408 and error["code"] == "header_timeout" and "0.5 s" in error["message"]
+            assert json_error(until_closed(drip, 10))[0] == 408
+            assert until_closed(idle, 10) == b""  # never began a request: closed without an answer
+            assert time.monotonic() - started < 10
+        finally:
+            stop.set()
+            dripper.join()
+        assert ask(port, "GET", "/health")[0] == 200  # whole requests are not affected
+
+
+def test_a_body_shorter_than_its_content_length_gets_408_after_the_body_timeout(checker):
+    with served(checker, body_timeout_s=0.5) as (port, _):
+        sock = connect(port, b"POST /check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                             b"Content-Length: 100\r\n\r\n{\"claim\": ")
+        started = time.monotonic()
+        status, error = json_error(until_closed(sock, 10))
+        assert status == 408 and error["code"] == "body_timeout" and "Content-Length" in error["message"]
+        assert time.monotonic() - started < 10
+
+
+class CountingChecker:
+    """The fixture checker, counting the claims it checks; its first batch waits until released."""
+
+    def __init__(self, checker):
+        self.checker = checker
+        self.workspace = checker.workspace
+        self.settings = checker.settings
+        self.claims = 0
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def check_many(self, claims, options=None):
+        self.started.set()
+        self.release.wait(20)
+        self.claims += len(claims)
+        return self.checker.check_many(claims, options)
+
+
+def test_the_claims_of_clients_that_went_away_are_dropped_unchecked(checker):
+    counting = CountingChecker(checker)
+    body = json.dumps({"claim": JAWS}).encode()
+    request = (b"POST /check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+               b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+    with served(counting, max_batch=1) as (port, app):
+        batcher = app.state.service.batcher
+        clients = [connect(port, request) for _ in range(20)]
+        assert counting.started.wait(20)  # one claim is being checked, the others wait
+        wait_for(lambda: batcher.waiting == 19)
+        for sock in clients:
+            sock.close()
+        wait_for(lambda: batcher.stats.dropped == 19)
+        counting.release.set()
+        status, _, checked = ask(port, "POST", "/check", {"claim": JAWS})
+        assert status == 200 and checked["claim"] == JAWS
+        assert counting.claims == 2  # the one under way when its client left, and the last request
+        metrics = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        metrics.request("GET", "/metrics")
+        text = metrics.getresponse().read().decode()
+        metrics.close()
+        assert "fever_claims_dropped_total 19" in text
