@@ -19,7 +19,6 @@ from fever_core.evaluation.batch import RESULT_COLUMNS, BatchJob, BatchRow, pred
 from fever_core.formats import Claim, DataFileError, read_claim_list
 from pages.shared import (
     UiSettings,
-    browser_session,
     check_options,
     checker_or_stop,
     corpus_label,
@@ -92,12 +91,12 @@ def start_batch(ui: UiSettings, claims: list[Claim], source: str) -> None:
     """Start checking the claims in the background with the sidebar's settings, each kept in the history,
     and draw the page again (its form disabled while the batch runs)."""
     checker = checker_or_stop(ui)
-    history, settings, session = load_history(), asdict(ui), browser_session()
+    history, settings = load_history(), asdict(ui)
     job = BatchJob(claims)
 
     def keep_in_history(row: BatchRow) -> None:
         if row.result is not None:
-            history.add(row.result, settings, batch=job.job_id, session=session)
+            history.add(row.result, settings, batch=job.job_id)
 
     job.start(checker, check_options(ui), on_row=keep_in_history)
     keep_batch(Batch(job, source, ui))

@@ -1,7 +1,6 @@
-"""History: the checks this browser session made (on Verify and in batches), newest first, or everyone's when
-the server was started with a shared history (``FEVER_SHARED_HISTORY=1``). Search it (the search stays while
-the person visits other pages), re-open a check in Verify as it was made (without checking it again) or check
-it again with its corpus and settings, and clear it (after a confirmation). No server path is shown."""
+"""History: every check made in the app (on Verify and in batches), newest first. Search it (the search
+stays while the person visits other pages), re-open a check in Verify as it was made (without checking
+it again) or check it again with its corpus and settings, and clear it (after a confirmation)."""
 
 from __future__ import annotations
 
@@ -12,16 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from fever_core.history import HistoryEntry, HistoryStore
-from pages.shared import (
-    corpus_label,
-    footer,
-    history_session,
-    load_history,
-    permalink_params,
-    plain,
-    settings_of,
-    synced_widget,
-)
+from pages.shared import corpus_label, footer, load_history, permalink_params, plain, settings_of, synced_widget
 
 # The newest checks matching the search that the page lists.
 SHOWN = 500
@@ -60,35 +50,32 @@ def open_entry(entries: list[HistoryEntry]) -> None:
         st.switch_page("pages/verify.py", query_params=permalink_params(entry.claim, settings_of(entry.settings)))
 
 
-def clear_history(history: HistoryStore, count: int, session: str | None) -> None:
-    """Clear the history (``session``'s checks, or everyone's for ``None``), once the person has confirmed it."""
+def clear_history(history: HistoryStore, count: int) -> None:
+    """Clear the history, once the person has confirmed it."""
     if not st.session_state.get("confirm_clear"):
         st.button("Clear the history…", disabled=not count, on_click=st.session_state.__setitem__,
                   args=("confirm_clear", True))
         return
-    whose = "everyone's" if session is None else "this browser's"
-    st.warning(f"Delete all {count:,} of {whose} checks from the history? This can't be undone.", icon="⚠️")
+    st.warning(f"Delete all {count:,} checks from the history? This can't be undone.", icon="⚠️")
     cols = st.columns([1, 1, 3])
     if cols[0].button("Yes, delete them all", type="primary"):
-        st.session_state["history_notice"] = f"Deleted {history.clear(session):,} checks."
+        st.session_state["history_notice"] = f"Deleted {history.clear():,} checks."
     elif not cols[1].button("Cancel"):
         return
     st.session_state["confirm_clear"] = False
     st.rerun()
 
 
-history, session = load_history(), history_session()
+history = load_history()
 st.title("History")
 if "history_notice" in st.session_state:
     st.success(st.session_state.pop("history_notice"))
-count = history.count(session)
-st.caption(f"{count:,} checks kept, newest first: "
-           + ("everyone's who uses this workbench (it was started with a shared history)." if session is None else
-              "those made in this browser until it is closed (others using the workbench have their own)."))
+count = history.count()
+st.caption(f"{count:,} checks kept (newest first), on this machine in {plain(str(history.path))}.")
 words = synced_widget(st.text_input, "Search claims, deciding sentences and pages", "_history_search",
                      st.session_state.get("history_search", ""), partial(st.session_state.__setitem__, "history_search"),
                      placeholder="e.g. Kubrick")
-entries = history.search(words, SHOWN, session)
+entries = history.search(words, SHOWN)
 if entries:
     st.dataframe(entries_table(entries), hide_index=True, width="stretch",
                  column_config={"confidence": st.column_config.NumberColumn(format="%.2f")})
@@ -97,5 +84,5 @@ elif count:
     st.info(plain(f"No check holds every word of “{words}”."))
 else:
     st.info("No checks yet: those made on Verify and Batch are kept here.")
-clear_history(history, count, session)
+clear_history(history, count)
 footer()
