@@ -82,7 +82,25 @@ def page_from_record(record: dict, source: str) -> Page:
     return Page(page_id, page_id_to_title(page_id), sentences, source=source)
 
 
-class FeverJsonlSource:
+class FeverRecordPages:
+    """Titles and pages from FEVER page records: what the ``fever:`` and ``fever-wiki:`` sources share. A subclass
+    gives ``name`` and ``_records(start)``, its page records in order from the ``start``-th."""
+
+    name: str
+
+    def _records(self, start: int = 0) -> Iterator[dict]:
+        raise NotImplementedError
+
+    def iter_titles(self) -> Iterator[tuple[str, str]]:
+        for record in self._records():
+            yield record["id"], page_id_to_title(record["id"])
+
+    def iter_pages(self, start: int = 0) -> Iterator[Page]:
+        for record in self._records(start):
+            yield page_from_record(record, self.name)
+
+
+class FeverJsonlSource(FeverRecordPages):
     """Pages from a FEVER ``wiki-pages`` jsonl file (``{"id", "text", "lines"}`` per line).
 
     The file is read line by line, so a multi-gigabyte dump never sits in memory. Blank lines are
@@ -119,10 +137,3 @@ class FeverJsonlSource:
         with self.path.open("rb") as lines:
             return count_pages(lines)
 
-    def iter_titles(self) -> Iterator[tuple[str, str]]:
-        for record in self._records():
-            yield record["id"], page_id_to_title(record["id"])
-
-    def iter_pages(self, start: int = 0) -> Iterator[Page]:
-        for record in self._records(start):
-            yield page_from_record(record, self.name)
