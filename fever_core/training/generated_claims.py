@@ -19,6 +19,12 @@ own mutations (Thorne et al. 2018), each summary sentence gives up to three pair
   against "Oslo: Oslo is the capital of Norway."): a sentence about another entity of the same kind is not
   support, the lesson the Oslo/Stockholm claim showed the verifier lacked.
 
+A share of every kind is also written as a two-hop chain (:func:`chain_after_link`): the same premise read after
+a sentence of another page that names its page ("Norway: Its capital and largest city is Oslo. Oslo: Oslo is
+...."), the form in which the pipeline reads second-hop evidence
+(:func:`~fever_core.verification.claim_verifier.chain_premise`). A verifier that never saw chains read them as
+NOT ENOUGH INFO whatever they held (issue 25: "Oslo is the capital of Sweden." against the Norway → Oslo chain).
+
 Pages are split by a hash of their title, so a held-out file never shares a page with the training file.
 Run ``python -m fever_core train generate-claims --out DIR`` (about 4 minutes on 2 cores, mostly parsing).
 """
@@ -55,6 +61,8 @@ _PRONOUNS = {"he", "she", "it", "they"}
 _YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})$")
 HELDOUT_PERCENT = 10
 """Share of pages (by a hash of the title) whose pairs go to ``heldout.jsonl``."""
+CHAIN_FRACTION = 0.3
+"""Share of generated pairs also written as a two-hop chain (:func:`chain_after_link`)."""
 MAX_CLAIM_TOKENS = 24
 """Longer cores read like the sentence itself, not like a claim someone checks; they are skipped."""
 
@@ -228,11 +236,71 @@ def swap_subject(claim: CoreClaim, premise: str, substitutes: Substitutes, rng: 
     return None
 
 
+def _base_title(title: str) -> str:
+    """A page title as sentences name it: without its disambiguation (``"Mercury (planet)"`` -> ``"Mercury"``)."""
+    return re.sub(r"\s*\([^)]*\)$", "", title)
+
+
+MAX_NAME_WORDS = 5
+"""Titles longer than this many tokens (words and punctuation) are not looked for in other pages' sentences."""
+
+
+def link_index(by_page: dict[str, list[str]]) -> dict[str, list[tuple[str, str]]]:
+    """For each page title, the ``(page, sentence)`` pairs of other pages whose sentence names it (whole
+    words, case kept): the sentences a first hop could reach it from. Titles under 4 characters are skipped."""
+    def tokens(text: str) -> list[str]:
+        return re.findall(r"\w+|[^\w\s]", text)
+
+    names: dict[str, list[str]] = defaultdict(list)
+    for title in by_page:
+        name = tokens(_base_title(title))
+        if len("".join(name)) >= 4 and len(name) <= MAX_NAME_WORDS:
+            names[" ".join(name)].append(title)
+    index: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for page, sentences in by_page.items():
+        for sentence in sentences:
+            words = tokens(sentence)
+            found = {
+                " ".join(words[i:i + n]) for n in range(1, MAX_NAME_WORDS + 1) for i in range(len(words) - n + 1)
+            } & names.keys()
+            for name in found:
+                for title in names[name]:
+                    if title != page:
+                        index[title].append((page, sentence))
+    return index
+
+
+def chain_after_link(
+    record: dict, title: str, claim_words: Iterable[str], links: dict[str, list[tuple[str, str]]], rng: random.Random
+) -> dict | None:
+    """``record`` (a pair about page ``title``) with its premise read after a sentence of another page that
+    names ``title``, as the pipeline chains second-hop evidence, or ``None`` when no page names it.
+
+    A NOT ENOUGH INFO pair only takes a linking sentence without any of ``claim_words`` (the claim's content
+    words), so the chain does not settle the claim; SUPPORTS and REFUTES pairs keep their label because the
+    chain still holds the sentence that decides and a true sentence cannot support a false claim.
+    """
+    candidates = links.get(title, [])
+    if record["label"] == NEI:
+        words = [w for w in claim_words if w.lower() not in _base_title(title).lower()]
+        candidates = [
+            (page, s) for page, s in candidates
+            if not any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", s.lower()) for w in words)
+        ]
+    if not candidates:
+        return None
+    page, sentence = rng.choice(candidates)
+    return {**record, "premise": f"{premise_text(page, sentence)} {record['premise']}",
+            "source": record["source"] + "-chain"}
+
+
 def generate_pairs(
-    pool: Sequence[PoolSentence], sentences_per_page: int = 3, seed: int = 0, batch_size: int = 256
+    pool: Sequence[PoolSentence], sentences_per_page: int = 3, seed: int = 0, batch_size: int = 256,
+    chain_fraction: float = CHAIN_FRACTION,
 ) -> list[dict]:
     """Generated pairs (nli pair-file records plus ``"split"``) from the first ``sentences_per_page``
-    sentences of each page of ``pool``.
+    sentences of each page of ``pool``, and a ``chain_fraction`` share of them again as two-hop chains
+    (:func:`chain_after_link`, source ``...-chain``).
 
     Premises are title-prefixed already and the records carry no ``"pages"``: they are the evidence
     themselves, so training adds no retrieved NOT ENOUGH INFO pairs for them (``--nei-from-evidence-fraction``
@@ -256,20 +324,31 @@ def generate_pairs(
             cores.append((title, text, claim))
     substitutes = Substitutes.collect(claim for _, _, claim in cores)
     records = []
+    claim_words: list[frozenset[str]] = []  # per record: its claim's content words (for chain_after_link)
     for title, text, claim in cores:
-        records.append(_record(title, text, claim.text, SUPPORTS))
+        own = [_record(title, text, claim.text, SUPPORTS)]
         refuted = mutate(claim, text, substitutes, rng)
         if refuted:
-            records.append(_record(title, text, refuted, REFUTES))
+            own.append(_record(title, text, refuted, REFUTES))
         others = [
             s for s in by_page[title]
             if s != text and not any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", s.lower()) for w in claim.complement_words)
         ]
         if others:
-            records.append(_record(title, rng.choice(others), claim.text, NEI))
+            own.append(_record(title, rng.choice(others), claim.text, NEI))
         swapped = swap_subject(claim, text, substitutes, rng)
         if swapped:
-            records.append(_record(title, text, swapped, NEI, "subject-swap"))
+            own.append(_record(title, text, swapped, NEI, "subject-swap"))
+        records.extend(own)
+        claim_words.extend([claim.complement_words] * len(own))
+    if chain_fraction > 0:
+        chain_rng = random.Random(seed + 1)  # its own stream: the unchained pairs stay as they were
+        links = link_index(by_page)
+        for record, words in list(zip(records, claim_words)):
+            if chain_rng.random() < chain_fraction:
+                chained = chain_after_link(record, record["title"], words, links, chain_rng)
+                if chained is not None:
+                    records.append(chained)
     return records
 
 
@@ -277,7 +356,7 @@ def _record(title: str, sentence: str, claim: str, label: str, kind: str = "") -
     return {
         "premise": premise_text(title, sentence), "hypothesis": claim, "label": label,
         "source": f"embedded-generated-{kind or ('nei' if label == NEI else label.lower())}",
-        "split": page_split(title, HELDOUT_PERCENT),
+        "split": page_split(title, HELDOUT_PERCENT), "title": title,
     }
 
 

@@ -10,8 +10,10 @@ from fever_core.training.distractors import PoolSentence
 from fever_core.training.generated_claims import (
     CoreClaim,
     Substitutes,
+    chain_after_link,
     core_claim,
     generate_pairs,
+    link_index,
     mutate,
     write_generated,
 )
@@ -84,3 +86,32 @@ def test_the_page_split_is_stable_and_about_the_asked_share():
     held = [t for t in titles if page_split(t, 10) == "heldout"]
     assert 140 < len(held) < 260
     assert held == [t for t in titles if page_split(t, 10) == "heldout"]
+
+
+def test_a_chained_pair_reads_its_premise_after_a_sentence_that_names_its_page_and_an_nei_chain_never_settles():
+    by_page = {
+        "Oslo": ["Oslo is the capital and most populous city of Norway."],
+        "Norway": ["Its capital and largest city is Oslo.", "Norway has a total area of 385,207 km2."],
+        "Bergen": ["Bergen is a city in Vestland county, Norway, and Oslo's rival."],
+        "Mercury (planet)": ["Mercury is the smallest planet."],
+        "Venus": ["Venus is the second planet from the Sun, after Mercury."],
+    }
+    links = link_index(by_page)
+    assert set(links["Oslo"]) == {("Norway", "Its capital and largest city is Oslo."),
+                                  ("Bergen", "Bergen is a city in Vestland county, Norway, and Oslo's rival.")}
+    assert links["Mercury (planet)"] == [("Venus", "Venus is the second planet from the Sun, after Mercury.")]
+    assert "Norway" not in {page for page, _ in links["Norway"]}, "a page never links to itself"
+
+    refutes = {"premise": "Oslo: Oslo is the capital and most populous city of Norway.",
+               "hypothesis": "Oslo is the capital of Sweden.", "label": "REFUTES", "source": "embedded-generated-refutes"}
+    chained = chain_after_link(refutes, "Oslo", {"capital", "sweden"}, links, random.Random(0))
+    assert chained["label"] == "REFUTES" and chained["source"] == "embedded-generated-refutes-chain"
+    assert chained["premise"].endswith(" " + refutes["premise"]) and chained["premise"].split(":")[0] in {"Norway", "Bergen"}
+
+    nei = {**refutes, "hypothesis": "Oslo is the largest city of Norway.", "label": "NOT ENOUGH INFO", "source": "x"}
+    assert chain_after_link(nei, "Oslo", {"largest", "norway"}, links, random.Random(0)) is None, \
+        "every linking sentence holds a claim word: no chain"
+    premises = {chain_after_link(nei, "Oslo", {"norway"}, links, random.Random(seed))["premise"] for seed in range(20)}
+    assert premises == {"Norway: Its capital and largest city is Oslo. " + refutes["premise"]}, \
+        "Bergen's sentence names Norway, a word of the claim"
+    assert chain_after_link(nei, "Venus", {"planet"}, links, random.Random(0)) is None, "no page names Venus"
