@@ -66,6 +66,9 @@ class MicroBatcher(Generic[Item, Outcome]):
             the worker is idle, so it adds latency at low load only). Default 15 ms.
         max_queue: items waiting at most; :meth:`submit` refuses more with :class:`QueueFull`.
         name: the worker thread's name.
+        on_idle: called on the worker thread once the queue has stayed empty ``idle_s`` seconds after some work
+            (once per burst, never under steady load), e.g. to give memory back. Default none.
+        idle_s: see ``on_idle``. Default 1 s.
 
     Cancelling an item's future (its caller timed out, or its client went away) takes it out of the queue at once:
     it is never processed and no longer counts against ``max_queue``.
@@ -78,6 +81,8 @@ class MicroBatcher(Generic[Item, Outcome]):
         max_wait_s: float = 0.015,
         max_queue: int = 256,
         name: str = "micro-batcher",
+        on_idle: Callable[[], None] | None = None,
+        idle_s: float = 1.0,
     ):
         if max_batch < 1 or max_queue < 1 or max_wait_s < 0:
             raise ValueError("max_batch and max_queue must be at least 1 and max_wait_s at least 0.")
@@ -85,7 +90,10 @@ class MicroBatcher(Generic[Item, Outcome]):
         self.max_batch = max_batch
         self.max_wait_s = max_wait_s
         self.max_queue = max_queue
+        self.on_idle = on_idle
+        self.idle_s = idle_s
         self.stats = BatcherStats()
+        self._worked_since_idle = False
         self._queue: deque[_Entry[Item]] = deque()
         self._cond = threading.Condition()
         self._closed = False
@@ -146,19 +154,25 @@ class MicroBatcher(Generic[Item, Outcome]):
         self._worker.join(timeout_s)
 
     def _next_batch(self) -> list[_Entry[Item]] | None:
+        """The next batch; ``[]`` when the queue has stayed empty ``idle_s`` after work; ``None`` once closed."""
         with self._cond:
-            while not self._queue and not self._closed:
-                self._cond.wait()
-            if self._closed:
-                return None
-            deadline = self._queue[0].queued_at + self.max_wait_s
-            while len(self._queue) < self.max_batch and not self._closed:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    break
-                self._cond.wait(remaining)
-            size = min(self.max_batch, len(self._queue))
-            return [self._queue.popleft() for _ in range(size)]
+            while True:
+                while not self._queue and not self._closed:
+                    if self.on_idle is None or not self._worked_since_idle:
+                        self._cond.wait()
+                    elif not self._cond.wait(self.idle_s) and not self._queue:
+                        self._worked_since_idle = False
+                        return []
+                if self._closed:
+                    return None
+                deadline = self._queue[0].queued_at + self.max_wait_s
+                while len(self._queue) < self.max_batch and not self._closed:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        break
+                    self._cond.wait(remaining)
+                if self._queue:  # (cancelled items may have emptied it meanwhile)
+                    return [self._queue.popleft() for _ in range(min(self.max_batch, len(self._queue)))]
 
     def _run(self) -> None:
         while (batch := self._next_batch()) is not None:
@@ -168,6 +182,9 @@ class MicroBatcher(Generic[Item, Outcome]):
             if len(batch) < taken:
                 with self._cond:
                     self.stats.dropped += taken - len(batch)
+            if taken == 0:
+                self._call_on_idle()
+                continue
             if not batch:
                 continue
             started = time.perf_counter()
@@ -179,6 +196,13 @@ class MicroBatcher(Generic[Item, Outcome]):
                 self.stats.busy_s += busy
                 rate = len(batch) / busy if busy > 0 else 0.0
                 self._items_per_s = rate if self._items_per_s == 0 else 0.8 * self._items_per_s + 0.2 * rate
+                self._worked_since_idle = True
+
+    def _call_on_idle(self) -> None:
+        try:
+            self.on_idle()  # type: ignore[misc]
+        except Exception:  # noqa: BLE001 - housekeeping must not stop the worker
+            log.exception("The batcher's on_idle failed.")
 
     def _process(self, batch: list[_Entry[Item]]) -> None:
         try:

@@ -5,7 +5,8 @@
 Probes 1 and 6 check claims on ``--corpus`` as it is in the data folder (only read); probe 4 damages copies of it
 (of a small corpus built in a temporary folder with ``--quick``); probes 2, 3 and 5 work in a temporary folder. The
 exit status is 1 when an invariant is broken (an unexpected exception, a lost committed write, a verdict from
-non-finite scores, a damaged file answered wrongly, an unbounded wait on Wikipedia).
+non-finite scores, a damaged file answered wrongly, an unbounded wait on Wikipedia, a service that stops answering
+under a flood of connections). Probe 7 serves the checker on 127.0.0.1 in this process.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.reliability import damaged, hostile, live_api, rss, writes
+from benchmarks.reliability import damaged, hostile, live_api, rss, service_flood, writes
 from benchmarks.reliability.common import format_table
 from fever_core.device import limit_cpu_threads
 from fever_core.pipeline import Checker
@@ -33,9 +34,11 @@ SIZES = {
     "writer_seconds": (5, 30),
     "rss_claims": (60, 1000),
     "rss_early": (20, 100),
+    "flood_connections": (1000, 1000),
+    "abandoned_clients": (100, 100),
 }
 WIKIPEDIA_TIMEOUT_S = 3.0
-TABLE_ORDER = ["hostile", "kill_save", "two_writers", "damaged", "live_api", "rss"]
+TABLE_ORDER = ["hostile", "kill_save", "two_writers", "damaged", "live_api", "rss", "service_flood"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
             source, name = checker.workspace.folder, args.corpus
         probe("damaged", lambda: damaged.run(source, name, checker.verification, settings, work / "damaged"))
         probe("live_api", lambda: live_api.run(checker.verification, settings, work / "live", WIKIPEDIA_TIMEOUT_S))
+        probe("service_flood", lambda: service_flood.run(checker, args.corpus, size["flood_connections"],
+                                                         size["abandoned_clients"]))
 
     rows = [row for name in TABLE_ORDER for row in results[name].rows()]
     ok = all(getattr(result, "ok", True) for result in results.values())  # memory growth is reported, not judged

@@ -37,9 +37,9 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
 
 
-def rss_mb() -> float:
-    """This process's resident memory (``VmRSS`` of ``/proc/self/status``), in MiB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
+def rss_mb(pid: int | str = "self") -> float:
+    """A process's resident memory (``VmRSS`` of ``/proc/PID/status``; default this process's), in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise RuntimeError("/proc/self/status has no VmRSS line: the RSS probe needs Linux.")

@@ -21,6 +21,7 @@ bound on idle connections are the server's (:mod:`fever_core.service.server`).
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import functools
 import hmac
 import json
@@ -111,7 +112,7 @@ class Service:
     def start(self) -> None:
         """Start the batcher, and load the checkers in the background unless they were given."""
         self.batcher = MicroBatcher(self._check_batch, self.config.max_batch, self.config.batch_wait_ms / 1000,
-                                    self.config.max_queue, name="fever-batcher")
+                                    self.config.max_queue, name="fever-batcher", on_idle=_return_freed_memory)
         if self._preloaded:
             self._ready()
         else:
@@ -215,6 +216,24 @@ class Service:
             Gauge("fever_batch_busy_seconds_total", "Seconds spent checking batches.",
                   round(stats.busy_s, 6) if stats else 0, "counter"),
         ]
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or ``None`` under another C library."""
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+def _return_freed_memory() -> None:
+    """Ask the C allocator to give back to the system the free memory it holds, once a burst of claims is over: glibc
+    keeps what batches and requests freed (after an overload, resident memory stayed 50-100 MB up until asked).
+    Takes milliseconds, without the GIL."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 def _route(scope: dict) -> str:

@@ -51,8 +51,8 @@ class _Waiting:
             next(iter(self.connections)).close_waiting()
             self.closed += 1
         if self.closed and time.monotonic() - self._warned_at >= WARN_EVERY_S:  # a flood warns once a minute
-            log.warning("More than %d connections waited for a request: the %d that had waited longest were "
-                        "closed to make room (--max-waiting-connections).", self.limit, self.closed)
+            log.warning("More than %d connections waited for a request: %d closed to make room, the longest-waiting "
+                        "first (--max-waiting-connections).", self.limit, self.closed)
             self.closed, self._warned_at = 0, time.monotonic()
 
     def discard(self, connection: GuardedH11Protocol) -> None:

@@ -143,3 +143,19 @@ def test_a_cancelled_item_leaves_the_queue_at_once_and_is_counted_as_dropped():
         assert [2] not in process.batches and batcher.stats.dropped == 1
     finally:
         batcher.close()
+
+
+def test_on_idle_is_called_once_after_a_burst_and_never_before_work():
+    idle = threading.Event()
+    calls: list[float] = []
+    batcher = MicroBatcher(Recorder(), max_batch=4, max_wait_s=0, on_idle=lambda: (calls.append(1), idle.set()),
+                           idle_s=0.1)
+    try:
+        time.sleep(0.3)
+        assert calls == []  # no work yet: nothing to give back
+        assert [f.result(5) for f in batcher.submit([1, 2, 3])] == [2, 4, 6]
+        assert idle.wait(5)
+        time.sleep(0.3)
+        assert calls == [1]
+    finally:
+        batcher.close()

@@ -138,6 +138,12 @@ def test_headers_must_arrive_within_the_header_timeout_however_slowly_they_drip(
         assert ask(port, "GET", "/health")[0] == 200  # whole requests are not affected
 
 
+def test_a_request_that_is_not_http_gets_a_json_400(checker):
+    with served(checker) as (port, _):
+        status, error = json_error(until_closed(connect(port, b"NOT HTTP AT ALL\r\n\r\n"), 10))
+        assert status == 400 and error["code"] == "invalid_http"
+
+
 def test_a_body_shorter_than_its_content_length_gets_408_after_the_body_timeout(checker):
     with served(checker, body_timeout_s=0.5) as (port, _):
         sock = connect(port, b"POST /check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
