@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The MPNet verifier, run 2 (issue 25): the run-1 adapter (mpnet_verifier.sh) trained one more epoch, at half its
-# learning rate, on ~35k pairs: claims generated from the embedded corpus again, 30 % of them also read as two-hop
+# learning rate, on ~38k pairs: claims generated from the embedded corpus again, 30 % of them also read as two-hop
 # chains after a sentence of another page that names theirs (the form of second-hop evidence), with fresh samples
 # of FEVER training, FEVER NEI, VitaminC and MNLI stress pairs so it does not forget them. FEVER paper_test is left
 # out, so its never-trained claims stay free for the verdict's fit (mpnet_verdict.sh).
@@ -17,8 +17,8 @@ PY=${PY:-.venv/bin/python}
 [ -f "$R/cache/embedded-generated-2/train.jsonl" ] || \
   $PY -m fever_core train generate-claims --out "$R/cache/embedded-generated-2"
 $PY -m fever_core train verifier --init "$R/verifier-mpnet" --lora-rank 16 \
-  --data "$R/cache/embedded-generated-2/train.jsonl:16000" \
-         "$R/prepared/fever-train-titled.jsonl:8000" $S/nli/fever-train-nei-claims.jsonl:3000 \
+  --data "$R/cache/embedded-generated-2/train.jsonl:20000" \
+         "$R/prepared/fever-train-titled.jsonl:7000" $S/nli/fever-train-nei-claims.jsonl:3000 \
          "$R/prepared/vitaminc-real-train.jsonl:6000" $S/nli/vitaminc-synthetic.jsonl:1500 \
          $S/nli/mnli-stress.jsonl:800 \
   --nei-from-evidence-fraction 0.01 \
