@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from fever_core.corpus.sources.base import CorpusSourceError
+from fever_core.formats import line_number
 from fever_core.jsonl import read_jsonl
 from fever_core.text import fever_to_plain, page_id_to_title, title_to_page_id
 from fever_core.types import Link, Page, Sentence
@@ -17,11 +18,14 @@ def parse_lines_field(page_id: str, lines: str) -> list[Sentence]:
 
     Empty sentences (indices whose text FEVER leaves out) are dropped; indices are kept exact.
     Link targets may be titles or page ids; both become page ids.
+
+    Raises:
+        ValueError: an index too large for a store (:func:`~fever_core.formats.line_number`).
     """
     sentences = []
     for row in lines.split("\n"):
         parts = row.split("\t")
-        if len(parts) < 2 or not parts[0].strip().isdigit():
+        if len(parts) < 2 or not parts[0].strip().isdecimal():
             continue
         text = fever_to_plain(parts[1])
         if not text:
@@ -32,7 +36,7 @@ def parse_lines_field(page_id: str, lines: str) -> list[Sentence]:
             for anchor, target in zip(extras[0::2], extras[1::2])
             if anchor.strip() and target.strip()
         ]
-        sentences.append(Sentence(page_id, int(parts[0]), text, links))
+        sentences.append(Sentence(page_id, line_number(parts[0]), text, links))
     return sentences
 
 
@@ -60,7 +64,7 @@ class FeverJsonlSource:
                 + (" (the shared benchmark data lives in ../shared/data/corpus/)." if "shared" in str(self.path) else ".")
             ) from None
 
-    def _records(self) -> Iterator[dict]:
+    def _records(self) -> Iterator[tuple[int, dict]]:
         self._stat()
         for number, record in read_jsonl(self.path, error=CorpusSourceError):
             if not isinstance(record.get("id"), str) or not record["id"]:
@@ -68,18 +72,22 @@ class FeverJsonlSource:
                     f"{self.path}:{number}: expected an object with a non-empty string \"id\" "
                     "(FEVER wiki-pages format). Fix or remove that line and rebuild."
                 )
-            yield record
+            yield number, record
 
     def iter_titles(self) -> Iterator[tuple[str, str]]:
-        for record in self._records():
+        for _, record in self._records():
             yield record["id"], page_id_to_title(record["id"])
 
     def iter_pages(self) -> Iterator[Page]:
-        for record in self._records():
+        for number, record in self._records():
             page_id = record["id"]
             lines = record.get("lines")
             if isinstance(lines, str) and lines.strip():
-                sentences = parse_lines_field(page_id, lines)
+                try:
+                    sentences = parse_lines_field(page_id, lines)
+                except ValueError as exc:
+                    raise CorpusSourceError(f"{self.path}:{number}: {exc} in \"lines\". Fix or remove that line and "
+                                            "rebuild.") from None
             else:
                 sentences = [Sentence(page_id, 0, fever_to_plain(str(record.get("text") or "")))]
                 sentences = [s for s in sentences if s.text]
