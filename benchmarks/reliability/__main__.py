@@ -5,7 +5,8 @@
 Probes 1 and 6 check claims on ``--corpus`` as it is in the data folder (only read); probe 4 damages copies of it
 (of a small corpus built in a temporary folder with ``--quick``); probes 2, 3 and 5 work in a temporary folder. The
 exit status is 1 when an invariant is broken (an unexpected exception, a lost committed write, a verdict from
-non-finite scores, a damaged file answered wrongly, an unbounded wait on Wikipedia).
+non-finite scores, a damaged file answered wrongly, an unbounded wait on Wikipedia). Probe 7 runs commands that must
+answer or refuse with a message, in temporary folders, checking claims on ``--corpus`` (only read).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.reliability import damaged, hostile, live_api, rss, writes
+from benchmarks.reliability import damaged, hostile, live_api, messages, rss, writes
 from benchmarks.reliability.common import format_table
 from fever_core.device import limit_cpu_threads
 from fever_core.pipeline import Checker
@@ -35,7 +36,7 @@ SIZES = {
     "rss_early": (20, 100),
 }
 WIKIPEDIA_TIMEOUT_S = 3.0
-TABLE_ORDER = ["hostile", "kill_save", "two_writers", "damaged", "live_api", "rss"]
+TABLE_ORDER = ["hostile", "kill_save", "two_writers", "damaged", "live_api", "rss", "messages"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
             source, name = checker.workspace.folder, args.corpus
         probe("damaged", lambda: damaged.run(source, name, checker.verification, settings, work / "damaged"))
         probe("live_api", lambda: live_api.run(checker.verification, settings, work / "live", WIKIPEDIA_TIMEOUT_S))
+        probe("messages", lambda: messages.run(settings.data_dir, args.corpus, settings.verifier_model, work / "messages",
+                                               (source, name)))
 
     rows = [row for name in TABLE_ORDER for row in results[name].rows()]
     ok = all(getattr(result, "ok", True) for result in results.values())  # memory growth is reported, not judged
