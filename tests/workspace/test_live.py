@@ -13,7 +13,7 @@ from fever_core.settings import Settings
 from fever_core.workspace import live as live_wikipedia
 from fever_core.workspace import open_workspace
 from fever_core.workspace.live import LiveWikipediaWorkspace, content_fingerprint
-from tests.conftest import local_api
+from tests.conftest import local_api, recorded_answer
 
 CLAIM = "Ada Lovelace worked on the Analytical Engine."
 
@@ -156,12 +156,8 @@ def test_a_read_only_data_folder_is_refused_with_the_fix(tmp_path, tiny_nli_mode
 
 def test_a_full_disk_while_fetching_is_a_warning_and_the_cache_stays_whole(tmp_path, tiny_nli_model):
     """SQLite's ``max_page_count`` stands in for a full disk; Wikipedia answers long leads, which need new pages."""
-    from tests.conftest import RECORDED_WIKIPEDIA
-
     def answer(query):
-        found = RECORDED_WIKIPEDIA["search"].get(query.get("srsearch")) if query.get("list") == "search" else \
-            RECORDED_WIKIPEDIA["pages"].get(query.get("titles"), {}).get(query.get("prop"))
-        found = json.loads(json.dumps(found or RECORDED_WIKIPEDIA["no_results"]))
+        found = recorded_answer(query)
         for page in found.get("query", {}).get("pages", {}).values():
             if "extract" in page:
                 page["extract"] = f"{page['title']} was written about at length. " * 300
