@@ -22,13 +22,26 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from fever_core.jsonl import read_jsonl, write_jsonl
+from fever_core.jsonl import decode_utf8, read_jsonl, write_jsonl
 from fever_core.text import fever_to_plain, page_id_to_title, premise_text
 from fever_core.types import LABELS
 
 
 class DataFileError(ValueError):
     """A claims or pair file is missing or malformed; the message names the file and line."""
+
+
+MAX_LINE = 2**63 - 1
+"""The largest line number (a sentence's index in its page) that a corpus store holds: SQLite's largest integer."""
+
+
+def line_number(value: object) -> int:
+    """``value`` as a line number, or a ValueError saying it is not one (not a whole number, or beyond
+    :data:`MAX_LINE` either way)."""
+    number = int(value)  # type: ignore[call-overload]
+    if not -MAX_LINE <= number <= MAX_LINE:
+        raise ValueError(f"line {number} is out of range (at most {MAX_LINE:,})")
+    return number
 
 
 def iter_records(path: Path) -> Iterator[tuple[int, dict]]:
@@ -63,10 +76,15 @@ class Claim:
     evidence: list = field(default_factory=list)
 
     def evidence_sets(self) -> tuple[tuple[tuple[str, int], ...], ...]:
-        """The evidence sets as ``(page_id, line)`` pairs; items without a page (NEI) and empty sets left out."""
+        """The evidence sets as ``(page_id, line)`` pairs; items without a page (NEI) and empty sets left out.
+
+        Raises:
+            TypeError, ValueError: the evidence is not sets of ``[annotation_id, evidence_id, page, line]``, or a
+                line is not a line number (:func:`line_number`).
+        """
         sets = []
         for evidence_set in self.evidence:
-            items = tuple((str(page), int(line)) for _, _, page, line in evidence_set if page is not None)
+            items = tuple((str(page), line_number(line)) for _, _, page, line in evidence_set if page is not None)
             if items:
                 sets.append(items)
         return tuple(sets)
@@ -92,15 +110,8 @@ def load_claims(path: str | Path, limit: int | None = None, sample: int | None =
         text = record.get("claim")
         if not isinstance(text, str) or not text.strip():
             raise DataFileError(f"{path}:{number}: a claim needs a non-empty \"claim\" and a \"label\" (FEVER format).")
-        claim = Claim(record.get("id", number), text, _check_label(path, number, record.get("label")),
-                      record.get("evidence") or [])
-        try:
-            claim.evidence_sets()
-        except (TypeError, ValueError):
-            raise DataFileError(
-                f"{path}:{number}: evidence must be a list of sets of [annotation_id, evidence_id, page, line]."
-            ) from None
-        claims.append(claim)
+        claims.append(_checked_evidence(str(path), number, Claim(
+            record.get("id", number), text, _check_label(path, number, record.get("label")), record.get("evidence") or [])))
         if limit is not None and len(claims) >= limit:
             break
     if sample is not None and sample < len(claims):
@@ -145,14 +156,17 @@ def _listed_claim(name: str, number: int, claim_id: object, text: object, label:
     """A claim of a claim list, or :class:`DataFileError` naming ``name:number`` and what is wrong."""
     if not isinstance(text, str) or not text.strip():
         raise DataFileError(f"{name}:{number}: the claim is empty.")
-    claim = Claim(claim_id if isinstance(claim_id, (int, str)) and claim_id != "" else number, text.strip(),
-                  _optional_label(name, number, label), evidence or [])
+    return _checked_evidence(name, number, Claim(claim_id if isinstance(claim_id, (int, str)) and claim_id != "" else number,
+                                                 text.strip(), _optional_label(name, number, label), evidence or []))
+
+
+def _checked_evidence(name: str, number: int, claim: Claim) -> Claim:
+    """``claim`` if its evidence reads (:meth:`Claim.evidence_sets`), else :class:`DataFileError` naming ``name:number``."""
     try:
         claim.evidence_sets()
-    except (TypeError, ValueError):
-        raise DataFileError(
-            f"{name}:{number}: evidence must be a list of sets of [annotation_id, evidence_id, page, line]."
-        ) from None
+    except (TypeError, ValueError) as exc:
+        raise DataFileError(f"{name}:{number}: evidence must be a list of sets of [annotation_id, evidence_id, page, "
+                            f"line] ({exc}).") from None
     return claim
 
 
@@ -210,7 +224,7 @@ def load_claim_list(path: str | Path) -> list[Claim]:
     path = Path(path)
     if not path.is_file():
         raise DataFileError(f"{path} does not exist. Check the path.")
-    return read_claim_list(path.read_text(encoding="utf-8", errors="replace"), str(path))
+    return read_claim_list(decode_utf8(path.read_bytes(), str(path), error=DataFileError), str(path))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -307,7 +321,7 @@ def read_written_pairs(path: Path) -> list[Pair]:
 
 
 __all__ = [
-    "CLAIM_LIST_KINDS", "Claim", "DataFileError", "Pair", "claim_list_kind", "evidence_premise", "evidence_sentences",
-    "file_kind", "iter_records", "load_claim_list", "load_claims", "load_pairs", "pair_premise", "read_claim_list",
-    "read_written_pairs", "write_pairs",
+    "CLAIM_LIST_KINDS", "MAX_LINE", "Claim", "DataFileError", "Pair", "claim_list_kind", "evidence_premise",
+    "evidence_sentences", "file_kind", "iter_records", "line_number", "load_claim_list", "load_claims", "load_pairs",
+    "pair_premise", "read_claim_list", "read_written_pairs", "write_pairs",
 ]

@@ -85,15 +85,39 @@ def fever_to_plain(text: str) -> str:
 
 _KEPT_FORMAT_CHARACTERS = "\u200c\u200d"
 """Zero-width non-joiner and joiner: invisible, but part of words (Persian, Indic scripts) and emoji sequences."""
+_LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
-def clean_user_text(text: str) -> str:
-    """Normalise text typed by a person: Unicode NFC, control and format characters dropped (but the
-    zero-width joiner and non-joiner, which words and emoji need), spaces folded."""
-    text = unicodedata.normalize("NFC", text)
+def clean_user_text(text: str, typed: bool = True) -> str:
+    """Clean text where it enters the workbench; each entry calls this once: a claim as typed or listed
+    (``check_claim_text`` in the pipeline), and through :func:`clean_json_text` every line of a jsonl file
+    (:func:`fever_core.jsonl.read_jsonl`: claims, corpus pages, imports) and every answer of Wikipedia's API.
+
+    Lone surrogates always go: JSON can spell them (``"\\ud800"``) but UTF-8, the only encoding written here,
+    can't, so SQLite, a results file or a terminal would refuse the whole text; they are the only code points
+    UTF-8 can't encode. Typed text (``typed``, the default) is also normalised to Unicode NFC, loses control and
+    format characters (but the zero-width joiner and non-joiner, which words and emoji need) and has its spaces
+    folded; other text (a page's lines, a file's fields) keeps everything else as it is.
+    """
+    if not typed:
+        return _LONE_SURROGATE_RE.sub("", text) if _LONE_SURROGATE_RE.search(text) else text
+    text = unicodedata.normalize("NFC", text)  # surrogates are category Cs: the filter below drops them
     text = "".join(ch for ch in text
                    if ch in "\t\n" or ch in _KEPT_FORMAT_CHARACTERS or unicodedata.category(ch)[0] != "C")
     return " ".join(text.split())
+
+
+def clean_json_text(value: object) -> object:
+    """A parsed JSON value with every string in it, keys too, cleaned as text that is not typed
+    (:func:`clean_user_text` with ``typed=False``); numbers, booleans and ``None`` as they are (a tuple becomes
+    a list, as JSON has it)."""
+    if isinstance(value, str):
+        return clean_user_text(value, typed=False)
+    if isinstance(value, (list, tuple)):
+        return [clean_json_text(item) for item in value]
+    if isinstance(value, dict):
+        return {clean_json_text(key): clean_json_text(item) for key, item in value.items()}
+    return value
 
 
 WORD_RE = re.compile(r"\w+")

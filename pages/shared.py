@@ -17,7 +17,8 @@ import streamlit as st
 
 from fever_core.corpus.build import LIVE_CORPUS, list_corpora
 from fever_core.device import limit_cpu_threads
-from fever_core.formats import Claim, read_claim_list
+from fever_core.formats import Claim, DataFileError, read_claim_list
+from fever_core.jsonl import decode_utf8
 from fever_core.settings import SHARED_DATA_DIR, Settings
 from fever_core.verification.decision import load_decision_rule
 
@@ -329,8 +330,9 @@ def _annotation_store(path: str):
 
 
 def uploaded_claims(upload) -> list[Claim]:
-    """The claims of an uploaded claim list (text, CSV or jsonl: :func:`~fever_core.formats.read_claim_list`)."""
-    return read_claim_list(upload.getvalue().decode("utf-8", errors="replace"), upload.name)
+    """The claims of an uploaded claim list (text, CSV or jsonl: :func:`~fever_core.formats.read_claim_list`);
+    :class:`~fever_core.formats.DataFileError` naming the line and column of a byte that is not UTF-8."""
+    return read_claim_list(decode_utf8(upload.getvalue(), upload.name, error=DataFileError), upload.name)
 
 
 def load_history():

@@ -184,6 +184,19 @@ def local_api(answer: Callable[[dict[str, str]], bytes]) -> Iterator[str]:
         server.server_close()
 
 
+def recorded_answer(query: dict[str, str]) -> dict:
+    """The recorded answer of Wikipedia's API to ``query`` (a fresh copy, free to change): a search's results, a
+    page's lead or links, or a missing page of that title."""
+    if query.get("list") == "search":
+        found = RECORDED_WIKIPEDIA["search"].get(query.get("srsearch"), RECORDED_WIKIPEDIA["no_results"])
+    else:
+        found = RECORDED_WIKIPEDIA["pages"].get(query.get("titles"), {}).get(query.get("prop"))
+    if found is None:
+        missing = RECORDED_WIKIPEDIA["missing"]
+        found = {**missing, "query": {"pages": {"-1": {**missing["query"]["pages"]["-1"], "title": query.get("titles")}}}}
+    return json.loads(json.dumps(found))
+
+
 @pytest.fixture
 def recorded_wikipedia():
     """Wikipedia's API answering from the recordings of ``fixtures/wikipedia_recorded.json``."""
@@ -191,14 +204,7 @@ def recorded_wikipedia():
 
     def answer(query: dict[str, str]) -> bytes:
         requests.append(query)
-        if query.get("list") == "search":
-            found = RECORDED_WIKIPEDIA["search"].get(query.get("srsearch"), RECORDED_WIKIPEDIA["no_results"])
-        else:
-            found = RECORDED_WIKIPEDIA["pages"].get(query.get("titles"), {}).get(query.get("prop"))
-        if found is None:
-            missing = RECORDED_WIKIPEDIA["missing"]
-            found = {**missing, "query": {"pages": {"-1": {**missing["query"]["pages"]["-1"], "title": query.get("titles")}}}}
-        return json.dumps(found).encode()
+        return json.dumps(recorded_answer(query)).encode()
 
     with local_api(answer) as url:
         yield RecordedWikipedia(url, requests)

@@ -44,6 +44,8 @@ def test_broken_claims_file_names_the_line(tmp_path):
     ('{"claim": "  ", "label": "SUPPORTS"}', "non-empty \"claim\""),
     ('{"claim": "a", "label": "TRUE"}', "label 'TRUE'"),
     ('{"claim": "a", "label": "SUPPORTS", "evidence": [[["page", 0]]]}', "evidence must be"),
+    ('{"claim": "a", "label": "SUPPORTS", "evidence": [[[1, 1, "page", 100000000000000000000]]]}',
+     "line 100000000000000000000 is out of range"),
 ])
 def test_a_malformed_claim_names_file_line_and_fault(tmp_path, line, message):
     path = tmp_path / "claims.jsonl"
@@ -187,3 +189,10 @@ def test_load_claim_list_reads_a_file_and_refuses_a_missing_one(tmp_path):
     assert load_claim_list(path) == [Claim(2, "Paris is in France.", NEI, [])]
     with pytest.raises(DataFileError, match="does not exist"):
         load_claim_list(tmp_path / "missing.txt")
+
+
+def test_a_claim_list_that_is_not_utf8_is_refused_naming_its_line(tmp_path):
+    path = tmp_path / "claims.txt"
+    path.write_bytes("Paris is in France.\nZürich is in Switzerland.\n".encode("latin-1"))
+    with pytest.raises(DataFileError, match=r"claims\.txt:2: byte 0xfc at column 2 is not UTF-8"):
+        load_claim_list(path)

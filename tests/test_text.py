@@ -1,4 +1,13 @@
-from fever_core.text import clean_user_text, fever_to_plain, normalise_title_key, page_id_to_title, title_to_page_id
+import json
+
+from fever_core.text import (
+    clean_json_text,
+    clean_user_text,
+    fever_to_plain,
+    normalise_title_key,
+    page_id_to_title,
+    title_to_page_id,
+)
 
 
 def test_page_ids_round_trip():
@@ -28,3 +37,13 @@ def test_clean_user_text_keeps_the_joiners_words_and_emoji_need():
     scientist = "\U0001F469\u200d\U0001F52C"  # woman + ZWJ + microscope: one emoji
     persian = "می\u200cخواهم"  # "I want": the non-joiner is part of the spelling
     assert clean_user_text(f"{scientist} {persian}\u200b\u202e") == f"{scientist} {persian}"  # other format characters go
+
+
+def test_text_that_is_not_typed_loses_only_its_lone_surrogates():
+    page = "Oslo\ud800 is\n\tthe capital\u200b\udfff of Norway."
+    assert clean_user_text(page, typed=False) == "Oslo is\n\tthe capital\u200b of Norway."
+    assert clean_user_text("Oslo \ud800is in Norway.") == "Oslo is in Norway."  # typed: the surrogate is a control
+    answer = {"query\udc00": {"search": [{"title": "\ud83dOslo", "size": 3, "ok": None}]}}
+    cleaned = clean_json_text(answer)
+    assert cleaned == {"query": {"search": [{"title": "Oslo", "size": 3, "ok": None}]}}
+    assert json.dumps(cleaned, ensure_ascii=False).encode("utf-8")  # writable at last

@@ -4,6 +4,7 @@ a pair file."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -36,7 +37,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_check_batch(args: argparse.Namespace) -> int:
-    from fever_core.evaluation.batch import results_path, run_batch, write_results
+    from fever_core.evaluation.batch import ResultsFile, results_path, run_batch
     from fever_core.formats import load_claim_list
     from fever_core.pipeline import Checker, CheckOptions
 
@@ -59,16 +60,21 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
 
         def check(on_row):
             return run_batch(checker, claims, options, on_row=on_row)
-    with tqdm(total=len(claims), desc="Checking claims", unit="claim", file=sys.stderr) as bar:
-        report = check(lambda row, done, total: bar.update())
+    with (ResultsFile(args.out) if args.out else contextlib.nullcontext()) as out, \
+            tqdm(total=len(claims), desc="Checking claims", unit="claim", file=sys.stderr) as bar:
+
+        def on_row(row, done: int, total: int) -> None:
+            if out is not None:
+                out.write(row)  # as it comes, in input order: a batch that stops keeps its finished rows
+            bar.update()
+
+        report = check(on_row)
     for row in report.rows:
         confidence = f"{row.confidence:.2f}" if row.confidence is not None else "    "
         print(f"{row.verdict or 'ERROR':<15} {confidence}  {row.claim.claim}" + (f"  ({row.error})" if row.error else ""))
     metrics = "  ".join(f"{name.replace('_', ' ')} {'n/a' if value is None else f'{value:.3f}'}"
                         for name, value in report.metrics().items())
     print(f"{len(report.rows)} claims, {report.claims_per_s:.2f} claims/s; {metrics}")
-    if args.out:
-        write_results(report.rows, args.out)
     return 0
 
 

@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from fever_core.corpus.linking import TitleLinker
 from fever_core.corpus.sources import PageSource, source_from_spec
-from fever_core.corpus.store import CHECKSUM_KEY, SCHEMA_VERSION, CorpusStore
+from fever_core.corpus.store import CHECKSUM_KEY, SCHEMA_VERSION, CorpusStore, check_store_path, reporting_disk_full
 from fever_core.settings import SHARED_DATA_DIR
 from fever_core.types import Page
 
@@ -38,6 +38,8 @@ NAMED_CORPORA: dict[str, list[str]] = {
 LIVE_CORPUS = "wikipedia"
 STORE_FILE = "store.sqlite"
 SOURCES_FILE = "sources.json"
+MAX_NAME_BYTES = 100
+"""The longest corpus name, in bytes of UTF-8 (a folder's name may have 255 at most)."""
 _BATCH = 500
 CURSOR_KEY = "build_cursor"
 """Meta key of an unfinished store: ``[source number, pages read from it]``, where a resumed build starts."""
@@ -49,6 +51,9 @@ def corpus_dir(data_dir: Path, name: str) -> Path:
     """Folder of a named corpus: ``<data_dir>/corpora/<name>``."""
     if not name or any(ch in name for ch in "/\\") or name.startswith("."):
         raise ValueError(f"Bad corpus name {name!r}: use letters, digits, '-' and '_'.")
+    if len(name.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
+        raise ValueError(f"The corpus name {name[:30]!r}... is too long ({len(name):,} characters): use at most "
+                         f"{MAX_NAME_BYTES} letters, digits, '-' and '_'.")
     return Path(data_dir) / "corpora" / name
 
 
@@ -128,14 +133,26 @@ def build_store(path: Path, sources: list[PageSource], progress: bool = True) ->
     have been read: a build killed at any point (kill -9 included) resumes there when run again on the same
     sources, and the store is renamed into place only when complete. Memory stays bounded whatever the size of
     the sources: a page is checked against those already stored in the store itself, and titles are held only
-    for anchoring links in pages that come without them (see :func:`_linker`).
+    for anchoring links in pages that come without them (see :func:`_linker`). A build that fails leaves the
+    store at ``path`` as it was; one that finds the disk full raises :class:`~fever_core.corpus.store.DiskFull`
+    (and resumes once there is room).
     """
     path = Path(path)
+    check_store_path(path)
     partial = path.with_name(path.name + ".partial")
+    with reporting_disk_full(path.parent, f"building corpus {path.parent.name}"):
+        _build_partial(partial, sources, progress)
+        os.replace(partial, path)
+    return CorpusStore.open(path)
+
+
+def _build_partial(partial: Path, sources: list[PageSource], progress: bool) -> None:
+    """Write (or finish) the store of ``sources`` at ``partial``, closed and in rollback-journal mode, ready to
+    be moved."""
     started = time.perf_counter()
     store = _partial_store(partial, sources_fingerprint(sources), sources)
     try:
-        _store_pages(store, sources, path.parent.name, progress)
+        _store_pages(store, sources, partial.parent.name, progress)
     finally:  # an interrupted build lets go of the partial store, which a rerun resumes
         store.close()
     store = CorpusStore(partial)
@@ -147,8 +164,6 @@ def build_store(path: Path, sources: list[PageSource], progress: bool = True) ->
     store.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.connection.execute("PRAGMA journal_mode=DELETE")
     store.close()
-    os.replace(partial, path)
-    return CorpusStore.open(path)
 
 
 def _store_pages(store: CorpusStore, sources: list[PageSource], name: str, progress: bool) -> None:
@@ -197,23 +212,33 @@ def ensure_corpus_store(
         data_dir: the workbench data folder (``Settings.data_dir``).
         name: corpus name; ``specs`` makes (or remakes) a corpus of that name from those sources.
         progress: show progress bars while building.
+
+    Raises:
+        ValueError: ``specs`` would replace a built-in corpus's sources, or something is in the way of its folder
+            (:func:`~fever_core.corpus.store.check_store_path`).
     """
     folder = corpus_dir(data_dir, name)
+    if specs and name in NAMED_CORPORA and specs != NAMED_CORPORA[name]:
+        raise ValueError(f"'{name}' is a built-in corpus (sources: {', '.join(NAMED_CORPORA[name])}); its sources "
+                         f"can't be replaced. Give the new corpus a name of its own: `python -m fever_core corpus build "
+                         f"NEW-NAME --source {' --source '.join(specs)}`.")
+    check_store_path(folder / STORE_FILE)
     saved = folder / SOURCES_FILE
     created = not folder.exists()
     previous = saved.read_text() if saved.is_file() else None
-    if specs and name not in NAMED_CORPORA and (previous is None or json.loads(previous) != specs):
-        folder.mkdir(parents=True, exist_ok=True)
-        saved.write_text(json.dumps(specs))  # first, so that an interrupted build is finished by a rerun by name
-        rebuild = True
-    try:
-        return _open_or_build(folder / STORE_FILE, name, specs or corpus_specs(data_dir, name), progress, rebuild)
-    except Exception:  # a failed build (not an interrupted one) leaves the corpus as it was, a new one not at all
-        if created:
-            shutil.rmtree(folder, ignore_errors=True)
-        elif previous is not None:
-            saved.write_text(previous)
-        raise
+    with reporting_disk_full(folder, f"building corpus {name}"):
+        try:
+            if specs and name not in NAMED_CORPORA and (previous is None or json.loads(previous) != specs):
+                folder.mkdir(parents=True, exist_ok=True)
+                saved.write_text(json.dumps(specs))  # first, so that an interrupted build is finished by a rerun by name
+                rebuild = True
+            return _open_or_build(folder / STORE_FILE, name, specs or corpus_specs(data_dir, name), progress, rebuild)
+        except Exception:  # a failed build (not an interrupted one) leaves the corpus as it was, a new one not at all
+            if created:
+                shutil.rmtree(folder, ignore_errors=True)
+            elif previous is not None:
+                saved.write_text(previous)
+            raise
 
 
 def _open_or_build(path: Path, name: str, specs: list[str], progress: bool, rebuild: bool) -> CorpusStore:

@@ -7,10 +7,11 @@ connection. All SQL is parameterised.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import sqlite3
 from collections.abc import Iterable, Iterator
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,8 @@ SCHEMA_VERSION = "4"
 CHECKSUM_KEY = "content_checksum"
 """Meta key of a built store's content checksum (:meth:`CorpusStore.content_checksum`), checked at open."""
 _FTS_TABLES = ("sentences_fts", "pages_fts")
+_DISK_FULL_SQLITE_ERRORS = ("SQLITE_FULL", "SQLITE_IOERR_SHMSIZE")
+"""SQLite's errors for a full disk: a write that found no room, and a connection whose WAL index can't grow."""
 _CHECKSUMMED = ("SELECT id, page_id, title, source FROM pages ORDER BY id",
                 "SELECT id, page, line, text FROM sentences ORDER BY id",
                 "SELECT rowid, sentence, anchor, target FROM links ORDER BY rowid")
@@ -89,6 +92,49 @@ class PageHit:
     score: float
 
 
+class DiskFull(RuntimeError):
+    """The disk (or quota) holding a corpus has no room left; the message names the folder and the fix. Every
+    write is a transaction or an atomic file replace, so what was there before is intact."""
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` says the disk is full: an ``OSError`` ENOSPC or EDQUOT, or SQLite's full-disk errors
+    (:data:`_DISK_FULL_SQLITE_ERRORS`, "database or disk is full")."""
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    return isinstance(exc, sqlite3.Error) and (getattr(exc, "sqlite_errorname", "") in _DISK_FULL_SQLITE_ERRORS
+                                               or "database or disk is full" in str(exc))
+
+
+@contextmanager
+def reporting_disk_full(path: Path, doing: str) -> Iterator[None]:
+    """Raise a full disk met inside the block as :class:`DiskFull`, naming ``path`` (the folder written to) and
+    what was being done (e.g. "building corpus x"); other errors pass as they are."""
+    try:
+        yield
+    except (sqlite3.Error, OSError) as exc:
+        if is_disk_full(exc):
+            raise DiskFull(f"The disk holding {path} is full, so {doing} stopped. Free some space there (or point "
+                           "--data-dir or FEVER_DATA_DIR at a disk with room) and run it again; nothing that was there "
+                           "is damaged.") from exc
+        raise
+
+
+def check_store_path(path: Path) -> None:
+    """Raise a ValueError naming what is in the way of a store at ``path``, and the fix: a folder where the store's
+    file should be, or a file where one of the folders above it should be."""
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder, but a corpus store is a file: move that folder away (or delete it) "
+                         "and run the command again to build the corpus.")
+    for folder in path.parents:
+        if folder.is_dir():
+            return
+        if folder.exists():
+            raise ValueError(f"{folder} is a file, but the corpus needs a folder there: move that file away (or "
+                             "delete it) and run the command again.")
+
+
 def fts_query(text: str, max_terms: int = 32) -> str:
     """Turn free text into a safe FTS5 OR-query of quoted words ("" when nothing is left).
 
@@ -111,18 +157,21 @@ class CorpusStore:
     @classmethod
     def open(cls, path: str | Path) -> CorpusStore:
         """Open an existing store; raises ``FileNotFoundError`` with advice when it is missing, ``ValueError``
-        when it is not a store, of another schema, or damaged: SQLite's ``quick_check`` for its structure, for a
-        built store the checksum of its content (:meth:`content_checksum`), and FTS5's check of its full-text
-        indexes against their text (about 0.5 s in all for the embedded corpus)."""
+        when it is not a store (:func:`check_store_path`), of another schema, or damaged: SQLite's ``quick_check``
+        for its structure, for a built store the checksum of its content (:meth:`content_checksum`), and FTS5's
+        check of its full-text indexes against their text (about 0.5 s in all for the embedded corpus);
+        :class:`DiskFull` when the disk has no room to open it (never a damaged store)."""
         path = Path(path)
+        check_store_path(path)
         if not path.is_file():
             raise FileNotFoundError(
                 f"No corpus store at {path}. Build it with `python -m fever_core corpus build NAME`."
             )
         store = cls(path)
         try:
-            version = store.get_meta("schema_version")
-            problems = [row[0] for row in store.connection.execute("PRAGMA quick_check(3)")]
+            with reporting_disk_full(path.parent, f"opening {path.name}"):  # a WAL index with no room to grow
+                version = store.get_meta("schema_version")
+                problems = [row[0] for row in store.connection.execute("PRAGMA quick_check(3)")]
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"{path} is not a readable corpus store ({exc}). Delete it and rebuild.") from exc
         if problems != ["ok"]:
@@ -133,7 +182,7 @@ class CorpusStore:
             )
         expected = store.get_meta(CHECKSUM_KEY)
         if expected is None and store.get_meta("build_seconds") is not None:  # built before checksums were kept
-            with suppress(sqlite3.OperationalError):  # a read-only store stays without one
+            with suppress(sqlite3.OperationalError, DiskFull):  # a read-only store stays without one
                 store.set_meta(CHECKSUM_KEY, store.content_checksum())
         elif expected is not None and store.content_checksum() != expected:
             raise ValueError(f"{path} is damaged: its pages, sentences or links are not what was built. Delete it "
@@ -145,14 +194,14 @@ class CorpusStore:
         return store
 
     def _full_text_damage(self) -> str:
-        """What FTS5's ``integrity-check`` finds wrong in the full-text indexes ("" when nothing, or when the
-        store is read-only and it can't run); about 0.3 s for the embedded corpus."""
+        """What FTS5's ``integrity-check`` finds wrong in the full-text indexes ("" when nothing, or when it
+        can't run: the store is read-only, locked, or on a full disk); about 0.3 s for the embedded corpus."""
         conn = self.connection
         try:
             for table in _FTS_TABLES:
                 conn.execute(f"INSERT INTO {table}({table}) VALUES('integrity-check')")
         except sqlite3.DatabaseError as exc:
-            if "readonly" in str(exc) or "locked" in str(exc):
+            if "readonly" in str(exc) or "locked" in str(exc) or is_disk_full(exc):
                 return ""
             return f"{table}: {exc}"
         finally:
@@ -163,11 +212,12 @@ class CorpusStore:
     def create(cls, path: str | Path) -> CorpusStore:
         """Create an empty store at ``path`` (which must not exist yet)."""
         path = Path(path)
+        check_store_path(path)
         if path.exists():
             raise FileExistsError(f"{path} already exists.")
         path.parent.mkdir(parents=True, exist_ok=True)
         store = cls(path)
-        with store.connection as conn:
+        with store._writing("creating the corpus store") as conn:
             conn.executescript(_SCHEMA)
             conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
         return store
@@ -187,6 +237,13 @@ class CorpusStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @contextmanager
+    def _writing(self, doing: str) -> Iterator[sqlite3.Connection]:
+        """One transaction on this thread's connection, ``doing`` something; a full disk is raised as
+        :class:`DiskFull` (the transaction rolled back)."""
+        with reporting_disk_full(self.path.parent, doing), self.connection as conn:
+            yield conn
+
     # -- metadata ---------------------------------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:
@@ -194,7 +251,7 @@ class CorpusStore:
         return row[0] if row else None
 
     def set_meta(self, key: str, value: str) -> None:
-        with self.connection as conn:
+        with self._writing("writing to the corpus store") as conn:
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     def content_checksum(self) -> str:
@@ -216,7 +273,7 @@ class CorpusStore:
             The number of pages added.
         """
         added = 0
-        with self.connection as conn:
+        with self._writing("adding pages to the corpus store") as conn:
             conn.execute("DELETE FROM meta WHERE key = ?", (CHECKSUM_KEY,))  # a store that grows has none
             for page in pages:
                 cur = conn.execute(

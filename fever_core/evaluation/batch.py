@@ -8,7 +8,8 @@ retrieval metrics need those sets too, and at least one such claim. A metric the
 allow is ``None`` (shown "n/a"), never a number.
 
 :class:`BatchJob` runs a batch in a thread of its own, so that an app can show its progress while
-people go on using it.
+people go on using it. A claim that can't be checked, for whatever reason, is a row with its error: the batch
+goes on. :class:`ResultsFile` writes each row as it comes, so a batch that stops keeps what it finished.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 
@@ -31,6 +34,8 @@ from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimError
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.types import NEI
 
+log = logging.getLogger(__name__)
+
 LABEL_METRICS = ("label_accuracy",)
 FEVER_METRICS = ("fever_score",)
 EVIDENCE_METRICS = ("evidence_precision", "evidence_recall", "evidence_f1", "doc_recall_at_1", "doc_recall_at_5",
@@ -39,6 +44,8 @@ NEEDS_LABELS = "needs gold labels"
 NEEDS_EVIDENCE = "needs gold evidence for every SUPPORTS / REFUTES claim"
 RESULT_COLUMNS = ("id", "claim", "label", "verdict", "confidence", "deciding_page", "deciding_line",
                   "deciding_sentence", "error")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet may read as the start of a formula (OWASP's list for CSV injection)."""
 
 
 @dataclass(frozen=True)
@@ -171,11 +178,15 @@ class BatchReport:
 
 
 def check_claim(checker: Checker, claim: Claim, options: CheckOptions | None = None) -> BatchRow:
-    """Check one claim of a batch; a claim that can't be checked gets a row with the reason."""
+    """Check one claim of a batch; a claim that can't be checked, whatever the reason, gets a row with it (the
+    rest of the batch is checked all the same)."""
     try:
         return BatchRow(claim, checker.check(claim.claim, options))
     except ClaimError as exc:
         return BatchRow(claim, None, str(exc))
+    except Exception as exc:  # noqa: BLE001 - one claim's failure must not cost the batch its finished rows
+        log.debug("Claim %s of the batch could not be checked.", claim.id, exc_info=True)
+        return BatchRow(claim, None, f"{type(exc).__name__}: {exc}")
 
 
 def run_batch(
@@ -273,21 +284,43 @@ class BatchJob:
             self._thread.join(timeout)
 
 
+def spreadsheet_cell(value: object) -> object:
+    """``value`` as a CSV cell that no spreadsheet runs: text starting with one of :data:`FORMULA_STARTS` gets a
+    leading ``'`` (OWASP's rule), so ``=HYPERLINK(...)`` shows as text; anything else as it is."""
+    return f"'{value}" if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
+class ResultsTable:
+    """Results-table records (:meth:`BatchRow.record`, perhaps with more columns) written as CSV to ``out``, the
+    header first, then each record as it comes; every cell through :func:`spreadsheet_cell`, and a field without
+    a value left empty. The one CSV writer of results: ``check-batch --out`` and the Batch page's download."""
+
+    def __init__(self, out: TextIO, columns: Sequence[str] = RESULT_COLUMNS):
+        self._writer = csv.DictWriter(out, fieldnames=list(columns))
+        self._writer.writeheader()
+
+    def write(self, record: Mapping[str, object]) -> None:
+        self._writer.writerow({column: spreadsheet_cell(value) for column, value in record.items()})
+
+
 def results_csv(records: Iterable[dict]) -> str:
-    """Results-table records (:meth:`BatchRow.record`, perhaps with more columns) as CSV with a header; a
-    field without a value is left empty."""
+    """Results-table records as CSV with a header (:class:`ResultsTable`), as one text."""
     records = list(records)
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(records[0]) if records else list(RESULT_COLUMNS))
-    writer.writeheader()
-    writer.writerows(records)
+    table = ResultsTable(out, list(records[0]) if records else RESULT_COLUMNS)
+    for record in records:
+        table.write(record)
     return out.getvalue()
+
+
+def _prediction_line(row: BatchRow) -> str:
+    """A row as a FEVER prediction line (``id``, ``claim``, ``predicted_label``, ``predicted_evidence``), newline ended."""
+    return json.dumps({"id": row.claim.id, "claim": row.claim.claim, **row.fever_prediction()}, ensure_ascii=False) + "\n"
 
 
 def predictions_jsonl(rows: Iterable[BatchRow]) -> str:
     """The rows as FEVER prediction lines (``id``, ``claim``, ``predicted_label``, ``predicted_evidence``)."""
-    lines = ({"id": row.claim.id, "claim": row.claim.claim, **row.fever_prediction()} for row in rows)
-    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    return "".join(_prediction_line(row) for row in rows)
 
 
 def results_path(path: str | Path) -> Path:
@@ -298,9 +331,35 @@ def results_path(path: str | Path) -> Path:
     return path
 
 
-def write_results(rows: Sequence[BatchRow], path: str | Path) -> None:
-    """Write the rows to ``path``: a results table for ``.csv``, FEVER predictions for ``.jsonl``."""
-    path = results_path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = results_csv(row.record() for row in rows) if path.suffix.lower() == ".csv" else predictions_jsonl(rows)
-    path.write_text(text, encoding="utf-8")
+class ResultsFile:
+    """A batch's results file, written row by row as the claims are checked and flushed after each, so that a
+    batch that stops (an error, Ctrl-C, a kill) leaves every finished row in it: a results table for ``.csv``
+    (:class:`ResultsTable`), FEVER predictions for ``.jsonl``. A context manager; the file is replaced at open.
+
+    Raises:
+        ValueError: ``path`` is neither ``.csv`` nor ``.jsonl`` (:func:`results_path`).
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = results_path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = self.path.open("w", encoding="utf-8", newline="")
+        self._table = ResultsTable(self._file) if self.path.suffix.lower() == ".csv" else None
+        self._file.flush()
+
+    def write(self, row: BatchRow) -> None:
+        """Add one row and flush it to the file."""
+        if self._table is not None:
+            self._table.write(row.record())
+        else:
+            self._file.write(_prediction_line(row))
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> ResultsFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

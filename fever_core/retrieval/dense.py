@@ -18,6 +18,7 @@ import os
 import shutil
 import time
 from collections import deque
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,7 +27,7 @@ import numpy as np
 from tqdm import tqdm
 
 from fever_core.checksums import file_checksum
-from fever_core.corpus.store import CorpusStore
+from fever_core.corpus.store import CorpusStore, reporting_disk_full
 from fever_core.retrieval.dense_plan import IVFDATA_FILE, IndexPlan, build_compressed, open_index
 from fever_core.retrieval.encoder import ChunkEmbedder, SentenceEncoder, encode, load_encoder
 from fever_core.settings import Settings
@@ -70,31 +71,43 @@ def _text_key(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
 
 
-def _previous_vectors(folder: Path, encoder_name: str) -> dict[int, np.ndarray]:
+def _previous_vectors(folder: Path, encoder_name: str, store: CorpusStore) -> dict[int, np.ndarray]:
     """Vectors already computed, by text key: from the index a rebuild replaces (even when its ``dense.json``
-    is gone or its files are damaged) and from the other corpora beside it made by the same encoder (the
-    benchmark corpora share the embedded summaries). Rows that are not unit-length finite vectors are left
-    out: they are what damage looks like. :func:`_embed_reusing` spot-checks the rest against the encoder."""
+    is gone or its files are damaged; when its key file is gone, ``store`` says which text each row's sentence
+    has) and from the other corpora beside it made by the same encoder (the benchmark corpora share the embedded
+    summaries). Rows that are not unit-length finite vectors are left out: they are what damage looks like.
+    :func:`_embed_reusing` spot-checks the rest against the encoder."""
     import faiss
 
     known: dict[int, np.ndarray] = {}
     for other in sorted(p for p in Path(folder).parent.iterdir() if p.is_dir()):
         meta_path = other / META_FILE
+        own = other.resolve() == Path(folder).resolve()
         try:
             meta = json.loads(meta_path.read_text()) if meta_path.is_file() else None
-            if (meta is None and other.resolve() != Path(folder).resolve()) or (meta is not None and meta.get("encoder") != encoder_name):
+            if (meta is None and not own) or (meta is not None and meta.get("encoder") != encoder_name):
                 continue
             if meta is not None and IndexPlan.from_meta(meta.get("index")).compressed:
                 continue  # its codes are not the vectors, and it may be larger than memory
-            if not (other / KEYS_FILE).is_file() or not (other / INDEX_FILE).is_file():
+            if not (other / INDEX_FILE).is_file():
                 continue
-            keys = np.load(other / KEYS_FILE)
+            if (other / KEYS_FILE).is_file():
+                keys, known_text = np.load(other / KEYS_FILE), None
+            elif own and (other / IDS_FILE).is_file():  # the key file is lost: the store knows each row's text
+                by_id = _text_keys_by_id(store)
+                ids = np.load(other / IDS_FILE).tolist()
+                keys = np.array([by_id.get(sid, 0) for sid in ids], dtype=np.int64)
+                known_text = np.array([sid in by_id for sid in ids], dtype=bool)
+            else:
+                continue
             index = faiss.read_index(str(other / INDEX_FILE))
             if index.ntotal != len(keys):
                 continue
             vectors = index.reconstruct_n(0, index.ntotal)
             with np.errstate(over="ignore", invalid="ignore"):  # damaged rows overflow: they are the ones not kept
                 good = np.isfinite(vectors).all(axis=1) & (np.abs(np.linalg.norm(vectors, axis=1) - 1) < NORM_TOLERANCE)
+            if known_text is not None:
+                good &= known_text
             known.update(zip(keys[good].tolist(), vectors[good]))
         except (OSError, ValueError, RuntimeError):
             continue
@@ -140,6 +153,11 @@ def _embed_reusing(
         yield number, ids, out
 
 
+def _text_keys_by_id(store: CorpusStore) -> dict[int, int]:
+    """The text key of every sentence of a store by its row id, in row-id order (the order of an index's rows)."""
+    return {sid: _text_key(premise_text(t, x)) for batch in store.iter_sentence_texts() for sid, t, x in batch}
+
+
 def _text_keys(store: CorpusStore) -> np.ndarray:
     """The text keys of every sentence of a store, in row-id order (the order of an index's rows)."""
     parts = [np.array([_text_key(premise_text(t, x)) for _, t, x in batch], dtype=np.int64)
@@ -158,7 +176,11 @@ def _write_index(folder: Path, index: faiss.Index, ids: np.ndarray, keys: np.nda
 
     def replace(name: str, write) -> None:
         tmp = folder / f"{name}.tmp"
-        write(tmp)
+        try:
+            write(tmp)
+        except BaseException:
+            tmp.unlink(missing_ok=True)  # e.g. half written on a full disk: give its room back
+            raise
         if name in CHECKED_FILES:
             checksums[name] = file_checksum(tmp)
         os.replace(tmp, folder / name)
@@ -259,10 +281,12 @@ class DenseSentenceIndex:
                     ids = np.load(folder / IDS_FILE)
                     if index.ntotal == len(ids):
                         if "checksums" not in meta and os.access(folder, os.W_OK):
-                            # written before checksums were kept: trust it from now on (a read-only folder stays as it is)
+                            # written before checksums were kept: trust it from now on (a read-only folder, or a
+                            # full disk, leaves it as it is)
                             meta = {**meta, "checksums": {name: file_checksum(folder / name) for name in CHECKED_FILES
                                                           if (folder / name).is_file()}}
-                            meta_path.write_text(json.dumps(meta, indent=2))
+                            with suppress(OSError):
+                                meta_path.write_text(json.dumps(meta, indent=2))
                         return cls(index, ids, encoder, folder, meta)
                 else:
                     log.warning("Dense index in %s is out of date: rebuilding.", folder)
@@ -271,7 +295,8 @@ class DenseSentenceIndex:
         elif (folder / INDEX_FILE).is_file():
             log.warning("Dense index in %s has lost its %s: rebuilding it, reusing every vector that is still good.",
                         folder, META_FILE)
-        return cls._build(store, folder, encoder, {**wanted, "index": plan.to_meta()}, progress, embedder)
+        with reporting_disk_full(folder, "building the dense index"):  # the chunks embedded so far are kept
+            return cls._build(store, folder, encoder, {**wanted, "index": plan.to_meta()}, progress, embedder)
 
     @classmethod
     def _build(
@@ -291,7 +316,7 @@ class DenseSentenceIndex:
         partial.mkdir(parents=True, exist_ok=True)
         stamp.write_text(json.dumps(embedded))
         total = store.stats().sentences
-        previous = _previous_vectors(folder, meta["encoder"])
+        previous = _previous_vectors(folder, meta["encoder"], store)
         chunk_ids: list[np.ndarray] = []
         with tqdm(total=total, desc="Embedding sentences", unit="sent", disable=not progress) as bar:
 
@@ -371,7 +396,8 @@ class DenseSentenceIndex:
         if self._keys is None:
             raise ValueError("Nothing to save: the index is as it was loaded or built.")
         self.meta = {**self.meta, "store_fingerprint": store_fingerprint, "sentences": len(self)}
-        _write_index(self.folder, self.index, self.sentence_ids, self._keys, self.meta)
+        with reporting_disk_full(self.folder, "saving the dense index"):
+            _write_index(self.folder, self.index, self.sentence_ids, self._keys, self.meta)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Normalised embeddings of texts, shape ``(len(texts), dim)``."""

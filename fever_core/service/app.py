@@ -60,6 +60,7 @@ from fever_core.service.schemas import (
 )
 from fever_core.service.startup import check_can_serve, load_checkers
 from fever_core.settings import Settings
+from fever_core.text import clean_json_text
 from fever_core.types import NEI
 
 log = logging.getLogger(__name__)
@@ -332,7 +333,6 @@ class _GuardBody:
 MAX_JSON_DEPTH = 64
 """Levels a request body's JSON may nest (a FEVER instance with its evidence sets needs 6)."""
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class BodyRefused(ValueError):
@@ -351,18 +351,6 @@ def _deeper_than(value, limit: int) -> bool:
     return False
 
 
-def _without_lone_surrogates(value):
-    """Parsed JSON with lone surrogates dropped from every string, keys too: JSON can spell them (``"\\ud800"``),
-    UTF-8 can't encode them, so one would make the answer fail. (The service's own step, for now.)"""
-    if isinstance(value, str):
-        return _LONE_SURROGATE.sub("", value)
-    if isinstance(value, (list, tuple)):
-        return [_without_lone_surrogates(item) for item in value]
-    if isinstance(value, dict):
-        return {_without_lone_surrogates(key): _without_lone_surrogates(item) for key, item in value.items()}
-    return value
-
-
 class _ServiceRequest(Request):
     """A request whose JSON body is checked for depth and cleaned of lone surrogates as it is parsed."""
 
@@ -377,7 +365,7 @@ class _ServiceRequest(Request):
                 raise BodyRefused(too_deep) from None
             if body.count(b"[") + body.count(b"{") > MAX_JSON_DEPTH and _deeper_than(value, MAX_JSON_DEPTH):
                 raise BodyRefused(too_deep)
-            self._json = _without_lone_surrogates(value) if _SURROGATE_ESCAPE.search(body) else value
+            self._json = clean_json_text(value) if _SURROGATE_ESCAPE.search(body) else value
         return self._json
 
 
@@ -401,7 +389,7 @@ class _CleanJSONResponse(JSONResponse):
         try:
             return super().render(content)
         except UnicodeEncodeError:
-            return super().render(_without_lone_surrogates(content))
+            return super().render(clean_json_text(content))
 
 
 async def _until_disconnected(request: Request) -> None:

@@ -86,6 +86,7 @@ class NliModel:
     def load(cls, name_or_path: str, device: str = "auto", max_length: int = 256) -> NliModel:
         """Load from a local directory or a hub id (works offline when the hub id is cached). A LoRA adapter
         folder (:data:`ADAPTER_CONFIG`) is loaded onto its base and merged, so it runs as fast as a plain model."""
+        from safetensors import SafetensorError
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         local = missing_local_model(name_or_path)
@@ -106,6 +107,12 @@ class NliModel:
             raise RuntimeError(
                 f"Can't load the verifier {name_or_path!r}: it is not a local model directory and is not "
                 f"in the Hugging Face cache, and the hub can't be reached ({exc.__class__.__name__})."
+            ) from exc
+        except SafetensorError as exc:
+            raise RuntimeError(
+                f"The weights of the model {name_or_path} (its .safetensors file) can't be read ({exc}): the file is "
+                "truncated or damaged. Copy or train the model again, or choose another one (FEVER_VERIFIER_MODEL, "
+                "`python -m fever_core models use`)."
             ) from exc
         model = model.to(device).eval()
         model = model.half() if device.startswith("cuda") else model.float()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from fever_core.corpus.build import LIVE_CORPUS, STORE_FILE, corpus_dir
 from fever_core.corpus.sources.wikipedia_api import LiveWikipediaSource, WikipediaUnavailable
-from fever_core.corpus.store import SCHEMA_VERSION, CorpusStore
+from fever_core.corpus.store import SCHEMA_VERSION, CorpusStore, DiskFull, check_store_path
 from fever_core.corpus.wikipedia_cache import WikipediaCache
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.dense import DenseSentenceIndex
@@ -58,8 +59,18 @@ def open_live_workspace(settings: Settings, progress: bool = False) -> LiveWikip
 
     One instance per cache folder and network settings is kept per process (they write the same
     files), so the app's pages and checkers share it.
+
+    Raises:
+        ValueError: something is in the way of the cache's folder (a file, or a folder where its store goes).
+        RuntimeError: the cache's folder can't be written to (a read-only data folder).
     """
     folder = corpus_dir(settings.data_dir, LIVE_CORPUS)
+    check_store_path(folder / STORE_FILE)
+    if not _writable(folder):
+        raise RuntimeError(
+            f"The live Wikipedia corpus keeps every page it fetches in {folder}, which this process can't write to "
+            "(a read-only data folder?). Point --data-dir or FEVER_DATA_DIR at a folder it can write to, or check "
+            "against a local corpus (embedded, fever-dev, fm2).")
     key = (folder.resolve(), settings.encoder_model, settings.device, settings.wikipedia_api_url,
            settings.wikipedia_timeout_s, settings.wikipedia_pages_per_claim, settings.wikipedia_links_per_claim)
     with _INDEXING:
@@ -73,6 +84,14 @@ def open_live_workspace(settings: Settings, progress: bool = False) -> LiveWikip
             source = LiveWikipediaSource(timeout_s=settings.wikipedia_timeout_s, api_url=settings.wikipedia_api_url)
             _OPEN[key] = LiveWikipediaWorkspace(LIVE_CORPUS, store, dense, settings, WikipediaCache(store, source))
         return _OPEN[key]
+
+
+def _writable(folder: Path) -> bool:
+    """Whether this process can write the cache: its folder (or, before it is made, the nearest folder above it)
+    and its store, when there is one."""
+    existing = next(path for path in (folder, *folder.parents) if path.exists())
+    store = folder / STORE_FILE
+    return os.access(existing, os.W_OK) and (not store.exists() or os.access(store, os.W_OK))
 
 
 def _open_store(path: Path) -> CorpusStore:
@@ -125,9 +144,9 @@ class LiveWikipediaWorkspace(Workspace):
     def _grow(self, titles: Callable[[], list[str]], limit: int, warn_when_waiting: bool) -> list[str]:
         """Fetch up to ``limit`` of the pages named by ``titles()`` that the cache doesn't know, then
         index whatever the store gained (also what another claim or process added), and save the index with the
-        store's new fingerprint (which tells the page retriever to read its title table again). A failure stops
-        the fetching, keeps what was fetched and turns into a warning; the warnings are returned. The fetching
-        holds no lock: only the indexing is one claim at a time."""
+        store's new fingerprint (which tells the page retriever to read its title table again). A failure (Wikipedia
+        unreachable, a full disk) stops the fetching, keeps what was fetched and turns into a warning; the warnings
+        are returned. The fetching holds no lock: only the indexing is one claim at a time."""
         warnings: list[str] = []
         waiting = time.monotonic() < self._retry_at
         if waiting and warn_when_waiting:  # say when, not what: the failed request was another claim's
@@ -149,11 +168,16 @@ class LiveWikipediaWorkspace(Workspace):
             except WikipediaUnavailable as exc:
                 self._retry_at = time.monotonic() + RETRY_AFTER_S
                 warnings.append(self._cached_only(str(exc)))
+            except DiskFull as exc:
+                warnings.append(self._cached_only(f"{exc} The pages fetched for this claim could not be kept."))
         with _INDEXING:
-            if self.dense.extend_from(self.store) > 0:
-                fingerprint = content_fingerprint(self.store)
-                self.store.set_meta("fingerprint", fingerprint)
-                self.dense.save(fingerprint)
+            try:
+                if self.dense.extend_from(self.store) > 0:
+                    fingerprint = content_fingerprint(self.store)
+                    self.store.set_meta("fingerprint", fingerprint)
+                    self.dense.save(fingerprint)
+            except DiskFull as exc:  # the index in memory has the new pages; the one on disk is rebuilt when reopened
+                warnings.append(str(exc))
         return warnings
 
     def _cached_only(self, reason: str) -> str:

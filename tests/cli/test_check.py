@@ -42,3 +42,16 @@ def test_check_on_live_wikipedia_then_offline_warns_on_stderr(tmp_path, tiny_nli
     offline = capsys.readouterr()
     assert "warning: Can't reach Wikipedia" in offline.err and "cached so far" in offline.err
     assert json.loads(offline.out)["warnings"] and json.loads(offline.out)["evidence"]
+
+
+def test_a_verifier_with_truncated_weights_is_a_message_naming_it(settings, workspace, tiny_nli_model, tmp_path, capsys):
+    import shutil
+
+    damaged = shutil.copytree(tiny_nli_model, tmp_path / "verifier")
+    weights = damaged / "model.safetensors"
+    weights.write_bytes(weights.read_bytes()[: weights.stat().st_size // 2])
+    assert main(["--data-dir", str(settings.data_dir), "check", "Jaws is a film.", "--corpus", "fixture",
+                 "--model", str(damaged)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: The weights of the model {damaged} (its .safetensors file) can't be read")
+    assert "truncated or damaged" in err and "Traceback" not in err

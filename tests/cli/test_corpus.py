@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from fever_core.cli import main
 
 
@@ -26,3 +28,31 @@ def test_an_unknown_corpus_is_explained(tmp_path, capsys):
     assert main(["--data-dir", str(tmp_path), "corpus", "info", "no-such-corpus"]) == 2
     error = capsys.readouterr().err
     assert "Unknown corpus 'no-such-corpus'" in error and "corpus build no-such-corpus --source" in error
+
+
+def in_the_way(data_dir, kind):
+    folder = data_dir / "corpora" / "c"
+    if kind == "store is a folder":
+        (folder / "store.sqlite").mkdir(parents=True)
+        return str(folder / "store.sqlite")
+    folder.parent.mkdir(parents=True)
+    folder.write_text("")
+    return str(folder)
+
+
+@pytest.mark.parametrize("kind", ["store is a folder", "corpus folder is a file"])
+def test_what_is_in_the_way_of_a_build_is_one_message_naming_it(tmp_path, pages_file, capsys, kind):
+    named = in_the_way(tmp_path / "data", kind)
+    assert main(["--data-dir", str(tmp_path / "data"), "corpus", "build", "c", "--source", f"fever:{pages_file}"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {named} is a ") and "move that" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["corpus", "build", "x" * 300, "--source", "fever:p.jsonl"], "is too long (300 characters): use at most 100"),
+    (["corpus", "build", "embedded", "--source", "fever:p.jsonl"], "'embedded' is a built-in corpus"),
+])
+def test_a_build_that_cant_be_is_refused_before_anything_is_written(tmp_path, capsys, argv, message):
+    assert main(["--data-dir", str(tmp_path), *argv]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "corpora").exists()

@@ -2,9 +2,12 @@ import os
 
 import pytest
 
+from benchmarks.reliability.messages import fill_disk, small_disk
 from fever_core.corpus import build as build_module
-from fever_core.corpus.build import corpus_specs, ensure_corpus_store, list_corpora
+from fever_core.corpus.build import corpus_dir, corpus_specs, ensure_corpus_store, list_corpora
+from fever_core.corpus.sources import CorpusSourceError
 from fever_core.corpus.sources.fever_jsonl import FeverJsonlSource
+from fever_core.corpus.store import CorpusStore, DiskFull
 
 from ..conftest import PAGES, write_jsonl
 
@@ -71,3 +74,68 @@ def test_unknown_corpus_and_bad_names_are_explained(tmp_path):
         ensure_corpus_store(tmp_path, "nothing")
     with pytest.raises(ValueError, match="Bad corpus name"):
         ensure_corpus_store(tmp_path, "../escape")
+
+
+def test_a_corpus_name_too_long_for_a_folder_is_explained(tmp_path, pages_file):
+    with pytest.raises(ValueError, match=r"is too long \(300 characters\): use at most 100"):
+        ensure_corpus_store(tmp_path, "x" * 300, specs=[f"fever:{pages_file}"], progress=False)
+
+
+def test_what_is_in_the_way_of_a_corpus_is_named_with_the_fix(tmp_path, pages_file):
+    (corpus_dir(tmp_path, "a") / "store.sqlite").mkdir(parents=True)
+    with pytest.raises(ValueError, match=r"corpora/a/store\.sqlite is a folder, but a corpus store is a file"):
+        ensure_corpus_store(tmp_path, "a", specs=[f"fever:{pages_file}"], progress=False)
+    corpus_dir(tmp_path, "b").write_text("")
+    with pytest.raises(ValueError, match=r"corpora/b is a file, but the corpus needs a folder there"):
+        ensure_corpus_store(tmp_path, "b", specs=[f"fever:{pages_file}"], progress=False)
+
+
+def test_a_built_in_corpus_keeps_its_sources(tmp_path, pages_file):
+    with pytest.raises(ValueError, match=r"'embedded' is a built-in corpus .* a name of its own: `python -m fever_core "
+                                         r"corpus build NEW-NAME --source fever:"):
+        ensure_corpus_store(tmp_path, "embedded", specs=[f"fever:{pages_file}"], progress=False)
+    assert not corpus_dir(tmp_path, "embedded").exists()
+
+
+def test_a_line_number_no_store_can_hold_is_refused_naming_the_line(tmp_path):
+    pages = write_jsonl(tmp_path / "p.jsonl", [PAGES[0], {"id": "Huge", "lines": f"0\tFine .\n{10**20}\tHuge ."}])
+    with pytest.raises(CorpusSourceError, match=rf"p\.jsonl:2: line {10**20} is out of range"):
+        ensure_corpus_store(tmp_path, "c", specs=[f"fever:{pages}"], progress=False)
+    assert not corpus_dir(tmp_path, "c").exists()
+
+
+def test_pages_read_as_utf8_only_and_with_their_lone_surrogates_dropped(tmp_path):
+    pages = tmp_path / "p.jsonl"
+    pages.write_text('{"id": "Oslo", "lines": "0\\tOslo \\ud800is the capital of Norway ."}\n')
+    store = ensure_corpus_store(tmp_path, "c", specs=[f"fever:{pages}"], progress=False)
+    assert store.sentence("Oslo", 0).text == "Oslo is the capital of Norway."
+    pages.write_bytes(b'{"id": "Oslo", "lines": "0\\tOslo ."}\n{"id": "Z\xfcrich", "lines": "0\\tZ\xfcrich ."}\n')
+    with pytest.raises(CorpusSourceError, match=r"p\.jsonl:2: byte 0xfc at column 10 is not UTF-8"):
+        ensure_corpus_store(tmp_path, "d", specs=[f"fever:{pages}"], progress=False)
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A 1 MiB tmpfs at ``tmp_path/disk`` (root only: skipped with the reason elsewhere)."""
+    try:
+        with small_disk(tmp_path / "disk", 1024) as disk:
+            yield disk
+    except PermissionError as exc:
+        pytest.skip(f"a full disk is a small tmpfs here: {exc}")
+
+
+def test_an_intact_store_on_a_full_disk_is_reported_full_never_damaged(full_disk, pages_file):
+    store = ensure_corpus_store(full_disk, "c", specs=[f"fever:{pages_file}"], progress=False)
+    store.close()
+    before = store.path.read_bytes()
+    filler = fill_disk(full_disk)
+    with pytest.raises(DiskFull, match=rf"The disk holding {store.path.parent} is full, so opening store\.sqlite stopped"):
+        CorpusStore.open(store.path)
+    with pytest.raises(DiskFull, match="is full"):  # neither called damaged nor rebuilt
+        ensure_corpus_store(full_disk, "c", progress=False)
+    with pytest.raises(DiskFull, match="is full, so building corpus d stopped"):
+        ensure_corpus_store(full_disk, "d", specs=[f"fever:{pages_file}"], progress=False)
+    assert not corpus_dir(full_disk, "d").exists()
+    filler.unlink()
+    assert store.path.read_bytes() == before
+    assert CorpusStore.open(store.path).stats().pages == len(PAGES)

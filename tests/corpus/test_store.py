@@ -2,7 +2,7 @@ import threading
 
 import pytest
 
-from fever_core.corpus.store import CorpusStore, fts_query
+from fever_core.corpus.store import DiskFull, CorpusStore, fts_query
 from fever_core.types import Link, Page, Sentence
 
 
@@ -124,3 +124,28 @@ def test_a_damaged_full_text_index_is_caught(tmp_path):
         conn.execute("UPDATE sentences_fts_content SET c1 = 'The grey wolf howls.' WHERE id = 1")
     with pytest.raises(ValueError, match="full-text index does not match"):
         CorpusStore.open(store.path)
+
+
+def test_a_full_disk_is_reported_as_such_and_loses_nothing(store):
+    """SQLite's ``max_page_count`` stands in for a full disk: writes beyond it fail with SQLITE_FULL."""
+    before = store.stats()
+    pages = store.connection.execute("PRAGMA page_count").fetchone()[0]
+    store.connection.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(DiskFull, match=rf"The disk holding {store.path.parent} is full, so adding pages .* stopped"):
+        store.add_pages([make_page("Arctic_Fox", *["The Arctic fox lives in the Arctic tundra."] * 200)])
+    with pytest.raises(DiskFull, match="writing to the corpus store"):
+        store.set_meta("note", "x" * 100_000)
+    assert store.stats() == before and not store.has_page("Arctic_Fox")  # rolled back
+    store.connection.execute("PRAGMA max_page_count = 1073741823")
+    store.add_pages([make_page("Arctic_Fox", "The Arctic fox lives in the Arctic.")])
+    assert store.stats().pages == before.pages + 1
+
+
+def test_a_folder_where_the_store_should_be_is_named_with_the_fix(tmp_path):
+    (tmp_path / "s.sqlite").mkdir()
+    for make in (CorpusStore.open, CorpusStore.create):
+        with pytest.raises(ValueError, match=r"s\.sqlite is a folder, but a corpus store is a file: move that folder"):
+            make(tmp_path / "s.sqlite")
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ValueError, match=r"file is a file, but the corpus needs a folder there"):
+        CorpusStore.create(tmp_path / "file" / "corpus" / "s.sqlite")

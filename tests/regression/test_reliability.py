@@ -1,7 +1,7 @@
 """Regression: the cheap versions of the reliability probes (``benchmarks/reliability``, issue 20 item 7) on the
 fixture corpus and the tiny NLI model, asserting their invariants. The full suite: ``python -m benchmarks.reliability``."""
 
-from benchmarks.reliability import damaged, hostile, live_api, writes
+from benchmarks.reliability import damaged, hostile, live_api, messages, writes
 
 TIMEOUT_S = 2.0
 
@@ -52,3 +52,12 @@ def test_a_trickling_wikipedia_is_bounded_and_a_malformed_one_answered(checker, 
     for outcome in malformed:  # an answer with a warning, and nothing of the malformed answer kept
         assert outcome.label is not None and "unexpected form" in outcome.warnings[0], outcome
         assert outcome.cached == 0, outcome
+
+
+def test_bad_input_and_damaged_files_get_a_message_never_a_traceback(settings, workspace, tiny_nli_model, tmp_path):
+    result = messages.run(settings.data_dir, workspace.name, str(tiny_nli_model), tmp_path,
+                          (workspace.folder, workspace.name))
+    assert [o for o in result.outcomes if o.problem] == []
+    assert result.tracebacks == 0 and result.lost_rows == 0
+    assert sum(o.formula_cells for o in result.outcomes) == 0
+    assert len(result.outcomes) >= len(messages.CASES) + 2  # and the lost key file, the killed batch

@@ -193,3 +193,16 @@ def test_a_damaged_store_is_refused_with_what_to_do(tmp_path, settings):
         fh.write(b"\x00\xff" * 2048)
     with pytest.raises(ValueError, match="(damaged|not a readable).*rebuild"):
         CorpusStore.open(path)
+
+
+def test_a_lost_key_file_is_rebuilt_from_the_store_without_embedding_again(tmp_path, settings, monkeypatch, caplog):
+    store, folder, before = small_index(tmp_path, settings)
+    keys = np.load(folder / "dense_keys.npy")
+    (folder / "dense_keys.npy").unlink()
+    encoded = counting_encode(monkeypatch)
+    after = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
+    assert len(encoded) <= dense_module.SPOT_CHECK  # the spot check only, not the 40 sentences
+    assert "dense_keys.npy" in caplog.text and "reusing every vector" in caplog.text
+    np.testing.assert_array_equal(np.load(folder / "dense_keys.npy"), keys)
+    np.testing.assert_allclose(after.index.reconstruct_n(0, 40), before.index.reconstruct_n(0, 40), atol=1e-5)
+    assert dense_module.damaged_files(folder, after.meta) == []

@@ -1,17 +1,19 @@
 """The live ``wikipedia`` corpus end to end: real store, encoder, index and pipeline; only Wikipedia's
 API is a local server answering from recordings (or nothing listening, for offline)."""
 
+import contextlib
 import json
 
 import pytest
 
+from benchmarks.reliability.messages import read_only
 from fever_core.corpus.build import corpus_dir
 from fever_core.pipeline import Checker, CheckOptions
 from fever_core.settings import Settings
 from fever_core.workspace import live as live_wikipedia
 from fever_core.workspace import open_workspace
 from fever_core.workspace.live import LiveWikipediaWorkspace, content_fingerprint
-from tests.conftest import local_api
+from tests.conftest import local_api, recorded_answer
 
 CLAIM = "Ada Lovelace worked on the Analytical Engine."
 
@@ -137,3 +139,35 @@ def test_no_lock_is_held_while_wikipedia_is_asked(tmp_path, tiny_nli_model, reco
                             or _call(*a, **k))
     checker.check(CLAIM)
     assert held and not any(held)
+
+
+def test_a_read_only_data_folder_is_refused_with_the_fix(tmp_path, tiny_nli_model, offline_wikipedia_url):
+    data = tmp_path / "data"
+    data.mkdir()
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(read_only(data))
+        except PermissionError as exc:
+            pytest.skip(f"a read-only folder is a read-only bind mount for root here: {exc}")
+        with pytest.raises(RuntimeError, match=rf"keeps every page it fetches in {data}/corpora/wikipedia, which this "
+                                               r"process can't write to .* Point --data-dir or FEVER_DATA_DIR"):
+            live_checker(data, tiny_nli_model, offline_wikipedia_url)
+
+
+def test_a_full_disk_while_fetching_is_a_warning_and_the_cache_stays_whole(tmp_path, tiny_nli_model):
+    """SQLite's ``max_page_count`` stands in for a full disk; Wikipedia answers long leads, which need new pages."""
+    def answer(query):
+        found = recorded_answer(query)
+        for page in found.get("query", {}).get("pages", {}).values():
+            if "extract" in page:
+                page["extract"] = f"{page['title']} was written about at length. " * 300
+        return json.dumps(found).encode()
+
+    with local_api(answer) as url:
+        checker = live_checker(tmp_path, tiny_nli_model, url)
+        store = checker.workspace.store
+        store.connection.execute(f"PRAGMA max_page_count = {store.connection.execute('PRAGMA page_count').fetchone()[0]}")
+        result = checker.check(CLAIM, CheckOptions(two_hop=False))
+    assert any("is full" in warning and "could not be kept" in warning for warning in result.warnings)
+    assert result.verdict.label == "NOT ENOUGH INFO"  # nothing to check against, and it says so
+    assert store.stats().pages == 0 and store.connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from fever_core.corpus.sources.base import CorpusSourceError
+from fever_core.formats import line_number
 from fever_core.jsonl import read_jsonl
 from fever_core.text import fever_to_plain, page_id_to_title, title_to_page_id
 from fever_core.types import Link, Page, Sentence
@@ -21,11 +22,14 @@ def parse_lines_field(page_id: str, lines: str) -> list[Sentence]:
 
     Empty sentences (indices whose text FEVER leaves out) are dropped; indices are kept exact.
     Link targets may be titles or page ids; both become page ids.
+
+    Raises:
+        ValueError: an index too large for a store (:func:`~fever_core.formats.line_number`).
     """
     sentences = []
     for row in lines.split("\n"):
         parts = row.split("\t")
-        if len(parts) < 2 or not parts[0].strip().isdigit():
+        if len(parts) < 2 or not parts[0].strip().isdecimal():
             continue
         text = fever_to_plain(parts[1])
         if not text:
@@ -36,12 +40,13 @@ def parse_lines_field(page_id: str, lines: str) -> list[Sentence]:
             for anchor, target in zip(extras[0::2], extras[1::2])
             if anchor.strip() and target.strip()
         ]
-        sentences.append(Sentence(page_id, int(parts[0]), text, links))
+        sentences.append(Sentence(page_id, line_number(parts[0]), text, links))
     return sentences
 
 
-def page_records(lines: Iterable[str | bytes], name: str, start: int = 0) -> Iterator[dict]:
-    """The page records of a FEVER jsonl stream, from the ``start``-th page on (blank lines don't count).
+def page_records(lines: Iterable[str | bytes], name: str, start: int = 0) -> Iterator[tuple[str, dict]]:
+    """The page records of a FEVER jsonl stream, from the ``start``-th page on (blank lines don't count), each
+    with where it is (``"NAME:LINE"``, for messages).
 
     The pages before ``start`` are skipped without being parsed, so a resumed build passes them quickly.
     Raises :class:`CorpusSourceError` naming ``name`` and the line for a line that is not a page.
@@ -52,7 +57,7 @@ def page_records(lines: Iterable[str | bytes], name: str, start: int = 0) -> Ite
         for raw in lines:
             if skipped < start and raw.strip():
                 skipped += 1
-                yield ""  # read_jsonl passes blank lines and keeps counting them: line numbers stay true
+                yield raw[:0]  # read_jsonl passes blank lines and keeps counting them: line numbers stay true
             else:
                 yield raw
 
@@ -62,7 +67,7 @@ def page_records(lines: Iterable[str | bytes], name: str, start: int = 0) -> Ite
                 f"{name}:{number}: expected an object with a non-empty string \"id\" "
                 "(FEVER wiki-pages format). Fix or remove that line and rebuild."
             )
-        yield record
+        yield f"{name}:{number}", record
 
 
 def count_pages(lines: Iterable[str | bytes]) -> int:
@@ -70,12 +75,18 @@ def count_pages(lines: Iterable[str | bytes]) -> int:
     return sum(1 for raw in lines if raw.strip())
 
 
-def page_from_record(record: dict, source: str) -> Page:
-    """The page of one FEVER record: its ``lines`` when it has them, else its ``text`` as line 0."""
+def page_from_record(record: dict, source: str, where: str) -> Page:
+    """The page of one FEVER record: its ``lines`` when it has them, else its ``text`` as line 0.
+
+    Raises :class:`CorpusSourceError` naming ``where`` (``"FILE:LINE"``) for ``lines`` that can't be stored.
+    """
     page_id = record["id"]
     lines = record.get("lines")
     if isinstance(lines, str) and lines.strip():
-        sentences = parse_lines_field(page_id, lines)
+        try:
+            sentences = parse_lines_field(page_id, lines)
+        except ValueError as exc:
+            raise CorpusSourceError(f"{where}: {exc} in \"lines\". Fix or remove that line and rebuild.") from None
     else:
         sentences = [Sentence(page_id, 0, fever_to_plain(str(record.get("text") or "")))]
         sentences = [s for s in sentences if s.text]
@@ -84,20 +95,21 @@ def page_from_record(record: dict, source: str) -> Page:
 
 class FeverRecordPages:
     """Titles and pages from FEVER page records: what the ``fever:`` and ``fever-wiki:`` sources share. A subclass
-    gives ``name`` and ``_records(start)``, its page records in order from the ``start``-th."""
+    gives ``name`` and ``_records(start)``, its page records in order from the ``start``-th, each with where
+    it is (:func:`page_records`)."""
 
     name: str
 
-    def _records(self, start: int = 0) -> Iterator[dict]:
+    def _records(self, start: int = 0) -> Iterator[tuple[str, dict]]:
         raise NotImplementedError
 
     def iter_titles(self) -> Iterator[tuple[str, str]]:
-        for record in self._records():
+        for _, record in self._records():
             yield record["id"], page_id_to_title(record["id"])
 
     def iter_pages(self, start: int = 0) -> Iterator[Page]:
-        for record in self._records(start):
-            yield page_from_record(record, self.name)
+        for where, record in self._records(start):
+            yield page_from_record(record, self.name, where)
 
 
 class FeverJsonlSource(FeverRecordPages):
@@ -127,9 +139,9 @@ class FeverJsonlSource(FeverRecordPages):
                 + (" (the shared benchmark data lives in ../shared/data/corpus/)." if "shared" in str(self.path) else ".")
             ) from None
 
-    def _records(self, start: int = 0) -> Iterator[dict]:
+    def _records(self, start: int = 0) -> Iterator[tuple[str, dict]]:
         self._stat()
-        with self.path.open(encoding="utf-8", errors="replace") as lines:
+        with self.path.open("rb") as lines:  # bytes: read_jsonl names a line that is not UTF-8
             yield from page_records(lines, str(self.path), start)
 
     def count_pages(self) -> int:

@@ -81,7 +81,7 @@ class FeverWikiSource(FeverRecordPages):
             with (self.path / name).open("rb") as member:
                 yield member
 
-    def _records(self, start: int = 0) -> Iterator[dict]:
+    def _records(self, start: int = 0) -> Iterator[tuple[str, dict]]:
         """Page records from the ``start``-th page on; the pages before it are counted, not parsed."""
         for name in self.members():
             where = f"{self.path}:{name}" if self._is_zip() else str(self.path / name)
@@ -95,9 +95,9 @@ class FeverWikiSource(FeverRecordPages):
 
             try:
                 with self._open(name) as lines:
-                    for record in page_records(counted(lines), where, start):
+                    for located in page_records(counted(lines), where, start):
                         start = 0
-                        yield record
+                        yield located
             except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as exc:
                 raise CorpusSourceError(f"{where} can't be read ({exc}): the dump is damaged; download it "
                                         "again.") from None
