@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.reliability import damaged, hostile, live_api, rss, writes
+from benchmarks.reliability import damaged, hostile, live_api, models, rss, writes
 from benchmarks.reliability.common import format_table
 from fever_core.device import limit_cpu_threads
 from fever_core.pipeline import Checker
@@ -35,7 +35,7 @@ SIZES = {
     "rss_early": (20, 100),
 }
 WIKIPEDIA_TIMEOUT_S = 3.0
-TABLE_ORDER = ["hostile", "kill_save", "two_writers", "damaged", "live_api", "rss"]
+TABLE_ORDER = ["hostile", "kill_save", "two_writers", "damaged", "live_api", "models", "rss"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             source, name = checker.workspace.folder, args.corpus
         probe("damaged", lambda: damaged.run(source, name, checker.verification, settings, work / "damaged"))
         probe("live_api", lambda: live_api.run(checker.verification, settings, work / "live", WIKIPEDIA_TIMEOUT_S))
+        probe("models", lambda: models.run(checker.workspace, settings, work / "models"))
 
     rows = [row for name in TABLE_ORDER for row in results[name].rows()]
     ok = all(getattr(result, "ok", True) for result in results.values())  # memory growth is reported, not judged

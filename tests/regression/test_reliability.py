@@ -1,7 +1,9 @@
 """Regression: the cheap versions of the reliability probes (``benchmarks/reliability``, issue 20 item 7) on the
 fixture corpus and the tiny NLI model, asserting their invariants. The full suite: ``python -m benchmarks.reliability``."""
 
-from benchmarks.reliability import damaged, hostile, live_api, writes
+from dataclasses import replace
+
+from benchmarks.reliability import damaged, hostile, live_api, models, writes
 
 TIMEOUT_S = 2.0
 
@@ -52,3 +54,14 @@ def test_a_trickling_wikipedia_is_bounded_and_a_malformed_one_answered(checker, 
     for outcome in malformed:  # an answer with a warning, and nothing of the malformed answer kept
         assert outcome.label is not None and "unexpected form" in outcome.warnings[0], outcome
         assert outcome.cached == 0, outcome
+
+
+def test_damaged_models_are_refused_and_never_answer_silently(workspace, settings, tmp_path):
+    result = models.run(workspace, replace(settings, joint_verifier_model="", device="cpu"), tmp_path,
+                        claims=("Sherlock Holmes was created by Charles Dickens.", "Jaws is a film."))
+    intact, *damages = result.outcomes
+    assert intact.outcome == "verdicts" and len(intact.labels) == 2 and not intact.detail
+    assert [o.case for o in damages] == list(models.CASES)
+    assert result.ok and result.silent_wrong == 0
+    for outcome in damages:
+        assert outcome.outcome == "refused, shipped model used" and outcome.labels == intact.labels, outcome
