@@ -125,32 +125,45 @@ class WorkbenchDatabase:
                                    f"be created ({exc.strerror}). Point FEVER_DATA_DIR at a folder you can write to.",
                                    movable=False) from exc
         self._connections = ThreadConnections(self.path, kind.synchronous)
+        if self.path.is_file():
+            self._check_the_file()
         with self.transaction() as conn:
-            self._claim_the_file(conn)
+            self._create_or_stamp(conn)
 
     @property
     def read_only(self) -> bool:
         """Whether the file can only be read (checks are shown, nothing new is kept)."""
         return self._connections.read_only
 
-    def _claim_the_file(self, conn: sqlite3.Connection) -> None:
-        """Refuse a damaged file or another program's database; create the tables in a new one, stamp one of this
-        kind made before the stamp existed."""
-        if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-            raise sqlite3.DatabaseError("database disk image is malformed (quick_check)")
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    def _check_the_file(self) -> None:
+        """Refuse a damaged file (SQLite's ``quick_check``) or another program's database, reading it through a
+        connection of its own that writes nothing (not even WAL mode)."""
+        try:
+            mode = "immutable=1" if self.read_only else "mode=ro"  # as ThreadConnections opens a read-only file
+            conn = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?{mode}", uri=True, timeout=30.0)
+            try:
+                if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                    raise sqlite3.DatabaseError("database disk image is malformed (quick_check)")
+                app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+                tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError as exc:
+            raise self.unusable(exc) from exc
         if app_id != self.kind.application_id and tables and not self.kind.tables <= tables:
             raise UnusableDatabase(
                 self.path, f"{self.path} is not a FEVER Workbench {self.kind.what} database (it holds the tables "
                 f"{', '.join(sorted(tables))}): nothing was written to it. Move it aside (it is kept, renamed) and a new "
                 "one starts there; or point FEVER_DATA_DIR elsewhere.", movable=True)
-        if self.read_only:
-            if not self.kind.tables <= tables:
-                raise sqlite3.DatabaseError("no such table")  # a read-only file without the tables: nothing to read
-            return
-        conn.executescript(self.kind.schema)
-        conn.execute(f"PRAGMA application_id = {self.kind.application_id}")
+        if self.read_only and not self.kind.tables <= tables:
+            raise self.unusable(sqlite3.DatabaseError("no such table"))  # read-only, and nothing of ours to read
+
+    def _create_or_stamp(self, conn: sqlite3.Connection) -> None:
+        """Create the tables in a new file, and stamp one of this kind made before the stamp existed (nothing for a
+        read-only file)."""
+        if not self.read_only:
+            conn.executescript(self.kind.schema)
+            conn.execute(f"PRAGMA application_id = {self.kind.application_id}")
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

@@ -109,8 +109,10 @@ class ClaimVerifier:
         aggregator: the learned claim-level verdict (``None``: the rule decides).
         joint_verifier: the model that reads the top evidence together with the claim, mixed into the
             aggregator's probabilities (``None``: the aggregator alone).
+
+    Attributes:
         warnings: what every check made with it should say about its models (e.g. that a damaged verifier was
-            refused and the shipped one used instead).
+            refused and the shipped one used instead: :meth:`load`).
     """
 
     def __init__(
@@ -119,9 +121,8 @@ class ClaimVerifier:
         rule: DecisionRule | None = None,
         aggregator: LearnedAggregator | None = None,
         joint_verifier: NliModel | None = None,
-        warnings: list[str] | None = None,
     ):
-        self.warnings = list(warnings or [])
+        self.warnings: list[str] = []
         self.verifier = verifier
         self.rule = rule or DecisionRule()
         self.aggregator = aggregator
