@@ -129,6 +129,20 @@ def test_verify_shows_why_a_claim_can_t_be_checked_at_once(app, claim, reason):
     assert not verdicts(app)
 
 
+def test_verify_says_a_damaged_verifier_was_refused_and_answers_with_the_shipped_one(open_page, tiny_nli_model, tmp_path,
+                                                                                        monkeypatch):
+    from benchmarks.reliability.models import chosen_version, flip_bytes
+
+    damaged = chosen_version(tmp_path / "elsewhere", tiny_nli_model)
+    flip_bytes(damaged / "model.safetensors")
+    monkeypatch.setenv("FEVER_VERIFIER_MODEL", str(damaged))
+    monkeypatch.setenv("FEVER_JOINT_VERIFIER_MODEL", "")
+    at = check(open_page("verify"), "Fox 2000 Pictures released the film Soul Food.")
+    assert not at.exception and verdicts(at)
+    shown = [w.value.replace("\\", "") for w in at.warning]
+    assert any("does not match the checksum" in m and "shipped verifier was used instead" in m for m in shown)
+
+
 def test_verify_keeps_a_too_long_paste_cut_to_the_limit_with_a_note(app):
     pasted = ("Fox 2000 Pictures released the film Soul Food. " * 120).strip()
     check(app, pasted)
