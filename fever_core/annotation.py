@@ -2,7 +2,9 @@
 them, undo, and export as FEVER jsonl (the format the scorer and ``train verifier`` read).
 
 Every action is one transaction, written at once (WAL mode), so a crash or a browser refresh loses
-nothing and two annotators can work at the same time.
+nothing and two annotators can work at the same time. The file is opened and used through
+:class:`~fever_core.sqlite.WorkbenchDatabase`: a damaged, foreign, read-only or full one is an
+:class:`~fever_core.sqlite.UnusableDatabase` naming the file and what to do.
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ import hashlib
 import json
 import sqlite3
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from fever_core.jsonl import read_jsonl
-from fever_core.sqlite import ThreadConnections
+from fever_core.sqlite import DatabaseKind, WorkbenchDatabase
 from fever_core.types import LABELS, NEI
 
 _SCHEMA = """
@@ -84,52 +87,30 @@ class Undone:
 
 
 class AnnotationError(ValueError):
-    """An annotation that can't be saved as given, or a database that can't hold annotations; the message
-    says why and what to do."""
+    """An annotation that can't be saved as given; the message says why and what to do."""
 
 
 APPLICATION_ID = 0x46455641  # "FEVA": SQLite's application_id of a workbench annotations database
-_TABLES = {"queue", "annotations", "actions"}
+ANNOTATIONS = DatabaseKind("annotations", APPLICATION_ID, frozenset({"queue", "annotations", "actions"}), _SCHEMA,
+                           synchronous="FULL")
 
 
 class AnnotationStore:
     """The annotations database at ``path`` (created on first use).
 
     Raises:
-        AnnotationError: naming the file, when it is not an SQLite database (damaged, or another kind of file)
-            or is another program's database (its SQLite ``application_id`` and tables are not the workbench's).
+        UnusableDatabase: here and from every method, naming the file and what to do, when it is damaged, another
+            program's database (its SQLite ``application_id`` and tables are not the workbench's), read-only for a
+            write, or on a full disk.
     """
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._connections = ThreadConnections(self.path, synchronous="FULL")
-        try:
-            self._claim_the_file()
-        except sqlite3.DatabaseError as exc:
-            raise AnnotationError(
-                f"{self.path} can't be read as an annotations database ({exc}). Move it aside (it may still hold "
-                "annotations worth recovering) and the workbench starts a new one there; or point FEVER_DATA_DIR "
-                "elsewhere."
-            ) from exc
+        self._db = WorkbenchDatabase(self.path, ANNOTATIONS)
 
-    def _claim_the_file(self) -> None:
-        """Create the tables in a new file; accept one that is the workbench's (stamping a database made before
-        the stamp existed); refuse any other."""
-        conn = self._conn()
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if app_id != APPLICATION_ID and tables and not _TABLES <= tables:
-            raise AnnotationError(
-                f"{self.path} is not a FEVER Workbench annotations database (it holds the tables "
-                f"{', '.join(sorted(tables))}): nothing was written to it. Move it, or point FEVER_DATA_DIR elsewhere."
-            )
-        with conn:
-            conn.executescript(_SCHEMA)
-            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-
-    def _conn(self) -> sqlite3.Connection:
-        return self._connections.get()
+    def _conn(self) -> AbstractContextManager[sqlite3.Connection]:
+        """This thread's connection for one transaction (:meth:`~fever_core.sqlite.WorkbenchDatabase.transaction`)."""
+        return self._db.transaction()
 
     # -- the queue --------------------------------------------------------------------------------
 
@@ -163,27 +144,28 @@ class AnnotationStore:
         return len(records)
 
     def item(self, item_id: int) -> QueueItem | None:
-        row = self._conn().execute("SELECT id, claim_id, claim, status FROM queue WHERE id = ?", (item_id,)).fetchone()
+        with self._conn() as conn:
+            row = conn.execute("SELECT id, claim_id, claim, status FROM queue WHERE id = ?", (item_id,)).fetchone()
         return QueueItem(*row) if row else None
 
     def next_pending(self, after: int = 0) -> QueueItem | None:
         """The first pending claim after item ``after`` (wrapping round to the start)."""
-        conn = self._conn()
-        row = conn.execute(
-            "SELECT id, claim_id, claim, status FROM queue WHERE status = 'pending' AND id > ? ORDER BY id LIMIT 1",
-            (after,),
-        ).fetchone() or conn.execute(
-            "SELECT id, claim_id, claim, status FROM queue WHERE status = 'pending' ORDER BY id LIMIT 1"
-        ).fetchone()
+        with self._conn() as conn:
+            row = conn.execute(
+                "SELECT id, claim_id, claim, status FROM queue WHERE status = 'pending' AND id > ? ORDER BY id LIMIT 1",
+                (after,),
+            ).fetchone() or conn.execute(
+                "SELECT id, claim_id, claim, status FROM queue WHERE status = 'pending' ORDER BY id LIMIT 1"
+            ).fetchone()
         return QueueItem(*row) if row else None
 
     def counts(self) -> dict[str, int]:
         """Claims per status (pending, done, skipped), the total, and annotations saved."""
-        conn = self._conn()
         counts = {"pending": 0, "done": 0, "skipped": 0}
-        counts.update(dict(conn.execute("SELECT status, COUNT(*) FROM queue GROUP BY status").fetchall()))
+        with self._conn() as conn:
+            counts.update(dict(conn.execute("SELECT status, COUNT(*) FROM queue GROUP BY status").fetchall()))
+            counts["annotations"] = conn.execute("SELECT COUNT(*) FROM annotations").fetchone()[0]
         counts["total"] = sum(counts[s] for s in ("pending", "done", "skipped"))
-        counts["annotations"] = conn.execute("SELECT COUNT(*) FROM annotations").fetchone()[0]
         return counts
 
     # -- actions ----------------------------------------------------------------------------------
@@ -288,7 +270,8 @@ class AnnotationStore:
         return cls._from_row(row) if row else None
 
     def annotations(self) -> list[Annotation]:
-        rows = self._conn().execute(self._SELECT_ANNOTATIONS + " ORDER BY a.id").fetchall()
+        with self._conn() as conn:
+            rows = conn.execute(self._SELECT_ANNOTATIONS + " ORDER BY a.id").fetchall()
         return [self._from_row(r) for r in rows]
 
     def export_fever(self, out: IO[str], include_ambiguous: bool = False) -> int:

@@ -4,19 +4,20 @@ JSON, and when it was made. Listed newest first, searched by words, re-opened as
 :class:`~fever_core.pipeline.CheckResult` it was (without checking again), and cleared.
 
 Every check is one transaction, written at once (WAL mode): checks made at the same time (a batch
-in its own thread, people checking claims meanwhile) are all kept.
+in its own thread, people checking claims meanwhile) are all kept. The file is opened and used through
+:class:`~fever_core.sqlite.WorkbenchDatabase`: a damaged, foreign, read-only or full one is an
+:class:`~fever_core.sqlite.UnusableDatabase` naming the file and what to do, never a bare SQLite error.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from fever_core.pipeline import CheckResult
-from fever_core.sqlite import ThreadConnections
+from fever_core.sqlite import DatabaseKind, WorkbenchDatabase
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checks (
@@ -33,6 +34,7 @@ CREATE TABLE IF NOT EXISTS checks (
     result TEXT NOT NULL
 );
 """
+HISTORY = DatabaseKind("history", 0x46455648, frozenset({"checks"}), _SCHEMA)  # application_id "FEVH"
 _ENTRY_COLUMNS = ("id, checked_at, claim, corpus, settings, verdict, probabilities, deciding_page, deciding_sentence, "
                   "batch")
 
@@ -76,23 +78,27 @@ class HistoryEntry:
 
 
 class HistoryStore:
-    """The history database at ``path`` (created on first use)."""
+    """The history database at ``path`` (created on first use).
+
+    Raises:
+        UnusableDatabase: here and from every method, when the file can't be used (damaged, another program's,
+            read-only for a write, a full disk), naming it and what to do.
+    """
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._connections = ThreadConnections(self.path)
-        with self._conn() as conn:
-            conn.executescript(_SCHEMA)
+        self._db = WorkbenchDatabase(self.path, HISTORY)
 
-    def _conn(self) -> sqlite3.Connection:
-        return self._connections.get()
+    @property
+    def read_only(self) -> bool:
+        """Whether the file can only be read: checks are listed, new ones are not kept."""
+        return self._db.read_only
 
     def add(self, result: CheckResult, settings: dict, batch: str = "") -> int:
         """Keep a check made with ``settings`` (anything JSON can hold); returns its entry id."""
         verdict = result.verdict
         deciding = result.evidence[verdict.deciding_evidence[0]].sentence if verdict.deciding_evidence else None
-        with self._conn() as conn:
+        with self._db.transaction() as conn:
             entry_id = conn.execute(
                 "INSERT INTO checks (checked_at, claim, corpus, settings, verdict, probabilities, deciding_page, "
                 "deciding_sentence, batch, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -103,12 +109,14 @@ class HistoryStore:
         return int(entry_id)
 
     def entry(self, entry_id: int) -> HistoryEntry | None:
-        row = self._conn().execute(f"SELECT {_ENTRY_COLUMNS} FROM checks WHERE id = ?", (entry_id,)).fetchone()
+        with self._db.transaction() as conn:
+            row = conn.execute(f"SELECT {_ENTRY_COLUMNS} FROM checks WHERE id = ?", (entry_id,)).fetchone()
         return HistoryEntry.from_row(row) if row else None
 
     def result(self, entry_id: int) -> CheckResult | None:
         """The check's whole result as it was made, or ``None`` for an entry that is not (or no longer) kept."""
-        row = self._conn().execute("SELECT result FROM checks WHERE id = ?", (entry_id,)).fetchone()
+        with self._db.transaction() as conn:
+            row = conn.execute("SELECT result FROM checks WHERE id = ?", (entry_id,)).fetchone()
         return CheckResult.from_dict(json.loads(row[0])) if row else None
 
     def search(self, words: str = "", limit: int = 500) -> list[HistoryEntry]:
@@ -121,14 +129,16 @@ class HistoryStore:
                               "OR deciding_page LIKE ? ESCAPE '\\')")
             values += [pattern] * 3
         where = "WHERE " + " AND ".join(conditions) if conditions else ""
-        rows = self._conn().execute(f"SELECT {_ENTRY_COLUMNS} FROM checks {where} ORDER BY id DESC LIMIT ?",
-                                    (*values, limit)).fetchall()
+        with self._db.transaction() as conn:
+            rows = conn.execute(f"SELECT {_ENTRY_COLUMNS} FROM checks {where} ORDER BY id DESC LIMIT ?",
+                                (*values, limit)).fetchall()
         return [HistoryEntry.from_row(row) for row in rows]
 
     def count(self) -> int:
-        return int(self._conn().execute("SELECT COUNT(*) FROM checks").fetchone()[0])
+        with self._db.transaction() as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM checks").fetchone()[0])
 
     def clear(self) -> int:
         """Delete every entry; returns how many there were."""
-        with self._conn() as conn:
+        with self._db.transaction() as conn:
             return conn.execute("DELETE FROM checks").rowcount

@@ -88,13 +88,33 @@ def next_version_dir(data_dir: Path) -> Path:
 
 
 def active_verifier(data_dir: Path) -> str | None:
-    """The verifier chosen in the data folder (a version's path), or None: the shipped one. A choice whose
-    folder has gone is ignored."""
+    """The verifier chosen in the data folder (a version's path), or None: the shipped one. A choice that can't be
+    used (an unreadable ``active.json``, a folder that has gone) is None too: :func:`active_choice_problem` says why."""
+    return _active_choice(data_dir)[0]
+
+
+def active_choice_problem(data_dir: Path) -> str | None:
+    """Why the data folder's ``active.json`` can't be used (so the shipped verifier is), with the fix; None when
+    there is no choice or it is usable."""
+    return _active_choice(data_dir)[1]
+
+
+def _active_choice(data_dir: Path) -> tuple[str | None, str | None]:
+    """The chosen verifier's path, and why there is none when ``active.json`` is there but can't be used."""
+    target = models_dir(data_dir) / ACTIVE_FILE
+    fix = ("the shipped verifier is used. Choose a version on the Models page or with `python -m fever_core models "
+           "use NAME` (`models shipped` to keep the shipped one).")
     try:
-        path = json.loads((models_dir(data_dir) / ACTIVE_FILE).read_text(encoding="utf-8"))["verifier"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return str(path) if isinstance(path, str) and (Path(path) / "config.json").is_file() else None
+        path = json.loads(target.read_text(encoding="utf-8"))["verifier"]
+    except FileNotFoundError:
+        return None, None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return None, f"{target} can't be read as the choice of verifier ({exc.__class__.__name__}): {fix}"
+    if not isinstance(path, str):
+        return None, f"{target} names no verifier folder: {fix}"
+    if not (Path(path) / "config.json").is_file():
+        return None, f"{target} chooses {path}, which is not a verifier folder (any more): {fix}"
+    return path, None
 
 
 def use_verifier(data_dir: Path, path: str | Path | None) -> None:

@@ -76,7 +76,8 @@ class CheckResult:
         timings: seconds spent per stage (``analysis``, ``fetch`` (live Wikipedia), ``documents``,
             ``sentences``, ``two_hop``, ``verification``, ``total``).
         warnings: what the reader should know about how the check was done, e.g. that live
-            Wikipedia could not be reached and only cached pages were read.
+            Wikipedia could not be reached and only cached pages were read, or that a damaged verifier was
+            refused and the shipped one used.
     """
 
     claim: str
@@ -124,7 +125,8 @@ class CheckResult:
         )
 
     def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+        """The result as JSON; strict JSON (a non-finite number is a ``ValueError``, never a bare ``NaN``)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent, allow_nan=False)
 
     def fever_prediction(self, claim_id: int | str | None = None) -> dict:
         """A prediction line as the FEVER scorer reads it."""
@@ -257,7 +259,7 @@ class Checker:
             evidence, verdict = next(judged)
             timings = {**r.timings, "verification": verification, "total": round(r.seconds + verification, 4)}
             results.append(CheckResult(r.claim, self.workspace.name, r.analysis, r.pages, r.ranked[:SENTENCES_SHOWN],
-                                       evidence, verdict, timings, r.warnings))
+                                       evidence, verdict, timings, [*self.verification.warnings, *r.warnings]))
         return results
 
     def _retrieve(self, claim: str, options: CheckOptions) -> _Retrieved:
@@ -308,7 +310,7 @@ class Checker:
         elapsed = round(time.perf_counter() - started, 4)
         return CheckResult(
             claim, self.workspace.name, ClaimAnalysis(claim), [], evidence, results, verdict,
-            {"verification": elapsed, "total": elapsed},
+            {"verification": elapsed, "total": elapsed}, list(self.verification.warnings),
         )
 
     def _learned(self, options: CheckOptions) -> bool:

@@ -16,6 +16,8 @@ from fever_core.model_versions import active_verifier
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA_DIR = PROJECT_ROOT.parent / "shared" / "data"
 BUNDLED_MODELS_DIR = PROJECT_ROOT / "assets" / "models"
+SHIPPED_VERIFIER = str(BUNDLED_MODELS_DIR / "verifier")
+SHIPPED_JOINT_VERIFIER = str(BUNDLED_MODELS_DIR / "joint-verifier")
 
 
 def _packaged_encoder() -> str:
@@ -67,8 +69,8 @@ class Settings:
     data_dir: Path = field(default_factory=lambda: PROJECT_ROOT / "data")
     corpus: str = "embedded"
     encoder_model: str = field(default_factory=_packaged_encoder)
-    verifier_model: str = str(BUNDLED_MODELS_DIR / "verifier")
-    joint_verifier_model: str = str(BUNDLED_MODELS_DIR / "joint-verifier")
+    verifier_model: str = SHIPPED_VERIFIER
+    joint_verifier_model: str = SHIPPED_JOINT_VERIFIER
     selector_model: str = ""
     device: str = "auto"
     pages_k: int = 5

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from fever_core.annotation import Annotation, AnnotationError, AnnotationStore, QueueItem
+from fever_core.sqlite import UnusableDatabase
 from fever_core.search import search_corpus
 from fever_core.types import LABELS, NEI, REFUTES, SUPPORTS, Link, Page
 from pages.shared import (
@@ -136,7 +137,7 @@ def queue_claims(annotations: AnnotationStore) -> None:
                 added = annotations.add_claims_file(io.StringIO(upload.getvalue().decode("utf-8", errors="replace")))
                 st.session_state["uploaded_name"] = upload.name
                 st.success(f"Queued {added} claims from {plain(upload.name)}.")
-            except AnnotationError as exc:
+            except (AnnotationError, UnusableDatabase) as exc:
                 st.error(plain(f"{upload.name}: {exc}"))
         with st.form("add_claim", clear_on_submit=True):
             typed = st.text_input("Or type a claim to queue")
@@ -240,8 +241,8 @@ def save(annotations: AnnotationStore, item: QueueItem, draft: Draft, annotator:
         return
     try:
         annotations.save(item.item_id, draft.label, [sorted(group) for group in draft.sets], annotator, draft.ambiguous)
-    except AnnotationError as exc:
-        st.error(str(exc))
+    except (AnnotationError, UnusableDatabase) as exc:
+        st.error(plain(str(exc)))
         return
     sets = sum(bool(group) for group in draft.sets) if draft.label != NEI else 0
     st.session_state["notice"] = f"Saved as {draft.label} with {sets} evidence set{'' if sets == 1 else 's'}."

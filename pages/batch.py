@@ -10,6 +10,7 @@ Metrics are shown only where the list has gold data for them ("n/a" otherwise).
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import asdict, dataclass
 
 import pandas as pd
@@ -17,6 +18,7 @@ import streamlit as st
 
 from fever_core.evaluation.batch import RESULT_COLUMNS, BatchJob, BatchRow, predictions_jsonl, results_csv
 from fever_core.formats import Claim, DataFileError, read_claim_list
+from fever_core.sqlite import UnusableDatabase
 from pages.shared import (
     UiSettings,
     check_options,
@@ -95,8 +97,9 @@ def start_batch(ui: UiSettings, claims: list[Claim], source: str) -> None:
     job = BatchJob(claims)
 
     def keep_in_history(row: BatchRow) -> None:
-        if row.result is not None:
-            history.add(row.result, settings, batch=job.job_id)
+        if row.result is not None and history is not None:
+            with suppress(UnusableDatabase):  # the batch's results stand; load_history said why it can't keep them
+                history.add(row.result, settings, batch=job.job_id)
 
     job.start(checker, check_options(ui), on_row=keep_in_history)
     keep_batch(Batch(job, source, ui))

@@ -1,6 +1,7 @@
 """History: every check made in the app (on Verify and in batches), newest first. Search it (the search
 stays while the person visits other pages), re-open a check in Verify as it was made (without checking
-it again) or check it again with its corpus and settings, and clear it (after a confirmation)."""
+it again) or check it again with its corpus and settings, and clear it (after a confirmation). A history file
+that can't be used is named with the reason; a damaged one can be moved aside (kept, renamed)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,17 @@ import pandas as pd
 import streamlit as st
 
 from fever_core.history import HistoryEntry, HistoryStore
-from pages.shared import corpus_label, footer, load_history, permalink_params, plain, settings_of, synced_widget
+from fever_core.sqlite import UnusableDatabase
+from pages.shared import (
+    corpus_label,
+    footer,
+    load_history,
+    permalink_params,
+    plain,
+    settings_of,
+    show_unusable_database,
+    synced_widget,
+)
 
 # The newest checks matching the search that the page lists.
 SHOWN = 500
@@ -66,23 +77,35 @@ def clear_history(history: HistoryStore, count: int) -> None:
     st.rerun()
 
 
-history = load_history()
+def show_history(history: HistoryStore) -> None:
+    """The checks kept, the search, opening one, and clearing. Raises UnusableDatabase."""
+    count = history.count()
+    st.caption(f"{count:,} checks kept (newest first), on this machine in {plain(str(history.path))}.")
+    if history.read_only:
+        st.warning(plain(f"{history.path} is read-only: the checks in it are shown, new ones are not kept. Make it "
+                         "writable, or point FEVER_DATA_DIR at a folder you can write to."), icon="⚠️")
+    words = synced_widget(st.text_input, "Search claims, deciding sentences and pages", "_history_search",
+                          st.session_state.get("history_search", ""),
+                          partial(st.session_state.__setitem__, "history_search"), placeholder="e.g. Kubrick")
+    entries = history.search(words, SHOWN)
+    if entries:
+        st.dataframe(entries_table(entries), hide_index=True, width="stretch",
+                     column_config={"confidence": st.column_config.NumberColumn(format="%.2f")})
+        open_entry(entries)
+    elif count:
+        st.info(plain(f"No check holds every word of “{words}”."))
+    else:
+        st.info("No checks yet: those made on Verify and Batch are kept here.")
+    clear_history(history, count)
+
+
 st.title("History")
 if "history_notice" in st.session_state:
     st.success(st.session_state.pop("history_notice"))
-count = history.count()
-st.caption(f"{count:,} checks kept (newest first), on this machine in {plain(str(history.path))}.")
-words = synced_widget(st.text_input, "Search claims, deciding sentences and pages", "_history_search",
-                     st.session_state.get("history_search", ""), partial(st.session_state.__setitem__, "history_search"),
-                     placeholder="e.g. Kubrick")
-entries = history.search(words, SHOWN)
-if entries:
-    st.dataframe(entries_table(entries), hide_index=True, width="stretch",
-                 column_config={"confidence": st.column_config.NumberColumn(format="%.2f")})
-    open_entry(entries)
-elif count:
-    st.info(plain(f"No check holds every word of “{words}”."))
-else:
-    st.info("No checks yet: those made on Verify and Batch are kept here.")
-clear_history(history, count)
+history = load_history()  # None when its file can't be used: it says why, and offers to move it aside
+if history is not None:
+    try:
+        show_history(history)
+    except UnusableDatabase as exc:  # damage found past the part of the file that opening reads
+        show_unusable_database(exc)
 footer()

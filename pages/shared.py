@@ -20,10 +20,12 @@ from fever_core.device import limit_cpu_threads
 from fever_core.formats import Claim, DataFileError, read_claim_list
 from fever_core.jsonl import decode_utf8
 from fever_core.settings import SHARED_DATA_DIR, Settings
+from fever_core.sqlite import UnusableDatabase, move_aside
 from fever_core.verification.decision import load_decision_rule
 
 if TYPE_CHECKING:
     from fever_core.corpus.store import CorpusStore
+    from fever_core.pipeline import CheckResult
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 WIKIPEDIA_ARTICLE = "https://en.wikipedia.org/wiki/"
@@ -312,13 +314,12 @@ def load_workspace(corpus: str):
 
 def load_annotations():
     """The annotations database of the data folder, one store per folder, shared by all sessions; a file that
-    can't be one stops the page with the reason (naming the file and what to do), never a traceback."""
-    from fever_core.annotation import AnnotationError
-
+    can't be one stops the page with the reason (naming the file and what to do) and the offer to move it aside,
+    never a traceback."""
     try:
         return _annotation_store(str(Settings.from_env().data_dir / "annotations.sqlite"))
-    except AnnotationError as exc:
-        st.error(plain(str(exc)))
+    except UnusableDatabase as exc:
+        show_unusable_database(exc)
         st.stop()
 
 
@@ -336,8 +337,13 @@ def uploaded_claims(upload) -> list[Claim]:
 
 
 def load_history():
-    """The history of checks of the data folder, one store per folder, shared by all sessions."""
-    return _history_store(str(Settings.from_env().data_dir / "history.sqlite"))
+    """The history of checks of the data folder, one store per folder, shared by all sessions; ``None`` when its
+    file can't be used (the reason and the offer to move it aside are shown instead)."""
+    try:
+        return _history_store(str(Settings.from_env().data_dir / "history.sqlite"))
+    except UnusableDatabase as exc:
+        show_unusable_database(exc)
+        return None
 
 
 @st.cache_resource
@@ -345,6 +351,37 @@ def _history_store(path: str):
     from fever_core.history import HistoryStore
 
     return HistoryStore(path)
+
+
+def keep_in_history(result: CheckResult, settings: dict) -> None:
+    """Keep a check made on Verify in the history; when the history can't keep it, say why (the check stands)."""
+    history = load_history()
+    try:
+        if history is not None:
+            history.add(result, settings)
+    except UnusableDatabase as exc:
+        show_unusable_database(exc)
+
+
+def show_unusable_database(error: UnusableDatabase) -> None:
+    """A warning naming the database that can't be used and why; for a damaged or foreign one, a button that
+    moves it aside (kept, renamed) so that a new one starts."""
+    st.warning(plain(str(error)), icon="⚠️")
+    if error.movable:
+        st.button(f"Move {error.path.name} aside and start a new one", key=f"move_aside_{error.path}",
+                  on_click=_move_database_aside, args=(error.path,))
+
+
+def _move_database_aside(path: Path) -> None:
+    try:
+        moved = move_aside(path)
+    except OSError as exc:
+        st.toast(plain(f"{path} can't be moved ({exc.strerror}): move it yourself, or point FEVER_DATA_DIR elsewhere."),
+                 icon="⚠️")
+        return
+    _history_store.clear()  # a store opened before still holds the moved file
+    _annotation_store.clear()
+    st.toast(plain(f"{path.name} was moved to {moved.name} (kept there); a new one starts in its place."), icon="📦")
 
 
 def corpus_store_or_none(corpus: str) -> CorpusStore | None:

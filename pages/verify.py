@@ -23,6 +23,7 @@ import streamlit as st
 from fever_core.corpus.build import LIVE_CORPUS
 from fever_core.history import HistoryEntry
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, EvidenceResult, check_claim_text
+from fever_core.sqlite import UnusableDatabase
 from pages.shared import (
     UiSettings,
     WikipediaLink,
@@ -32,8 +33,10 @@ from pages.shared import (
     corpus_store_or_none,
     current_settings,
     footer,
+    keep_in_history,
     load_history,
     plain,
+    show_unusable_database,
     wikipedia_links,
     write_permalink,
 )
@@ -112,10 +115,10 @@ def run_check(ui: UiSettings, claim: str) -> None:
     with st.status("Searching Wikipedia and checking…" if live else "Checking…", expanded=False) as status:
         result = checker.check(claim, check_options(ui))
         st.session_state["checked"] = CheckedClaim(result, wikipedia_links(checker.workspace.store, result_pages(result)))
-        load_history().add(result, asdict(ui))
         write_permalink(result.claim, ui)
         fetched = f" (Wikipedia: {result.timings.get('fetch', 0.0):.1f} s)" if live else ""
         status.update(label=("Checked, with a warning" if result.warnings else "Checked") + fetched, state="complete")
+    keep_in_history(result, asdict(ui))  # after the status box: a history that can't keep it says so in sight
 
 
 def deciding_evidence(result: CheckResult) -> EvidenceResult | None:
@@ -237,7 +240,13 @@ def open_stored_check() -> None:
         return
     st.session_state["history_opened"] = entry_id
     history = load_history()
-    entry, result = history.entry(int(entry_id)), history.result(int(entry_id))
+    if history is None:  # it can't be read: load_history said why
+        return
+    try:
+        entry, result = history.entry(int(entry_id)), history.result(int(entry_id))
+    except UnusableDatabase as exc:
+        show_unusable_database(exc)
+        return
     if entry is None or result is None:
         st.warning(f"Check {entry_id} is not in the history (any more).")
         return

@@ -6,6 +6,7 @@ import pytest
 
 from fever_core.annotation import AnnotationError, AnnotationStore
 from fever_core.evaluation.scorer import fever_score
+from fever_core.sqlite import UnusableDatabase
 
 
 @pytest.fixture
@@ -93,7 +94,7 @@ def test_export_is_fever_format_the_scorer_reads(annotations):
 def test_a_file_that_is_not_a_database_is_refused_naming_it(tmp_path):
     path = tmp_path / "annotations.sqlite"
     path.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(AnnotationError, match=f"{path}.*can't be read as an annotations database.*Move it aside"):
+    with pytest.raises(UnusableDatabase, match=f"annotations database {path} is damaged.*Move it aside"):
         AnnotationStore(path)
     assert path.read_bytes() == b"this is not a database" * 100
 
@@ -104,7 +105,7 @@ def test_another_programs_database_is_refused_and_left_alone(tmp_path):
     path = tmp_path / "other.sqlite"
     with sqlite3.connect(path) as conn:
         conn.execute("CREATE TABLE recipes (name TEXT)")
-    with pytest.raises(AnnotationError, match="not a FEVER Workbench annotations database.*recipes"):
+    with pytest.raises(UnusableDatabase, match="not a FEVER Workbench annotations database.*recipes"):
         AnnotationStore(path)
     with sqlite3.connect(path) as conn:
         assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["recipes"]

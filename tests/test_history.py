@@ -1,11 +1,15 @@
-"""The history of checks (fever_core/history.py): kept, re-opened as they were, searched, cleared."""
+"""The history of checks (fever_core/history.py): kept, re-opened as they were, searched, cleared; a file that
+can't be the history is a clear refusal naming it, and can be moved aside."""
 
+import sqlite3
 import threading
 
 import pytest
 
+from fever_core import sqlite as sqlite_module
 from fever_core.history import HistoryStore
 from fever_core.pipeline import CheckOptions, CheckResult
+from fever_core.sqlite import UnusableDatabase, move_aside
 
 SETTINGS = {"corpus": "fixture", "pages_k": 5, "two_hop": True, "nei_threshold": None}
 
@@ -72,3 +76,57 @@ def test_clearing_deletes_every_check(history, results):
     assert history.clear() == 2
     assert history.count() == 0 and history.search() == []
     assert HistoryStore(history.path).count() == 0  # for good, not just in this connection
+
+
+def garbage(path, results):
+    path.write_bytes(b"this is not a database" * 100)
+
+
+def truncated(path, results):
+    history = HistoryStore(path)
+    for _ in range(20):
+        history.add(results[0], SETTINGS)
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # every check in the file itself, then half of it gone
+    with path.open("r+b") as fh:
+        fh.truncate(path.stat().st_size // 2)
+
+
+def foreign(path, results):
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE recipes (name TEXT)")
+        conn.execute("INSERT INTO recipes VALUES ('soup')")
+    conn.close()
+
+
+@pytest.mark.parametrize("damage, says", [(garbage, "is damaged"), (truncated, "is damaged"),
+                                          (foreign, "not a FEVER Workbench history database")])
+def test_a_file_that_cant_be_the_history_is_refused_naming_it_and_can_be_moved_aside(tmp_path, results, damage, says):
+    path = tmp_path / "history.sqlite"
+    damage(path, results)
+    before = path.read_bytes()
+    with pytest.raises(UnusableDatabase, match=says) as error:
+        HistoryStore(path)
+    assert str(path) in str(error.value) and "Move it aside" in str(error.value) and error.value.movable
+    assert path.read_bytes() == before  # nothing written to it
+
+    moved = move_aside(path)
+    assert moved.name.startswith("history.sqlite.moved-aside-") and moved.read_bytes() == before
+    assert not path.exists()
+    history = HistoryStore(path)
+    history.add(results[0], SETTINGS)
+    assert history.count() == 1
+
+
+def test_a_read_only_history_lists_its_checks_and_refuses_a_new_one_clearly(tmp_path, results, monkeypatch):
+    path = tmp_path / "history.sqlite"
+    HistoryStore(path).add(results[0], SETTINGS)
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # as the last writer's close leaves it
+    writable = sqlite_module.os.access
+    monkeypatch.setattr(sqlite_module.os, "access", lambda p, mode: writable(p, mode) and str(p) != str(path))
+    history = HistoryStore(path)
+    assert history.read_only and history.count() == 1 and history.search()[0].claim == results[0].claim
+    with pytest.raises(UnusableDatabase, match=f"{path} is read-only.*Make it writable") as error:
+        history.add(results[1], SETTINGS)
+    assert not error.value.movable

@@ -6,9 +6,9 @@ Probes 1 and 6 check claims on ``--corpus`` as it is in the data folder (only re
 (of a small corpus built in a temporary folder with ``--quick``); probes 2, 3 and 5 work in a temporary folder. The
 exit status is 1 when an invariant is broken (an unexpected exception, a lost committed write, a verdict from
 non-finite scores, a damaged file answered wrongly, an unbounded wait on Wikipedia, a service that stops answering
-under a flood of connections, a command that ends in a traceback). Probe 7 serves the checker on 127.0.0.1 in this
-process; probe 8 runs commands that must answer or refuse with a message, in temporary folders, checking claims on
-``--corpus`` (only read).
+under a flood of connections, a command that ends in a traceback). Probe 7 damages copies of the verifier in a
+temporary data folder; probe 8 serves the checker on 127.0.0.1 in this process; probe 9 runs commands that must
+answer or refuse with a message, in temporary folders, checking claims on ``--corpus`` (only read).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.reliability import damaged, hostile, live_api, messages, rss, service_flood, writes
+from benchmarks.reliability import damaged, hostile, live_api, messages, models, rss, service_flood, writes
 from benchmarks.reliability.common import format_table
 from fever_core.device import limit_cpu_threads
 from fever_core.pipeline import Checker
@@ -40,7 +40,7 @@ SIZES = {
     "abandoned_clients": (100, 100),
 }
 WIKIPEDIA_TIMEOUT_S = 3.0
-TABLE_ORDER = ["hostile", "kill_save", "two_writers", "damaged", "live_api", "rss", "service_flood", "messages"]
+TABLE_ORDER = ["hostile", "kill_save", "two_writers", "damaged", "live_api", "models", "rss", "service_flood", "messages"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
                                                          size["abandoned_clients"]))
         probe("messages", lambda: messages.run(settings.data_dir, args.corpus, settings.verifier_model, work / "messages",
                                                (source, name)))
+        probe("models", lambda: models.run(checker.workspace, settings, work / "models"))
 
     rows = [row for name in TABLE_ORDER for row in results[name].rows()]
     ok = all(getattr(result, "ok", True) for result in results.values())  # memory growth is reported, not judged

@@ -1,4 +1,4 @@
-"""Probe 7: bad input, damaged files and a hostile Wikipedia, through the command line as people run it (``main``
+"""Probe 9: bad input, damaged files and a hostile Wikipedia, through the command line as people run it (``main``
 in this process, so that its threads can be counted). Every case must end in an answer or in one ``error:`` line
 naming the file and the fix, never a traceback; a batch must keep every finished row, even when killed; no cell of a
 results table may start a spreadsheet formula; a lost ``dense_keys.npy`` must not re-embed the corpus.
@@ -480,7 +480,7 @@ def lost_keys(ctx: Context, source: Path, name: str) -> CaseOutcome:
 
 @dataclass
 class MessagesResult:
-    """Probe 7: one outcome per case, and the cases skipped with the reason."""
+    """Probe 9: one outcome per case, and the cases skipped with the reason."""
 
     outcomes: list[CaseOutcome]
     skipped: dict[str, str] = field(default_factory=dict)

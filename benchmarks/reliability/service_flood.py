@@ -1,4 +1,4 @@
-"""Probe 7: the HTTP service under a flood of half-open connections, and clients that give up on their claims.
+"""Probe 8: the HTTP service under a flood of half-open connections, and clients that give up on their claims.
 
 ``connections`` connections each send half a request's headers and hang; meanwhile ``GET /health`` and a normal
 ``POST /check`` must each answer, in JSON, within ``WITHIN_S``. Then ``abandoned`` clients each post a claim to
@@ -174,7 +174,7 @@ def abandon(port: int, clients: int, claim: str = CURIE_CLAIM, linger_s: float =
 
 @dataclass
 class ServiceFloodResult:
-    """Probe 7's figures (see :func:`flood` and :func:`abandon`); ``ok`` when both answers under the flood were
+    """Probe 8's figures (see :func:`flood` and :func:`abandon`); ``ok`` when both answers under the flood were
     JSON 200s within :data:`WITHIN_S`, and the abandoned clients' claims were dropped: at most the batch under way
     when they left and the one taken before their departure was seen were checked (and the next request's claim),
     and the next ``/check`` was answered. It waits for the batch under way: its time is a figure, not judged."""

@@ -14,14 +14,26 @@ from tqdm import tqdm
 from fever_core.cli.common import add_ray_options, add_verdict_option, settings_from, write_json
 
 
+def _open_checker(args: argparse.Namespace):
+    """The checker for the command's ``--corpus``, settings and ``--retriever``; what it says about its models
+    (e.g. a damaged verifier refused) goes to stderr as ``warning:`` lines."""
+    from fever_core.pipeline import Checker
+
+    checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
+    for warning in checker.verification.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return checker
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    from fever_core.pipeline import Checker, CheckOptions, check_claim_text
+    from fever_core.pipeline import CheckOptions, check_claim_text
 
     claim = check_claim_text(args.claim)  # refuse a claim that can't be checked before loading any model
-    checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
+    checker = _open_checker(args)
     result = checker.check(claim, CheckOptions(two_hop=False if args.no_two_hop else None, verdict=args.verdict))
     for warning in result.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        if warning not in checker.verification.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
     if args.json:
         print(result.to_json())
         return 0
@@ -39,7 +51,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_check_batch(args: argparse.Namespace) -> int:
     from fever_core.evaluation.batch import ResultsFile, results_path, run_batch
     from fever_core.formats import load_claim_list
-    from fever_core.pipeline import Checker, CheckOptions
+    from fever_core.pipeline import CheckOptions
 
     claims = load_claim_list(args.claims)  # a list or an output that can't be used is refused before any model loads
     if args.out:
@@ -56,7 +68,7 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
             return check_batch_on_ray(args.corpus, settings_from(args), claims, options, args.retriever,
                                       address=args.ray, workers=args.ray_workers, on_row=on_row)
     else:
-        checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
+        checker = _open_checker(args)
 
         def check(on_row):
             return run_batch(checker, claims, options, on_row=on_row)
@@ -81,10 +93,10 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from fever_core.evaluation.run import evaluate
     from fever_core.formats import load_claims
-    from fever_core.pipeline import Checker, CheckOptions
+    from fever_core.pipeline import CheckOptions
 
     claims = load_claims(args.claims, args.limit, args.sample, args.seed)
-    checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
+    checker = _open_checker(args)
     options = CheckOptions(two_hop=False if args.no_two_hop else None, verdict=args.verdict)
     report = evaluate(checker, claims, args.claims, options, oracle=args.oracle_evidence,
                       predictions_path=args.predictions)

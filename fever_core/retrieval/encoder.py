@@ -182,16 +182,20 @@ def export_onnx(name_or_path: str, folder: Path) -> Path:
     tmp = folder.with_name(f".{folder.name}.tmp-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    with torch.no_grad():
-        torch.onnx.export(
-            LastHiddenState(), tuple(example[name] for name in inputs), str(tmp / ONNX_FILE), input_names=inputs,
-            output_names=["last_hidden_state"], opset_version=17, dynamo=False,
-            dynamic_axes={name: {0: "batch", 1: "tokens"} for name in [*inputs, "last_hidden_state"]},
-        )
-    tokenizer.save_pretrained(str(tmp))
-    meta = {"model": name_or_path, "pooling": pooling, "inputs": inputs, "max_seq_length": model.max_seq_length,
-            "dimension": model.get_embedding_dimension(), "checksum": file_checksum(tmp / ONNX_FILE)}
-    (tmp / EXPORT_META).write_text(json.dumps(meta, indent=2))
+    try:
+        with torch.no_grad():
+            torch.onnx.export(
+                LastHiddenState(), tuple(example[name] for name in inputs), str(tmp / ONNX_FILE), input_names=inputs,
+                output_names=["last_hidden_state"], opset_version=17, dynamo=False,
+                dynamic_axes={name: {0: "batch", 1: "tokens"} for name in [*inputs, "last_hidden_state"]},
+            )
+        tokenizer.save_pretrained(str(tmp))
+        meta = {"model": name_or_path, "pooling": pooling, "inputs": inputs, "max_seq_length": model.max_seq_length,
+                "dimension": model.get_embedding_dimension(), "checksum": file_checksum(tmp / ONNX_FILE)}
+        (tmp / EXPORT_META).write_text(json.dumps(meta, indent=2))
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)  # e.g. half written on a full disk: give its ~90 MB back
+        raise
     try:
         tmp.rename(folder)
     except OSError:  # another process exported it meanwhile: keep theirs

@@ -24,7 +24,6 @@ from fever_core.workspace import open_workspace
 log = logging.getLogger(__name__)
 
 
-
 class ServiceStartError(RuntimeError):
     """The service can't start; the message says what is missing and what to do."""
 
@@ -82,8 +81,16 @@ def _check_corpus(settings: Settings, name: str) -> None:
 
 def load_checkers(settings: Settings, corpora: Sequence[str]) -> dict[str, Checker]:
     """A checker per corpus, all sharing one verifier, each warmed up (:meth:`Checker.warm_up`: every model and
-    index is loaded, so the first request is as fast as the next)."""
+    index is loaded, so the first request is as fast as the next). A damaged model is replaced by the shipped one
+    (:meth:`ClaimVerifier.load`): the server log says so, and so does every ``/check`` answer's ``warnings``.
+
+    Raises:
+        ModelDamaged: a shipped model is damaged, so there is no verifier to serve with (``/health`` says
+            ``failed``, with this message).
+    """
     verification = ClaimVerifier.load(settings)
+    for warning in verification.warnings:
+        log.warning("%s", warning)
     checkers = {}
     for name in corpora:
         log.info("Loading corpus %s", name)

@@ -37,6 +37,7 @@ from fever_core.training.verifier import TrainConfig, train_verifier
 from fever_core.types import NEI
 from fever_core.verification.aggregator import AGGREGATOR_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
+from fever_core.verification.model_integrity import record_checksums
 from fever_core.workspace import Workspace, open_workspace
 
 log = logging.getLogger(__name__)
@@ -224,6 +225,7 @@ def improve_verifier(config: ImproveConfig, settings: Settings, progress: Progre
     shutil.rmtree(out / "cache", ignore_errors=True)
     if (Path(config.base_model) / AGGREGATOR_FILE).is_file():
         shutil.copy2(Path(config.base_model) / AGGREGATOR_FILE, out / AGGREGATOR_FILE)
+        record_checksums(out, [AGGREGATOR_FILE])  # beside the weights' (train_verifier): the verdict needs it
 
     say("checking with the new verifier", 0.7)
     after_checker, after_embedded = _checkers(workspace, embedded, settings, str(out))

@@ -46,6 +46,7 @@ from fever_core.training.pairs import (
 )
 from fever_core.types import LABELS
 from fever_core.verification.base_models import BASES, MINILM, base_model_path
+from fever_core.verification.model_integrity import check_model_folder, record_checksums, weight_files
 from fever_core.verification.nli import BF16_MIN_PARAMETERS, NliModel, adapter_base, load_adapter_model
 
 if TYPE_CHECKING:
@@ -332,6 +333,7 @@ def build_model(config: TrainConfig):
         init = base_model_path(config.init)
     else:
         init = config.init
+        check_model_folder(init)  # a damaged verifier is not trained further
     tokenizer = AutoTokenizer.from_pretrained(init)
     if adapter_base(init) is not None:
         return load_adapter_model(init, trainable=True), tokenizer
@@ -514,7 +516,8 @@ def train_verifier(config: TrainConfig, on_step: Callable[[int, int], None] | No
 
 
 def _save_final(model, tokenizer, out: Path, config: TrainConfig) -> None:
-    """fp16 weights (a whole model, or an adapter with its head), the labels' ``config.json``, the tokenizer."""
+    """fp16 weights (a whole model, or an adapter with its head), the labels' ``config.json``, the tokenizer, and the
+    weights' checksums (:func:`~fever_core.verification.model_integrity.record_checksums`)."""
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
@@ -530,6 +533,7 @@ def _save_final(model, tokenizer, out: Path, config: TrainConfig) -> None:
     else:
         model.save_pretrained(out)
     tokenizer.save_pretrained(out)
+    record_checksums(out, weight_files(out), fresh=True)
 
 
 def _evaluate_and_describe(config: TrainConfig, result: TrainResult, dev_pairs: list[Pair]) -> None:

@@ -27,6 +27,7 @@ import numpy as np
 
 from fever_core.text import WORD_RE, content_words
 from fever_core.types import Stance
+from fever_core.verification.model_integrity import ModelDamaged, record_checksums
 
 AGGREGATOR_FILE = "aggregator.json"
 JOINT_EVIDENCE_K = 5
@@ -189,26 +190,47 @@ class LearnedAggregator:
         return exp / exp.sum(axis=1, keepdims=True)
 
     def save(self, model_dir: Path) -> Path:
+        """Write ``aggregator.json`` into the verifier's folder, and its checksum beside the weights'."""
         path = Path(model_dir) / AGGREGATOR_FILE
         data = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in asdict(self).items()}
         path.write_text(json.dumps(data, indent=1) + "\n")
+        record_checksums(model_dir, [AGGREGATOR_FILE])
         return path
 
     @classmethod
     def load(cls, model_dir: str | Path) -> LearnedAggregator | None:
         """The aggregator saved beside a local verifier, or ``None`` (hub models, older verifiers,
-        or an aggregator trained on other features)."""
+        or an aggregator trained on other features).
+
+        Raises:
+            ModelDamaged: the file is there but is not an aggregator with finite numbers.
+        """
         path = Path(model_dir) / AGGREGATOR_FILE
         if not path.is_file():
             return None
-        data = json.loads(path.read_text())
-        if data.get("feature_names") != list(FEATURE_NAMES):
-            return None
-        return cls(
-            np.array(data["weights"]), np.array(data["bias"]), np.array(data["mean"]), np.array(data["scale"]),
-            list(data["feature_names"]), data.get("report", {}), float(data.get("joint_weight", 0.0)),
-            bool(data.get("two_hop_chains", False)),
-        )
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("feature_names") != list(FEATURE_NAMES):
+                return None
+            aggregator = cls(
+                np.array(data["weights"], dtype=np.float64), np.array(data["bias"], dtype=np.float64),
+                np.array(data["mean"], dtype=np.float64), np.array(data["scale"], dtype=np.float64),
+                list(data["feature_names"]), data.get("report", {}), float(data.get("joint_weight", 0.0)),
+                bool(data.get("two_hop_chains", False)),
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ModelDamaged(str(model_dir), f"{path} can't be read as a learned verdict ({exc.__class__.__name__}): "
+                               "restore the verifier folder from a copy, or train the verdict again (`python -m "
+                               "fever_core train aggregator`).") from exc
+        n = len(FEATURE_NAMES)
+        shapes = (aggregator.weights.shape, aggregator.bias.shape, aggregator.mean.shape, aggregator.scale.shape)
+        numbers = (aggregator.weights, aggregator.bias, aggregator.mean, aggregator.scale, [aggregator.joint_weight])
+        if shapes != ((3, n), (3,), (n,), (n,)) or not all(np.isfinite(a).all() for a in numbers) \
+                or not (aggregator.scale != 0).all():
+            raise ModelDamaged(str(model_dir), f"{path} does not hold {n} finite weights for each of the 3 labels (and "
+                               "a non-zero scale for each feature): restore the verifier folder from a copy, or train "
+                               "the verdict again (`python -m fever_core train aggregator`).")
+        return aggregator
 
 
 def mix(regression: np.ndarray, joint: np.ndarray, joint_weight: float) -> np.ndarray:

@@ -11,16 +11,19 @@ and the oracle mode, use the rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 
+from fever_core.model_versions import active_choice_problem
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.settings import Settings
+from fever_core.settings import SHIPPED_JOINT_VERIFIER, SHIPPED_VERIFIER, Settings
 from fever_core.text import premise_text
 from fever_core.types import Stance
 from fever_core.verification.aggregator import EvidenceView, LearnedAggregator, joint_premise
 from fever_core.verification.decision import DecisionRule, load_decision_rule
+from fever_core.verification.model_integrity import ModelDamaged, finite_probabilities
 from fever_core.verification.nli import NliModel
 from fever_core.verification.verdict import Verdict, aggregate, aggregate_learned
 
@@ -36,6 +39,8 @@ def chain_premise(sentence: EvidenceSentence) -> str:
     return f"{premise_text(via.from_title, via.from_text)} {own}"
 
 
+PROBE_CLAIM = "Oslo is the capital of Norway."
+"""What each model reads once when it is loaded: one whose probabilities are not finite is refused there."""
 QUOTE_CHARS = 200
 """A quoted sentence in a verdict's reason is cut to this many characters."""
 
@@ -104,6 +109,10 @@ class ClaimVerifier:
         aggregator: the learned claim-level verdict (``None``: the rule decides).
         joint_verifier: the model that reads the top evidence together with the claim, mixed into the
             aggregator's probabilities (``None``: the aggregator alone).
+
+    Attributes:
+        warnings: what every check made with it should say about its models (e.g. that a damaged verifier was
+            refused and the shipped one used instead: :meth:`load`).
     """
 
     def __init__(
@@ -113,6 +122,7 @@ class ClaimVerifier:
         aggregator: LearnedAggregator | None = None,
         joint_verifier: NliModel | None = None,
     ):
+        self.warnings: list[str] = []
         self.verifier = verifier
         self.rule = rule or DecisionRule()
         self.aggregator = aggregator
@@ -124,13 +134,45 @@ class ClaimVerifier:
     @classmethod
     def load(cls, settings: Settings) -> ClaimVerifier:
         """The configured verifier with its rule and learned verdict (``aggregator.json`` beside it), and the
-        joint verifier when the learned verdict gives it a weight."""
+        joint verifier when the learned verdict gives it a weight.
+
+        A model that is damaged (:class:`~fever_core.verification.model_integrity.ModelDamaged`: a file differs
+        from its checksum or is missing, or its probabilities for :data:`PROBE_CLAIM` are not finite) is refused,
+        and the shipped one in its place is used, saying so in :attr:`warnings`; so does a choice of verifier in
+        the data folder that can't be used (:func:`~fever_core.model_versions.active_choice_problem`).
+
+        Raises:
+            ModelDamaged: a shipped model is damaged (nothing to fall back on).
+        """
+        warnings = []
+        while True:
+            try:
+                verification = cls._load(settings)
+                break
+            except ModelDamaged as exc:
+                shipped = _shipped_instead(settings, exc.model)
+                if shipped is None:
+                    raise
+                what = "joint verifier" if shipped.verifier_model == settings.verifier_model else "verifier"
+                warnings.append(f"{exc} The shipped {what} was used instead.")
+                settings = shipped
+        problem = active_choice_problem(settings.data_dir)
+        if problem is not None and _same_model(settings.verifier_model, SHIPPED_VERIFIER):
+            warnings.insert(0, problem)
+        verification.warnings = warnings
+        return verification
+
+    @classmethod
+    def _load(cls, settings: Settings) -> ClaimVerifier:
+        """The models ``settings`` name, each run once on :data:`PROBE_CLAIM`. Raises :class:`ModelDamaged`."""
         verifier = NliModel.load(settings.verifier_model, settings.device)
         aggregator = LearnedAggregator.load(settings.verifier_model)
         joint = None
         if settings.joint_verifier_model and aggregator is not None and aggregator.joint_weight > 0:
             joint = NliModel.load(settings.joint_verifier_model, settings.device)
-        return cls(verifier, load_decision_rule(settings.verifier_model), aggregator, joint)
+        verification = cls(verifier, load_decision_rule(settings.verifier_model), aggregator, joint)
+        verification.warm_up(PROBE_CLAIM)
+        return verification
 
     def warm_up(self, claim: str) -> None:
         """Run each model once on ``claim`` (its first pass loads lazily), so the first real one is as fast as
@@ -195,6 +237,8 @@ class ClaimVerifier:
             else:
                 threshold = self.rule.nei_threshold if plan.task.nei_threshold is None else plan.task.nei_threshold
                 verdict = aggregate(stances, names, threshold)
+            finite_probabilities(np.array(list(verdict.probabilities.values())), self.verifier.name,
+                                 "claim-level verdict of the verifier")
             outcomes.append((results, verdict))
         return outcomes
 
@@ -214,6 +258,20 @@ class ClaimVerifier:
     def premise_of(self, sentence: EvidenceSentence) -> str:
         """The text the verifier reads for one evidence sentence."""
         return chain_premise(sentence) if self.two_hop_chains else premise_text(sentence.title, sentence.text)
+
+
+def _same_model(a: str, b: str) -> bool:
+    return Path(a).expanduser().resolve() == Path(b).expanduser().resolve()
+
+
+def _shipped_instead(settings: Settings, damaged: str) -> Settings | None:
+    """``settings`` with the shipped model in place of the ``damaged`` one; None when that is a shipped one."""
+    if _same_model(damaged, settings.verifier_model) and not _same_model(damaged, SHIPPED_VERIFIER):
+        return replace(settings, verifier_model=SHIPPED_VERIFIER)
+    joint = settings.joint_verifier_model
+    if joint and _same_model(damaged, joint) and not _same_model(damaged, SHIPPED_JOINT_VERIFIER):
+        return replace(settings, joint_verifier_model=SHIPPED_JOINT_VERIFIER)
+    return None
 
 
 def _predict(model: NliModel | None, pairs: list[tuple[str, str]], by_length: bool) -> np.ndarray:

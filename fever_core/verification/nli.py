@@ -17,6 +17,7 @@ import numpy as np
 from fever_core.device import cpu_supports_bf16, select_device
 from fever_core.model_paths import missing_local_model
 from fever_core.types import LABELS, NEI, REFUTES, SUPPORTS
+from fever_core.verification.model_integrity import check_model_folder, finite_probabilities
 
 if TYPE_CHECKING:
     import torch
@@ -68,7 +69,9 @@ class NliModel:
     :data:`BF16_MIN_PARAMETERS` on CPUs with native bf16 (``bf16`` says which).
     """
 
-    def __init__(self, model: torch.nn.Module, tokenizer, device: str, max_length: int = 256):
+    def __init__(self, model: torch.nn.Module, tokenizer, device: str, max_length: int = 256, name: str = "model"):
+        self.name = name
+        """The folder or hub id it was loaded from, named when its outputs are refused."""
         self.model = model
         self.tokenizer = tokenizer
         self.device = device
@@ -85,7 +88,10 @@ class NliModel:
     @classmethod
     def load(cls, name_or_path: str, device: str = "auto", max_length: int = 256) -> NliModel:
         """Load from a local directory or a hub id (works offline when the hub id is cached). A LoRA adapter
-        folder (:data:`ADAPTER_CONFIG`) is loaded onto its base and merged, so it runs as fast as a plain model."""
+        folder (:data:`ADAPTER_CONFIG`) is loaded onto its base and merged, so it runs as fast as a plain model.
+        A folder's files are first compared with their checksums (:func:`check_model_folder`: raises
+        :class:`~fever_core.verification.model_integrity.ModelDamaged`); weights that can't be read otherwise raise
+        a ``RuntimeError`` saying so."""
         from safetensors import SafetensorError
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
@@ -96,6 +102,7 @@ class NliModel:
                 "`python -m fever_core train verifier ...` or set FEVER_VERIFIER_MODEL (FEVER_JOINT_VERIFIER_MODEL for the "
                 "joint verifier) to a model path or hub id."
             )
+        check_model_folder(name_or_path)
         device = select_device(device)
         try:
             tokenizer = AutoTokenizer.from_pretrained(name_or_path)
@@ -116,13 +123,16 @@ class NliModel:
             ) from exc
         model = model.to(device).eval()
         model = model.half() if device.startswith("cuda") else model.float()
-        return cls(model, tokenizer, device, max_length)
+        return cls(model, tokenizer, device, max_length, name_or_path)
 
     def predict(self, pairs: list[tuple[str, str]], batch_size: int = 32) -> np.ndarray:
         """Probabilities for each (premise, hypothesis) pair.
 
         Returns:
             float32 array of shape ``(len(pairs), 3)`` in :data:`LABELS` order; rows sum to 1.
+
+        Raises:
+            ModelDamaged: a probability is not a finite number (damaged weights).
         """
         import torch
 
@@ -142,7 +152,7 @@ class NliModel:
                 logits = self.model(**enc).logits.float()
                 probs = torch.softmax(logits, dim=-1).cpu().numpy()
                 out[start:start + len(batch)] = probs[:, self._columns]
-        return out
+        return finite_probabilities(out, self.name)
 
 
 def load_adapter_model(path: str | Path, trainable: bool = False) -> torch.nn.Module:

@@ -7,6 +7,7 @@ the browser tests (``test_browser.py``).
 
 from __future__ import annotations
 
+import sqlite3
 import time
 
 import pytest
@@ -128,6 +129,20 @@ def test_verify_shows_why_a_claim_can_t_be_checked_at_once(app, claim, reason):
     assert not verdicts(app)
 
 
+def test_verify_says_a_damaged_verifier_was_refused_and_answers_with_the_shipped_one(open_page, tiny_nli_model, tmp_path,
+                                                                                        monkeypatch):
+    from benchmarks.reliability.models import chosen_version, flip_bytes
+
+    damaged = chosen_version(tmp_path / "elsewhere", tiny_nli_model)
+    flip_bytes(damaged / "model.safetensors")
+    monkeypatch.setenv("FEVER_VERIFIER_MODEL", str(damaged))
+    monkeypatch.setenv("FEVER_JOINT_VERIFIER_MODEL", "")
+    at = check(open_page("verify"), "Fox 2000 Pictures released the film Soul Food.")
+    assert not at.exception and verdicts(at)
+    shown = [w.value.replace("\\", "") for w in at.warning]
+    assert any("does not match the checksum" in m and "shipped verifier was used instead" in m for m in shown)
+
+
 def test_verify_keeps_a_too_long_paste_cut_to_the_limit_with_a_note(app):
     pasted = ("Fox 2000 Pictures released the film Soul Food. " * 120).strip()
     check(app, pasted)
@@ -215,8 +230,52 @@ def test_annotate_names_a_damaged_annotations_file_instead_of_a_traceback(open_p
     (data_dir / "annotations.sqlite").write_bytes(b"not a database" * 100)
     at = open_page("annotate")
     assert not at.exception
-    shown = [e.value.replace("\\", "") for e in at.error]  # the message is escaped for Markdown
-    assert any("annotations.sqlite can't be read" in m and "Move it aside" in m for m in shown)
+    shown = [w.value.replace("\\", "") for w in at.warning]  # the message is escaped for Markdown
+    assert any("annotations.sqlite is damaged" in m and "Move it aside" in m for m in shown)
+    press(at, "Move annotations.sqlite aside and start a new one")
+    assert not at.exception and not at.warning and at.title[0].value == "Annotate"
+    (moved,) = data_dir.glob("annotations.sqlite.moved-aside-*")
+    assert moved.read_bytes() == b"not a database" * 100
+
+
+def test_verify_still_shows_the_verdict_when_the_history_is_damaged_and_moves_it_aside_on_request(app_env, data_dir):
+    history = data_dir / "history.sqlite"
+    history.write_bytes(b"not a database" * 100)
+    at = check(open_frame(), "Fox 2000 Pictures released the film Soul Food.")
+    assert not at.exception and verdicts(at)
+    shown = [w.value.replace("\\", "") for w in at.warning]
+    assert any(f"history database {history} is damaged" in m and "Move it aside" in m for m in shown)
+    press(at, "Move history.sqlite aside and start a new one")
+    (moved,) = data_dir.glob("history.sqlite.moved-aside-*")
+    assert moved.read_bytes() == b"not a database" * 100
+    at = check(at, "Fox 2000 Pictures released the film Soul Food.")
+    assert not at.exception and verdicts(at) and history_of(data_dir).count() == 1  # kept in the new one
+
+
+def test_history_says_why_a_damaged_history_can_t_be_shown(open_page, data_dir):
+    (data_dir / "history.sqlite").write_bytes(b"not a database" * 100)
+    at = open_page("history")
+    assert not at.exception and at.title[0].value == "History"
+    assert any("history.sqlite is damaged" in w.value.replace("\\", "") for w in at.warning)
+    assert any(b.label == "Move history.sqlite aside and start a new one" for b in at.button)
+
+
+def test_a_read_only_history_is_shown_and_verify_still_answers(open_page, data_dir, checker, monkeypatch):
+    from fever_core import sqlite as sqlite_module
+
+    path = data_dir / "history.sqlite"
+    HistoryStore(path).add(checker.check("Jaws is a film by Steven Spielberg."), {"corpus": "fixture"})
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # as the last writer's close leaves it
+    writable = sqlite_module.os.access
+    monkeypatch.setattr(sqlite_module.os, "access", lambda p, mode: writable(p, mode) and str(p) != str(path))
+    at = open_page("history")
+    assert not at.exception and list(at.dataframe[0].value["claim"]) == ["Jaws is a film by Steven Spielberg."]
+    assert any("is read-only" in w.value.replace("\\", "") for w in at.warning)
+    at = check(open_page("verify"), "Fox 2000 Pictures released the film Soul Food.")
+    assert not at.exception and verdicts(at)
+    assert any("is read-only" in w.value.replace("\\", "") and "not" in w.value for w in at.warning)
+    assert not any(b.label.startswith("Move history.sqlite") for b in at.button)  # nothing wrong with the file
 
 
 def test_annotation_export(open_page):

@@ -1,6 +1,9 @@
 """``check`` and ``evaluate`` on the fixture corpus with the tiny verifier."""
 
 import json
+import math
+
+import pytest
 
 from fever_core.cli import main
 from tests.cli.conftest import run_cli
@@ -55,3 +58,19 @@ def test_a_verifier_with_truncated_weights_is_a_message_naming_it(settings, work
     err = capsys.readouterr().err
     assert err.startswith(f"error: The weights of the model {damaged} (its .safetensors file) can't be read")
     assert "truncated or damaged" in err and "Traceback" not in err
+
+
+def test_check_with_a_damaged_verifier_says_so_on_stderr_and_answers_with_the_shipped_one(
+        settings, workspace, tiny_nli_model, tmp_path, monkeypatch, capsys):
+    from benchmarks.reliability.models import chosen_version, flip_bytes
+
+    (tmp_path / "corpora").symlink_to(settings.data_dir / "corpora", target_is_directory=True)
+    flip_bytes(chosen_version(tmp_path, tiny_nli_model) / "model.safetensors")
+    monkeypatch.delenv("FEVER_VERIFIER_MODEL", raising=False)
+    monkeypatch.setenv("FEVER_JOINT_VERIFIER_MODEL", "")
+    assert main(["--data-dir", str(tmp_path), "check", "Jaws is a film.", "--corpus", "fixture", "--json"]) == 0
+    out = capsys.readouterr()
+    assert out.err.count("warning: ") == 1 and "does not match the checksum" in out.err
+    assert "shipped verifier was used instead" in out.err
+    data = json.loads(out.out, parse_constant=lambda constant: pytest.fail(f"{constant} in the JSON"))
+    assert data["warnings"] and all(math.isfinite(p) for p in data["verdict"]["probabilities"].values())

@@ -1,7 +1,9 @@
 """Regression: the cheap versions of the reliability probes (``benchmarks/reliability``, issue 20 item 7) on the
 fixture corpus and the tiny NLI model, asserting their invariants. The full suite: ``python -m benchmarks.reliability``."""
 
-from benchmarks.reliability import damaged, hostile, live_api, messages, writes
+from dataclasses import replace
+
+from benchmarks.reliability import damaged, hostile, live_api, messages, models, writes
 
 TIMEOUT_S = 2.0
 
@@ -61,3 +63,14 @@ def test_bad_input_and_damaged_files_get_a_message_never_a_traceback(settings, w
     assert result.tracebacks == 0 and result.lost_rows == 0
     assert sum(o.formula_cells for o in result.outcomes) == 0
     assert len(result.outcomes) >= len(messages.CASES) + 2  # and the lost key file, the killed batch
+
+
+def test_damaged_models_are_refused_and_never_answer_silently(workspace, settings, tmp_path):
+    result = models.run(workspace, replace(settings, joint_verifier_model="", device="cpu"), tmp_path,
+                        claims=("Sherlock Holmes was created by Charles Dickens.", "Jaws is a film."))
+    intact, *damages = result.outcomes
+    assert intact.outcome == "verdicts" and len(intact.labels) == 2 and not intact.detail
+    assert [o.case for o in damages] == list(models.CASES)
+    assert result.ok and result.silent_wrong == 0
+    for outcome in damages:
+        assert outcome.outcome == "refused, shipped model used" and outcome.labels == intact.labels, outcome

@@ -50,3 +50,19 @@ def test_a_damaged_export_is_made_again(settings, export_dir, caplog):
 def test_an_unknown_backend_is_refused(settings):
     with pytest.raises(ValueError, match="Unknown encoder backend 'tpu'"):
         load_encoder(settings.encoder_model, "cpu", backend="tpu")
+
+
+def test_an_export_that_finds_the_disk_full_runs_in_pytorch_and_gives_its_room_back(settings, tmp_path, caplog):
+    from benchmarks.reliability.messages import small_disk
+
+    try:
+        with small_disk(tmp_path / "disk", 4096) as disk:  # the export needs ~90 MB
+            load_encoder.cache_clear()
+            encoder = load_encoder(settings.encoder_model, "cpu", cache_dir=disk / "encoders")
+            left = [p.name for p in (disk / "encoders").iterdir()]
+    except PermissionError as exc:
+        pytest.skip(f"a full disk is a small tmpfs here: {exc}")
+    finally:
+        load_encoder.cache_clear()
+    assert isinstance(encoder, TorchEncoder) and "runs in PyTorch, not ONNX Runtime" in caplog.text
+    assert left == [], "no half-written export is left on the full disk"

@@ -102,6 +102,51 @@ def test_a_model_that_fails_to_load_is_reported_and_stops_the_server(tiny_settin
     assert failures and failures[0].startswith("Loading failed") and health.json()["message"] == failures[0]
 
 
+def damaged_copy(model, folder):
+    """A copy of ``model`` with its checksums, then 5% of its weights' bytes changed."""
+    from benchmarks.reliability.models import flip_bytes
+    from fever_core.verification.model_integrity import record_checksums, weight_files
+
+    copy = shutil.copytree(model, folder)
+    record_checksums(copy, weight_files(copy), fresh=True)
+    flip_bytes(copy / "model.safetensors")
+    return copy
+
+
+def ready(client, seconds=120):
+    deadline = time.monotonic() + seconds
+    while client.get("/health").json()["status"] == "loading" and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return client.get("/health")
+
+
+def test_a_damaged_verifier_is_refused_the_shipped_one_serves_and_check_says_so(tiny_settings, tmp_path):
+    tiny_settings.verifier_model = str(damaged_copy(tiny_settings.verifier_model, tmp_path / "damaged"))
+    with TestClient(create_app(tiny_settings, "fixture", ServiceConfig(api_key=""))) as client:
+        assert ready(client).status_code == 200
+        checked = client.post("/check", json={"claim": "Jaws is a film."})
+        predicted = client.post("/predict", json={"instances": [{"id": 1, "claim": "Jaws is a film."}]})
+    assert checked.status_code == 200 and predicted.status_code == 200
+    warning = checked.json()["warnings"][0]
+    assert "damaged" in warning and "does not match the checksum" in warning and "shipped verifier" in warning
+
+
+def test_a_damaged_shipped_verifier_makes_health_say_failed(tiny_settings, tmp_path, monkeypatch):
+    from fever_core.verification import claim_verifier
+
+    shipped = damaged_copy(tiny_settings.verifier_model, tmp_path / "shipped")
+    monkeypatch.setattr(claim_verifier, "SHIPPED_VERIFIER", str(shipped))
+    tiny_settings.verifier_model = str(shipped)
+    app = create_app(tiny_settings, "fixture", ServiceConfig(api_key=""))
+    app.state.service.on_load_failure = lambda message: None
+    with TestClient(app) as client:
+        health = ready(client)
+        checked = client.post("/check", json={"claim": "Jaws is a film."})
+    assert health.status_code == 503 and health.json()["status"] == "failed"
+    assert "does not match the checksum" in health.json()["message"]
+    assert checked.status_code == 503  # no verdict from it
+
+
 @pytest.mark.parametrize("host, loopback", [("127.0.0.1", True), ("localhost", True), ("::1", True),
                                             ("[::1]", True), ("0.0.0.0", False), ("10.0.0.5", False),
                                             ("example.org", False)])

@@ -75,6 +75,8 @@ def test_improve_makes_a_new_version_that_keeps_the_learned_verdict(tmp_path, se
     train, heldout = split_annotations(AnnotationStore(db).annotations(), 0.25, 13)
     assert version.annotations == {"train": len(train), "heldout": len(heldout)} and train and heldout
     assert (version.path / AGGREGATOR_FILE).read_bytes() == base_files[AGGREGATOR_FILE]
+    assert set(json.loads((version.path / "checksums.json").read_text())["sha256"]) == {"model.safetensors",
+                                                                                       AGGREGATOR_FILE}
     assert json.loads((version.path / "config.json").read_text())["nei_threshold"] == 0.61
     verifier = ClaimVerifier.load(replace(quiet, verifier_model=str(version.path)))
     assert verifier.aggregator is not None and verifier.rule.nei_threshold == 0.61

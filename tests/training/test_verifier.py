@@ -18,6 +18,7 @@ transformers = pytest.importorskip("transformers")
 from fever_core.training.verifier import TrainConfig, choose_nei_threshold, plan_batches, train_verifier
 from fever_core.types import NEI
 from fever_core.verification.decision import decide
+from fever_core.verification.model_integrity import CHECKSUMS_FILE, ModelDamaged
 from fever_core.verification.nli import NliModel
 from tests.conftest import save_tiny_bert, write_jsonl
 
@@ -65,6 +66,7 @@ def test_training_lowers_loss_and_saves_a_loadable_verifier(tmp_path, tiny_model
     out = tmp_path / "out"
     assert (out / "model.safetensors").is_file() and (out / "verifier.json").is_file()
     assert not (out / "checkpoints").exists()
+    assert set(json.loads((out / CHECKSUMS_FILE).read_text())["sha256"]) == {"model.safetensors"}
     saved = json.loads((out / "config.json").read_text())
     assert saved["id2label"] == {"0": "SUPPORTS", "1": "REFUTES", "2": "NOT ENOUGH INFO"}
 
@@ -149,6 +151,7 @@ def test_lora_run_saves_a_small_adapter_that_loads_and_resumes(tmp_path, tiny_mo
     adapter = json.loads((out / "adapter_config.json").read_text())
     assert adapter["base_model_name_or_path"] == str(tiny_model) and adapter["r"] == 4
     assert not (out / "model.safetensors").exists(), "the base's weights are not copied into the adapter folder"
+    assert set(json.loads((out / CHECKSUMS_FILE).read_text())["sha256"]) == {"adapter_model.safetensors"}
     assert json.loads((out / "config.json").read_text())["id2label"]["2"] == NEI
 
     model = NliModel.load(str(out), device="cpu")
@@ -156,3 +159,8 @@ def test_lora_run_saves_a_small_adapter_that_loads_and_resumes(tmp_path, tiny_mo
     accuracy = float(np.mean(probs.argmax(axis=1) == [["SUPPORTS", "REFUTES", NEI].index(g) for *_, g in HAND_PAIRS]))
     assert accuracy == pytest.approx(result.reports["hand"]["accuracy"])  # what training measured, loaded again
     assert accuracy > 0.45, accuracy  # above chance (1/3): the adapter and its trained head were loaded
+
+    adapter_weights = (out / "adapter_model.safetensors").read_bytes()
+    (out / "adapter_model.safetensors").write_bytes(adapter_weights[:-64] + bytes(64))  # its last bytes damaged
+    with pytest.raises(ModelDamaged, match="adapter_model.safetensors does not match the checksum"):
+        NliModel.load(str(out), device="cpu")

@@ -1,0 +1,135 @@
+"""Damaged models are refused, never asked for a verdict: checksums written with a model's files and compared at
+load, a missing file its verdict needs, non-finite outputs; the shipped verifier stands in with a warning, and an
+unusable choice of verifier in the data folder is a warning too (issue 26, item 1)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fever_core.model_versions import ACTIVE_FILE, models_dir
+from fever_core.pipeline import Checker
+from fever_core.settings import SHIPPED_JOINT_VERIFIER, SHIPPED_VERIFIER, Settings
+from fever_core.verification import claim_verifier
+from fever_core.verification.aggregator import AGGREGATOR_FILE, LearnedAggregator
+from fever_core.verification.claim_verifier import ClaimVerifier
+from fever_core.verification.model_integrity import (
+    CHECKSUMS_FILE,
+    ModelDamaged,
+    check_model_folder,
+    record_checksums,
+    weight_files,
+)
+from fever_core.verification.nli import NliModel
+
+from benchmarks.reliability.models import chosen_version, flip_bytes
+
+from ..conftest import save_tiny_bert
+
+
+def a_version(data_dir: Path, model: Path) -> Path:
+    """A copy of ``model`` with the shipped learned verdict as version 1 of the data folder, its checksums written
+    as training writes them, chosen in ``active.json``."""
+    source = shutil.copytree(model, data_dir / "source")
+    shutil.copy2(Path(SHIPPED_VERIFIER) / AGGREGATOR_FILE, source / AGGREGATOR_FILE)
+    return chosen_version(data_dir, source)
+
+
+def chosen_settings(data_dir: Path) -> Settings:
+    """The settings as the app and the CLI read them (the verifier chosen in the data folder), without the joint
+    verifier (to keep the test quick)."""
+    return Settings.from_env({"FEVER_JOINT_VERIFIER_MODEL": ""}, data_dir=data_dir, device="cpu")
+
+
+def test_the_shipped_models_match_the_checksums_committed_with_them():
+    for folder, listed in ((SHIPPED_VERIFIER, {"model.safetensors", AGGREGATOR_FILE}),
+                           (SHIPPED_JOINT_VERIFIER, {"model.safetensors"})):
+        assert set(json.loads((Path(folder) / CHECKSUMS_FILE).read_text())["sha256"]) == listed
+        check_model_folder(folder)
+
+
+def test_a_damaged_verifier_chosen_in_the_data_folder_is_refused_and_the_shipped_one_checks(tmp_path, tiny_nli_model,
+                                                                                               workspace):
+    version = a_version(tmp_path, tiny_nli_model)
+    flip_bytes(version / "model.safetensors")
+    with pytest.raises(ModelDamaged, match=f"{version}.*model.safetensors does not match the checksum"):
+        NliModel.load(str(version), "cpu")
+
+    verification = ClaimVerifier.load(chosen_settings(tmp_path))
+    assert verification.verifier.name == SHIPPED_VERIFIER
+    (warning,) = verification.warnings
+    assert "model.safetensors does not match the checksum" in warning and "shipped verifier was used instead" in warning
+    result = Checker(workspace, verification).check("Sherlock Holmes was created by Arthur Conan Doyle.")
+    assert result.warnings[0] == warning
+    assert all(np.isfinite(list(result.verdict.probabilities.values())))
+    assert "NaN" not in result.to_json()
+
+
+def test_a_verifier_without_the_aggregator_its_verdict_needs_is_refused(tmp_path, tiny_nli_model):
+    version = a_version(tmp_path, tiny_nli_model)
+    (version / AGGREGATOR_FILE).unlink()
+    verification = ClaimVerifier.load(chosen_settings(tmp_path))
+    assert verification.verifier.name == SHIPPED_VERIFIER and verification.aggregator is not None
+    assert f"lacks {AGGREGATOR_FILE}" in verification.warnings[0]
+
+
+def test_a_model_without_checksums_whose_outputs_are_not_numbers_is_refused(tmp_path):
+    folder = save_tiny_bert(tmp_path / "nan-model", 3, {0: "entailment", 1: "neutral", 2: "contradiction"})
+    flip_bytes(folder / "model.safetensors", share=0.5)
+    assert not (folder / CHECKSUMS_FILE).exists()
+    model = NliModel.load(str(folder), "cpu")  # nothing to compare its files with...
+    with pytest.raises(ModelDamaged, match="not numbers"):  # ...but no verdict from NaN
+        model.predict([("Oslo is the capital of Norway.", "Oslo is in Peru.")])
+    (models_dir(tmp_path)).mkdir(parents=True)
+    (models_dir(tmp_path) / ACTIVE_FILE).write_text(json.dumps({"verifier": str(folder)}))
+    verification = ClaimVerifier.load(chosen_settings(tmp_path))
+    assert verification.verifier.name == SHIPPED_VERIFIER and "not numbers" in verification.warnings[0]
+
+
+def test_a_damaged_shipped_verifier_is_an_error_not_a_verdict(tmp_path, tiny_nli_model, monkeypatch):
+    shipped = shutil.copytree(tiny_nli_model, tmp_path / "shipped")
+    record_checksums(shipped, weight_files(shipped), fresh=True)
+    flip_bytes(shipped / "model.safetensors")
+    monkeypatch.setattr(claim_verifier, "SHIPPED_VERIFIER", str(shipped))
+    settings = Settings.from_env({}, data_dir=tmp_path / "data", verifier_model=str(shipped), joint_verifier_model="",
+                                 device="cpu")
+    with pytest.raises(ModelDamaged, match="does not match the checksum"):
+        ClaimVerifier.load(settings)
+
+
+def test_an_aggregator_that_is_not_one_is_refused_naming_it(tmp_path, tiny_nli_model):
+    version = a_version(tmp_path, tiny_nli_model)
+    data = json.loads((version / AGGREGATOR_FILE).read_text())
+    data["weights"][0][0] = float("nan")
+    (version / AGGREGATOR_FILE).write_text(json.dumps(data))
+    record_checksums(version, [AGGREGATOR_FILE])  # written so: the checksum matches, the numbers don't
+    with pytest.raises(ModelDamaged, match=f"{version / AGGREGATOR_FILE} does not hold .* finite weights"):
+        LearnedAggregator.load(version)
+    (version / AGGREGATOR_FILE).write_text("{not json")
+    record_checksums(version, [AGGREGATOR_FILE])
+    with pytest.raises(ModelDamaged, match="can't be read as a learned verdict"):
+        LearnedAggregator.load(version)
+
+
+@pytest.mark.parametrize("active, problem", [("{garbage", "can't be read as the choice of verifier"),
+                                             ('{"verifier": 3}', "names no verifier folder"),
+                                             ('{"verifier": "/gone/verifier-v9"}', "not a verifier folder")])
+def test_an_unusable_choice_of_verifier_is_a_warning_not_silence(tmp_path, active, problem):
+    models_dir(tmp_path).mkdir(parents=True)
+    (models_dir(tmp_path) / ACTIVE_FILE).write_text(active)
+    verification = ClaimVerifier.load(chosen_settings(tmp_path))
+    assert verification.verifier.name == SHIPPED_VERIFIER
+    (warning,) = verification.warnings
+    assert problem in warning and "the shipped verifier is used" in warning and ACTIVE_FILE in warning
+
+
+def test_a_model_without_checksums_still_loads(tiny_nli_model):
+    assert not (Path(tiny_nli_model) / CHECKSUMS_FILE).exists()
+    check_model_folder(str(tiny_nli_model))
+    check_model_folder("some-org/some-hub-model")  # a hub id: nothing local to compare
+    assert ClaimVerifier.load(Settings.from_env({}, verifier_model=str(tiny_nli_model), joint_verifier_model="",
+                                                device="cpu")).warnings == []
