@@ -3,6 +3,10 @@ claim, corpus and settings, verdict with its probabilities, deciding sentence, t
 JSON, and when it was made. Listed newest first, searched by words, re-opened as the
 :class:`~fever_core.pipeline.CheckResult` it was (without checking again), and cleared.
 
+Each check is kept with the session that made it (the app's browser session; "" for none): reading and
+clearing take a ``session`` and then see only that session's checks, or ``None`` for every check (a
+shared history, ``Settings.shared_history``).
+
 Every check is one transaction, written at once (WAL mode): checks made at the same time (a batch
 in its own thread, people checking claims meanwhile) are all kept. The file is opened and used through
 :class:`~fever_core.sqlite.WorkbenchDatabase`: a damaged, foreign, read-only or full one is an
@@ -31,10 +35,12 @@ CREATE TABLE IF NOT EXISTS checks (
     deciding_page TEXT NOT NULL,
     deciding_sentence TEXT NOT NULL,
     batch TEXT NOT NULL,
-    result TEXT NOT NULL
+    result TEXT NOT NULL,
+    session TEXT NOT NULL DEFAULT ''
 );
 """
 HISTORY = DatabaseKind("history", 0x46455648, frozenset({"checks"}), _SCHEMA)  # application_id "FEVH"
+_SESSION_INDEX = "CREATE INDEX IF NOT EXISTS checks_by_session ON checks (session, id)"
 _ENTRY_COLUMNS = ("id, checked_at, claim, corpus, settings, verdict, probabilities, deciding_page, deciding_sentence, "
                   "batch")
 
@@ -88,41 +94,53 @@ class HistoryStore:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._db = WorkbenchDatabase(self.path, HISTORY)
+        if not self._db.read_only:
+            with self._db.transaction() as conn:
+                if "session" not in {row[1] for row in conn.execute("PRAGMA table_info(checks)")}:
+                    conn.execute("ALTER TABLE checks ADD COLUMN session TEXT NOT NULL DEFAULT ''")  # kept before sessions
+                conn.execute(_SESSION_INDEX)
 
     @property
     def read_only(self) -> bool:
         """Whether the file can only be read: checks are listed, new ones are not kept."""
         return self._db.read_only
 
-    def add(self, result: CheckResult, settings: dict, batch: str = "") -> int:
-        """Keep a check made with ``settings`` (anything JSON can hold); returns its entry id."""
+    def add(self, result: CheckResult, settings: dict, batch: str = "", session: str = "") -> int:
+        """Keep a check made with ``settings`` (anything JSON can hold) by ``session``; returns its entry id."""
         verdict = result.verdict
         deciding = result.evidence[verdict.deciding_evidence[0]].sentence if verdict.deciding_evidence else None
         with self._db.transaction() as conn:
             entry_id = conn.execute(
                 "INSERT INTO checks (checked_at, claim, corpus, settings, verdict, probabilities, deciding_page, "
-                "deciding_sentence, batch, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "deciding_sentence, batch, result, session) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (time.time(), result.claim, result.corpus, json.dumps(settings), verdict.label,
                  json.dumps(verdict.probabilities), deciding.title if deciding else "",
-                 deciding.text if deciding else "", batch, result.to_json(indent=None)),
+                 deciding.text if deciding else "", batch, result.to_json(indent=None), session),
             ).lastrowid
         return int(entry_id)
 
-    def entry(self, entry_id: int) -> HistoryEntry | None:
+    def entry(self, entry_id: int, session: str | None = None) -> HistoryEntry | None:
+        """Entry ``entry_id``, or ``None`` when it is not kept (or, given a ``session``, not that session's)."""
+        where, values = _of_session(session)
         with self._db.transaction() as conn:
-            row = conn.execute(f"SELECT {_ENTRY_COLUMNS} FROM checks WHERE id = ?", (entry_id,)).fetchone()
+            row = conn.execute(f"SELECT {_ENTRY_COLUMNS} FROM checks WHERE id = ?{where}", (entry_id, *values)).fetchone()
         return HistoryEntry.from_row(row) if row else None
 
-    def result(self, entry_id: int) -> CheckResult | None:
-        """The check's whole result as it was made, or ``None`` for an entry that is not (or no longer) kept."""
+    def result(self, entry_id: int, session: str | None = None) -> CheckResult | None:
+        """The check's whole result as it was made, or ``None`` for an entry that is not (or no longer) kept, or
+        given a ``session``, is not that session's."""
+        where, values = _of_session(session)
         with self._db.transaction() as conn:
-            row = conn.execute("SELECT result FROM checks WHERE id = ?", (entry_id,)).fetchone()
+            row = conn.execute(f"SELECT result FROM checks WHERE id = ?{where}", (entry_id, *values)).fetchone()
         return CheckResult.from_dict(json.loads(row[0])) if row else None
 
-    def search(self, words: str = "", limit: int = 500) -> list[HistoryEntry]:
-        """The newest ``limit`` entries whose claim, deciding sentence or page holds every word of ``words``
-        (letter case ignored; all entries for no words)."""
+    def search(self, words: str = "", limit: int = 500, session: str | None = None) -> list[HistoryEntry]:
+        """The newest ``limit`` entries (``session``'s, or everyone's for ``None``) whose claim, deciding sentence
+        or page holds every word of ``words`` (letter case ignored; all entries for no words)."""
         conditions, values = [], []
+        if session is not None:
+            conditions.append("session = ?")
+            values.append(session)
         for word in words.split():
             pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
             conditions.append("(claim LIKE ? ESCAPE '\\' OR deciding_sentence LIKE ? ESCAPE '\\' "
@@ -134,11 +152,19 @@ class HistoryStore:
                                 (*values, limit)).fetchall()
         return [HistoryEntry.from_row(row) for row in rows]
 
-    def count(self) -> int:
+    def count(self, session: str | None = None) -> int:
+        """How many checks are kept (``session``'s, or everyone's for ``None``)."""
+        where, values = _of_session(session)
         with self._db.transaction() as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM checks").fetchone()[0])
+            return int(conn.execute(f"SELECT COUNT(*) FROM checks WHERE 1{where}", values).fetchone()[0])
 
-    def clear(self) -> int:
-        """Delete every entry; returns how many there were."""
+    def clear(self, session: str | None = None) -> int:
+        """Delete every entry (``session``'s, or everyone's for ``None``); returns how many there were."""
+        where, values = _of_session(session)
         with self._db.transaction() as conn:
-            return conn.execute("DELETE FROM checks").rowcount
+            return conn.execute(f"DELETE FROM checks WHERE 1{where}", values).rowcount
+
+
+def _of_session(session: str | None) -> tuple[str, tuple[str, ...]]:
+    """The SQL condition (`` AND session = ?``) and value that keep to one session; nothing for ``None``."""
+    return ("", ()) if session is None else (" AND session = ?", (session,))

@@ -64,6 +64,8 @@ class Settings:
         app_cpu_threads: PyTorch CPU threads in the app, which checks one claim at a time: its small
             batches answer fastest on one thread, leaving the other cores to the web server and the
             browser. 0 = PyTorch's default (one per core). Default 1.
+        shared_history: the app's History is one for everyone who opens it. Default off: each browser session
+            (until the browser is closed) sees only the checks it made.
     """
 
     data_dir: Path = field(default_factory=lambda: PROJECT_ROOT / "data")
@@ -83,6 +85,7 @@ class Settings:
     wikipedia_links_per_claim: int = 5
     dense_flat_max_sentences: int = 1_000_000
     app_cpu_threads: int = 1
+    shared_history: bool = False
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:

@@ -21,6 +21,7 @@ from fever_core.formats import Claim, DataFileError, read_claim_list
 from fever_core.sqlite import UnusableDatabase
 from pages.shared import (
     UiSettings,
+    browser_session,
     check_options,
     checker_or_stop,
     corpus_label,
@@ -93,13 +94,13 @@ def start_batch(ui: UiSettings, claims: list[Claim], source: str) -> None:
     """Start checking the claims in the background with the sidebar's settings, each kept in the history,
     and draw the page again (its form disabled while the batch runs)."""
     checker = checker_or_stop(ui)
-    history, settings = load_history(), asdict(ui)
+    history, settings, session = load_history(), asdict(ui), browser_session()
     job = BatchJob(claims)
 
     def keep_in_history(row: BatchRow) -> None:
         if row.result is not None and history is not None:
             with suppress(UnusableDatabase):  # the batch's results stand; load_history said why it can't keep them
-                history.add(row.result, settings, batch=job.job_id)
+                history.add(row.result, settings, batch=job.job_id, session=session)
 
     job.start(checker, check_options(ui), on_row=keep_in_history)
     keep_batch(Batch(job, source, ui))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 import plotly.express as px
@@ -32,11 +33,12 @@ from pages.shared import (
     UiSettings,
     check_options,
     checker_or_stop,
+    corpus_label,
     current_settings,
     footer,
     permalink_url,
     plain,
-    shared_claims_file,
+    ready_claims_file,
     show_metrics,
     uploaded_claims,
 )
@@ -69,6 +71,18 @@ class Evaluation:
         return self.gold.missing_for(metric) or NOT_IN_BATCH_RUNS
 
 
+def claims_file_problem(path: str) -> str:
+    """Why ``path`` (as typed) can't be read as a claims file, before anything runs ("" when it can be tried)."""
+    if not path.strip():
+        return "Give the path of a claims file (FEVER jsonl, CSV or text, one claim a line), or upload one."
+    file = Path(path.strip()).expanduser()
+    if not file.exists():
+        return f"There is no file at {path.strip()}: check the path, or upload the file instead."
+    if not file.is_file():
+        return f"{path.strip()} is a folder: give the path of a claims file in it."
+    return ""
+
+
 def read_claims(path: str, upload, limit: int) -> list[Claim]:
     """The first ``limit`` claims (all for 0) of the uploaded file, else of the file at ``path``; an error on
     the page, and a stop, when they can't be read."""
@@ -76,7 +90,11 @@ def read_claims(path: str, upload, limit: int) -> list[Claim]:
         if upload is not None:
             claims = uploaded_claims(upload)
         else:
-            claims = load_claim_list(path)
+            problem = claims_file_problem(path)
+            if problem:
+                st.error(plain(problem))
+                st.stop()
+            claims = load_claim_list(str(Path(path.strip()).expanduser()))
     except DataFileError as exc:
         st.error(plain(f"Can't read the claims: {exc}"))
         st.stop()
@@ -188,10 +206,14 @@ def show_evaluation(ui: UiSettings, evaluation: Evaluation) -> None:
 
 ui = current_settings()
 st.title("Evaluate")
-st.caption(f"Corpus: {ui.corpus} (change it in the sidebar).")
+ready = ready_claims_file(ui.corpus)
+st.caption(plain(f"Corpus: {corpus_label(ui.corpus)} (change it in the sidebar). ")
+           + ("The claims file below is ready for it: press Run." if ready else
+              "Give a claims file with labels for it (FEVER jsonl, CSV or text), or upload one."))
 
 with st.form("evaluate"):
-    path = st.text_input("Claims file (FEVER jsonl; or CSV or text, labels optional)", shared_claims_file(ui.corpus))
+    path = st.text_input("Claims file (FEVER jsonl; or CSV or text, labels optional)", ready,
+                         placeholder="path/to/claims.jsonl")
     upload = st.file_uploader("…or upload one", type=["jsonl", "json", "csv", "txt"])
     limit = st.number_input("Claims to check (0 = all)", min_value=0, value=50, step=10)
     oracle = st.checkbox("Oracle evidence (verify against gold evidence; judges the verifier alone)")

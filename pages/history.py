@@ -1,7 +1,8 @@
-"""History: every check made in the app (on Verify and in batches), newest first. Search it (the search
-stays while the person visits other pages), re-open a check in Verify as it was made (without checking
-it again) or check it again with its corpus and settings, and clear it (after a confirmation). A history file
-that can't be used is named with the reason; a damaged one can be moved aside (kept, renamed)."""
+"""History: the checks this browser session made (on Verify and in batches), newest first, or everyone's when
+the server was started with a shared history (``FEVER_SHARED_HISTORY=1``). Search it (the search stays while
+the person visits other pages), re-open a check in Verify as it was made (without checking it again) or check
+it again with its corpus and settings, and clear it (after a confirmation). No server path is shown. A history
+file that can't be used is named with the reason; a damaged one can be moved aside (kept, renamed)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from fever_core.sqlite import UnusableDatabase
 from pages.shared import (
     corpus_label,
     footer,
+    history_session,
     load_history,
     permalink_params,
     plain,
@@ -61,33 +63,37 @@ def open_entry(entries: list[HistoryEntry]) -> None:
         st.switch_page("pages/verify.py", query_params=permalink_params(entry.claim, settings_of(entry.settings)))
 
 
-def clear_history(history: HistoryStore, count: int) -> None:
-    """Clear the history, once the person has confirmed it."""
+def clear_history(history: HistoryStore, count: int, session: str | None) -> None:
+    """Clear the history (``session``'s checks, or everyone's for ``None``), once the person has confirmed it."""
     if not st.session_state.get("confirm_clear"):
         st.button("Clear the history…", disabled=not count, on_click=st.session_state.__setitem__,
                   args=("confirm_clear", True))
         return
-    st.warning(f"Delete all {count:,} checks from the history? This can't be undone.", icon="⚠️")
+    whose = "everyone's" if session is None else "this browser's"
+    st.warning(f"Delete all {count:,} of {whose} checks from the history? This can't be undone.", icon="⚠️")
     cols = st.columns([1, 1, 3])
     if cols[0].button("Yes, delete them all", type="primary"):
-        st.session_state["history_notice"] = f"Deleted {history.clear():,} checks."
+        st.session_state["history_notice"] = f"Deleted {history.clear(session):,} checks."
     elif not cols[1].button("Cancel"):
         return
     st.session_state["confirm_clear"] = False
     st.rerun()
 
 
-def show_history(history: HistoryStore) -> None:
-    """The checks kept, the search, opening one, and clearing. Raises UnusableDatabase."""
-    count = history.count()
-    st.caption(f"{count:,} checks kept (newest first), on this machine in {plain(str(history.path))}.")
+def show_history(history: HistoryStore, session: str | None) -> None:
+    """``session``'s checks (everyone's for ``None``), the search, opening one, and clearing. Raises
+    UnusableDatabase."""
+    count = history.count(session)
+    st.caption(f"{count:,} checks kept, newest first: "
+               + ("everyone's who uses this workbench (it was started with a shared history)." if session is None else
+                  "those made in this browser until it is closed (others using the workbench have their own)."))
     if history.read_only:
-        st.warning(plain(f"{history.path} is read-only: the checks in it are shown, new ones are not kept. Make it "
-                         "writable, or point FEVER_DATA_DIR at a folder you can write to."), icon="⚠️")
+        st.warning("The history file is read-only: the checks in it are shown, new ones are not kept. Make it "
+                   "writable, or point FEVER_DATA_DIR at a folder you can write to.", icon="⚠️")
     words = synced_widget(st.text_input, "Search claims, deciding sentences and pages", "_history_search",
                           st.session_state.get("history_search", ""),
                           partial(st.session_state.__setitem__, "history_search"), placeholder="e.g. Kubrick")
-    entries = history.search(words, SHOWN)
+    entries = history.search(words, SHOWN, session)
     if entries:
         st.dataframe(entries_table(entries), hide_index=True, width="stretch",
                      column_config={"confidence": st.column_config.NumberColumn(format="%.2f")})
@@ -96,7 +102,7 @@ def show_history(history: HistoryStore) -> None:
         st.info(plain(f"No check holds every word of “{words}”."))
     else:
         st.info("No checks yet: those made on Verify and Batch are kept here.")
-    clear_history(history, count)
+    clear_history(history, count, session)
 
 
 st.title("History")
@@ -105,7 +111,7 @@ if "history_notice" in st.session_state:
 history = load_history()  # None when its file can't be used: it says why, and offers to move it aside
 if history is not None:
     try:
-        show_history(history)
+        show_history(history, history_session())
     except UnusableDatabase as exc:  # damage found past the part of the file that opening reads
         show_unusable_database(exc)
 footer()

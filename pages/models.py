@@ -1,7 +1,9 @@
 """Models: improve the verifier with the annotations, compare the new version with the one it came from,
 and choose the verifier in use (switching back to the shipped one is one click).
 
-"Improve the verifier" runs ``python -m fever_core train improve`` as a process of its own
+"Improve the verifier" asks for at least :data:`MIN_ANNOTATIONS` annotations, says why, and how long the run will
+take (from the rate measured on this kind of machine, :func:`improve_estimate`). It runs
+``python -m fever_core train improve`` as a process of its own
 (:mod:`fever_core.jobs`): its progress is read from a status file in the data folder, so it survives a
 reload, another tab, or closing the page. Each run makes a new version folder and never overwrites a
 model (:mod:`fever_core.model_versions`); a version keeps its base's learned claim-level verdict.
@@ -22,6 +24,20 @@ from pages.shared import corpus_label, current_settings, footer, load_annotation
 
 POLL_SECONDS = 2.0
 SHIPPED = str(BUNDLED_MODELS_DIR / "verifier")
+MIN_ANNOTATIONS = 20
+WHY_MIN_ANNOTATIONS = (
+    f"Improving needs at least {MIN_ANNOTATIONS} annotations: a quarter of the annotated claims are held out to "
+    "compare the new version with the one in use, and with fewer than 20 that is under 5 claims, where a single "
+    "claim moves the accuracy by 20 points or more; the rest, under 15 claims, is too little to change the "
+    "verifier reliably.")
+# How long improving takes on 2 CPU cores, from measured rates: 44.8 s for 20 annotations and 4 passes from the
+# Models page (benchmarks/app/browser-improve.txt), of which fine-tuning is about 0.04 s per annotation per pass (the
+# verifier trains at 25-45 pairs/s on two threads, assets/models/verifier/MODEL_CARD.md; an annotation gives about
+# 1.5 pairs and three quarters are learned from) and checking the held-out claims before and after about 0.1 s an
+# annotation; the rest (loading, the yardsticks before and after) does not depend on the annotations.
+IMPROVE_FIXED_S = 40.0
+IMPROVE_PER_ANNOTATION_S = 0.1
+IMPROVE_PER_ANNOTATION_PASS_S = 0.04
 
 
 def status_file(settings: Settings):
@@ -52,21 +68,40 @@ def comparison(version: ModelVersion) -> pd.DataFrame:
     return frame.rename(columns={"name": "yardstick", "before": "base", "after": version.name}).set_index("yardstick")
 
 
+def improve_estimate(annotations: int, passes: int) -> float:
+    """Seconds a run on ``annotations`` annotations with ``passes`` passes takes on 2 CPU cores, from the measured
+    rates (:data:`IMPROVE_FIXED_S` and the two per-annotation ones); more cores are faster."""
+    return IMPROVE_FIXED_S + annotations * (IMPROVE_PER_ANNOTATION_S + IMPROVE_PER_ANNOTATION_PASS_S * passes)
+
+
+def duration(seconds: float) -> str:
+    """Seconds in words, rounded: "about 50 s", "about 3 min"."""
+    return f"about {seconds:.0f} s" if seconds < 90 else f"about {seconds / 60:.0f} min"
+
+
 def improve_form(settings: Settings, in_use: str, versions: list[ModelVersion], running: bool) -> None:
-    """Start a run on the annotations, from the verifier in use, on the corpus they were made on."""
+    """Start a run on the annotations, from the verifier in use, on the corpus they were made on: once there
+    are :data:`MIN_ANNOTATIONS`, saying how long it will take."""
     st.subheader("Improve the verifier")
     counts = load_annotations().counts()
+    enough = counts["annotations"] >= MIN_ANNOTATIONS
     st.caption(f"{counts['annotations']} annotations saved (Annotate). A quarter of the annotated claims are "
                "held out to compare the new version with the one in use; the rest are learned from. "
                "The new version keeps the learned claim-level verdict of the one it starts from.")
+    if not enough:
+        st.info(f"{WHY_MIN_ANNOTATIONS} Annotate {MIN_ANNOTATIONS - counts['annotations']} more claims first.",
+                icon="✍️")
     corpora = [name for name in list_corpora(settings.data_dir) if name != LIVE_CORPUS]
     ui = current_settings()
     with st.form("improve"):
         corpus = st.selectbox("Corpus the annotations were made on", corpora, format_func=corpus_label,
                               index=corpora.index(ui.corpus) if ui.corpus in corpora else 0)
-        epochs = st.slider("Passes over the annotations", 1, 10, 4)
-        started = st.form_submit_button("Improve the verifier", type="primary",
-                                        disabled=running or counts["annotations"] == 0)
+        epochs = st.slider("Passes over the annotations", 1, 10, 4,
+                           help="More passes learn the annotations more closely, and take longer.")
+        st.caption(f"Takes {duration(improve_estimate(counts['annotations'], epochs))} on 2 CPU cores with "
+                   f"{counts['annotations']} annotations and {epochs} passes (measured rate; the app stays usable "
+                   "meanwhile, and the run goes on if you leave the page).")
+        started = st.form_submit_button("Improve the verifier", type="primary", disabled=running or not enough)
     st.caption(f"Starts from: {plain(model_name(in_use, versions))}. The same from the command line: "
                "`python -m fever_core train improve --corpus NAME`.")
     if started:
@@ -86,7 +121,9 @@ def job_progress(settings: Settings) -> None:
     if status is None or status.finished:
         st.rerun()
     elapsed = time.time() - status.started_at
-    st.progress(min(max(status.progress, 0.0), 1.0), text=f"{status.stage} · {elapsed:.0f} s")
+    done = min(max(status.progress, 0.0), 1.0)
+    left = f" · {duration(elapsed / done * (1 - done))} left" if done >= 0.1 else ""
+    st.progress(done, text=f"{status.stage} · {elapsed:.0f} s{left}")
 
 
 def last_job(settings: Settings) -> None:

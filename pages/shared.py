@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import urllib.parse
+import uuid
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import suppress
 from dataclasses import asdict, dataclass
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 WIKIPEDIA_ARTICLE = "https://en.wikipedia.org/wiki/"
 FM2_SOURCE = "fever:fm2-pages.jsonl"
+SESSION_COOKIE = "fever_workbench_session"
+_SESSION_ID = re.compile(r"[0-9a-f]{32}")
 # Each sidebar slider's range: the sliders draw it, a permalink's values are held to it.
 SETTING_LIMITS = {"pages_k": (1, 10), "sentences_k": (1, 10), "two_hop_threshold": (0.0, 1.0),
                   "min_evidence_score": (0.0, 1.0), "nei_threshold": (0.0, 1.0)}
@@ -337,13 +340,40 @@ def uploaded_claims(upload) -> list[Claim]:
 
 
 def load_history():
-    """The history of checks of the data folder, one store per folder, shared by all sessions; ``None`` when its
-    file can't be used (the reason and the offer to move it aside are shown instead)."""
+    """The history of checks of the data folder, one store per folder, shared by all sessions (each reads its own
+    checks: :func:`history_session`); ``None`` when its file can't be used (the reason and the offer to move it
+    aside are shown instead)."""
     try:
         return _history_store(str(Settings.from_env().data_dir / "history.sqlite"))
     except UnusableDatabase as exc:
         show_unusable_database(exc)
         return None
+
+
+def browser_session() -> str:
+    """This browser's id (32 hex digits): the one its session cookie carries, else a new one, which
+    :func:`keep_browser_session` gives the browser. It lasts until the browser is closed, across reloads and tabs."""
+    if "browser_session" not in st.session_state:
+        cookie = st.context.cookies.get(SESSION_COOKIE, "")
+        st.session_state["browser_session"] = cookie if _SESSION_ID.fullmatch(cookie) else uuid.uuid4().hex
+    return st.session_state["browser_session"]
+
+
+def keep_browser_session() -> None:
+    """Give the browser its session cookie (:func:`browser_session`) once per app session when it lacks it.
+    The frame calls it on every run; the script holds only the id this app made (never user text)."""
+    session = browser_session()
+    if st.context.cookies.get(SESSION_COOKIE) == session or st.session_state.get("session_cookie_sent"):
+        return
+    st.session_state["session_cookie_sent"] = True
+    st.sidebar.html(f"<script>document.cookie = '{SESSION_COOKIE}={session}; path=/; SameSite=Strict';</script>",
+                    unsafe_allow_javascript=True)
+
+
+def history_session() -> str | None:
+    """Whose checks History reads and clears: this browser session's, or everyone's (``None``) when the server
+    was started with a shared history (``FEVER_SHARED_HISTORY=1``, :class:`~fever_core.settings.Settings`)."""
+    return None if Settings.from_env().shared_history else browser_session()
 
 
 @st.cache_resource
@@ -354,11 +384,12 @@ def _history_store(path: str):
 
 
 def keep_in_history(result: CheckResult, settings: dict) -> None:
-    """Keep a check made on Verify in the history; when the history can't keep it, say why (the check stands)."""
+    """Keep a check made on Verify in this browser session's history; when the history can't keep it, say why (the
+    check stands)."""
     history = load_history()
     try:
         if history is not None:
-            history.add(result, settings)
+            history.add(result, settings, session=browser_session())
     except UnusableDatabase as exc:
         show_unusable_database(exc)
 
@@ -413,10 +444,13 @@ def check_options(ui: UiSettings):
     )
 
 
-def shared_claims_file(corpus: str) -> str:
-    """The benchmark claims file that goes with a corpus, when ../shared is there ("" otherwise)."""
+def ready_claims_file(corpus: str) -> str:
+    """A labelled claims file that goes with a corpus: the hand-written claims for ``embedded`` (shipped in
+    ``benchmarks/embedded/``), the dev claims for ``fever-dev`` and ``fm2`` when ../shared is there; "" otherwise."""
+    from fever_core.training.improve import HAND_CLAIMS
+
     name = {"fever-dev": "fever-dev.jsonl", "fm2": "fm2-dev.jsonl"}.get(corpus)
-    path = SHARED_DATA_DIR / "claims" / name if name else None
+    path = HAND_CLAIMS if corpus == "embedded" else SHARED_DATA_DIR / "claims" / name if name else None
     return str(path) if path and path.is_file() else ""
 
 

@@ -1,12 +1,16 @@
-"""Verify: type a claim, see the verdict, the pages, the ranked evidence and the two-hop chains.
+"""Verify: type a claim, see the verdict card, the evidence it used, the two-hop chains, and the details.
 
 The claim form and the result are a fragment: pressing Check reruns only them, not the sidebar.
-The verdict is drawn first, with the claim it answers, the sentence it rests on and a caution when
-it is close; the details follow. Every page links to its Wikipedia article.
+The verdict card comes first: the verdict with its probability in words, the one or two sentences that
+decide it quoted with their page and link, one line saying why, and a caution when it is close. The
+evidence the verdict used follows (what "used" and "deciding" mean is the library's:
+:mod:`fever_core.verification.verdict`), then, collapsed, the rest; every number has a legend. Developer
+detail (pages and why, every scored sentence, the claim analysis, timings) sits in one collapsed section.
 
 Every check is kept in the history, and the page's address becomes its permalink (the claim, the
 corpus and the settings: opening it restores them and checks the claim). ``?history=ID`` shows a
-check of the history as it was made, without checking it again.
+check of the history as it was made, without checking it again. Coming back to Verify from another
+page shows the last check again, with its claim in the box and its permalink in the address.
 """
 
 from __future__ import annotations
@@ -23,19 +27,26 @@ import streamlit as st
 from fever_core.corpus.build import LIVE_CORPUS
 from fever_core.history import HistoryEntry
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, EvidenceResult, check_claim_text
+from fever_core.retrieval.two_hop import drawn_chains
 from fever_core.sqlite import UnusableDatabase
+from fever_core.text import probably_not_english
+from fever_core.types import NEI
+from fever_core.verification.verdict import stance_label
 from pages.shared import (
     UiSettings,
     WikipediaLink,
+    browser_session,
     check_options,
     checker_or_stop,
     corpus_label,
     corpus_store_or_none,
     current_settings,
     footer,
+    history_session,
     keep_in_history,
     load_history,
     plain,
+    settings_of,
     show_unusable_database,
     wikipedia_links,
     write_permalink,
@@ -59,16 +70,31 @@ VERDICT_STYLE = {"SUPPORTS": ("green", "Supported"), "REFUTES": ("red", "Refuted
 BAR_COLOURS = ["#2e7d32", "#c62828", "#757575"]
 # A verdict whose two likeliest labels are closer than this (in probability) is shown as uncertain.
 CLOSE_MARGIN = 0.15
+# How sure the verdict is, in words: the first whose lower bound its probability reaches.
+CONFIDENCE_WORDS = [(0.9, "Very likely"), (0.7, "Likely"), (0.5, "More likely than not"), (0.0, "Uncertain")]
 DECIDING_ROW_STYLE = "background-color: #fff3b0; font-weight: 600"
+PROBABILITY_HELP = ("How sure the workbench is of this verdict, from 0 to 1: its learned verdict weighs every "
+                    "evidence sentence's stance, how well each matches the claim, and (where there is one) a "
+                    "second verifier that reads the top sentences together. It is a model's estimate, not a "
+                    "fact-check: read the deciding sentence.")
+EVIDENCE_LEGEND = (
+    "**stance**: the verifier's reading of that one sentence against the claim — its likeliest label and that "
+    "label's probability (0 to 1); *not judged* below the minimum evidence score. **score**: how closely the "
+    "sentence matches the claim (similarity, about −1 to 1; higher is closer). **hop 2**: reached through a link "
+    "in a first-hop sentence. **used**: the verdict rests on it — it mentions what the claim is about and its own "
+    "stance is the verdict. Highlighted: the deciding sentence."
+)
 
 
 @dataclass(frozen=True)
 class CheckedClaim:
-    """A check as the page shows it: the result, the Wikipedia link of each of its pages, and the
-    history entry it was re-opened from (``None`` for a check just made)."""
+    """A check as the page shows it: the result, the Wikipedia link of each of its pages, the sidebar settings
+    it was made with (its permalink's), and the history entry it was re-opened from (``None`` for a check just
+    made)."""
 
     result: CheckResult
     links: dict[str, WikipediaLink]
+    ui: UiSettings
     stored: HistoryEntry | None = None
 
 
@@ -114,16 +140,22 @@ def run_check(ui: UiSettings, claim: str) -> None:
     live = ui.corpus == LIVE_CORPUS
     with st.status("Searching Wikipedia and checking…" if live else "Checking…", expanded=False) as status:
         result = checker.check(claim, check_options(ui))
-        st.session_state["checked"] = CheckedClaim(result, wikipedia_links(checker.workspace.store, result_pages(result)))
+        links = wikipedia_links(checker.workspace.store, result_pages(result))
+        st.session_state["checked"] = CheckedClaim(result, links, ui)
         write_permalink(result.claim, ui)
         fetched = f" (Wikipedia: {result.timings.get('fetch', 0.0):.1f} s)" if live else ""
         status.update(label=("Checked, with a warning" if result.warnings else "Checked") + fetched, state="complete")
     keep_in_history(result, asdict(ui))  # after the status box: a history that can't keep it says so in sight
 
 
-def deciding_evidence(result: CheckResult) -> EvidenceResult | None:
-    """The evidence sentence the verdict rests on, if it rests on one."""
-    return result.evidence[result.verdict.deciding_evidence[0]] if result.verdict.deciding_evidence else None
+def used_evidence(result: CheckResult) -> list[int]:
+    """The evidence the verdict used, best first (a check kept before the verdict named it: its deciding one)."""
+    return result.verdict.used_evidence or result.verdict.deciding_evidence
+
+
+def confidence_words(probability: float) -> str:
+    """How sure a verdict of this probability is, in words (:data:`CONFIDENCE_WORDS`)."""
+    return next(words for bound, words in CONFIDENCE_WORDS if probability >= bound)
 
 
 def uncertainty(probabilities: dict[str, float]) -> str:
@@ -135,36 +167,51 @@ def uncertainty(probabilities: dict[str, float]) -> str:
             "Read the evidence below before relying on this verdict.")
 
 
+def quote_markdown(item: EvidenceResult, link: WikipediaLink) -> str:
+    """A deciding sentence as the card quotes it: its words, then its page, line and Wikipedia link."""
+    e = item.sentence
+    return f"> “{plain(e.text)}”\n>\n> — **{plain(e.title)}**, sentence {e.line} · {link.markdown()}"
+
+
 def show_verdict(checked: CheckedClaim) -> None:
-    """The verdict with the claim it answers, any warning about how it was reached, the reason, the
-    deciding sentence, a caution when it is close, and the probability chart."""
+    """The verdict card: the verdict with its probability in words, the claim it answers, the one or two
+    sentences that decide it, why, and a caution when it is close; then the probability of each label."""
     result = checked.result
     for warning in result.warnings:
         st.warning(plain(warning))
+    if probably_not_english(result.claim):
+        st.info("This claim does not look English. The workbench reads English only (its Wikipedia text and its "
+                "verifier), so a claim in another language mostly gets NOT ENOUGH INFO: translate it to check it.",
+                icon="🌐")
     verdict = result.verdict
     color, word = VERDICT_STYLE[verdict.label]
-    st.markdown(f"### Verdict: :{color}[{word}]")
-    st.caption("Claim: " + plain(result.claim) + " · Permalink: this page's address reproduces the check.")
-    if checked.stored is not None:
-        made = time.strftime("%Y-%m-%d %H:%M", time.localtime(checked.stored.checked_at))
-        st.info(f"Re-opened from History: checked {made} on {plain(corpus_label(result.corpus))}, shown as it was "
-                "then (not checked again; History's “Check again” does that).", icon="🕘")
-    st.text(verdict.reason)
-    deciding = deciding_evidence(result)
-    if deciding is not None:
-        e = deciding.sentence
-        st.markdown(f"Deciding sentence (highlighted below), **{plain(e.title)}** [{e.line}]: “{plain(e.text)}” "
-                    + checked.links[e.page_id].markdown())
-    caution = uncertainty(verdict.probabilities)
-    if caution:
-        st.warning(caution, icon="⚠️")
+    probability = verdict.probabilities[verdict.label]
+    with st.container(border=True, key="verdict_card"):
+        st.subheader(f"Verdict: :{color}[{word}]", anchor=False)
+        st.markdown(f"**{confidence_words(probability)}** — probability {probability:.2f} (on a scale of 0 to 1)",
+                    help=PROBABILITY_HELP)
+        st.caption("Claim: " + plain(result.claim))
+        if checked.stored is not None:
+            made = time.strftime("%Y-%m-%d %H:%M", time.localtime(checked.stored.checked_at))
+            st.info(f"Re-opened from History: checked {made} on {plain(corpus_label(result.corpus))}, shown as it "
+                    "was then (not checked again; History's “Check again” does that).", icon="🕘")
+        deciding = verdict.deciding_evidence
+        if deciding:
+            st.markdown("Deciding sentence" + ("s" if len(deciding) > 1 else "") + " (highlighted in the evidence):")
+            for index in deciding:
+                item = result.evidence[index]
+                st.markdown(quote_markdown(item, checked.links[item.sentence.page_id]))
+        st.markdown("**Why:** " + plain(verdict.why or verdict.reason))
+        caution = uncertainty(verdict.probabilities)
+        if caution:
+            st.warning(caution, icon="⚠️")
     chart = go.Figure(go.Bar(
         x=list(verdict.probabilities.values()), y=list(verdict.probabilities.keys()), orientation="h",
         marker_color=BAR_COLOURS, text=[f"{p:.2f}" for p in verdict.probabilities.values()],
     ))
-    chart.update_layout(height=180, margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                        xaxis={"range": [0, 1], "title": "probability"})
-    st.plotly_chart(chart, width="stretch")
+    chart.update_layout(height=160, margin={"l": 10, "r": 10, "t": 10, "b": 10},
+                        xaxis={"range": [0, 1], "title": "probability of each verdict (0 to 1)"})
+    st.plotly_chart(chart, width="stretch", config={"displayModeBar": False})
 
 
 def highlight_rows(table: pd.DataFrame, rows: list[int]):
@@ -174,52 +221,93 @@ def highlight_rows(table: pd.DataFrame, rows: list[int]):
     return table.style.apply(lambda _: styles, axis=None).format(precision=3, na_rep="")
 
 
-def show_evidence(checked: CheckedClaim) -> None:
-    """The evidence table (with stances, the deciding row highlighted, each page linked to Wikipedia)
-    and the two-hop chains. ``st.table`` renders Markdown: corpus text is escaped."""
+def evidence_rows(checked: CheckedClaim, indexes: list[int]) -> pd.DataFrame:
+    """The evidence table's rows for these evidence indexes: stance first (it must show on a phone), then the
+    page with its Wikipedia link, the sentence, its score and hop, and whether the verdict used it.
+    ``st.table`` renders Markdown: corpus text is escaped."""
     result = checked.result
-    st.subheader("Evidence")
+    used = set(used_evidence(result))
     rows = []
-    for item in result.evidence:
+    for index in indexes:
+        item = result.evidence[index]
         e, s = item.sentence, item.stance
+        label = stance_label(s, checked.ui.nei_threshold) if s else ""  # as the verdict's rule reads it
         rows.append({
-            "page": plain(e.title), "Wikipedia": checked.links[e.page_id].markdown(), "line": e.line,
-            "sentence": plain(e.text), "score": round(e.score, 3), "hop": e.hop,
-            "supports": round(s.supports, 3) if s else None, "refutes": round(s.refutes, 3) if s else None,
-            "nei": round(s.not_enough_info, 3) if s else None, "used": item.trusted,
+            "stance": f"{label.lower()} {s.of(label):.2f}" if s else "not judged",
+            "page": f"{plain(e.title)} [{e.line}] · " + checked.links[e.page_id].markdown(),
+            "sentence": plain(e.text), "score": round(e.score, 3), "hop": e.hop, "used": index in used,
         })
-    if rows:
-        st.table(highlight_rows(pd.DataFrame(rows), result.verdict.deciding_evidence), hide_index=True)
+    return pd.DataFrame(rows, columns=["stance", "page", "sentence", "score", "hop", "used"])
+
+
+def show_evidence(checked: CheckedClaim) -> None:
+    """The evidence the verdict used (the deciding rows highlighted), then, collapsed, the rest, with a legend;
+    and the two-hop chains worth drawing."""
+    result = checked.result
+    used = used_evidence(result)
+    rest = [i for i in range(len(result.evidence)) if i not in used]
+    st.subheader("Evidence the verdict used")
+    if used:
+        deciding = [used.index(i) for i in result.verdict.deciding_evidence if i in used]
+        st.table(highlight_rows(evidence_rows(checked, used), deciding), hide_index=True)
+    elif result.evidence:
+        st.caption("None: " + ("no sentence found settles the claim." if result.verdict.label == NEI
+                               else "no single sentence says so on its own."))
     else:
         st.caption("No evidence sentences: no page in the corpus matched the claim.")
-    chains = [item.sentence for item in result.evidence if item.sentence.via is not None]
+    if rest:
+        with st.expander(f"Other evidence read, not used by the verdict ({len(rest)})", expanded=not used):
+            st.table(highlight_rows(evidence_rows(checked, rest), []), hide_index=True)
+    if result.evidence:
+        st.caption(EVIDENCE_LEGEND)
+    chains = drawn_chains(result.pages, [item.sentence for item in result.evidence])
     if chains:
         st.subheader("Two-hop chains")
+        st.caption("Evidence found by following a link: a first-hop sentence, the link in it, and the sentence "
+                   "it leads to on a page the first hop did not have.")
         for e in chains:
-            first = next((s for s in result.sentences if (s.page_id, s.line) == (e.via.from_page_id, e.via.from_line)), None)
-            st.text(f"{first.title if first else e.via.from_page_id} [{e.via.from_line}]: {first.text if first else ''}\n"
+            st.text(f"{e.via.from_title or e.via.from_page_id} [{e.via.from_line}]: {e.via.from_text}\n"
                     f"   → link “{e.via.anchor}” →\n{e.title} [{e.line}]: {e.text}")
 
 
 def show_details(checked: CheckedClaim) -> None:
-    """Retrieved pages and why (each linked to Wikipedia), every scored sentence, the claim analysis
-    and stage timings."""
+    """One collapsed section for developers: the retrieved pages and why (each linked to Wikipedia), every
+    scored sentence, each evidence sentence's three stance probabilities, the claim analysis and the timings."""
     result, links = checked.result, checked.links
     wikipedia_column = st.column_config.LinkColumn("Wikipedia", display_text="Wikipedia ↗")
-    with st.expander("Retrieved pages and why", expanded=False):
-        st.dataframe(pd.DataFrame([{
+    probability = {name: st.column_config.NumberColumn(name, format="%.3f", help=f"P({name}) for this sentence alone")
+                   for name in ("supports", "refutes", "not enough info")}
+    with st.expander("Details: retrieved pages, every scored sentence, stances, claim analysis, timings"):
+        pages, sentences, stances, analysis = st.tabs(["Pages and why", "Scored sentences", "Stances", "Analysis"])
+        pages.dataframe(pd.DataFrame([{
             "page": p.title, "Wikipedia": links[p.page_id].url, "corpus text": links[p.page_id].text_age,
             "score": round(p.score, 4), "used": p.used, "title match": p.match or "",
             **{f"{k} score": round(v, 3) for k, v in p.signals.items()},
-        } for p in result.pages]), hide_index=True, width="stretch", column_config={"Wikipedia": wikipedia_column})
-    with st.expander("All scored sentences", expanded=False):
-        st.dataframe(pd.DataFrame([{"page": s.title, "Wikipedia": links[s.page_id].url, "line": s.line,
-                                    "sentence": s.text, "score": round(s.score, 3), "hop": s.hop}
-                                   for s in result.sentences]),
-                     hide_index=True, width="stretch", column_config={"Wikipedia": wikipedia_column})
-    with st.expander("Claim analysis and timings", expanded=False):
-        st.json(result.analysis.to_dict())
-        st.dataframe(pd.DataFrame([{"stage": k, "seconds": v} for k, v in result.timings.items()]), hide_index=True)
+        } for p in result.pages]), hide_index=True, width="stretch", column_config={
+            "Wikipedia": wikipedia_column,
+            "score": st.column_config.NumberColumn(help="Fused retrieval score: comparable within this claim only"),
+            "used": st.column_config.CheckboxColumn(help="Its sentences were read (the top pages, and pages a "
+                                                    "two-hop link brought)"),
+        })
+        pages.caption("Signal scores: title (1 = exact title match), dense (embedding similarity), lexical (bm25), "
+                      "link (reached by a two-hop link).")
+        sentences.dataframe(pd.DataFrame([{"page": s.title, "Wikipedia": links[s.page_id].url, "line": s.line,
+                                           "sentence": s.text, "score": round(s.score, 3), "hop": s.hop}
+                                          for s in result.sentences]),
+                            hide_index=True, width="stretch", column_config={
+                                "Wikipedia": wikipedia_column,
+                                "score": st.column_config.NumberColumn(help="Similarity to the claim, about −1 to 1")})
+        stances.dataframe(pd.DataFrame([{
+            "page": item.sentence.title, "line": item.sentence.line, "sentence": item.sentence.text,
+            "supports": item.stance.supports if item.stance else None,
+            "refutes": item.stance.refutes if item.stance else None,
+            "not enough info": item.stance.not_enough_info if item.stance else None,
+            "premise read": item.premise,
+        } for item in result.evidence]), hide_index=True, width="stretch", column_config=probability)
+        analysis.json(result.analysis.to_dict())
+        analysis.dataframe(pd.DataFrame([{"stage": k, "seconds": v} for k, v in result.timings.items()]),
+                           hide_index=True, column_config={"seconds": st.column_config.NumberColumn(
+                               format="%.3f", help="Wall-clock seconds this stage took")})
 
 
 def show_actions(result: CheckResult) -> None:
@@ -233,6 +321,21 @@ def show_actions(result: CheckResult) -> None:
         st.switch_page("pages/annotate.py")
 
 
+def keep_in_step(checked: CheckedClaim) -> None:
+    """On coming back to Verify from another page (which leaves the address bare and the claim box empty):
+    the box shows the check's claim again and the address its permalink (``?history=ID`` for a re-opened one)."""
+    if "claim_text" not in st.session_state:
+        st.session_state["claim_text"] = checked.result.claim
+    params = st.query_params.to_dict()
+    if checked.stored is not None:
+        entry_id = str(checked.stored.entry_id)
+        if params.get("history") != entry_id:
+            st.query_params.from_dict({"history": entry_id})
+            st.session_state["history_opened"] = entry_id
+    elif params.get("claim") != checked.result.claim:
+        write_permalink(checked.result.claim, checked.ui)
+
+
 def open_stored_check() -> None:
     """Once per address ``?history=ID``: show check ``ID`` of the history as it was made, without checking again."""
     entry_id = st.query_params.get("history", "")
@@ -242,16 +345,17 @@ def open_stored_check() -> None:
     history = load_history()
     if history is None:  # it can't be read: load_history said why
         return
+    session = history_session()
     try:
-        entry, result = history.entry(int(entry_id)), history.result(int(entry_id))
+        entry, result = history.entry(int(entry_id), session), history.result(int(entry_id), session)
     except UnusableDatabase as exc:
         show_unusable_database(exc)
         return
     if entry is None or result is None:
-        st.warning(f"Check {entry_id} is not in the history (any more).")
+        st.warning(f"Check {entry_id} is not in this browser's history (any more).")
         return
     links = wikipedia_links(corpus_store_or_none(result.corpus), result_pages(result))
-    st.session_state["checked"] = CheckedClaim(result, links, entry)
+    st.session_state["checked"] = CheckedClaim(result, links, settings_of(entry.settings), entry)
     st.session_state["claim_text"] = result.claim
 
 
@@ -287,6 +391,9 @@ if "permalink_claim" in st.session_state:  # a permalink being opened: the frame
     refused = st.session_state.pop("permalink_refused", [])
     if refused:
         st.warning(plain("This link's " + ", ".join(refused) + " can't be used here: the defaults were used instead."))
+
+elif "checked" in st.session_state:
+    keep_in_step(st.session_state["checked"])
 
 example = st.selectbox("Examples", ["—"] + EXAMPLES.get(ui.corpus, []), key="example")
 if example != "—" and st.session_state.get("last_example") != example:

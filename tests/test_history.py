@@ -130,3 +130,26 @@ def test_a_read_only_history_lists_its_checks_and_refuses_a_new_one_clearly(tmp_
     with pytest.raises(UnusableDatabase, match=f"{path} is read-only.*Make it writable") as error:
         history.add(results[1], SETTINGS)
     assert not error.value.movable
+
+
+def test_each_session_sees_and_clears_only_its_own_checks_unless_the_history_is_shared(history, results):
+    mine = history.add(results[0], SETTINGS, session="a" * 32)
+    theirs = history.add(results[1], SETTINGS, session="b" * 32)
+    assert [e.entry_id for e in history.search(session="a" * 32)] == [mine]
+    assert history.count("a" * 32) == 1 and history.count() == 2  # None: everyone's (a shared history)
+    assert history.entry(theirs, session="a" * 32) is None and history.result(theirs, session="a" * 32) is None
+    assert history.entry(theirs).claim == results[1].claim
+    assert history.clear("a" * 32) == 1 and history.count() == 1 and history.count("b" * 32) == 1
+
+
+def test_a_history_kept_before_sessions_opens_with_its_checks_in_no_session(tmp_path, results):
+    from fever_core.history import _SCHEMA
+
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(_SCHEMA.replace(",\n    session TEXT NOT NULL DEFAULT ''", ""))
+        conn.execute("INSERT INTO checks VALUES (1, 0, 'c', 'fixture', '{}', 'SUPPORTS', '{}', '', '', '', '{}')")
+    history = HistoryStore(path)
+    assert history.count("") == 1 and history.count("a" * 32) == 0
+    history.add(results[0], SETTINGS, session="a" * 32)
+    assert history.count("a" * 32) == 1

@@ -6,6 +6,7 @@ from fever_core.text import (
     fever_to_plain,
     normalise_title_key,
     page_id_to_title,
+    probably_not_english,
     title_to_page_id,
 )
 
@@ -47,3 +48,14 @@ def test_text_that_is_not_typed_loses_only_its_lone_surrogates():
     cleaned = clean_json_text(answer)
     assert cleaned == {"query": {"search": [{"title": "Oslo", "size": 3, "ok": None}]}}
     assert json.dumps(cleaned, ensure_ascii=False).encode("utf-8")  # writable at last
+
+
+def test_a_claim_in_another_language_is_told_from_an_english_one():
+    for other in ["Paris est la capitale de la France.", "Berlin ist die Hauptstadt von Deutschland und liegt an der Spree.",
+                  "Madrid es la capital de España.", "Roma è la capitale d'Italia e una città antica.",
+                  "Москва — столица России.", "东京是日本的首都。", "Η Αθήνα είναι η πρωτεύουσα της Ελλάδας."]:
+        assert probably_not_english(other), other
+    for english in ["Charles de Gaulle was a French general.", "Leonardo da Vinci painted the Mona Lisa.",
+                    "Marie Curie won two Nobel Prizes.", "Björk was born in Reykjavík.", "ABBA formed in Norway",
+                    "El Niño is a climate pattern.", "🙂", "La La Land won six Academy Awards."]:
+        assert not probably_not_english(english), english

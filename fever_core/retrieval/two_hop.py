@@ -8,9 +8,15 @@ too: a page that retrieval found but whose sentence only makes sense given the f
 stars an actor born in 1965": Shah Rukh Khan's page) gets its sentences re-scored through the link,
 and :func:`merge_hops` keeps each sentence's better score. Pages whose sentences end up as evidence
 join the page ranking after the page that links to them (:func:`rank_linked_pages`).
+
+A chain is worth showing a reader only when its second hop brought a page the first hop did not have
+(:func:`drawn_chains`): Oslo's sentence -> link "Norway" -> "Its capital is Oslo." on Norway's page, when
+retrieval found Norway itself, adds nothing, and drawn both ways it goes in a circle.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.dense import DenseSentenceIndex
@@ -100,3 +106,19 @@ def rank_linked_pages(
         page.used = True
         ranked.insert(source + 1, page)
     return ranked
+
+
+def first_hop_pages(pages: Sequence[PageCandidate], evidence: Sequence[EvidenceSentence]) -> set[str]:
+    """The ids of the pages the first hop had: those retrieval found by a signal of its own (a page that only a
+    link brought in has the ``link`` signal alone, :func:`rank_linked_pages`), and those of first-hop evidence."""
+    found = {p.page_id for p in pages if set(p.signals) - {"link"}}
+    return found | {e.page_id for e in evidence if e.hop == 1}
+
+
+def drawn_chains(pages: Sequence[PageCandidate], evidence: Sequence[EvidenceSentence]) -> list[EvidenceSentence]:
+    """The second-hop evidence worth drawing as a chain (first-hop sentence -> link -> sentence), best first: the
+    chains whose second hop adds a page the first hop did not have (:func:`first_hop_pages`). Such a chain
+    never leads back to a page it started from, so none is drawn in a circle."""
+    had = first_hop_pages(pages, evidence)
+    return [e for e in evidence if e.hop == 2 and e.via is not None and e.page_id not in had
+            and e.page_id != e.via.from_page_id]

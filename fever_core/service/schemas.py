@@ -139,7 +139,11 @@ class VerdictOut(BaseModel):
     label: Label
     probabilities: dict[str, float]
     reason: str
-    deciding_evidence: list[int] = Field(description="indexes into evidence")
+    deciding_evidence: list[int] = Field(description="indexes into evidence of the one or two sentences that decide "
+                                         "the verdict, best first")
+    used_evidence: list[int] = Field(description="indexes into evidence of every sentence the verdict used: it "
+                                     "mentions what the claim is about and its own stance is the verdict")
+    why: str = Field(description="the reason in one plain sentence, without quoting the deciding sentence")
 
 
 class AnalysisOut(BaseModel):

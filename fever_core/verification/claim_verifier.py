@@ -4,7 +4,9 @@
 trustworthy sentence (selection score at least the rule's ``min_evidence_score``); then either the learned
 claim-level verdict decides (a regression over the evidence, mixed with the joint verifier that reads the top
 sentences together: :mod:`~fever_core.verification.aggregator`), or the best trustworthy sentence does by the
-NEI rule (:func:`~fever_core.verification.verdict.aggregate`). The learned verdict was trained on the ``fused``
+NEI rule (:func:`~fever_core.verification.verdict.aggregate`). Either way the verdict names the evidence it used
+and the sentences that decide it, among those that bear on the claim (read with their chain, :func:`chain_premise`;
+the oracle mode's gold evidence always counts). The learned verdict was trained on the ``fused``
 retriever's selection scores, so the caller says when it may be used; a check that sets its own NEI threshold,
 and the oracle mode, use the rule.
 """
@@ -232,11 +234,12 @@ class ClaimVerifier:
         outcomes = []
         for i, (plan, (results, stances, views)) in enumerate(zip(plans, judged)):
             names = [quote(e) for e in plan.task.evidence]
+            texts = None if plan.task.as_one_premise else [(e.title, chain_premise(e)) for e in plan.task.evidence]
             if plan.learned:
-                verdict = aggregate_learned(self.aggregator, plan.task.claim, views, names, joint_rows.get(i))
+                verdict = aggregate_learned(self.aggregator, plan.task.claim, views, names, joint_rows.get(i), texts)
             else:
                 threshold = self.rule.nei_threshold if plan.task.nei_threshold is None else plan.task.nei_threshold
-                verdict = aggregate(stances, names, threshold)
+                verdict = aggregate(stances, names, threshold, plan.task.claim, texts)
             finite_probabilities(np.array(list(verdict.probabilities.values())), self.verifier.name,
                                  "claim-level verdict of the verifier")
             outcomes.append((results, verdict))

@@ -168,7 +168,13 @@ def check_claim(page, claim: str) -> tuple[float, float]:
 
 
 def evidence_table(page):
+    """The first evidence table: the evidence the verdict used (the rest's table follows, collapsed)."""
     return page.locator('[data-testid="stTable"]').first
+
+
+def evidence_rows(page) -> int:
+    """How many evidence rows Verify shows, used or not (the collapsed table's rows are in the page too)."""
+    return page.locator('[data-testid="stTable"] tbody tr').count()
 
 
 def open_from_sidebar(page, link: str, title: str) -> None:
@@ -232,10 +238,11 @@ def test_first_check_after_start_is_as_fast_as_warm_ones(page):
 
 def test_the_verdict_quotes_its_deciding_sentence_highlights_it_and_links_pages_to_wikipedia(page):
     check_claim(page, "Fox 2000 Pictures released the film Soul Food.")
-    page.get_by_text("Deciding sentence (highlighted below)").wait_for()
+    page.get_by_text("Deciding sentence").first.wait_for()
     table = evidence_table(page)
-    film = table.locator('a[href="https://en.wikipedia.org/wiki/Soul_Food_%28film%29"]')
+    film = page.locator('[data-testid="stTable"] a[href="https://en.wikipedia.org/wiki/Soul_Food_%28film%29"]')
     assert film.count() >= 1 and "2017 text" in table.inner_text()
+    assert page.locator(".st-key-verdict_card blockquote", has_text="Fox 2000 Pictures").count() >= 1
     backgrounds = table.locator("td").evaluate_all("cells => cells.map(c => getComputedStyle(c).backgroundColor)")
     assert DECIDING_ROW_BACKGROUND in backgrounds
     page.screenshot(path=str(ARTIFACTS / "verify.png"), full_page=True)
@@ -285,7 +292,7 @@ def test_settings_survive_moving_between_pages(page):
     chosen = sidebar_settings_shown(page)
     assert (chosen["_pages_k"], chosen["_sentences_k"], chosen["_two_hop"]) == ("3", "4", False)
     check_claim(page, "Fox 2000 Pictures released the film Soul Food.")
-    assert evidence_table(page).locator("tbody tr").count() == 4
+    assert evidence_rows(page) == 4
 
     page.get_by_role("button", name="Send to Annotate").click()
     page.locator("h1", has_text="Annotate").wait_for(timeout=120_000)
@@ -297,7 +304,7 @@ def test_settings_survive_moving_between_pages(page):
         assert sidebar_settings_shown(page) == chosen, f"on {link}"
         assert page.get_by_text("can't start").count() == 0
     check_claim(page, "Edinburgh is the capital of Scotland.")
-    assert evidence_table(page).locator("tbody tr").count() == 4
+    assert evidence_rows(page) == 4
     page.screenshot(path=str(ARTIFACTS / "navigation-back-on-verify.png"), full_page=True)
 
 
@@ -399,7 +406,7 @@ def test_a_permalink_restores_its_corpus_and_settings(page, server, workspace): 
     assert "fixture" in shown["_corpus"] and "app-fixture" not in shown["_corpus"]
     assert (shown["_pages_k"], shown["_sentences_k"], shown["_two_hop"]) == ("2", "3", False)
     assert page.get_by_text("Claim: " + PERMALINK_CLAIM).count() == 1
-    assert evidence_table(page).locator("tbody tr").count() == 3
+    assert evidence_rows(page) == 3
     assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["sentences_k"] == ["3"]
     page.screenshot(path=str(ARTIFACTS / "permalink-restored.png"), full_page=True)
 
@@ -420,7 +427,7 @@ def test_a_check_reopens_from_history_as_it_was_and_checks_again_on_request(page
     page.get_by_text("Re-opened from History").wait_for(timeout=60_000)
     wait_until_idle(page)
     assert page.get_by_text("Claim: " + PERMALINK_CLAIM).count() == 1
-    assert evidence_table(page).locator("tbody tr").count() == 3  # the stored check: three sentences
+    assert evidence_rows(page) == 3  # the stored check: three sentences
     assert history_count(settings) == kept  # shown as it was, not checked again
     page.screenshot(path=str(ARTIFACTS / "history-reopened.png"), full_page=True)
 
@@ -449,6 +456,135 @@ def test_evaluate_shows_n_a_for_metrics_without_gold_evidence(page, tmp_path):
     assert shown["label accuracy"] != "n/a"
     assert {shown[m] for m in ("fever score", "evidence recall", "doc recall at 1", "sentence recall at 5")} == {"n/a"}
     page.screenshot(path=str(ARTIFACTS / "evaluate-n-a.png"), full_page=True)
+
+
+# --- evidence a journalist can trust, state that holds, a finished product (issue 27) --------------------------------
+
+# The verdict card on a true, a false and an unverifiable claim of the app's corpus (the screenshots the README shows).
+CARD_CLAIMS = {
+    "true": ("Edinburgh is the capital of Scotland.", "Supported"),
+    "false": ("Jaws is a 1980 film.", "Refuted"),
+    "unverifiable": ("Edinburgh has a famous castle.", "Not enough info"),
+}
+# Each page's address and title; Verify opens on a check (its permalink) so that its card and evidence show.
+PAGES = {
+    "verify": ({"claim": MUNICH_CLAIM, "corpus": APP_CORPUS}, "Verify a claim"), "batch": ({}, "Batch check"),
+    "history": ({}, "History"), "annotate": ({}, "Annotate"), "models": ({}, "Models"),
+    "evaluate": ({}, "Evaluate"), "corpus": ({}, "Corpus"),
+}
+# laptop, phone, and a 1920x1080 projector with text at 150 % (1280x720 CSS pixels, each 1.5 device pixels)
+SIZES = {
+    "laptop-1280x800": {"viewport": {"width": 1280, "height": 800}},
+    "phone-390x844": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True,
+                      "has_touch": True},
+    "projector-1920x1080-large-text": {"viewport": {"width": 1280, "height": 720}, "device_scale_factor": 1.5},
+}
+OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+def test_the_verdict_card_on_a_true_a_false_and_an_unverifiable_claim(page):
+    open_from_sidebar(page, "Verify", "Verify a claim")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        for name, (claim, word) in CARD_CLAIMS.items():
+            check_claim(page, claim)
+            card = page.locator(".st-key-verdict_card")
+            assert word in card.locator("h3").inner_text(), f"{claim}: {card.inner_text()}"
+            shown = card.inner_text()
+            assert re.search(r"(Very likely|Likely|More likely than not|Uncertain) — probability [01]\.\d\d \(on a scale", shown)
+            assert "Why:" in shown
+            if name != "unverifiable":  # a verdict that rests on a sentence quotes it, with its page and link
+                assert card.locator("blockquote").count() >= 1 and card.locator('a[href*="wikipedia.org"]').count() >= 1
+            card.screenshot(path=str(ARTIFACTS / f"verdict-card-{name}.png"))
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 2200})
+
+
+def test_verify_annotate_verify_keeps_the_claim_the_result_and_the_permalink(page):
+    open_from_sidebar(page, "Verify", "Verify a claim")
+    check_claim(page, MUNICH_CLAIM)
+    address = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
+    assert address["claim"] == [MUNICH_CLAIM]
+    verdict = page.locator("h3", has_text="Verdict:").first.inner_text()
+    open_from_sidebar(page, "Annotate", "Annotate")
+    open_from_sidebar(page, "Verify", "Verify a claim")
+    page.wait_for_function("claim => new URLSearchParams(location.search).get('claim') === claim", arg=MUNICH_CLAIM,
+                           timeout=30_000)
+    assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query) == address
+    assert page.locator("textarea").first.input_value() == MUNICH_CLAIM
+    assert page.locator("h3", has_text="Verdict:").first.inner_text() == verdict
+    assert page.get_by_text("Claim: " + MUNICH_CLAIM).count() == 1
+    page.screenshot(path=str(ARTIFACTS / "verify-after-annotate.png"), full_page=True)
+
+
+def test_no_deploy_button_nor_developer_menu(page, server):
+    open_address(page, server, {}, "Verify a claim")
+    assert "FEVER Workbench" in page.title()
+    assert page.locator('[data-testid="stAppDeployButton"]').count() == 0
+    menu = page.locator('[data-testid="stMainMenu"]')
+    if menu.count():  # "minimal": the menu holds only the About text set by the app
+        menu.click()
+        items = page.locator('[data-testid="stMainMenuList"]').inner_text()
+        assert "About" in items and "Rerun" not in items and "Clear cache" not in items and "Deploy" not in items
+        page.keyboard.press("Escape")
+
+
+def test_a_french_claim_gets_a_notice_that_only_english_is_read(page):
+    open_from_sidebar(page, "Verify", "Verify a claim")
+    check_claim(page, "Paris est la capitale de la France.")
+    page.get_by_text("This claim does not look English").wait_for(timeout=10_000)
+
+
+def test_evaluate_refuses_a_missing_claims_file_before_running(page):
+    open_from_sidebar(page, "Evaluate", "Evaluate")
+    page.get_by_label("Claims file").fill("/nowhere/claims.jsonl")
+    page.get_by_role("button", name="Run").click()
+    page.get_by_text("There is no file at /nowhere/claims.jsonl").wait_for(timeout=60_000)
+    assert page.get_by_text("FEVER metrics").count() == 0
+
+
+def test_another_browser_does_not_see_this_browser_s_history(page, server):
+    open_from_sidebar(page, "History", "History")
+    assert page.locator('[data-testid="stDataFrame"]').count() == 1  # this browser's checks
+    assert "/" + "history.sqlite" not in page.locator("main").inner_text()  # no server path
+    other = page.context.browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        tab = other.new_page()
+        tab.goto(f"{server}/history")
+        tab.locator("h1", has_text="History").wait_for(timeout=120_000)
+        wait_until_idle(tab)
+        tab.get_by_text("No checks yet").wait_for(timeout=30_000)
+    finally:
+        other.close()
+
+
+def test_every_page_is_usable_on_a_laptop_a_phone_and_a_projector(page, server):
+    """Each page at each size: drawn without an error, nothing wider than the screen, the evidence's stance
+    column and the verdict card in view on a phone; a screenshot of each."""
+    sizes = ARTIFACTS / "sizes"
+    sizes.mkdir(exist_ok=True)
+    for size, options in SIZES.items():
+        context = page.context.browser.new_context(**options)
+        try:
+            tab = context.new_page()
+            for name, (params, title) in PAGES.items():
+                address = "" if name == "verify" else name
+                tab.goto(f"{server}/{address}" + (f"?{urllib.parse.urlencode(params)}" if params else ""))
+                tab.locator("h1", has_text=title).wait_for(timeout=300_000)
+                if name == "verify":
+                    tab.locator("h3", has_text="Verdict:").first.wait_for(timeout=120_000)
+                wait_until_idle(tab)
+                assert tab.locator('[data-testid="stException"]').count() == 0, f"{name} at {size}"
+                assert tab.evaluate(OVERFLOW) <= 1, f"{name} at {size} is wider than the screen"
+                if name == "verify":
+                    width = tab.viewport_size["width"]
+                    card = tab.locator(".st-key-verdict_card").bounding_box()
+                    stance = tab.locator('[data-testid="stTable"] th', has_text="stance").first.bounding_box()
+                    assert card["x"] >= 0 and card["x"] + card["width"] <= width + 1, f"the card at {size}"
+                    assert stance["x"] + stance["width"] <= width + 1, f"the stance column at {size}"
+                tab.screenshot(path=str(sizes / f"{size}-{name}.png"), full_page=True)
+        finally:
+            context.close()
 
 
 def batch_claims() -> list[str]:
@@ -540,6 +676,10 @@ STATE_ANNOTATIONS = [
 
 
 def test_improve_the_verifier_from_the_app_then_use_it_and_switch_back(page, server, settings):
+    open_address(page, server, {}, "Verify a claim")
+    open_from_sidebar(page, "Models", "Models")  # one annotation so far (the Munich claim): not enough
+    page.get_by_text("Improving needs at least 20 annotations").wait_for(timeout=30_000)
+    assert page.get_by_role("button", name="Improve the verifier").is_disabled()
     store = AnnotationStore(settings.data_dir / "annotations.sqlite")
     for claim, label, sets in ANNOTATED + STATE_ANNOTATIONS:  # with the Munich claim annotated above: 20
         store.save(store.add_claim(claim), label, sets, "Browser tester")

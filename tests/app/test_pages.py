@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -69,7 +70,12 @@ def check(app: AppTest, claim: str) -> AppTest:
 
 
 def verdicts(app: AppTest) -> list[str]:
-    return [md.value for md in app.markdown if md.value.startswith("### Verdict: ")]
+    return [h.value for h in app.subheader if h.value.startswith("Verdict: ")]
+
+
+def evidence_of(app: AppTest) -> pd.DataFrame:
+    """Every evidence row Verify shows: the evidence the verdict used, then the rest."""
+    return pd.concat([table.value for table in app.table], ignore_index=True)
 
 
 def test_the_frame_opens_on_verify_with_the_shared_sidebar(app_env, tiny_nli_model):
@@ -88,19 +94,19 @@ def test_a_setting_made_in_the_frame_reaches_the_next_page(app_env):
     at.switch_page("pages/verify.py").run()
     check(at, "Fox 2000 Pictures released the film Soul Food.")
     assert not at.exception
-    assert len(at.table[0].value) == 2
+    assert len(evidence_of(at)) == 2
 
 
 def test_verify_shows_a_verdict_evidence_rows_and_wikipedia_links(app):
     check(app, "Fox 2000 Pictures released the film <b>Soul Food</b>.")
     assert not app.exception
     assert verdicts(app)
-    evidence = app.table[0].value
+    evidence = evidence_of(app)
     assert len(evidence) >= 1
-    assert {"page", "Wikipedia", "line", "sentence", "score", "supports", "hop"} <= set(evidence.columns)
-    film = evidence[evidence["page"] == r"Soul Food \(film\)"]
+    assert list(evidence.columns) == ["stance", "page", "sentence", "score", "hop", "used"]  # stance first: phones
+    film = evidence[evidence["page"].str.startswith(r"Soul Food \(film\) [0]")]
     assert len(film) >= 1
-    assert film["Wikipedia"].iloc[0] == f"[Wikipedia ↗]({SOUL_FOOD_FILM}) · corpus has the 2017 text (FEVER)"
+    assert film["page"].iloc[0].endswith(f"[Wikipedia ↗]({SOUL_FOOD_FILM}) · corpus has the 2017 text (FEVER)")
     pages = app.dataframe[0].value
     assert SOUL_FOOD_FILM in set(pages["Wikipedia"])
     assert pages["Wikipedia"].str.startswith("https://en.wikipedia.org/wiki/").all()
@@ -331,9 +337,9 @@ def test_verify_on_live_wikipedia_fetches_pages_and_shows_a_verdict(open_live_pa
     check(app, "Ada Lovelace worked on the Analytical Engine.")
     assert not app.exception and not [w for w in app.warning if not w.value.startswith("Uncertain: ")]
     assert verdicts(app)
-    evidence = app.table[0].value
-    lovelace = evidence[evidence["page"] == "Ada Lovelace"]
-    assert lovelace["Wikipedia"].iloc[0] == "[Wikipedia ↗](https://en.wikipedia.org/wiki/Ada_Lovelace)"
+    evidence = evidence_of(app)
+    lovelace = evidence[evidence["page"].str.startswith("Ada Lovelace [")]
+    assert lovelace["page"].iloc[0].endswith("[Wikipedia ↗](https://en.wikipedia.org/wiki/Ada_Lovelace)")
     assert any(r.get("list") == "search" for r in recorded_wikipedia.requests)
 
     corpus = open_live_page("corpus", recorded_wikipedia.url)
@@ -348,7 +354,7 @@ def test_verify_on_live_wikipedia_offline_warns_and_still_answers(open_live_page
     check(app, "Ada Lovelace worked on the Analytical Engine.")
     assert not app.exception
     assert any("No Wikipedia pages are cached yet" in w.value for w in app.warning)
-    assert verdicts(app) == ["### Verdict: :gray[Not enough info]"]
+    assert verdicts(app) == ["Verdict: :gray[Not enough info]"]
 
 
 # --- permalinks, history, batch checks and metrics only where there is gold data (issue 19, items 5 and 6) ---
@@ -385,7 +391,7 @@ def test_opening_a_permalink_restores_its_corpus_and_settings_and_checks_its_cla
     assert sidebar.selectbox(key="_corpus").value == app_corpus
     assert (sidebar.slider(key="_sentences_k").value, sidebar.toggle(key="_two_hop").value) == (2, False)
     assert sidebar.checkbox(key="_custom_threshold").value and sidebar.slider(key="_nei_threshold").value == 0.4
-    assert verdicts(at) and len(at.table[0].value) == 2
+    assert verdicts(at) and len(evidence_of(at)) == 2
     assert [e.claim for e in history_of(data_dir).search()] == [MUNICH_CLAIM]
     assert not at.warning or all(w.value.startswith("Uncertain: ") for w in at.warning)
 
@@ -412,7 +418,7 @@ def test_history_reopens_a_check_as_it_was_without_checking_again(app_env, data_
     assert not at.exception
     assert at.title[0].value == "Verify a claim" and dict(at.query_params) == {"history": "1"}
     assert any(note.value.startswith("Re-opened from History") for note in at.info)
-    assert verdicts(at) == first_verdict and len(at.table[0].value) >= 1
+    assert verdicts(at) == first_verdict and len(evidence_of(at)) >= 1
     assert history_of(data_dir).count() == 1  # not checked again
 
 
@@ -433,7 +439,7 @@ def test_history_search_and_clearing_after_a_confirmation(app_env, data_dir):
     at.text_input(key="_history_search").input("spielberg JAWS").run()
     assert list(at.dataframe[0].value["claim"]) == ["Jaws is a film by Steven Spielberg."]
     press(at, "Clear the history…")
-    assert any("Delete all 2 checks" in w.value for w in at.warning)
+    assert any("Delete all 2 of this browser's checks" in w.value for w in at.warning)
     press(at, "Cancel")
     assert history_of(data_dir).count() == 2
     press(at, "Clear the history…")
@@ -525,3 +531,91 @@ def test_evaluate_only_errors_lists_only_wrong_claims(open_page, tmp_path):
     app.toggle[0].set_value(True).run()
     errors = app.dataframe[0].value
     assert list(errors["claim"]) == list(every[every["gold"] != every["predicted"]]["claim"])
+
+
+# --- evidence a journalist can trust, state that holds, a finished product (issue 27) ------------------------------
+
+
+def test_verify_shows_the_evidence_it_used_first_and_no_used_row_leans_against_the_verdict(app):
+    check(app, "Fox 2000 Pictures released the film Soul Food.")
+    assert not app.exception
+    label = verdicts(app)[0]
+    word = {"Supported": "supports", "Refuted": "refutes", "Not enough info": "not enough info"}
+    expected = next(stance for name, stance in word.items() if name in label)
+    rows = evidence_of(app)
+    used = rows[rows["used"]]
+    assert list(rows["used"]) == sorted(rows["used"], reverse=True)  # used first, then the rest
+    assert all(stance.startswith(expected + " ") for stance in used["stance"])
+    assert len(app.table) == (1 if used.empty or len(used) == len(rows) else 2)
+    assert any(e.label.startswith("Other evidence read") for e in app.expander) == (len(used) < len(rows))
+    assert any(e.label.startswith("Details: ") for e in app.expander)  # the developer detail, collapsed
+    assert any("**stance**" in c.value and "**used**" in c.value for c in app.caption)  # the legend
+
+
+def test_coming_back_to_verify_keeps_the_claim_the_result_and_the_permalink(app_env, app_corpus):
+    at = open_frame()
+    at.session_state["corpus"] = app_corpus
+    check(at, MUNICH_CLAIM)
+    shown, address = verdicts(at), dict(at.query_params)
+    at.switch_page("pages/annotate.py").run()
+    at.query_params.clear()  # the sidebar's link to another page leaves the address bare
+    at.switch_page("pages/verify.py").run()
+    assert not at.exception
+    assert at.text_area(key="claim_text").value == MUNICH_CLAIM
+    assert verdicts(at) == shown and dict(at.query_params) == address == {"claim": MUNICH_CLAIM, "corpus": app_corpus}
+
+
+def test_a_claim_that_is_not_english_gets_a_notice(app):
+    check(app, "Paris est la capitale de la France.")
+    assert any("does not look English" in note.value for note in app.info)
+    check(app, "Fox 2000 Pictures released the film Soul Food.")
+    assert not any("does not look English" in note.value for note in app.info)
+
+
+def test_evaluate_offers_the_hand_claims_for_embedded_and_refuses_a_missing_file(open_page, tmp_path):
+    from fever_core.training.improve import HAND_CLAIMS
+    from pages.shared import ready_claims_file
+
+    assert ready_claims_file("embedded") == str(HAND_CLAIMS) and HAND_CLAIMS.is_file()
+    assert ready_claims_file("fixture") == ""
+    app = open_page("evaluate")
+    assert app.text_input[0].value == ""
+    press(app, "Run")
+    assert not app.exception and any("Give the path of a claims file" in e.value for e in app.error)
+    missing = tmp_path / "nowhere" / "claims.jsonl"
+    app.text_input[0].input(str(missing))
+    press(app, "Run")
+    assert not app.exception and not app.metric
+    shown = [e.value.replace("\\", "") for e in app.error]  # the message is escaped for Markdown
+    assert any(m.startswith(f"There is no file at {missing}") for m in shown)
+
+
+def test_history_belongs_to_the_browser_session_unless_shared(app_env, monkeypatch, data_dir):
+    mine = open_frame()
+    check(mine, "Jaws is a film by Steven Spielberg.")
+    mine.switch_page("pages/history.py").run()
+    assert list(mine.dataframe[0].value["claim"]) == ["Jaws is a film by Steven Spielberg."]
+    assert not any(str(data_dir) in c.value.replace("\\", "") for c in mine.caption)  # no server path
+    theirs = open_frame()  # another browser
+    theirs.switch_page("pages/history.py").run()
+    assert not theirs.dataframe and any("No checks yet" in note.value for note in theirs.info)
+    monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")
+    theirs.run()
+    assert list(theirs.dataframe[0].value["claim"]) == ["Jaws is a film by Steven Spielberg."]
+
+
+MIN_ANNOTATIONS = 20  # pages/models.py's (importing a page would run it)
+
+
+def test_models_asks_for_twenty_annotations_and_says_how_long_improving_takes(open_page, data_dir):
+    store = AnnotationStore(data_dir / "annotations.sqlite")
+    for n in range(MIN_ANNOTATIONS - 1):
+        store.save(store.add_claim(f"Claim {n} about Jaws."), "SUPPORTS", [[("Jaws_-LRB-film-RRB-", 0)]], "tester")
+    app = open_page("models")
+    improve = next(b for b in app.button if b.label == "Improve the verifier")
+    assert improve.disabled and any("at least 20 annotations" in note.value and "held out" in note.value
+                                    for note in app.info)
+    assert any(c.value.startswith("Takes about ") for c in app.caption)
+    store.save(store.add_claim("Claim 20 about Jaws."), "SUPPORTS", [[("Jaws_-LRB-film-RRB-", 0)]], "tester")
+    app.run()
+    assert not next(b for b in app.button if b.label == "Improve the verifier").disabled

@@ -2,9 +2,20 @@ import json
 
 import numpy as np
 
-from fever_core.types import NEI, Stance
+from fever_core.types import LABELS, NEI, REFUTES, SUPPORTS, Stance
+from fever_core.verification.aggregator import EvidenceView
 from fever_core.verification.decision import DecisionRule, decide, load_decision_rule
-from fever_core.verification.verdict import aggregate
+from fever_core.verification.verdict import (
+    Verdict,
+    aggregate,
+    aggregate_learned,
+    bears_on_claim,
+    claim_names,
+    contrast,
+    stance_label,
+)
+
+from .test_aggregator import always
 
 
 def test_no_trustworthy_evidence_means_not_enough_info():
@@ -38,3 +49,88 @@ def test_decision_rule_travels_in_the_model_config(tmp_path):
     (tmp_path / "config.json").write_text(json.dumps({"nei_threshold": 0.77, "min_evidence_score": 0.3}))
     assert load_decision_rule(tmp_path) == DecisionRule(0.77, 0.3)
     assert load_decision_rule("some-org/hub-model") == DecisionRule()
+
+
+# --- what the verdict rests on (issue 27): evidence that bears on the claim, stances that agree --------------------
+
+ABBA = "ABBA was a pop group formed in Norway."
+ALIBABA = ("Alibaba Group", "Alibaba Group: Alibaba Group Holding Limited was founded on 28 June 1999 in Hangzhou.")
+ABBA_LEAD = ("ABBA", "ABBA: ABBA were a Swedish pop group formed in Stockholm in 1972.")
+LEONARDO = "Leonardo da Vinci painted the Mona Lisa."
+MONA_LISA_TEXTS = [
+    ("Mona Lisa", "Mona Lisa: The painting's novel qualities include the subject's enigmatic expression."),
+    ("Leonardo da Vinci", "Leonardo da Vinci: Leonardo was an Italian polymath of the High Renaissance."),
+    ("Mona Lisa", "Mona Lisa: The Mona Lisa is a half-length portrait painting by Leonardo da Vinci."),
+]
+MONA_LISA_STANCES = [Stance(0.30, 0.05, 0.65), Stance(0.08, 0.02, 0.90), Stance(0.91, 0.03, 0.06)]
+
+
+def views_of(stances, texts):
+    return [EvidenceView(0.8 - 0.1 * i, 1, stance, premise) for i, (stance, (_, premise)) in enumerate(zip(stances, texts))]
+
+
+def test_claim_names_are_its_capitalised_words_else_its_content_words():
+    assert claim_names(ABBA) == ["ABBA", "Norway"]
+    assert claim_names("The Great Wall of China is in Japan.") == ["Great Wall", "China", "Japan"]
+    assert claim_names(LEONARDO) == ["Leonardo", "Vinci", "Mona Lisa"]
+    assert claim_names("cats are mammals") == ["cats", "mammals"]
+    assert bears_on_claim(["ABBA", "Norway"], ABBA_LEAD[1]) and not bears_on_claim(["ABBA", "Norway"], ALIBABA[1])
+
+
+def test_a_sentence_that_mentions_none_of_the_claims_names_never_decides_nor_is_used():
+    stances = [Stance(0.01, 0.976, 0.014), Stance(0.05, 0.90, 0.05)]
+    texts = [ALIBABA, ABBA_LEAD]
+    ruled = aggregate(stances, ["alibaba", "abba"], None, ABBA, texts)
+    assert ruled.label == REFUTES and ruled.deciding_evidence == [1] and ruled.used_evidence == [1]
+    assert "names Swedish and Stockholm where the claim says Norway" in ruled.why  # what it says instead
+    assert contrast("Jaws is a 1980 film.", "Jaws is a 1975 American film.") == "says 1975 where the claim says 1980"
+    learned = aggregate_learned(always(LABELS.index(REFUTES)), ABBA, views_of(stances, texts), ["a", "b"], None, texts)
+    assert learned.deciding_evidence == [1] and 0 not in learned.used_evidence
+    alone = aggregate(stances[:1], ["alibaba"], None, ABBA, texts[:1])
+    assert alone.label == NEI and alone.deciding_evidence == [] and "No evidence found mentions ABBA" in alone.why
+
+
+def test_the_deciding_sentence_is_one_whose_own_stance_is_the_verdict():
+    views = views_of(MONA_LISA_STANCES, MONA_LISA_TEXTS)
+    verdict = aggregate_learned(always(LABELS.index(SUPPORTS)), LEONARDO, views, ["a", "b", "c"], None, MONA_LISA_TEXTS)
+    assert verdict.label == SUPPORTS and verdict.deciding_evidence == [2] and verdict.used_evidence == [2]
+    assert "states what the claim says" in verdict.why and "supports 0.91" in verdict.why
+    leaning_only = aggregate_learned(always(LABELS.index(SUPPORTS)), LEONARDO, views[:2], ["a", "b"], None,
+                                     MONA_LISA_TEXTS[:2])
+    assert leaning_only.deciding_evidence == [] and leaning_only.used_evidence == []  # NEI rows never decide
+    assert "No single sentence" in leaning_only.why
+
+
+def test_no_sentence_marked_used_has_a_stance_against_the_verdict():
+    rng = np.random.default_rng(27)
+    texts = [ABBA_LEAD, ALIBABA, ABBA_LEAD, ABBA_LEAD, ALIBABA]
+    for trial in range(300):
+        stances = [Stance.from_row(rng.dirichlet([0.5, 0.5, 0.5])) if rng.random() > 0.2 else None for _ in texts]
+        threshold = [None, 0.5, 0.8][trial % 3]
+        verdicts = [aggregate(stances, ["x"] * len(texts), threshold, ABBA, texts)]
+        views = views_of(stances, texts)
+        verdicts += [aggregate_learned(always(i), ABBA, views, ["x"] * len(texts), None, texts) for i in range(3)]
+        for verdict in verdicts:
+            rule = threshold if verdict is verdicts[0] else None
+            for i in verdict.used_evidence:
+                assert stances[i] is not None and texts[i] is not ALIBABA
+                assert stance_label(stances[i], rule) == verdict.label
+            assert set(verdict.deciding_evidence) <= set(verdict.used_evidence)
+            assert verdict.deciding_evidence == verdict.used_evidence[:len(verdict.deciding_evidence)]
+
+
+def test_a_verdict_kept_before_used_evidence_existed_still_loads():
+    old = {"label": "SUPPORTS", "probabilities": {"SUPPORTS": 0.9, "REFUTES": 0.05, NEI: 0.05},
+           "reason": "Supported by X (P = 0.90).", "deciding_evidence": [0]}
+    assert Verdict(**old).used_evidence == [] and Verdict(**old).why == ""
+
+
+def test_a_second_deciding_sentence_names_the_claims_subject_in_its_own_words():
+    texts = [("Jaws (film)", "Jaws (film): Jaws is a 1975 American thriller film directed by Steven Spielberg."),
+             ("Jaws (film)", "Jaws (film): The film is about a giant man-eating great white shark."),
+             ("Jaws (film)", "Jaws (film): Jaws was released in 1975.")]
+    stances = [Stance(0.02, 0.97, 0.01), Stance(0.1, 0.8, 0.1), Stance(0.1, 0.7, 0.2)]
+    verdict = aggregate_learned(always(LABELS.index(REFUTES)), "Jaws is a 1980 film.", views_of(stances, texts),
+                                ["a", "b", "c"], None, texts)
+    assert verdict.used_evidence == [0, 1, 2] and verdict.deciding_evidence == [0, 2]
+    assert "says 1975 where the claim says 1980" in verdict.why
