@@ -355,7 +355,8 @@ def browser_session() -> str:
     :func:`keep_browser_session` gives the browser. It lasts until the browser is closed, across reloads and tabs."""
     if "browser_session" not in st.session_state:
         cookie = st.context.cookies.get(SESSION_COOKIE, "")
-        st.session_state["browser_session"] = cookie if _SESSION_ID.fullmatch(cookie) else uuid.uuid4().hex
+        known = isinstance(cookie, str) and _SESSION_ID.fullmatch(cookie)  # (AppTest has no cookies to give)
+        st.session_state["browser_session"] = cookie if known else uuid.uuid4().hex
     return st.session_state["browser_session"]
 
 

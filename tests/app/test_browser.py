@@ -482,8 +482,10 @@ SIZES = {
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
-def test_the_verdict_card_on_a_true_a_false_and_an_unverifiable_claim(page):
-    open_from_sidebar(page, "Verify", "Verify a claim")
+def test_the_verdict_card_on_a_true_a_false_and_an_unverifiable_claim(page, server):
+    # a permalink with the app's corpus alone: the default settings, whatever the tests before chose
+    open_address(page, server, {"claim": CARD_CLAIMS["true"][0], "corpus": APP_CORPUS}, "Verify a claim")
+    page.locator("h3", has_text="Verdict:").first.wait_for(timeout=120_000)
     page.set_viewport_size({"width": 1280, "height": 800})
     try:
         for name, (claim, word) in CARD_CLAIMS.items():
