@@ -82,7 +82,24 @@ def page_from_record(record: dict, source: str) -> Page:
     return Page(page_id, page_id_to_title(page_id), sentences, source=source)
 
 
-class FeverJsonlSource:
+class FeverRecordsSource:
+    """What every FEVER source shares: its titles and pages come from its records (:meth:`_records`)."""
+
+    name: str
+
+    def _records(self, start: int = 0) -> Iterator[dict]:
+        raise NotImplementedError
+
+    def iter_titles(self) -> Iterator[tuple[str, str]]:
+        for record in self._records():
+            yield record["id"], page_id_to_title(record["id"])
+
+    def iter_pages(self, start: int = 0) -> Iterator[Page]:
+        for record in self._records(start):
+            yield page_from_record(record, self.name)
+
+
+class FeverJsonlSource(FeverRecordsSource):
     """Pages from a FEVER ``wiki-pages`` jsonl file (``{"id", "text", "lines"}`` per line).
 
     The file is read line by line, so a multi-gigabyte dump never sits in memory. Blank lines are
@@ -118,11 +135,3 @@ class FeverJsonlSource:
         self._stat()
         with self.path.open("rb") as lines:
             return count_pages(lines)
-
-    def iter_titles(self) -> Iterator[tuple[str, str]]:
-        for record in self._records():
-            yield record["id"], page_id_to_title(record["id"])
-
-    def iter_pages(self, start: int = 0) -> Iterator[Page]:
-        for record in self._records(start):
-            yield page_from_record(record, self.name)

@@ -17,15 +17,13 @@ from pathlib import Path
 from typing import IO
 
 from fever_core.corpus.sources.base import CorpusSourceError
-from fever_core.corpus.sources.fever_jsonl import count_pages, page_from_record, page_records
-from fever_core.text import page_id_to_title
-from fever_core.types import Page
+from fever_core.corpus.sources.fever_jsonl import FeverRecordsSource, count_pages, page_records
 
 MEMBER_RE = re.compile(r"(^|/)wiki-\d+\.jsonl$")
 """A file of the dump: ``wiki-001.jsonl`` ... ``wiki-109.jsonl``, at any depth (the zip has ``wiki-pages/``)."""
 
 
-class FeverWikiSource:
+class FeverWikiSource(FeverRecordsSource):
     """Pages from FEVER's ``wiki-pages`` zip or folder, in file-name order then line order.
 
     Args:
@@ -111,11 +109,3 @@ class FeverWikiSource:
             with self._open(name) as lines:
                 total += count_pages(lines)
         return total
-
-    def iter_titles(self) -> Iterator[tuple[str, str]]:
-        for record in self._records():
-            yield record["id"], page_id_to_title(record["id"])
-
-    def iter_pages(self, start: int = 0) -> Iterator[Page]:
-        for record in self._records(start):
-            yield page_from_record(record, self.name)
