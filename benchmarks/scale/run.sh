@@ -15,7 +15,8 @@ timed() { /usr/bin/time -f '{"wall_s": %e, "peak_rss_kb": %M}' -o "$1" "${@:2}";
 # 1. The embedded corpus built cold (what `make run` does on a fresh machine), its ONNX export included.
 timed $OUT/embedded-build-time.json $PY -m fever_core --data-dir "$DATA/cold" corpus build embedded
 
-# 2. The encoder: PyTorch against ONNX Runtime, then Ray with 1 and 2 workers.
+# 2. The encoder: PyTorch against ONNX Runtime (CPU seconds, one thread; then wall rates), then Ray with 1 and 2 workers.
+$PY -m benchmarks.scale.encoder_cpu 4096 --claims-file "$SHARED/claims/fever-dev.jsonl" > $OUT/encoder-cpu.json
 FEVER_DATA_DIR=$DATA/cold $PY -m benchmarks.scale.encoder_rate --corpus embedded --sentences 8192 \
     --claims-file "$SHARED/claims/fever-dev.jsonl" --report $OUT/encoder.json
 
