@@ -275,6 +275,7 @@ def test_a_read_only_history_is_shown_and_verify_still_answers(open_page, data_d
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # as the last writer's close leaves it
     writable = sqlite_module.os.access
     monkeypatch.setattr(sqlite_module.os, "access", lambda p, mode: writable(p, mode) and str(p) != str(path))
+    monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")  # the check above was kept by no browser session
     at = open_page("history")
     assert not at.exception and list(at.dataframe[0].value["claim"]) == ["Jaws is a film by Steven Spielberg."]
     assert any("is read-only" in w.value.replace("\\", "") for w in at.warning)
