@@ -1,6 +1,6 @@
 """Regression: the MPNet verifier adapter (assets/models/verifier-mpnet) loads onto its base, assembled from the
 all-mpnet-base-v2 packages, and reads the issue-25 pairs as it did when it was trained (CPU, bf16 where the CPU has
-it). Pair-level only: its claim-level verdict is not yet better than the MiniLM default end to end (its card)."""
+it). Pair-level only; its claim-level verdict is measured end to end by benchmarks/yardsticks.sh (its card)."""
 
 import pytest
 
@@ -19,6 +19,9 @@ PAIRS = [
     # premise as the pipeline writes it, claim, the label the model gives (its NEI rule)
     (OSLO, "Oslo is the capital of Norway.", SUPPORTS),
     (OSLO, "Oslo is the capital of Sweden.", REFUTES),
+    # a second-hop chain holds the sentence that decides (run 2 learned chains: run 1 read this one NEI 0.98)
+    ("Norway: Its capital and largest city is Oslo. " + OSLO, "Oslo is the capital of Sweden.", REFUTES),
+    ("Norway: Its capital and largest city is Oslo. " + OSLO, "Oslo is the capital of Norway.", SUPPORTS),
     ("Elvis Presley: Elvis Aaron Presley was an American singer and actor.", "Elvis Presley was a Canadian actor.",
      REFUTES),
     # a sentence about another subject says nothing about the claim
@@ -54,6 +57,5 @@ def test_pairs_keep_their_labels(verifier):
     assert _labels(verifier, [(p, c) for p, c, _ in PAIRS]) == [label for *_, label in PAIRS]
 
 
-@pytest.mark.xfail(strict=True, reason="known (issue 25): the Alibaba sentence reads as refuting a claim about ABBA")
 def test_an_unrelated_company_sentence_is_not_evidence_about_a_band(verifier):
     assert _labels(verifier, [ALIBABA]) == [NEI]
