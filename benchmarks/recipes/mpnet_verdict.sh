@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The claim-level verdict of the MPNet verifier (issue 25, after mpnet_verifier.sh and mpnet_verifier_2.sh): every
-# FEVER paper_test claim that no training run in RUN_DIR saw (the claims of all its pair caches are left out; run 2
+# FEVER paper_test claim that the verifier never trained on (the claims of its runs' pair caches are left out; run 2
 # trained on no paper_test claim, so run 1's are the ones left out) checked end to end on the fever-dev corpus,
 # the regression fit on them, and the joint verifier's share chosen on the held-out claims (its gain decides
 # whether the verdict keeps reading it). aggregator.json is written beside the verifier. Resumable (the runs are
@@ -13,7 +13,8 @@ R=${2:-/work/runs}
 V=${1:-$R/verifier-mpnet-2}
 export HF_HUB_OFFLINE=1 FEVER_DATA_DIR="$R/data"
 PY=${PY:-.venv/bin/python}
-TRAINED=("$R"/cache/pairs-*.jsonl)   # the pairs of every training run in RUN_DIR
+# the pair caches of runs 1 and 2 (named by a hash of each run's data and settings; the training log names its own)
+TRAINED=(${TRAINED:-"$R/cache/pairs-bb454355f741fe63.jsonl" "$R/cache/pairs-b581f6158314e0a4.jsonl"})
 $PY -m fever_core train aggregator --pairs $S/nli/fever-paper-test.jsonl \
   --nei-claims $S/nli/fever-paper-test-nei-claims.jsonl --pages $S/corpus/fever-pages.jsonl --corpus fever-dev \
   --model "$V" --exclude-claims "${TRAINED[@]}" --joint-model assets/models/joint-verifier ${LIMIT:+--limit "$LIMIT"} --seed 0 \
