@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fever_core.device import select_device
-from fever_core.model_paths import missing_local_model
+from fever_core.common.device import select_device
+from fever_core.common.model_paths import missing_local_model
 
 if TYPE_CHECKING:
     from sentence_transformers import CrossEncoder

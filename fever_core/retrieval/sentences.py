@@ -15,7 +15,7 @@ import numpy as np
 from fever_core.corpus.store import CorpusStore, SentenceHit
 from fever_core.retrieval.dense import DenseSentenceIndex
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.text import premise_text
+from fever_core.common.text import premise_text
 
 if TYPE_CHECKING:
     from sentence_transformers import CrossEncoder
