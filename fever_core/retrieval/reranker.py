@@ -1,5 +1,5 @@
 """An optional sentence re-ranker: a one-output cross-encoder that re-orders the top sentences (see
-:class:`~fever_core.retrieval.sentences.DenseSentenceSelector`). None ships; any sentence-transformers
+:class:`~fever_core.retrieval.fused.DenseSentenceSelector`). None ships; any sentence-transformers
 ``CrossEncoder`` id or local path can be set with ``FEVER_SELECTOR_MODEL``."""
 
 from __future__ import annotations

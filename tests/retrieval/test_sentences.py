@@ -1,7 +1,8 @@
 import pytest
 
 from fever_core.retrieval.results import EvidenceSentence, HopLink
-from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSelector
+from fever_core.retrieval.bm25 import Bm25SentenceSelector
+from fever_core.retrieval.fused import DenseSentenceSelector
 from fever_core.retrieval.two_hop import merge_hops, second_hop
 
 
