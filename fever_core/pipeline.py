@@ -17,9 +17,9 @@ from fever_core.retrieval.claim_analysis import ClaimAnalysis, analyse_claim
 from fever_core.retrieval.registry import get_retriever
 from fever_core.retrieval.results import EvidenceSentence, HopLink, PageCandidate
 from fever_core.retrieval.two_hop import merge_hops, rank_linked_pages, second_hop
-from fever_core.settings import Settings
-from fever_core.text import clean_user_text
-from fever_core.types import Stance
+from fever_core.common.settings import Settings
+from fever_core.common.text import clean_user_text
+from fever_core.common.types import Stance
 from fever_core.verification.claim_verifier import ClaimVerifier, EvidenceResult, VerificationTask
 from fever_core.verification.verdict import Verdict
 from fever_core.workspace import Workspace, open_workspace

@@ -22,10 +22,8 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from fever_core.annotation import Annotation, AnnotationError, AnnotationStore, QueueItem
-from fever_core.sqlite import UnusableDatabase
-from fever_core.search import search_corpus
-from fever_core.types import LABELS, NEI, REFUTES, SUPPORTS, Link, Page
+from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, Link, Page, UnusableDatabase
+from fever_core.workbench import Annotation, AnnotationError, AnnotationStore, QueueItem, search_corpus
 from pages.shared import (
     UiSettings,
     check_options,
@@ -38,7 +36,7 @@ from pages.shared import (
 )
 
 if TYPE_CHECKING:
-    from fever_core.corpus.store import CorpusStore
+    from fever_core.corpus import CorpusStore
     from fever_core.workspace import Workspace
 
 Evidence = tuple[str, int]

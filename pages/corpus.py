@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from fever_core.corpus.build import LIVE_CORPUS
-from fever_core.search import SEARCH_MODES, search_corpus
+from fever_core.corpus import LIVE_CORPUS
+from fever_core.workbench import SEARCH_MODES, search_corpus
 from pages.shared import current_settings, footer, load_workspace, plain, wikipedia_links
 
 ui = current_settings()

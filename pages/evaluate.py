@@ -18,6 +18,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
+from fever_core.common import LABELS, Claim, DataFileError, load_claim_list
 from fever_core.evaluation.batch import (
     EVIDENCE_METRICS,
     FEVER_METRICS,
@@ -27,8 +28,6 @@ from fever_core.evaluation.batch import (
     run_batch,
 )
 from fever_core.evaluation.run import evaluate
-from fever_core.formats import Claim, DataFileError, load_claim_list
-from fever_core.types import LABELS
 from pages.shared import (
     UiSettings,
     check_options,

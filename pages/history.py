@@ -12,8 +12,8 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from fever_core.history import HistoryEntry, HistoryStore
-from fever_core.sqlite import UnusableDatabase
+from fever_core.common import UnusableDatabase
+from fever_core.workbench import HistoryEntry, HistoryStore
 from pages.shared import (
     corpus_label,
     footer,

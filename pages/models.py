@@ -4,9 +4,9 @@ and choose the verifier in use (switching back to the shipped one is one click).
 "Improve the verifier" asks for at least :data:`MIN_ANNOTATIONS` annotations, says why, and how long the run will
 take (from the rate measured on this kind of machine, :func:`improve_estimate`). It runs
 ``python -m fever_core train improve`` as a process of its own
-(:mod:`fever_core.jobs`): its progress is read from a status file in the data folder, so it survives a
+(:mod:`fever_core.workbench.jobs`): its progress is read from a status file in the data folder, so it survives a
 reload, another tab, or closing the page. Each run makes a new version folder and never overwrites a
-model (:mod:`fever_core.model_versions`); a version keeps its base's learned claim-level verdict.
+model (:mod:`fever_core.common.model_versions`); a version keeps its base's learned claim-level verdict.
 """
 
 from __future__ import annotations
@@ -16,10 +16,17 @@ import time
 import pandas as pd
 import streamlit as st
 
-from fever_core.corpus.build import LIVE_CORPUS, list_corpora
-from fever_core.jobs import DONE, FAILED, read_status, start_job
-from fever_core.model_versions import ModelVersion, active_verifier, list_versions, models_dir, use_verifier
-from fever_core.settings import BUNDLED_MODELS_DIR, Settings
+from fever_core.common import (
+    BUNDLED_MODELS_DIR,
+    ModelVersion,
+    Settings,
+    active_verifier,
+    list_versions,
+    models_dir,
+    use_verifier,
+)
+from fever_core.corpus import LIVE_CORPUS, list_corpora
+from fever_core.workbench import DONE, FAILED, read_status, start_job
 from pages.shared import corpus_label, current_settings, footer, load_annotations, plain
 
 POLL_SECONDS = 2.0

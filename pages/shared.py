@@ -16,16 +16,22 @@ from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
-from fever_core.corpus.build import LIVE_CORPUS, list_corpora
-from fever_core.device import limit_cpu_threads
-from fever_core.formats import Claim, DataFileError, read_claim_list
-from fever_core.jsonl import decode_utf8
-from fever_core.settings import SHARED_DATA_DIR, Settings
-from fever_core.sqlite import UnusableDatabase, move_aside
-from fever_core.verification.decision import load_decision_rule
+from fever_core.common import (
+    SHARED_DATA_DIR,
+    Claim,
+    DataFileError,
+    Settings,
+    UnusableDatabase,
+    decode_utf8,
+    limit_cpu_threads,
+    move_aside,
+    read_claim_list,
+)
+from fever_core.corpus import LIVE_CORPUS, list_corpora
+from fever_core.verification import load_decision_rule
 
 if TYPE_CHECKING:
-    from fever_core.corpus.store import CorpusStore
+    from fever_core.corpus import CorpusStore
     from fever_core.pipeline import CheckResult
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
@@ -328,14 +334,14 @@ def load_annotations():
 
 @st.cache_resource
 def _annotation_store(path: str):
-    from fever_core.annotation import AnnotationStore
+    from fever_core.workbench import AnnotationStore
 
     return AnnotationStore(path)
 
 
 def uploaded_claims(upload) -> list[Claim]:
-    """The claims of an uploaded claim list (text, CSV or jsonl: :func:`~fever_core.formats.read_claim_list`);
-    :class:`~fever_core.formats.DataFileError` naming the line and column of a byte that is not UTF-8."""
+    """The claims of an uploaded claim list (text, CSV or jsonl: :func:`~fever_core.common.formats.read_claim_list`);
+    :class:`~fever_core.common.formats.DataFileError` naming the line and column of a byte that is not UTF-8."""
     return read_claim_list(decode_utf8(upload.getvalue(), upload.name, error=DataFileError), upload.name)
 
 
@@ -373,13 +379,13 @@ def keep_browser_session() -> None:
 
 def history_session() -> str | None:
     """Whose checks History reads and clears: this browser session's, or everyone's (``None``) when the server
-    was started with a shared history (``FEVER_SHARED_HISTORY=1``, :class:`~fever_core.settings.Settings`)."""
+    was started with a shared history (``FEVER_SHARED_HISTORY=1``, :class:`~fever_core.common.settings.Settings`)."""
     return None if Settings.from_env().shared_history else browser_session()
 
 
 @st.cache_resource
 def _history_store(path: str):
-    from fever_core.history import HistoryStore
+    from fever_core.workbench import HistoryStore
 
     return HistoryStore(path)
 
@@ -418,8 +424,7 @@ def _move_database_aside(path: Path) -> None:
 
 def corpus_store_or_none(corpus: str) -> CorpusStore | None:
     """The store of a corpus of the data folder, or None when it is not (or no longer) there."""
-    from fever_core.corpus.build import STORE_FILE, corpus_dir
-    from fever_core.corpus.store import CorpusStore
+    from fever_core.corpus import STORE_FILE, CorpusStore, corpus_dir
 
     with suppress(OSError, ValueError):
         return CorpusStore.open(corpus_dir(Settings.from_env().data_dir, corpus) / STORE_FILE)

@@ -24,14 +24,12 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from fever_core.corpus.build import LIVE_CORPUS
-from fever_core.history import HistoryEntry
+from fever_core.common import NEI, UnusableDatabase, probably_not_english
+from fever_core.corpus import LIVE_CORPUS
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, EvidenceResult, check_claim_text
-from fever_core.retrieval.two_hop import drawn_chains
-from fever_core.sqlite import UnusableDatabase
-from fever_core.text import probably_not_english
-from fever_core.types import NEI
-from fever_core.verification.verdict import stance_label
+from fever_core.retrieval import drawn_chains
+from fever_core.verification import stance_label
+from fever_core.workbench import HistoryEntry
 from pages.shared import (
     UiSettings,
     WikipediaLink,

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from fever_core.settings import SHARED_DATA_DIR, Settings
+from fever_core.common.settings import SHARED_DATA_DIR, Settings
 
 PAGES = [
     {

@@ -1,8 +1,8 @@
-"""The library's imports point down the layers and never go round in a circle.
+"""The library's imports point down the layers and never go round in a circle; its root holds folders.
 
-Layers, bottom up (a module may import its own layer and the ones below):
-shared helpers -> corpus -> retrieval -> verification -> workspace -> pipeline -> evaluation -> training -> cli.
-Imports inside functions count too: a lazy import is still a dependency.
+Layers, bottom up (a module may import its own layer and the ones below), each a package folder:
+common -> corpus -> retrieval -> verification -> workspace -> pipeline -> workbench, evaluation, distributed ->
+training -> cli, service. Imports inside functions count too: a lazy import is still a dependency.
 """
 
 import ast
@@ -11,16 +11,15 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fever_core"
+ROOT_MODULES = {"__init__.py", "__main__.py", "pipeline.py"}  # everything else lives in a layer's folder
 LAYERS = [
-    {"fever_core.text", "fever_core.settings", "fever_core.types", "fever_core.nlp", "fever_core.device",
-     "fever_core.jsonl", "fever_core.sqlite", "fever_core.model_paths", "fever_core.formats",
-     "fever_core.model_versions", "fever_core.jobs", "fever_core.checksums"},
+    {"fever_core.common"},
     {"fever_core.corpus"},
     {"fever_core.retrieval"},
     {"fever_core.verification"},
     {"fever_core.workspace"},
-    {"fever_core.pipeline", "fever_core.search", "fever_core.batching"},
-    {"fever_core.evaluation", "fever_core.annotation", "fever_core.history", "fever_core.distributed"},
+    {"fever_core.pipeline"},
+    {"fever_core.workbench", "fever_core.evaluation", "fever_core.distributed"},
     {"fever_core.training"},
     {"fever_core.cli", "fever_core.__main__", "fever_core.service"},
 ]
@@ -96,7 +95,61 @@ def test_the_checks_catch_a_circle_and_an_upward_import(monkeypatch):
     monkeypatch.setitem(GRAPH, "fever_core.corpus.fake", {"fever_core.pipeline"})
     with pytest.raises(AssertionError, match="higher layers"):
         test_no_import_points_up_a_layer("fever_core.corpus.fake")
-    monkeypatch.setitem(GRAPH, "fever_core.text", GRAPH["fever_core.text"] | {"fever_core.types"})
-    monkeypatch.setitem(GRAPH, "fever_core.types", GRAPH["fever_core.types"] | {"fever_core.text"})
+    monkeypatch.setitem(GRAPH, "fever_core.common.text", GRAPH["fever_core.common.text"] | {"fever_core.common.types"})
+    monkeypatch.setitem(GRAPH, "fever_core.common.types", GRAPH["fever_core.common.types"] | {"fever_core.common.text"})
     with pytest.raises(AssertionError, match="import circle"):
         test_there_is_no_import_circle()
+
+
+def test_the_package_root_holds_only_the_entry_points_and_the_pipeline():
+    loose = sorted(path.name for path in PACKAGE.glob("*.py") if path.name not in ROOT_MODULES)
+    assert not loose, f"loose modules in {PACKAGE}: {loose}; move each into the folder of its layer"
+
+
+def test_every_layer_names_folders():
+    for layer in LAYERS:
+        for name in layer:
+            path = PACKAGE.parent / name.replace(".", "/")
+            assert (path / "__init__.py").is_file() or path.with_suffix(".py").name in ROOT_MODULES, name
+
+
+def public_names(package: str) -> set[str]:
+    """The names in ``__all__`` of ``package``'s ``__init__.py`` (empty when it declares none)."""
+    init = PACKAGE.parent / package.replace(".", "/") / "__init__.py"
+    if not init.is_file():
+        return set()
+    for node in ast.parse(init.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
+            return set(ast.literal_eval(node.value))
+    return set()
+
+
+def deep_imports_of_public_names(path: Path) -> list[str]:
+    """``from package.module import name`` in ``path`` where ``package`` (not the file's own) exports ``name``."""
+    own = module_name(path) if path.is_relative_to(PACKAGE) else ""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not (isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("fever_core.")):
+            continue
+        package = node.module.rsplit(".", 1)[0]
+        if package == "fever_core" or own.startswith(package + "."):
+            continue
+        public = {alias.name for alias in node.names} & public_names(package)
+        found += [f"from {node.module} import {name} (use: from {package} import {name})" for name in sorted(public)]
+    return found
+
+
+CALLERS = sorted([*(PACKAGE.parent / "pages").glob("*.py"), PACKAGE.parent / "app.py",
+                  *(PACKAGE / "service").glob("*.py")])
+
+
+@pytest.mark.parametrize("path", CALLERS, ids=lambda path: path.relative_to(PACKAGE.parent).as_posix())
+def test_pages_and_the_service_import_public_names_from_their_package(path):
+    assert not deep_imports_of_public_names(path)
+
+
+def test_the_public_name_check_catches_a_deep_import(tmp_path):
+    page = tmp_path / "page.py"
+    page.write_text("from fever_core.common.types import NEI\nfrom fever_core.retrieval.dense import META_FILE\n")
+    assert deep_imports_of_public_names(page) == [
+        "from fever_core.common.types import NEI (use: from fever_core.common import NEI)"]

@@ -4,7 +4,7 @@ import re
 import pytest
 
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions, ClaimError
-from fever_core.text import clean_user_text
+from fever_core.common.text import clean_user_text
 
 
 def test_a_check_returns_pages_scored_evidence_a_verdict_and_timings(checker):

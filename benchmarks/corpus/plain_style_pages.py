@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fever_core.settings import SHARED_DATA_DIR
+from fever_core.common.settings import SHARED_DATA_DIR
 from fever_core.training.augmentation import remove_asides
 
 SOURCE = SHARED_DATA_DIR / "corpus" / "fever-pages.jsonl"

@@ -24,9 +24,9 @@ from typing import Any
 
 from benchmarks.reliability import damaged, hostile, live_api, messages, models, rss, service_flood, writes
 from benchmarks.reliability.common import format_table
-from fever_core.device import limit_cpu_threads
+from fever_core.common.device import limit_cpu_threads
 from fever_core.pipeline import Checker
-from fever_core.settings import Settings
+from fever_core.common.settings import Settings
 
 HERE = Path(__file__).resolve().parent
 SIZES = {

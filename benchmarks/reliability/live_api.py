@@ -17,7 +17,7 @@ from pathlib import Path
 from benchmarks.reliability.common import CURIE_CLAIM, Row, finite_scores
 from fever_core.corpus.build import LIVE_CORPUS
 from fever_core.pipeline import Checker
-from fever_core.settings import Settings
+from fever_core.common.settings import Settings
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.workspace import open_workspace
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.reliability.common import CURIE_CLAIM, Row, finite_scores
-from fever_core.model_versions import ACTIVE_FILE, models_dir, use_verifier
+from fever_core.common.model_versions import ACTIVE_FILE, models_dir, use_verifier
 from fever_core.pipeline import Checker
-from fever_core.settings import SHIPPED_JOINT_VERIFIER, SHIPPED_VERIFIER, Settings
+from fever_core.common.settings import SHIPPED_JOINT_VERIFIER, SHIPPED_VERIFIER, Settings
 from fever_core.verification.aggregator import AGGREGATOR_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, record_checksums, weight_files

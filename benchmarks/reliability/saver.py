@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import time
 
-from fever_core.annotation import AnnotationStore
+from fever_core.workbench.annotation import AnnotationStore
 
 
 def main(db: str, annotator: str, seconds: float) -> None:

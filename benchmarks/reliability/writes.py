@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.reliability.common import PROJECT_ROOT, Row
-from fever_core.annotation import AnnotationStore
+from fever_core.workbench.annotation import AnnotationStore
 
 READY_TIMEOUT_S = 60.0
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from fever_core.jsonl import read_jsonl
+from fever_core.common.jsonl import read_jsonl
 from fever_core.retrieval.encoder import encode, encoder_cache_dir, load_encoder
-from fever_core.settings import SHARED_DATA_DIR, Settings
-from fever_core.text import premise_text
+from fever_core.common.settings import SHARED_DATA_DIR, Settings
+from fever_core.common.text import premise_text
 from fever_core.workspace import open_workspace
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from fever_core.formats import load_claims
+from fever_core.common.formats import load_claims
 from fever_core.pipeline import Checker
 
 

@@ -8,8 +8,8 @@ import json
 import sys
 
 from fever_core.evaluation.scorer import gold_groups
-from fever_core.formats import load_claims
-from fever_core.types import NEI
+from fever_core.common.formats import load_claims
+from fever_core.common.types import NEI
 
 
 def main(claims_file: str, predictions_file: str) -> dict:

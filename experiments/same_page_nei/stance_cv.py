@@ -43,9 +43,9 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from fever_core.settings import Settings
+from fever_core.common.settings import Settings
 from fever_core.training.aggregator import ProxyClaim, collect_runs, verifier_fingerprint
-from fever_core.types import LABELS
+from fever_core.common.types import LABELS
 from fever_core.verification.aggregator import (
     JOINT_EVIDENCE_K,
     EvidenceView,

@@ -38,8 +38,8 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
-from fever_core.settings import Settings
-from fever_core.text import fever_to_plain
+from fever_core.common.settings import Settings
+from fever_core.common.text import fever_to_plain
 from fever_core.training.aggregator import (
     HOLDOUT,
     ProxyClaim,
@@ -49,7 +49,7 @@ from fever_core.training.aggregator import (
     verifier_fingerprint,
 )
 from fever_core.training.pairs import in_dev_split
-from fever_core.types import LABELS
+from fever_core.common.types import LABELS
 from fever_core.verification.aggregator import EvidenceView, LearnedAggregator, claim_features, joint_premise, mix
 from fever_core.verification.nli import NliModel
 

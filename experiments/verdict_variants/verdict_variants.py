@@ -39,9 +39,9 @@ from sklearn.preprocessing import StandardScaler
 
 from experiments.same_page_nei.stance_cv import CACHE, JOINT, accuracy, dev_runs, feature_matrix, joint_probabilities
 from fever_core.retrieval.encoder import encode, load_encoder
-from fever_core.settings import Settings
+from fever_core.common.settings import Settings
 from fever_core.training.aggregator import HOLDOUT, in_holdout, verifier_fingerprint
-from fever_core.types import LABELS
+from fever_core.common.types import LABELS
 
 VERIFIER = Path("assets/models/verifier")
 WEIGHTS = np.round(np.arange(0.0, 1.0001, 0.05), 2)

@@ -50,7 +50,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_check_batch(args: argparse.Namespace) -> int:
     from fever_core.evaluation.batch import ResultsFile, results_path, run_batch
-    from fever_core.formats import load_claim_list
+    from fever_core.common.formats import load_claim_list
     from fever_core.pipeline import CheckOptions
 
     claims = load_claim_list(args.claims)  # a list or an output that can't be used is refused before any model loads
@@ -92,7 +92,7 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from fever_core.evaluation.run import evaluate
-    from fever_core.formats import load_claims
+    from fever_core.common.formats import load_claims
     from fever_core.pipeline import CheckOptions
 
     claims = load_claims(args.claims, args.limit, args.sample, args.seed)
@@ -108,7 +108,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 def cmd_evaluate_pairs(args: argparse.Namespace) -> int:
     from fever_core.evaluation.pairs import evaluate_pairs
-    from fever_core.formats import load_pairs
+    from fever_core.common.formats import load_pairs
     from fever_core.verification.decision import load_decision_rule
     from fever_core.verification.nli import NliModel
 

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from fever_core.settings import Settings
+from fever_core.common.settings import Settings
 
 
 def settings_from(args: argparse.Namespace) -> Settings:

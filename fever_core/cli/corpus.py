@@ -55,7 +55,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from fever_core.search import search_corpus
+    from fever_core.workbench.search import search_corpus
     from fever_core.workspace import open_workspace
 
     workspace = open_workspace(args.name, settings_from(args))
@@ -66,7 +66,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def cmd_benchmark(args: argparse.Namespace) -> int:
     from fever_core.evaluation.corpus_benchmark import COMPARED_KINDS, benchmark_corpus
-    from fever_core.formats import load_claim_list
+    from fever_core.common.formats import load_claim_list
 
     claims = [c.claim for c in load_claim_list(args.claims)][: args.limit] if args.claims else None
     kinds = tuple(args.index_kinds.split(",")) if args.index_kinds else COMPARED_KINDS

@@ -1,5 +1,5 @@
 """``models list|use|shipped``: the verifier versions made on this machine and which one is in use
-(:mod:`fever_core.model_versions`; ``train improve`` makes them)."""
+(:mod:`fever_core.common.model_versions`; ``train improve`` makes them)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from fever_core.cli.common import settings_from
-from fever_core.model_versions import active_verifier, list_versions, models_dir, use_verifier
+from fever_core.common.model_versions import active_verifier, list_versions, models_dir, use_verifier
 
 
 def cmd_list(args: argparse.Namespace) -> int:

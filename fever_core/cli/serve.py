@@ -20,7 +20,7 @@ def is_loopback(host: str) -> bool:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from fever_core.device import limit_cpu_threads
+    from fever_core.common.device import limit_cpu_threads
     from fever_core.service.app import create_app
     from fever_core.service.config import ServiceConfig
 

@@ -49,8 +49,8 @@ def cmd_aggregator(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     claims = proxy_claims(args.pairs, args.nei_claims, args.pages)
     if args.exclude_claims:
-        from fever_core.formats import iter_records
-        from fever_core.text import fever_to_plain
+        from fever_core.common.formats import iter_records
+        from fever_core.common.text import fever_to_plain
 
         seen = {fever_to_plain(record.get("hypothesis") or record.get("claim") or "")
                 for path in args.exclude_claims for _, record in iter_records(path)}
@@ -109,9 +109,9 @@ def cmd_prepare_data(args: argparse.Namespace) -> int:
 
 def cmd_improve(args: argparse.Namespace) -> int:
     """Fine-tune the verifier in use on the annotations into a new version; print its comparison table. With
-    ``--status``, report progress there (the app's Models page starts it so, see :mod:`fever_core.jobs`)."""
-    from fever_core.jobs import DONE, FAILED, RUNNING, JobStatus, write_status
-    from fever_core.model_versions import use_verifier
+    ``--status``, report progress there (the app's Models page starts it so, see :mod:`fever_core.workbench.jobs`)."""
+    from fever_core.workbench.jobs import DONE, FAILED, RUNNING, JobStatus, write_status
+    from fever_core.common.model_versions import use_verifier
     from fever_core.training.improve import ImproveConfig, improve_verifier
 
     settings = settings_from(args)

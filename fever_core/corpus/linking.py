@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from fever_core.nlp import load_spacy
-from fever_core.types import Link, Page
+from fever_core.common.nlp import load_spacy
+from fever_core.common.types import Link, Page
 
 _DISAMBIGUATION_RE = re.compile(r"\s*\([^()]*\)$")
 MIN_ANCHOR_CHARS = 3

@@ -15,9 +15,9 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from fever_core.sqlite import ThreadConnections
-from fever_core.text import QUERY_STOP_WORDS, content_words
-from fever_core.types import Link, Page, Sentence
+from fever_core.common.sqlite import ThreadConnections
+from fever_core.common.text import QUERY_STOP_WORDS, content_words
+from fever_core.common.types import Link, Page, Sentence
 
 SCHEMA_VERSION = "4"
 CHECKSUM_KEY = "content_checksum"

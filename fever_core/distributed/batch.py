@@ -8,9 +8,9 @@ from collections.abc import Callable, Sequence
 from fever_core.corpus.build import LIVE_CORPUS
 from fever_core.distributed.cluster import LOCAL, connect, ordered_map, worker_count
 from fever_core.evaluation.batch import BatchReport, BatchRow, check_claim
-from fever_core.formats import Claim
+from fever_core.common.formats import Claim
 from fever_core.pipeline import CheckOptions
-from fever_core.settings import Settings
+from fever_core.common.settings import Settings
 
 SLICE = 8
 """Claims sent to a worker at a time: small enough to share the work out evenly at the end."""
@@ -20,7 +20,7 @@ class CheckerWorker:
     """A Ray actor holding one checker of a corpus, on ``threads`` CPU threads."""
 
     def __init__(self, corpus: str, settings: Settings, retriever: str, threads: int):
-        from fever_core.device import limit_cpu_threads
+        from fever_core.common.device import limit_cpu_threads
         from fever_core.pipeline import Checker
 
         limit_cpu_threads(threads)

@@ -8,7 +8,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from fever_core.settings import PROJECT_ROOT
+from fever_core.common.settings import PROJECT_ROOT
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ class EncoderWorker:
     """A Ray actor holding one encoder, on ``threads`` CPU threads (its share of its machine)."""
 
     def __init__(self, encoder_name: str, device: str, encoder_cache: str | None, threads: int):
-        from fever_core.device import limit_cpu_threads
+        from fever_core.common.device import limit_cpu_threads
         from fever_core.retrieval.encoder import load_encoder
 
         limit_cpu_threads(threads)

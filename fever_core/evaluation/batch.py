@@ -1,7 +1,7 @@
 """Batch checks: a checker over a list of claims, labelled or not, with progress; one row per claim
 for a results table; and only the metrics the claims' gold data allows.
 
-A claim list (:func:`fever_core.formats.read_claim_list`) may carry gold labels and gold evidence, or
+A claim list (:func:`fever_core.common.formats.read_claim_list`) may carry gold labels and gold evidence, or
 neither. :class:`GoldData` says which metrics it allows: label accuracy needs labels; the FEVER score
 also needs a gold evidence set for every labelled SUPPORTS or REFUTES claim; the evidence and
 retrieval metrics need those sets too, and at least one such claim. A metric the gold data does not
@@ -29,10 +29,10 @@ from typing import TextIO
 import numpy as np
 
 from fever_core.evaluation.scorer import fever_score
-from fever_core.formats import Claim
+from fever_core.common.formats import Claim
 from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimError
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.types import NEI
+from fever_core.common.types import NEI
 
 log = logging.getLogger(__name__)
 

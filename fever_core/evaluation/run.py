@@ -20,10 +20,10 @@ import numpy as np
 from tqdm import tqdm
 
 from fever_core.evaluation.scorer import FeverScores, fever_score, gold_groups, is_strictly_correct
-from fever_core.formats import Claim
+from fever_core.common.formats import Claim
 from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimError
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.types import LABELS, NEI
+from fever_core.common.types import LABELS, NEI
 
 
 def _complete(groups: list[list[list]], found: set) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from fever_core.types import NEI
+from fever_core.common.types import NEI
 
 
 @dataclass(frozen=True)

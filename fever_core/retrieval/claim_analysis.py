@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from fever_core.nlp import load_spacy
+from fever_core.common.nlp import load_spacy
 
 _NUMERIC_ENTS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
 _CONNECTORS = {"of", "the", "and", "de", "la", "von", "van", "du", "del", "&", "-", "'s", ":"}

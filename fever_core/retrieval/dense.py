@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 from tqdm import tqdm
 
-from fever_core.checksums import file_checksum
+from fever_core.common.checksums import file_checksum
 from fever_core.corpus.store import CorpusStore, reporting_disk_full
 from fever_core.retrieval.dense_plan import IVFDATA_FILE, IndexPlan, build_compressed, open_index
 from fever_core.retrieval.encoder import ChunkEmbedder, SentenceEncoder, encode, load_encoder
-from fever_core.settings import Settings
-from fever_core.text import premise_text
+from fever_core.common.settings import Settings
+from fever_core.common.text import premise_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from fever_core.checksums import file_checksum
-from fever_core.device import select_device
+from fever_core.common.checksums import file_checksum
+from fever_core.common.device import select_device
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -226,7 +226,7 @@ def encoder_cache_dir(data_dir: Path) -> Path:
 
 def default_cache_dir() -> Path:
     """Where ONNX exports go unless told: those of the data folder of the settings."""
-    from fever_core.settings import Settings
+    from fever_core.common.settings import Settings
 
     return encoder_cache_dir(Settings.from_env().data_dir)
 
@@ -238,7 +238,7 @@ def load_encoder(name_or_path: str, device: str = "auto", backend: str = "auto",
 
     Args:
         name_or_path: the model.
-        device: ``auto``, ``cpu`` or ``cuda`` (see :func:`fever_core.device.select_device`).
+        device: ``auto``, ``cpu`` or ``cuda`` (see :func:`fever_core.common.device.select_device`).
         backend: one of :data:`BACKENDS`. Default ``auto``: ONNX Runtime on a CPU (falling back to PyTorch, with
             a logged reason, when the model can't be exported), PyTorch on a GPU.
         cache_dir: where the ONNX export lives; default :func:`default_cache_dir`.

@@ -1,55 +1,28 @@
-"""The retrievers a checker can use, by name: a page retriever and a sentence selector that go together.
+"""The retrievers a checker can use, by name: each a backend module with its page retriever and sentence selector.
 
-- ``fused`` (default): title match + dense (FAISS) + lexical (FTS5 bm25) pages, fused by reciprocal rank;
-  sentences by bi-encoder cosine, optionally re-ordered by a cross-encoder (:mod:`~fever_core.retrieval.reranker`).
-- ``bm25``: the lexical signal alone, for pages and sentences (a baseline).
-- ``tfidf``: the FEVER baseline's DrQA-style TF-IDF (:mod:`~fever_core.retrieval.tfidf`).
+- ``fused`` (default, :mod:`~fever_core.retrieval.fused`): title match + dense (FAISS) + lexical (FTS5 bm25)
+  pages, fused by reciprocal rank; sentences by bi-encoder cosine, optionally re-ordered by a cross-encoder
+  (:mod:`~fever_core.retrieval.reranker`).
+- ``bm25`` (:mod:`~fever_core.retrieval.bm25`): the lexical signal alone, for pages and sentences (a baseline).
+- ``tfidf`` (:mod:`~fever_core.retrieval.tfidf`): the FEVER baseline's DrQA-style TF-IDF.
 
-Use :func:`get_retriever`; the pipeline and the command line both read :data:`RETRIEVERS` from here.
+Use :func:`get_retriever`; the pipeline and the command line both read :data:`RETRIEVERS` from here. A new
+backend is a module with a :class:`~fever_core.retrieval.base.Retriever` subclass, named in :data:`BACKENDS`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
-
-import numpy as np
 
 from fever_core.corpus.store import CorpusStore
-from fever_core.retrieval.claim_analysis import ClaimAnalysis
+from fever_core.retrieval.base import Retriever
+from fever_core.retrieval.bm25 import Bm25Backend
 from fever_core.retrieval.dense import DenseSentenceIndex
-from fever_core.retrieval.results import EvidenceSentence, PageCandidate
+from fever_core.retrieval.fused import FusedBackend
+from fever_core.retrieval.tfidf import TfidfBackend
 
-RETRIEVERS = ("fused", "bm25", "tfidf")
-
-
-class PageRetriever(Protocol):
-    def retrieve(self, analysis: ClaimAnalysis, claim_vector: np.ndarray | None, k: int = 5) -> list[PageCandidate]:
-        """The ``k`` best pages for the claim, best first, each with the signals that found it."""
-
-
-class SentenceSelector(Protocol):
-    def select(self, claim: str, claim_vector: np.ndarray | None, page_ids: list[str]) -> list[EvidenceSentence]:
-        """Every sentence of ``page_ids``, scored against the claim, best first."""
-
-
-@dataclass
-class Retriever:
-    """A named pair of page retriever and sentence selector.
-
-    Attributes:
-        name: one of :data:`RETRIEVERS`.
-        pages: finds the claim's pages.
-        sentences: scores the sentences of those pages.
-        dense: whether it reads the claim's dense vector (only ``fused`` does; the others get ``None``), and so
-            whether two-hop, which scores linked sentences with the same vectors, can follow it.
-    """
-
-    name: str
-    pages: PageRetriever
-    sentences: SentenceSelector
-    dense: bool
+BACKENDS: dict[str, type[Retriever]] = {"fused": FusedBackend, "bm25": Bm25Backend, "tfidf": TfidfBackend}
+RETRIEVERS = tuple(BACKENDS)
 
 
 def get_retriever(
@@ -67,21 +40,6 @@ def get_retriever(
     Raises:
         ValueError: for a name not in :data:`RETRIEVERS`.
     """
-    if name == "fused":
-        from fever_core.retrieval.documents import FusedDocumentRetriever
-        from fever_core.retrieval.reranker import load_reranker
-        from fever_core.retrieval.sentences import DenseSentenceSelector
-
-        reranker = load_reranker(reranker_model, device) if reranker_model else None
-        return Retriever(name, FusedDocumentRetriever(store, dense), DenseSentenceSelector(store, dense, reranker), True)
-    if name == "bm25":
-        from fever_core.retrieval.documents import Bm25DocumentRetriever
-        from fever_core.retrieval.sentences import Bm25SentenceSelector
-
-        return Retriever(name, Bm25DocumentRetriever(store), Bm25SentenceSelector(store), False)
-    if name == "tfidf":
-        from fever_core.retrieval.tfidf import TfidfRetriever
-
-        tfidf = TfidfRetriever.build_or_load(store, folder)
-        return Retriever(name, tfidf, tfidf, False)
-    raise ValueError(f"Unknown retriever {name!r}: choose one of {', '.join(RETRIEVERS)}.")
+    if name not in BACKENDS:
+        raise ValueError(f"Unknown retriever {name!r}: choose one of {', '.join(RETRIEVERS)}.")
+    return BACKENDS[name].open(store, dense, folder, reranker_model, device)

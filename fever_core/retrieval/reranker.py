@@ -1,13 +1,13 @@
 """An optional sentence re-ranker: a one-output cross-encoder that re-orders the top sentences (see
-:class:`~fever_core.retrieval.sentences.DenseSentenceSelector`). None ships; any sentence-transformers
+:class:`~fever_core.retrieval.fused.DenseSentenceSelector`). None ships; any sentence-transformers
 ``CrossEncoder`` id or local path can be set with ``FEVER_SELECTOR_MODEL``."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fever_core.device import select_device
-from fever_core.model_paths import missing_local_model
+from fever_core.common.device import select_device
+from fever_core.common.model_paths import missing_local_model
 
 if TYPE_CHECKING:
     from sentence_transformers import CrossEncoder

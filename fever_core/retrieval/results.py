@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fever_core.corpus.store import SentenceHit
 
 
 @dataclass
@@ -68,3 +72,12 @@ class EvidenceSentence:
     def key(self) -> tuple[str, int]:
         """``(page_id, line)``, the FEVER evidence pair."""
         return (self.page_id, self.line)
+
+
+def evidence_from_hits(hits: list[SentenceHit], scores: list[float]) -> list[EvidenceSentence]:
+    """Evidence sentences from store hits and their scores, best first."""
+    items = [
+        EvidenceSentence(h.sentence.page_id, h.title, h.sentence.line, h.sentence.text, float(s))
+        for h, s in zip(hits, scores)
+    ]
+    return sorted(items, key=lambda e: -e.score)

@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from fever_core.corpus.store import CorpusStore
+from fever_core.retrieval.base import Retriever
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
-from fever_core.retrieval.results import EvidenceSentence, PageCandidate
-from fever_core.retrieval.sentences import evidence_from_hits
+from fever_core.retrieval.dense import DenseSentenceIndex
+from fever_core.retrieval.results import EvidenceSentence, PageCandidate, evidence_from_hits
+
+if TYPE_CHECKING:  # scipy is imported when an index is built or read, so naming the backends stays light
+    import scipy.sparse as sp
 
 N_FEATURES = 2**24
 MATRIX_FILE = "tfidf_pages.npz"
@@ -57,6 +61,8 @@ class TfidfRetriever:
     def build_or_load(cls, store: CorpusStore, folder: Path) -> TfidfRetriever:
         """The index of ``store`` kept in ``folder`` (the corpus's folder), built there first when it is
         missing or was built for another version of the store."""
+        import scipy.sparse as sp
+
         meta_path, matrix_path = folder / META_FILE, folder / MATRIX_FILE
         fingerprint = store.get_meta("fingerprint")
         if meta_path.is_file() and matrix_path.is_file():
@@ -76,6 +82,8 @@ class TfidfRetriever:
 
     @classmethod
     def _build(cls, store: CorpusStore, folder: Path, fingerprint: str | None) -> TfidfRetriever:
+        import scipy.sparse as sp
+
         page_ids, texts = [], []
         for page_id, title in store.titles():
             page = store.page(page_id)
@@ -97,6 +105,8 @@ class TfidfRetriever:
         return cls(store, folder, fingerprint, page_ids, matrix.tocsr(), idf)
 
     def _query(self, texts: list[str]) -> sp.csr_matrix:
+        import scipy.sparse as sp
+
         vec = _log_tf(self.vectorizer.transform(texts)) @ sp.diags(self.idf)
         norms = np.sqrt(vec.multiply(vec).sum(axis=1)).A1
         norms[norms == 0] = 1
@@ -119,3 +129,13 @@ class TfidfRetriever:
         sentences = self._query([h.sentence.text for h in hits])
         scores = (sentences @ self._query([claim]).T).toarray().ravel()
         return evidence_from_hits(hits, scores.tolist())
+
+
+class TfidfBackend(Retriever):
+    """``tfidf``: one :class:`TfidfRetriever`, kept in the corpus's folder, finds the pages and scores their sentences."""
+
+    @classmethod
+    def open(cls, store: CorpusStore, dense: DenseSentenceIndex, folder: Path, reranker_model: str = "",
+             device: str = "auto") -> TfidfBackend:
+        tfidf = TfidfRetriever.build_or_load(store, folder)
+        return cls("tfidf", tfidf, tfidf, False)

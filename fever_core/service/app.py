@@ -5,7 +5,7 @@ format), ``GET /corpora``, ``GET /health`` (200 once models and indexes are load
 (Prometheus text), and the OpenAPI document at ``/openapi.json`` with its docs at ``/docs`` (served from the
 install, no CDN).
 
-Every claim goes through one :class:`~fever_core.batching.MicroBatcher`: claims of concurrent requests, and the
+Every claim goes through one :class:`~fever_core.service.batching.MicroBatcher`: claims of concurrent requests, and the
 instances of a ``/predict``, are verified together in batches (:meth:`~fever_core.pipeline.Checker.check_many`) on
 one worker thread, while the event loop stays free to answer. The queue is bounded: a request whose claims don't fit
 is answered 503 with ``Retry-After`` at once, and one that waits longer than the timeout likewise; the claims of a
@@ -41,9 +41,10 @@ from fastapi.security import APIKeyHeader
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from fever_core.batching import MicroBatcher, QueueFull
-from fever_core.corpus.build import list_corpora
+from fever_core.common import NEI, Settings, clean_json_text
+from fever_core.corpus import list_corpora
 from fever_core.pipeline import MAX_CLAIM_CHARS, Checker, CheckOptions, CheckResult, ClaimError
+from fever_core.service.batching import MicroBatcher, QueueFull
 from fever_core.service.config import API_KEY_HEADER, ServiceConfig
 from fever_core.service.metrics import CONTENT_TYPE, Gauge, Metrics
 from fever_core.service.schemas import (
@@ -59,9 +60,6 @@ from fever_core.service.schemas import (
     error_body,
 )
 from fever_core.service.startup import check_can_serve, load_checkers
-from fever_core.settings import Settings
-from fever_core.text import clean_json_text
-from fever_core.types import NEI
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from fever_core.common import NEI, REFUTES, SUPPORTS
 from fever_core.pipeline import MAX_CLAIM_CHARS, SENTENCES_SHOWN, CheckOptions
-from fever_core.types import NEI, REFUTES, SUPPORTS
 
 Label = Literal[SUPPORTS, REFUTES, NEI]  # type: ignore[valid-type]
 

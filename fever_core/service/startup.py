@@ -11,14 +11,20 @@ import json
 import logging
 from collections.abc import Sequence
 
-from fever_core.corpus.build import LIVE_CORPUS, STORE_FILE, corpus_dir, corpus_specs, sources_fingerprint
-from fever_core.corpus.sources import CorpusSourceError, source_from_spec
-from fever_core.corpus.store import CorpusStore
-from fever_core.model_paths import missing_local_model
+from fever_core.common import Settings, missing_local_model
+from fever_core.corpus import (
+    LIVE_CORPUS,
+    STORE_FILE,
+    CorpusSourceError,
+    CorpusStore,
+    corpus_dir,
+    corpus_specs,
+    source_from_spec,
+    sources_fingerprint,
+)
 from fever_core.pipeline import Checker
 from fever_core.retrieval.dense import META_FILE
-from fever_core.settings import Settings
-from fever_core.verification.claim_verifier import ClaimVerifier
+from fever_core.verification import ClaimVerifier
 from fever_core.workspace import open_workspace
 
 log = logging.getLogger(__name__)

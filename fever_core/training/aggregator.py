@@ -33,10 +33,10 @@ from pathlib import Path
 
 import numpy as np
 
-from fever_core.formats import evidence_sentences, iter_records
-from fever_core.text import fever_to_plain
+from fever_core.common.formats import evidence_sentences, iter_records
+from fever_core.common.text import fever_to_plain
 from fever_core.training.runs import append_checks
-from fever_core.types import LABELS, NEI
+from fever_core.common.types import LABELS, NEI
 from fever_core.verification.aggregator import (
     FEATURE_NAMES,
     EvidenceView,

@@ -11,8 +11,8 @@ import random
 import re
 from collections.abc import Sequence
 
-from fever_core.formats import Pair
-from fever_core.text import content_words
+from fever_core.common.formats import Pair
+from fever_core.common.text import content_words
 
 _ASIDE_RE = re.compile(r"\s*\(([^()]*)\)(?!:)")
 """A parenthetical aside, ``" (born 5 May 1950)"``; not a title's disambiguator (``"Paris (film):"``)."""

@@ -15,10 +15,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from fever_core.formats import Pair, evidence_premise, evidence_sentences, iter_records, pair_premise
-from fever_core.jsonl import write_jsonl
-from fever_core.text import content_words, fever_to_plain, page_id_to_title, premise_text
-from fever_core.types import NEI, SUPPORTS
+from fever_core.common.formats import Pair, evidence_premise, evidence_sentences, iter_records, pair_premise
+from fever_core.common.jsonl import write_jsonl
+from fever_core.common.text import content_words, fever_to_plain, page_id_to_title, premise_text
+from fever_core.common.types import NEI, SUPPORTS
 
 
 def _content_words(text: str) -> set[str]:

@@ -41,11 +41,11 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from fever_core.formats import Pair, write_pairs
-from fever_core.text import premise_text
+from fever_core.common.formats import Pair, write_pairs
+from fever_core.common.text import premise_text
 from fever_core.training.distractors import PoolSentence
 from fever_core.training.pairs import page_split
-from fever_core.types import NEI, REFUTES, SUPPORTS
+from fever_core.common.types import NEI, REFUTES, SUPPORTS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -306,7 +306,7 @@ def generate_pairs(
     themselves, so training adds no retrieved NOT ENOUGH INFO pairs for them (``--nei-from-evidence-fraction``
     reads only FEVER pair files with pages).
     """
-    from fever_core.nlp import load_spacy
+    from fever_core.common.nlp import load_spacy
 
     rng = random.Random(seed)
     by_page: dict[str, list[str]] = defaultdict(list)

@@ -1,6 +1,6 @@
 """Improving the verifier with people's annotations: a new model version, compared with its base.
 
-The annotations database (:mod:`fever_core.annotation`) holds claims with the label and the evidence
+The annotations database (:mod:`fever_core.workbench.annotation`) holds claims with the label and the evidence
 sentences people chose on a corpus. :func:`improve_verifier` turns them into verifier pairs as the
 pipeline reads them (``"Title: sentence"`` from the corpus the annotations were made on, any corpus,
 the embedded one included; a NOT ENOUGH INFO claim is paired with the sentences the checker retrieves
@@ -9,7 +9,7 @@ the claim), fine-tunes the current verifier on the rest into a new version folde
 learned claim-level verdict (``aggregator.json``, with its joint verifier weight) and its NOT ENOUGH
 INFO rule, and compares base and new model on the held-out annotations and the yardsticks this
 machine has (the hand-written claims about the embedded corpus; FeverSymmetric and the generated
-embedded pairs where their files are here). Nothing is overwritten: see :mod:`fever_core.model_versions`.
+embedded pairs where their files are here). Nothing is overwritten: see :mod:`fever_core.common.model_versions`.
 
 Run ``python -m fever_core train improve`` (:mod:`fever_core.cli.train`) or the app's Models page.
 """
@@ -24,17 +24,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from fever_core.annotation import Annotation, AnnotationStore
+from fever_core.workbench.annotation import Annotation, AnnotationStore
 from fever_core.corpus.build import STORE_FILE, corpus_dir
 from fever_core.evaluation.pairs import evaluate_pairs
-from fever_core.formats import Claim, Pair, load_claims, load_pairs, write_pairs
-from fever_core.model_versions import ModelVersion, next_version_dir, write_version
+from fever_core.common.formats import Claim, Pair, load_claims, load_pairs, write_pairs
+from fever_core.common.model_versions import ModelVersion, next_version_dir, write_version
 from fever_core.pipeline import Checker, ClaimError
-from fever_core.settings import PROJECT_ROOT, SHARED_DATA_DIR, Settings
+from fever_core.common.settings import PROJECT_ROOT, SHARED_DATA_DIR, Settings
 from fever_core.training.aggregator import in_holdout
 from fever_core.training.pairs import fever_claims_to_pairs
 from fever_core.training.verifier import TrainConfig, train_verifier
-from fever_core.types import NEI
+from fever_core.common.types import NEI
 from fever_core.verification.aggregator import AGGREGATOR_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.model_integrity import record_checksums

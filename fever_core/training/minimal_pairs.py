@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from fever_core.formats import evidence_sentences, iter_records
-from fever_core.text import fever_to_plain, page_id_to_title, premise_text
+from fever_core.common.formats import evidence_sentences, iter_records
+from fever_core.common.text import fever_to_plain, page_id_to_title, premise_text
 from fever_core.training.runs import append_checks
-from fever_core.types import NEI
+from fever_core.common.types import NEI
 from fever_core.verification.aggregator import JOINT_EVIDENCE_K, joint_premise
 
 RETRIEVED_K = 10

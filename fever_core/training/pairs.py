@@ -1,8 +1,8 @@
 """Training sets for the verifier: labelled pairs from several files, completed with NOT ENOUGH INFO pairs.
 
-Three kinds of input become :class:`~fever_core.formats.Pair` lists (:func:`build_training_pairs`):
+Three kinds of input become :class:`~fever_core.common.formats.Pair` lists (:func:`build_training_pairs`):
 
-- pair files (``nli/*.jsonl``), read as they are (:func:`~fever_core.formats.load_pairs`);
+- pair files (``nli/*.jsonl``), read as they are (:func:`~fever_core.common.formats.load_pairs`);
 - NEI claim files (``{"id", "claim", "label": "NOT ENOUGH INFO"}``, no premise): each claim is paired
   with retrieved, same-subject sentences (:mod:`fever_core.training.distractors`), as a FEVER system's
   retrieval would hand them to the verifier;
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fever_core.formats import (
+from fever_core.common.formats import (
     Claim,
     DataFileError,
     Pair,
@@ -37,7 +37,7 @@ from fever_core.formats import (
     read_written_pairs,
     write_pairs,
 )
-from fever_core.text import fever_to_plain, page_id_to_title
+from fever_core.common.text import fever_to_plain, page_id_to_title
 from fever_core.training.augmentation import plain_style_pairs
 from fever_core.training.distractors import (
     DistractorIndex,
@@ -47,7 +47,7 @@ from fever_core.training.distractors import (
     nei_pairs,
     same_page_nei_pairs,
 )
-from fever_core.types import LABELS, NEI
+from fever_core.common.types import LABELS, NEI
 
 if TYPE_CHECKING:
     import numpy as np

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from fever_core.formats import iter_records
-from fever_core.jsonl import write_jsonl
-from fever_core.text import fever_to_plain
+from fever_core.common.formats import iter_records
+from fever_core.common.jsonl import write_jsonl
+from fever_core.common.text import fever_to_plain
 from fever_core.training.pairs import page_split
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def claim_subject(doc: Doc) -> str | None:
 def with_guessed_titles(records: Sequence[dict], batch_size: int = 512) -> list[dict]:
     """``records`` (pair-file records without ``"pages"``) with ``"pages": [guess]`` and ``"title_guessed"``
     where :func:`claim_subject` finds a subject in the claim; the others are returned unchanged."""
-    from fever_core.nlp import load_spacy
+    from fever_core.common.nlp import load_spacy
 
     nlp = load_spacy()
     claims = (fever_to_plain(r["hypothesis"]) for r in records)

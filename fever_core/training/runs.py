@@ -6,8 +6,8 @@ import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from fever_core.formats import DataFileError
-from fever_core.jsonl import read_jsonl
+from fever_core.common.formats import DataFileError
+from fever_core.common.jsonl import read_jsonl
 
 
 def append_checks(checker, claims: Sequence, out: Path, fields: Callable[[object], dict], options=None,

@@ -32,10 +32,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fever_core.device import cpu_supports_bf16, select_device
+from fever_core.common.device import cpu_supports_bf16, select_device
 from fever_core.evaluation.pairs import report_from_predictions
-from fever_core.formats import DataFileError, Pair, file_kind, load_claims, load_pairs
-from fever_core.settings import Settings
+from fever_core.common.formats import DataFileError, Pair, file_kind, load_claims, load_pairs
+from fever_core.common.settings import Settings
 from fever_core.training.pairs import (
     DataSpec,
     build_training_pairs,
@@ -44,7 +44,7 @@ from fever_core.training.pairs import (
     label_ids,
     split_dev,
 )
-from fever_core.types import LABELS
+from fever_core.common.types import LABELS
 from fever_core.verification.base_models import BASES, MINILM, base_model_path
 from fever_core.verification.model_integrity import check_model_folder, record_checksums, weight_files
 from fever_core.verification.nli import BF16_MIN_PARAMETERS, NliModel, adapter_base, load_adapter_model

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from fever_core.text import WORD_RE, content_words
-from fever_core.types import Stance
+from fever_core.common.text import WORD_RE, content_words
+from fever_core.common.types import Stance
 from fever_core.verification.model_integrity import ModelDamaged, record_checksums
 
 AGGREGATOR_FILE = "aggregator.json"

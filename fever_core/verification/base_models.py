@@ -66,7 +66,7 @@ def base_model_path(name: str, data_dir: Path | None = None) -> str:
     if name != MPNET:
         return name
     if data_dir is None:
-        from fever_core.settings import Settings
+        from fever_core.common.settings import Settings
 
         data_dir = Settings.from_env().data_dir
     folder = Path(data_dir) / "base-models" / MPNET_FOLDER

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from fever_core.model_versions import active_choice_problem
+from fever_core.common.model_versions import active_choice_problem
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.settings import SHIPPED_JOINT_VERIFIER, SHIPPED_VERIFIER, Settings
-from fever_core.text import premise_text
-from fever_core.types import Stance
+from fever_core.common.settings import SHIPPED_JOINT_VERIFIER, SHIPPED_VERIFIER, Settings
+from fever_core.common.text import premise_text
+from fever_core.common.types import Stance
 from fever_core.verification.aggregator import EvidenceView, LearnedAggregator, joint_premise
 from fever_core.verification.decision import DecisionRule, load_decision_rule
 from fever_core.verification.model_integrity import ModelDamaged, finite_probabilities
@@ -141,7 +141,7 @@ class ClaimVerifier:
         A model that is damaged (:class:`~fever_core.verification.model_integrity.ModelDamaged`: a file differs
         from its checksum or is missing, or its probabilities for :data:`PROBE_CLAIM` are not finite) is refused,
         and the shipped one in its place is used, saying so in :attr:`warnings`; so does a choice of verifier in
-        the data folder that can't be used (:func:`~fever_core.model_versions.active_choice_problem`).
+        the data folder that can't be used (:func:`~fever_core.common.model_versions.active_choice_problem`).
 
         Raises:
             ModelDamaged: a shipped model is damaged (nothing to fall back on).

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fever_core.jsonl import write_json
+from fever_core.common.jsonl import write_json
 from fever_core.verification.base_models import sha256_of
 
 CHECKSUMS_FILE = "checksums.json"

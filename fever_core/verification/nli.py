@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fever_core.device import cpu_supports_bf16, select_device
-from fever_core.model_paths import missing_local_model
-from fever_core.types import LABELS, NEI, REFUTES, SUPPORTS
+from fever_core.common.device import cpu_supports_bf16, select_device
+from fever_core.common.model_paths import missing_local_model
+from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS
 from fever_core.verification.model_integrity import check_model_folder, finite_probabilities
 
 if TYPE_CHECKING:

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fever_core.text import STOP_WORDS, WORD_RE, content_words
-from fever_core.types import LABELS, NEI, REFUTES, SUPPORTS, Stance
+from fever_core.common.text import STOP_WORDS, WORD_RE, content_words
+from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, Stance
 from fever_core.verification.aggregator import EvidenceView, LearnedAggregator
 from fever_core.verification.decision import decide
 

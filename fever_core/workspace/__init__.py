@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fever_core.corpus.build import LIVE_CORPUS, corpus_dir
 from fever_core.retrieval.encoder import ChunkEmbedder
-from fever_core.settings import Settings
+from fever_core.common.settings import Settings
 from fever_core.workspace.base import Workspace, open_local_workspace
 from fever_core.workspace.live import open_live_workspace
 

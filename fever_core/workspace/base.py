@@ -17,7 +17,7 @@ from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.dense import DenseSentenceIndex
 from fever_core.retrieval.encoder import ChunkEmbedder, encoder_cache_dir
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.settings import Settings
+from fever_core.common.settings import Settings
 
 
 @dataclass

@@ -34,8 +34,8 @@ from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.dense import DenseSentenceIndex
 from fever_core.retrieval.encoder import encoder_cache_dir
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.settings import Settings
-from fever_core.text import page_id_to_title
+from fever_core.common.settings import Settings
+from fever_core.common.text import page_id_to_title
 from fever_core.workspace.base import Workspace
 
 MAX_MENTION_SEARCHES = 2

@@ -14,11 +14,11 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from fever_core.annotation import AnnotationStore
-from fever_core.history import HistoryStore
+from fever_core.workbench.annotation import AnnotationStore
+from fever_core.workbench.history import HistoryStore
 from fever_core.pipeline import MAX_CLAIM_CHARS
-from fever_core.settings import PROJECT_ROOT, Settings
-from fever_core.types import LABELS
+from fever_core.common.settings import PROJECT_ROOT, Settings
+from fever_core.common.types import LABELS
 from fever_core.verification.decision import load_decision_rule
 
 from ..conftest import CLAIMS
@@ -267,7 +267,7 @@ def test_history_says_why_a_damaged_history_can_t_be_shown(open_page, data_dir):
 
 
 def test_a_read_only_history_is_shown_and_verify_still_answers(open_page, data_dir, checker, monkeypatch):
-    from fever_core import sqlite as sqlite_module
+    from fever_core.common import sqlite as sqlite_module
 
     path = data_dir / "history.sqlite"
     HistoryStore(path).add(checker.check("Jaws is a film by Steven Spielberg."), {"corpus": "fixture"})

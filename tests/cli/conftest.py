@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from fever_core.settings import PROJECT_ROOT
+from fever_core.common.settings import PROJECT_ROOT
 
 
 def run_cli(*args, env_extra=None):

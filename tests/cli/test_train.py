@@ -5,7 +5,7 @@ import json
 import pytest
 
 from fever_core.cli import main
-from fever_core.formats import load_pairs
+from fever_core.common.formats import load_pairs
 from tests.conftest import write_jsonl
 
 

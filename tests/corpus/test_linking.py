@@ -1,5 +1,5 @@
 from fever_core.corpus.linking import TitleLinker, base_name
-from fever_core.types import Link, Page, Sentence
+from fever_core.common.types import Link, Page, Sentence
 
 
 def test_base_name_drops_disambiguation():

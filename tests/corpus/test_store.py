@@ -3,7 +3,7 @@ import threading
 import pytest
 
 from fever_core.corpus.store import DiskFull, CorpusStore, fts_query
-from fever_core.types import Link, Page, Sentence
+from fever_core.common.types import Link, Page, Sentence
 
 
 def make_page(page_id, *texts, links=()):

@@ -20,8 +20,8 @@ from fever_core.evaluation.batch import (
     run_batch,
 )
 from fever_core.evaluation.run import evaluate
-from fever_core.formats import Claim, load_claims, read_claim_list
-from fever_core.types import NEI, REFUTES, SUPPORTS
+from fever_core.common.formats import Claim, load_claims, read_claim_list
+from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from tests.conftest import CLAIMS
 
 SPEECH = "Fox 2000 Pictures released the film Soul Food.\nJaws is a film by Steven Spielberg.\n🙂🙂🙂\n"

@@ -3,7 +3,7 @@
 import json
 
 from fever_core.evaluation.run import evaluate
-from fever_core.formats import load_claims
+from fever_core.common.formats import load_claims
 from fever_core.pipeline import CheckOptions
 
 

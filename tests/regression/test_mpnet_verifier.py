@@ -4,8 +4,8 @@ it). Pair-level only; its claim-level verdict is measured end to end by benchmar
 
 import pytest
 
-from fever_core.settings import BUNDLED_MODELS_DIR
-from fever_core.types import NEI, REFUTES, SUPPORTS
+from fever_core.common.settings import BUNDLED_MODELS_DIR
+from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from fever_core.verification.decision import decide, load_decision_rule
 from fever_core.verification.nli import NliModel
 

@@ -11,10 +11,10 @@ import os
 
 import pytest
 
-from fever_core.formats import evidence_premise
+from fever_core.common.formats import evidence_premise
 from fever_core.pipeline import Checker, CheckOptions
-from fever_core.settings import BUNDLED_MODELS_DIR, Settings
-from fever_core.types import LABELS
+from fever_core.common.settings import BUNDLED_MODELS_DIR, Settings
+from fever_core.common.types import LABELS
 from fever_core.verification.aggregator import joint_premise
 from fever_core.workspace import open_workspace
 from tests.conftest import write_jsonl

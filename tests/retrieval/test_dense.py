@@ -6,7 +6,7 @@ import pytest
 from fever_core.corpus.build import ensure_corpus_store
 from fever_core.retrieval import dense as dense_module
 from fever_core.retrieval.dense import DenseSentenceIndex
-from fever_core.text import premise_text
+from fever_core.common.text import premise_text
 
 from ..conftest import write_jsonl
 
@@ -98,7 +98,7 @@ def test_a_rebuild_embeds_only_new_texts(tmp_path, settings, monkeypatch):
 
 def test_an_index_grows_with_its_store_and_reloads_without_a_rebuild(tmp_path, settings, monkeypatch):
     from fever_core.corpus.store import CorpusStore
-    from fever_core.types import Page, Sentence
+    from fever_core.common.types import Page, Sentence
 
     store = CorpusStore.create(tmp_path / "grow" / "store.sqlite")
     store.add_pages([Page("A", "A", [Sentence("A", 0, "Apples are red fruit.")])])

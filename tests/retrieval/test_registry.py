@@ -1,11 +1,16 @@
 """The retrievers by name (fever_core/retrieval/registry.py), and a checker on each."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from fever_core.pipeline import Checker
-from fever_core.retrieval.documents import Bm25DocumentRetriever, FusedDocumentRetriever
-from fever_core.retrieval.registry import RETRIEVERS, get_retriever
-from fever_core.retrieval.sentences import Bm25SentenceSelector, DenseSentenceSelector
+from fever_core.retrieval.bm25 import Bm25DocumentRetriever, Bm25SentenceSelector
+from fever_core.retrieval.fused import DenseSentenceSelector, FusedDocumentRetriever
+from fever_core.retrieval.base import Retriever
+from fever_core.retrieval.registry import BACKENDS, RETRIEVERS, get_retriever
 from fever_core.retrieval.tfidf import TfidfRetriever
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.nli import NliModel
@@ -23,6 +28,19 @@ def test_each_name_gives_its_page_retriever_and_sentence_selector(workspace, tmp
     retriever = get_retriever(name, workspace.store, workspace.dense, tmp_path)
     assert retriever.name == name and retriever.dense is dense  # only fused reads the claim's vector
     assert isinstance(retriever.pages, pages) and isinstance(retriever.sentences, sentences)
+
+
+def test_each_name_is_a_backend_class_in_a_module_of_its_own():
+    assert RETRIEVERS == ("fused", "bm25", "tfidf")
+    for name, backend in BACKENDS.items():
+        assert issubclass(backend, Retriever) and backend.__module__ == f"fever_core.retrieval.{name}"
+
+
+def test_naming_the_backends_leaves_scipy_unloaded_until_tfidf_is_opened():
+    code = "import sys, fever_core.retrieval.registry; print('scipy.sparse' in sys.modules)"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert run.stdout.strip() == "False"
 
 
 def test_the_fused_retriever_takes_a_reranker_only_when_one_is_named(workspace, tmp_path, tiny_reranker):

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 import pytest
 from fastapi.testclient import TestClient
 
-from fever_core.device import limit_cpu_threads
+from fever_core.common.device import limit_cpu_threads
 from fever_core.service.app import create_app
 from fever_core.service.config import ServiceConfig
 from fever_core.service.server import make_server

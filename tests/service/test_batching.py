@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from fever_core.batching import MicroBatcher, QueueFull
+from fever_core.service.batching import MicroBatcher, QueueFull
 
 
 class Recorder:

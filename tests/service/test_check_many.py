@@ -7,7 +7,7 @@ import math
 import pytest
 
 from fever_core.pipeline import Checker, CheckOptions, ClaimError
-from fever_core.settings import BUNDLED_MODELS_DIR
+from fever_core.common.settings import BUNDLED_MODELS_DIR
 from fever_core.verification.aggregator import LearnedAggregator
 from fever_core.verification.claim_verifier import ClaimVerifier
 from tests.conftest import CLAIMS

@@ -10,7 +10,7 @@ import pytest
 
 from fever_core.cli import main as cli_main
 from fever_core.training.aggregator import choose_joint_weight, fit_aggregator, proxy_claims
-from fever_core.types import Stance
+from fever_core.common.types import Stance
 from fever_core.verification.aggregator import AGGREGATOR_FILE, EvidenceView, LearnedAggregator, joint_premise
 from tests.conftest import write_jsonl
 

@@ -2,7 +2,7 @@
 
 import random
 
-from fever_core.formats import Pair
+from fever_core.common.formats import Pair
 from fever_core.training.augmentation import plain_style_pairs, remove_asides, without_asides
 
 KUBRICK = "Stanley Kubrick: Stanley Kubrick (July 26, 1928 - March 7, 1999) was an American film director (auteur)."

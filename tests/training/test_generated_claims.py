@@ -4,8 +4,8 @@ import json
 import random
 import re
 
-from fever_core.formats import load_pairs
-from fever_core.nlp import load_spacy
+from fever_core.common.formats import load_pairs
+from fever_core.common.nlp import load_spacy
 from fever_core.training.distractors import PoolSentence
 from fever_core.training.generated_claims import (
     CoreClaim,

@@ -10,12 +10,12 @@ from dataclasses import replace
 import pytest
 from safetensors.numpy import load_file
 
-from fever_core.annotation import AnnotationStore
-from fever_core.model_versions import list_versions
-from fever_core.settings import BUNDLED_MODELS_DIR
-from fever_core.text import premise_text
+from fever_core.workbench.annotation import AnnotationStore
+from fever_core.common.model_versions import list_versions
+from fever_core.common.settings import BUNDLED_MODELS_DIR
+from fever_core.common.text import premise_text
 from fever_core.training.improve import ImproveConfig, annotation_pairs, improve_verifier, split_annotations
-from fever_core.types import NEI
+from fever_core.common.types import NEI
 from fever_core.verification.aggregator import AGGREGATOR_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
 

@@ -1,8 +1,8 @@
 """Prepared training files: guessed page titles for FEVER's training split, VitaminC split by page."""
 
-from fever_core.formats import load_pairs
-from fever_core.jsonl import read_jsonl
-from fever_core.nlp import load_spacy
+from fever_core.common.formats import load_pairs
+from fever_core.common.jsonl import read_jsonl
+from fever_core.common.nlp import load_spacy
 from fever_core.training.pairs import page_split
 from fever_core.training.prepare import claim_subject, prepare, split_by_page, with_guessed_titles
 from tests.conftest import write_jsonl

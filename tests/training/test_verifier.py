@@ -16,7 +16,7 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 from fever_core.training.verifier import TrainConfig, choose_nei_threshold, plan_batches, train_verifier
-from fever_core.types import NEI
+from fever_core.common.types import NEI
 from fever_core.verification.decision import decide
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, ModelDamaged
 from fever_core.verification.nli import NliModel

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from fever_core.pipeline import Checker, CheckOptions
-from fever_core.types import Stance
+from fever_core.common.types import Stance
 from fever_core.verification.aggregator import (
     FEATURE_NAMES,
     EvidenceView,
@@ -129,7 +129,7 @@ def test_the_checker_decides_with_the_aggregator_unless_a_threshold_is_asked_for
 
 
 def test_the_shipped_verifier_carries_an_aggregator_for_these_features():
-    from fever_core.settings import PROJECT_ROOT
+    from fever_core.common.settings import PROJECT_ROOT
 
     aggregator = LearnedAggregator.load(PROJECT_ROOT / "assets" / "models" / "verifier")
     assert aggregator is not None, "retrain it: ./benchmarks/recipes/4_joint_plain_style.sh"

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fever_core.model_versions import ACTIVE_FILE, models_dir
+from fever_core.common.model_versions import ACTIVE_FILE, models_dir
 from fever_core.pipeline import Checker
-from fever_core.settings import SHIPPED_JOINT_VERIFIER, SHIPPED_VERIFIER, Settings
+from fever_core.common.settings import SHIPPED_JOINT_VERIFIER, SHIPPED_VERIFIER, Settings
 from fever_core.verification import claim_verifier
 from fever_core.verification.aggregator import AGGREGATOR_FILE, LearnedAggregator
 from fever_core.verification.claim_verifier import ClaimVerifier

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from fever_core.device import select_device
-from fever_core.types import LABELS
+from fever_core.common.device import select_device
+from fever_core.common.types import LABELS
 from fever_core.verification.nli import NliModel, fever_label
 
 

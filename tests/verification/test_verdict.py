@@ -2,7 +2,7 @@ import json
 
 import numpy as np
 
-from fever_core.types import LABELS, NEI, REFUTES, SUPPORTS, Stance
+from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, Stance
 from fever_core.verification.aggregator import EvidenceView
 from fever_core.verification.decision import DecisionRule, decide, load_decision_rule
 from fever_core.verification.verdict import (

@@ -7,7 +7,7 @@ import pytest
 
 from fever_core.corpus import build as build_module
 from fever_core.retrieval import dense as dense_module
-from fever_core.settings import Settings
+from fever_core.common.settings import Settings
 from fever_core.workspace import open_workspace
 from tests.conftest import write_jsonl
 

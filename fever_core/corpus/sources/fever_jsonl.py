@@ -11,10 +11,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from fever_core.corpus.sources.base import CorpusSourceError
-from fever_core.formats import line_number
-from fever_core.jsonl import read_jsonl
-from fever_core.text import fever_to_plain, page_id_to_title, title_to_page_id
-from fever_core.types import Link, Page, Sentence
+from fever_core.common.formats import line_number
+from fever_core.common.jsonl import read_jsonl
+from fever_core.common.text import fever_to_plain, page_id_to_title, title_to_page_id
+from fever_core.common.types import Link, Page, Sentence
 
 
 def parse_lines_field(page_id: str, lines: str) -> list[Sentence]:
@@ -24,7 +24,7 @@ def parse_lines_field(page_id: str, lines: str) -> list[Sentence]:
     Link targets may be titles or page ids; both become page ids.
 
     Raises:
-        ValueError: an index too large for a store (:func:`~fever_core.formats.line_number`).
+        ValueError: an index too large for a store (:func:`~fever_core.common.formats.line_number`).
     """
     sentences = []
     for row in lines.split("\n"):

@@ -12,9 +12,9 @@ import threading
 import time
 
 from fever_core.corpus.linking import TitleLinker
-from fever_core.nlp import split_sentences
-from fever_core.text import clean_json_text, title_to_page_id
-from fever_core.types import Page, Sentence
+from fever_core.common.nlp import split_sentences
+from fever_core.common.text import clean_json_text, title_to_page_id
+from fever_core.common.types import Page, Sentence
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class DeadlinePassed(Exception):
 
 def checked_answer(answer: object) -> dict:
     """``answer`` when it is a MediaWiki API answer (it has ``query``, ``batchcomplete`` or ``continue``), its
-    text cleaned as it enters the workbench (:func:`~fever_core.text.clean_json_text`: lone surrogates dropped).
+    text cleaned as it enters the workbench (:func:`~fever_core.common.text.clean_json_text`: lone surrogates dropped).
 
     Raises:
         MalformedAnswer: for an error object or anything else, so that it is never read as "no results".

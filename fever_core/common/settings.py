@@ -11,9 +11,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fever_core.model_versions import active_verifier
+from fever_core.common.model_versions import active_verifier
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SHARED_DATA_DIR = PROJECT_ROOT.parent / "shared" / "data"
 BUNDLED_MODELS_DIR = PROJECT_ROOT / "assets" / "models"
 SHIPPED_VERIFIER = str(BUNDLED_MODELS_DIR / "verifier")
@@ -41,7 +41,7 @@ class Settings:
             Default: the packaged all-MiniLM-L6-v2.
         verifier_model: Hugging Face sequence-classification NLI model id or path.
             Default: the version chosen in the data folder (``models/active.json``, see
-            :mod:`fever_core.model_versions`), else the workbench's own model in ``assets/models/verifier``.
+            :mod:`fever_core.common.model_versions`), else the workbench's own model in ``assets/models/verifier``.
         joint_verifier_model: the joint verifier (a sequence-classification model that reads the top
             evidence sentences together with the claim; its verdict is mixed into the learned one),
             id or path; "" = none. Default: the workbench's own in ``assets/models/joint-verifier``.
@@ -90,7 +90,7 @@ class Settings:
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:
         """Defaults, then ``FEVER_*`` environment variables, then explicit keyword overrides. The verifier
-        chosen in the data folder (:mod:`fever_core.model_versions`) replaces the shipped one unless
+        chosen in the data folder (:mod:`fever_core.common.model_versions`) replaces the shipped one unless
         ``FEVER_VERIFIER_MODEL`` or an override names one."""
         environ = os.environ if environ is None else environ
         settings = cls()

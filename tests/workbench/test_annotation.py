@@ -4,9 +4,9 @@ import threading
 
 import pytest
 
-from fever_core.annotation import AnnotationError, AnnotationStore
+from fever_core.workbench.annotation import AnnotationError, AnnotationStore
 from fever_core.evaluation.scorer import fever_score
-from fever_core.sqlite import UnusableDatabase
+from fever_core.common.sqlite import UnusableDatabase
 
 
 @pytest.fixture
@@ -114,7 +114,7 @@ def test_another_programs_database_is_refused_and_left_alone(tmp_path):
 def test_a_workbench_database_is_stamped_and_reopens(tmp_path):
     import sqlite3
 
-    from fever_core.annotation import APPLICATION_ID
+    from fever_core.workbench.annotation import APPLICATION_ID
 
     store = AnnotationStore(tmp_path / "a.sqlite")
     store.add_claim("Paris is in France.")

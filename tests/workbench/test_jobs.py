@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from fever_core.jobs import FAILED, RUNNING, JobStatus, read_status, start_job, write_status
+from fever_core.workbench.jobs import FAILED, RUNNING, JobStatus, read_status, start_job, write_status
 
 
 def wait_finished(path, seconds=120) -> JobStatus:

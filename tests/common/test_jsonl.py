@@ -1,11 +1,11 @@
-"""Reading jsonl (fever_core/jsonl.py): every line UTF-8 or an error naming it, lone surrogates dropped where they
+"""Reading jsonl (fever_core/common/jsonl.py): every line UTF-8 or an error naming it, lone surrogates dropped where they
 enter, JSON nested too deeply an error naming the line."""
 
 import json
 
 import pytest
 
-from fever_core.jsonl import JsonlError, decode_utf8, read_jsonl
+from fever_core.common.jsonl import JsonlError, decode_utf8, read_jsonl
 
 
 def test_bytes_that_are_not_utf8_are_an_error_naming_line_and_column(tmp_path):

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from fever_core import sqlite as sqlite_module
-from fever_core.sqlite import ThreadConnections
+from fever_core.common import sqlite as sqlite_module
+from fever_core.common.sqlite import ThreadConnections
 
 
 def test_a_database_in_a_read_only_folder_opens_immutable_without_wal_files(tmp_path, monkeypatch):
@@ -31,7 +31,7 @@ def test_a_writable_folder_gets_wal(tmp_path):
 
 
 def test_moving_a_database_aside_keeps_it_and_its_wal_and_never_replaces_one_moved_before(tmp_path):
-    from fever_core.sqlite import move_aside
+    from fever_core.common.sqlite import move_aside
 
     path = tmp_path / "history.sqlite"
     moved = []

@@ -1,4 +1,4 @@
-"""The history of checks (fever_core/history.py): kept, re-opened as they were, searched, cleared; a file that
+"""The history of checks (fever_core/workbench/history.py): kept, re-opened as they were, searched, cleared; a file that
 can't be the history is a clear refusal naming it, and can be moved aside."""
 
 import sqlite3
@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
-from fever_core import sqlite as sqlite_module
-from fever_core.history import HistoryStore
+from fever_core.common import sqlite as sqlite_module
+from fever_core.workbench.history import HistoryStore
 from fever_core.pipeline import CheckOptions, CheckResult
-from fever_core.sqlite import UnusableDatabase, move_aside
+from fever_core.common.sqlite import UnusableDatabase, move_aside
 
 SETTINGS = {"corpus": "fixture", "pages_k": 5, "two_hop": True, "nei_threshold": None}
 
@@ -143,7 +143,7 @@ def test_each_session_sees_and_clears_only_its_own_checks_unless_the_history_is_
 
 
 def test_a_history_kept_before_sessions_opens_with_its_checks_in_no_session(tmp_path, results):
-    from fever_core.history import _SCHEMA
+    from fever_core.workbench.history import _SCHEMA
 
     path = tmp_path / "old.sqlite"
     with sqlite3.connect(path) as conn:

@@ -4,7 +4,7 @@ Improving the verifier (``train improve``, the app's Models page) never overwrit
 writes a new folder ``models/verifier-vN/`` in the data folder, with ``version.json`` saying what it was
 made from and how it compares with its base. ``models/active.json`` names the version in use; without
 it (or after "switch back") the shipped verifier is used. ``FEVER_VERIFIER_MODEL`` pins a verifier and
-wins over the choice (see :meth:`fever_core.settings.Settings.from_env`).
+wins over the choice (see :meth:`fever_core.common.settings.Settings.from_env`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fever_core.jsonl import write_json
+from fever_core.common.jsonl import write_json
 
 MODELS_DIR = "models"
 ACTIVE_FILE = "active.json"

@@ -16,8 +16,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from fever_core.jsonl import write_json
-from fever_core.settings import PROJECT_ROOT
+from fever_core.common.jsonl import write_json
+from fever_core.common.settings import PROJECT_ROOT
 
 RUNNING, DONE, FAILED = "running", "done", "failed"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fever_core.model_versions import (
+from fever_core.common.model_versions import (
     ModelVersion,
     active_verifier,
     list_versions,
@@ -13,7 +13,7 @@ from fever_core.model_versions import (
     use_verifier,
     write_version,
 )
-from fever_core.settings import BUNDLED_MODELS_DIR, Settings
+from fever_core.common.settings import BUNDLED_MODELS_DIR, Settings
 
 
 def finished_version(data_dir, table=None) -> ModelVersion:

@@ -22,9 +22,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from fever_core.jsonl import decode_utf8, read_jsonl, write_jsonl
-from fever_core.text import fever_to_plain, page_id_to_title, premise_text
-from fever_core.types import LABELS
+from fever_core.common.jsonl import decode_utf8, read_jsonl, write_jsonl
+from fever_core.common.text import fever_to_plain, page_id_to_title, premise_text
+from fever_core.common.types import LABELS
 
 
 class DataFileError(ValueError):
@@ -66,7 +66,7 @@ class Claim:
     Attributes:
         id: FEVER's claim id (the line number when the file has none).
         claim: the claim text as written in the file.
-        label: one of :data:`~fever_core.types.LABELS`; ``None`` for an unlabelled claim (of a claim list).
+        label: one of :data:`~fever_core.common.types.LABELS`; ``None`` for an unlabelled claim (of a claim list).
         evidence: FEVER's ``evidence`` field as in the file: sets of ``[annotation_id, evidence_id, page, line]``.
     """
 
@@ -238,7 +238,7 @@ class Pair:
     Attributes:
         premise: evidence text as the model sees it (``"Title: sentence"`` joined with spaces).
         hypothesis: the claim, plain text.
-        label: one of :data:`~fever_core.types.LABELS`.
+        label: one of :data:`~fever_core.common.types.LABELS`.
         source: where it came from (``"fever-paper-test"``, ``"fever-nei-retrieved"``, ``"snli-dev"`` ...).
     """
 

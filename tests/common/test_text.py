@@ -1,6 +1,6 @@
 import json
 
-from fever_core.text import (
+from fever_core.common.text import (
     clean_json_text,
     clean_user_text,
     fever_to_plain,

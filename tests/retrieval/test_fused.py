@@ -1,5 +1,5 @@
 from fever_core.retrieval.claim_analysis import analyse_claim
-from fever_core.retrieval.documents import FusedDocumentRetriever, reciprocal_rank_fusion
+from fever_core.retrieval.fused import FusedDocumentRetriever, reciprocal_rank_fusion
 from fever_core.retrieval.titles import TitleMatcher
 
 

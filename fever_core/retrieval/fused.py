@@ -1,25 +1,37 @@
-"""Document retrieval: which pages may hold the evidence for a claim.
+"""The ``fused`` retriever (the default): fused page signals, then sentences by the bi-encoder.
 
 :class:`FusedDocumentRetriever` fuses three signals by weighted reciprocal-rank fusion (Cormack et
 al. 2009): title matching, dense retrieval (best sentence of each page in the FAISS index) and
-lexical retrieval (SQLite FTS5 bm25 over whole pages). :class:`Bm25DocumentRetriever` is the
-lexical signal alone, kept as a baseline.
+lexical retrieval (SQLite FTS5 bm25 over whole pages). :class:`DenseSentenceSelector` scores the
+sentences of those pages with the bi-encoder embeddings already in the FAISS index (each sentence
+embedded with its page title prefixed, as Papelo and DOMLIN do) and, when a cross-encoder is
+configured, re-ranks the best of them with it.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from fever_core.common.text import premise_text
 from fever_core.corpus.store import CorpusStore
+from fever_core.retrieval.base import Retriever
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.dense import DenseSentenceIndex
-from fever_core.retrieval.results import PageCandidate
+from fever_core.retrieval.reranker import load_reranker
+from fever_core.retrieval.results import EvidenceSentence, PageCandidate, evidence_from_hits
 from fever_core.retrieval.titles import TitleMatcher
+
+if TYPE_CHECKING:
+    from sentence_transformers import CrossEncoder
 
 RRF_K = 60
 SIGNAL_WEIGHTS = {"title": 1.0, "dense": 1.0, "lexical": 1.0}
 DENSE_SENTENCES = 100
 LIST_DEPTH = 20
+RERANK_DEPTH = 20
 
 
 def reciprocal_rank_fusion(
@@ -87,16 +99,62 @@ class FusedDocumentRetriever:
         ]
 
 
-class Bm25DocumentRetriever:
-    """Pages by FTS5 bm25 over title and body: the lexical signal alone (baseline)."""
+class DenseSentenceSelector:
+    """Bi-encoder cosine over candidate sentences, optionally re-ranked by a cross-encoder.
 
-    name = "bm25"
+    Args:
+        store, dense: the corpus and its index.
+        cross_encoder: a sentence-transformers ``CrossEncoder`` scoring (claim, premise) pairs; it
+            re-orders the top ``rerank_depth`` sentences (default 20). Scores stay on the bi-encoder's
+            scale: the sentence re-ranked into place *i* of the head gets the *i*-th best cosine of
+            the head, so the two-hop threshold, the minimum evidence score and the learned verdict,
+            all set on cosine scores, mean the same with or without a re-ranker.
+    """
 
-    def __init__(self, store: CorpusStore):
+    name = "dense"
+
+    def __init__(
+        self,
+        store: CorpusStore,
+        dense: DenseSentenceIndex,
+        cross_encoder: CrossEncoder | None = None,
+        rerank_depth: int = RERANK_DEPTH,
+    ):
         self.store = store
+        self.dense = dense
+        self.cross_encoder = cross_encoder
+        self.rerank_depth = rerank_depth
 
-    def retrieve(self, analysis: ClaimAnalysis, claim_vector: np.ndarray | None = None, k: int = 5) -> list[PageCandidate]:
-        return [
-            PageCandidate(h.page_id, h.title, h.score, {"lexical": h.score})
-            for h in self.store.search_pages(analysis.claim, k)
-        ]
+    def score_ids(self, query_vector: np.ndarray, sentence_ids: list[int]) -> np.ndarray:
+        """Cosine similarity of the query to each stored sentence, shape ``(len(sentence_ids),)``."""
+        if not sentence_ids:
+            return np.zeros(0, dtype=np.float32)
+        return self.dense.vectors_of(sentence_ids) @ query_vector
+
+    def select(self, claim: str, claim_vector: np.ndarray, page_ids: list[str]) -> list[EvidenceSentence]:
+        """All sentences of ``page_ids``, scored and sorted best first."""
+        ids = self.store.sentence_ids_of_pages(page_ids)
+        hits = self.store.sentences_by_ids(ids)
+        ranked = evidence_from_hits(hits, self.score_ids(claim_vector, [h.sentence_id for h in hits]).tolist())
+        if self.cross_encoder is None or not ranked:
+            return ranked
+        head, tail = ranked[: self.rerank_depth], ranked[self.rerank_depth:]
+        relevance = np.atleast_1d(self.cross_encoder.predict(
+            [(claim, premise_text(e.title, e.text)) for e in head], show_progress_bar=False
+        ))
+        cosines = [e.score for e in head]  # best first
+        reranked = [head[i] for i in np.argsort(-relevance, kind="stable")]
+        for item, score in zip(reranked, cosines):
+            item.score = score
+        return reranked + tail
+
+
+class FusedBackend(Retriever):
+    """``fused``: :class:`FusedDocumentRetriever` pages, :class:`DenseSentenceSelector` sentences; the only
+    backend that reads the claim's dense vector."""
+
+    @classmethod
+    def open(cls, store: CorpusStore, dense: DenseSentenceIndex, folder: Path, reranker_model: str = "",
+             device: str = "auto") -> FusedBackend:
+        reranker = load_reranker(reranker_model, device) if reranker_model else None
+        return cls("fused", FusedDocumentRetriever(store, dense), DenseSentenceSelector(store, dense, reranker), True)

@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from fever_core.text import clean_json_text
+from fever_core.common.text import clean_json_text
 
 
 class JsonlError(ValueError):
@@ -32,7 +32,7 @@ def read_jsonl(
     """Yield ``(line number, object)`` for each non-blank line, streaming (the file is never loaded whole).
 
     Every line must be UTF-8. A line whose JSON escapes spell lone surrogates (``"\\ud800"``) has them dropped
-    (:func:`~fever_core.text.clean_json_text`): this is where jsonl text enters the workbench.
+    (:func:`~fever_core.common.text.clean_json_text`): this is where jsonl text enters the workbench.
 
     Args:
         source: a path, or an iterable of text or byte lines (an open file, an upload).

@@ -9,8 +9,8 @@ shared history, ``Settings.shared_history``).
 
 Every check is one transaction, written at once (WAL mode): checks made at the same time (a batch
 in its own thread, people checking claims meanwhile) are all kept. The file is opened and used through
-:class:`~fever_core.sqlite.WorkbenchDatabase`: a damaged, foreign, read-only or full one is an
-:class:`~fever_core.sqlite.UnusableDatabase` naming the file and what to do, never a bare SQLite error.
+:class:`~fever_core.common.sqlite.WorkbenchDatabase`: a damaged, foreign, read-only or full one is an
+:class:`~fever_core.common.sqlite.UnusableDatabase` naming the file and what to do, never a bare SQLite error.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fever_core.pipeline import CheckResult
-from fever_core.sqlite import DatabaseKind, WorkbenchDatabase
+from fever_core.common.sqlite import DatabaseKind, WorkbenchDatabase
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checks (

@@ -3,8 +3,8 @@ them, undo, and export as FEVER jsonl (the format the scorer and ``train verifie
 
 Every action is one transaction, written at once (WAL mode), so a crash or a browser refresh loses
 nothing and two annotators can work at the same time. The file is opened and used through
-:class:`~fever_core.sqlite.WorkbenchDatabase`: a damaged, foreign, read-only or full one is an
-:class:`~fever_core.sqlite.UnusableDatabase` naming the file and what to do.
+:class:`~fever_core.common.sqlite.WorkbenchDatabase`: a damaged, foreign, read-only or full one is an
+:class:`~fever_core.common.sqlite.UnusableDatabase` naming the file and what to do.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from fever_core.jsonl import read_jsonl
-from fever_core.sqlite import DatabaseKind, WorkbenchDatabase
-from fever_core.types import LABELS, NEI
+from fever_core.common.jsonl import read_jsonl
+from fever_core.common.sqlite import DatabaseKind, WorkbenchDatabase
+from fever_core.common.types import LABELS, NEI
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS queue (
@@ -109,7 +109,7 @@ class AnnotationStore:
         self._db = WorkbenchDatabase(self.path, ANNOTATIONS)
 
     def _conn(self) -> AbstractContextManager[sqlite3.Connection]:
-        """This thread's connection for one transaction (:meth:`~fever_core.sqlite.WorkbenchDatabase.transaction`)."""
+        """This thread's connection for one transaction (:meth:`~fever_core.common.sqlite.WorkbenchDatabase.transaction`)."""
         return self._db.transaction()
 
     # -- the queue --------------------------------------------------------------------------------

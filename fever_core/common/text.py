@@ -91,7 +91,7 @@ _LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 def clean_user_text(text: str, typed: bool = True) -> str:
     """Clean text where it enters the workbench; each entry calls this once: a claim as typed or listed
     (``check_claim_text`` in the pipeline), and through :func:`clean_json_text` every line of a jsonl file
-    (:func:`fever_core.jsonl.read_jsonl`: claims, corpus pages, imports) and every answer of Wikipedia's API.
+    (:func:`fever_core.common.jsonl.read_jsonl`: claims, corpus pages, imports) and every answer of Wikipedia's API.
 
     Lone surrogates always go: JSON can spell them (``"\\ud800"``) but UTF-8, the only encoding written here,
     can't, so SQLite, a results file or a terminal would refuse the whole text; they are the only code points

@@ -1,8 +1,8 @@
-"""FEVER's file formats (fever_core/formats.py): claims files and pair files, read and written in one place."""
+"""FEVER's file formats (fever_core/common/formats.py): claims files and pair files, read and written in one place."""
 
 import pytest
 
-from fever_core.formats import (
+from fever_core.common.formats import (
     Claim,
     DataFileError,
     Pair,
@@ -14,7 +14,7 @@ from fever_core.formats import (
     read_written_pairs,
     write_pairs,
 )
-from fever_core.types import NEI
+from fever_core.common.types import NEI
 from tests.conftest import CLAIMS, write_jsonl
 
 # --- claims files -----------------------------------------------------------------------------
@@ -137,7 +137,7 @@ def test_evidence_premises_are_joined_as_the_pipeline_joins_them_and_split_back(
 # --- claim lists (read_claim_list, load_claim_list: what a batch check reads) -------------------
 # (imported here: this section was added to the file by the batch-check work, issue 19)
 
-from fever_core.formats import claim_list_kind, load_claim_list, read_claim_list  # noqa: E402
+from fever_core.common.formats import claim_list_kind, load_claim_list, read_claim_list  # noqa: E402
 
 
 def test_a_text_claim_list_is_one_unlabelled_claim_a_line_numbered_by_line():

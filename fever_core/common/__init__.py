@@ -1,0 +1,81 @@
+"""The bottom layer: the FEVER vocabulary and the basics every other layer uses.
+
+:mod:`~fever_core.common.types` (labels, stances, pages, sentences, links), :mod:`~fever_core.common.text` (FEVER's
+text conventions), :mod:`~fever_core.common.settings` (paths, model ids, sizes), :mod:`~fever_core.common.formats`
+(claims and pair files), :mod:`~fever_core.common.jsonl` (jsonl and JSON files), :mod:`~fever_core.common.sqlite`
+(connections and the workbench's own databases), :mod:`~fever_core.common.device` (CPU or GPU, threads),
+:mod:`~fever_core.common.nlp` (the spaCy pipeline), :mod:`~fever_core.common.model_paths` and
+:mod:`~fever_core.common.checksums` (model folders and files checked when read again), and
+:mod:`~fever_core.common.model_versions` (the verifier versions made here and the one in use, which the settings
+read). Nothing here imports another layer; torch and spaCy are imported only when a function needs them.
+"""
+
+from __future__ import annotations
+
+from fever_core.common.checksums import file_checksum
+from fever_core.common.device import cpu_supports_bf16, limit_cpu_threads, select_device
+from fever_core.common.formats import (
+    Claim,
+    DataFileError,
+    Pair,
+    claim_list_kind,
+    evidence_premise,
+    evidence_sentences,
+    file_kind,
+    iter_records,
+    line_number,
+    load_claim_list,
+    load_claims,
+    load_pairs,
+    pair_premise,
+    read_claim_list,
+    write_pairs,
+)
+from fever_core.common.jsonl import JsonlError, decode_utf8, read_jsonl, write_json, write_jsonl
+from fever_core.common.model_paths import missing_local_model
+from fever_core.common.model_versions import (
+    ModelVersion,
+    active_choice_problem,
+    active_verifier,
+    list_versions,
+    models_dir,
+    next_version_dir,
+    use_verifier,
+    write_version,
+)
+from fever_core.common.nlp import load_spacy, split_sentences
+from fever_core.common.settings import (
+    BUNDLED_MODELS_DIR,
+    PROJECT_ROOT,
+    SHARED_DATA_DIR,
+    SHIPPED_JOINT_VERIFIER,
+    SHIPPED_VERIFIER,
+    Settings,
+)
+from fever_core.common.sqlite import DatabaseKind, ThreadConnections, UnusableDatabase, WorkbenchDatabase, move_aside
+from fever_core.common.text import (
+    clean_json_text,
+    clean_user_text,
+    content_words,
+    fever_to_plain,
+    normalise_title_key,
+    page_id_to_title,
+    premise_text,
+    probably_not_english,
+    title_to_page_id,
+)
+from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, Link, Page, Sentence, Stance
+
+__all__ = [
+    "BUNDLED_MODELS_DIR", "LABELS", "NEI", "PROJECT_ROOT", "REFUTES", "SHARED_DATA_DIR", "SHIPPED_JOINT_VERIFIER",
+    "SHIPPED_VERIFIER", "SUPPORTS",
+    "Claim", "DataFileError", "DatabaseKind", "JsonlError", "Link", "ModelVersion", "Page", "Pair", "Sentence",
+    "Settings", "Stance", "ThreadConnections", "UnusableDatabase", "WorkbenchDatabase",
+    "active_choice_problem", "active_verifier", "claim_list_kind", "clean_json_text", "clean_user_text",
+    "content_words", "cpu_supports_bf16", "decode_utf8", "evidence_premise", "evidence_sentences", "fever_to_plain",
+    "file_checksum", "file_kind", "iter_records", "limit_cpu_threads", "line_number", "list_versions",
+    "load_claim_list", "load_claims", "load_pairs", "load_spacy", "missing_local_model", "models_dir",
+    "move_aside", "next_version_dir", "normalise_title_key", "pair_premise", "page_id_to_title", "premise_text",
+    "probably_not_english", "read_claim_list", "read_jsonl", "select_device", "split_sentences",
+    "title_to_page_id", "use_verifier", "write_json", "write_jsonl", "write_pairs", "write_version",
+]
