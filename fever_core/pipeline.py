@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, make_dataclass
 
 from fever_core.retrieval.claim_analysis import ClaimAnalysis, analyse_claim
 from fever_core.retrieval.registry import get_retriever
 from fever_core.retrieval.results import EvidenceSentence, HopLink, PageCandidate
 from fever_core.retrieval.two_hop import merge_hops, rank_linked_pages, second_hop
-from fever_core.common.settings import Settings
+from fever_core.common.settings import CHECK_SETTINGS, Settings
 from fever_core.common.text import clean_user_text
 from fever_core.common.types import Stance
 from fever_core.verification.claim_verifier import ClaimVerifier, EvidenceResult, VerificationTask
@@ -35,29 +35,13 @@ class ClaimError(ValueError):
     """The claim can't be checked as typed (empty, too long...); the message says what to do."""
 
 
-@dataclass
-class CheckOptions:
-    """Per-check knobs; ``None`` means "use the settings".
-
-    Attributes:
-        pages_k: pages kept by document retrieval.
-        sentences_k: evidence sentences passed to the verifier.
-        two_hop: follow hyperlinks of first-hop evidence.
-        two_hop_threshold: minimum first-hop selection score to follow its links.
-        min_evidence_score: minimum selection score for evidence to count in the verdict.
-        nei_threshold: P(NOT ENOUGH INFO) from which a stance is not decisive (the model's rule by default);
-            setting it makes the rule decide.
-        verdict: ``"learned"`` (the verifier's claim-level model when it has one; the default) or
-            ``"rule"`` (the best trustworthy sentence decides by the NEI threshold).
-    """
-
-    pages_k: int | None = None
-    sentences_k: int | None = None
-    two_hop: bool | None = None
-    two_hop_threshold: float | None = None
-    min_evidence_score: float | None = None
-    nei_threshold: float | None = None
-    verdict: str | None = None
+CheckOptions = make_dataclass(
+    "CheckOptions", [(setting.name, setting.type | None, field(default=None)) for setting in CHECK_SETTINGS])
+CheckOptions.__module__ = __name__  # where pickle (Ray's workers) finds it
+CheckOptions.__doc__ = """Per-check knobs, one field per setting of :data:`~fever_core.common.settings.CHECK_SETTINGS` (where
+their meaning, units and limits are declared: ``pages_k``, ``sentences_k``, ``two_hop``, ``two_hop_threshold``,
+``min_evidence_score``, ``nei_threshold``, ``verdict``); ``None`` means "use the settings" (for the verdict's
+thresholds: the verifier's decision rule)."""
 
 
 @dataclass

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 import streamlit as st
 
 from fever_core.common import (
+    CHECK_SETTING,
+    CHECK_SETTINGS,
     SHARED_DATA_DIR,
     Claim,
     DataFileError,
@@ -39,9 +41,8 @@ WIKIPEDIA_ARTICLE = "https://en.wikipedia.org/wiki/"
 FM2_SOURCE = "fever:fm2-pages.jsonl"
 SESSION_COOKIE = "fever_workbench_session"
 _SESSION_ID = re.compile(r"[0-9a-f]{32}")
-# Each sidebar slider's range: the sliders draw it, a permalink's values are held to it.
-SETTING_LIMITS = {"pages_k": (1, 10), "sentences_k": (1, 10), "two_hop_threshold": (0.0, 1.0),
-                  "min_evidence_score": (0.0, 1.0), "nei_threshold": (0.0, 1.0)}
+SETTING_LIMITS = {setting.name: setting.limits for setting in CHECK_SETTINGS if setting.limits is not None}
+"""Each sidebar slider's range, from the declaration: the sliders draw it, a permalink's values are held to it."""
 
 
 def plain(text: str) -> str:
@@ -138,10 +139,14 @@ def _setting_widget(factory: Callable[..., Any], label: str, name: str, defaults
     return synced_widget(factory, label, "_" + name, _setting(name, defaults), save, **kwargs)
 
 
-def _setting_slider(label: str, name: str, defaults: dict[str, Any], **kwargs) -> Any:
-    """A sidebar slider for setting ``name`` over its range in :data:`SETTING_LIMITS`."""
+def _setting_slider(name: str, defaults: dict[str, Any], **kwargs) -> Any:
+    """A sidebar slider for the per-check setting ``name``: its label, range (:data:`SETTING_LIMITS`), step and help
+    as :data:`~fever_core.common.settings.CHECK_SETTINGS` declares them."""
+    setting = CHECK_SETTING[name]
     low, high = SETTING_LIMITS[name]
-    return _setting_widget(st.slider, label, name, defaults, min_value=low, max_value=high, **kwargs)
+    described = setting.describe()
+    return _setting_widget(st.slider, setting.label, name, defaults, min_value=low, max_value=high,
+                           step=setting.type(setting.step), help=described[:1].upper() + described[1:], **kwargs)
 
 
 def current_settings() -> UiSettings:
@@ -176,19 +181,17 @@ def sidebar_settings() -> UiSettings:
         "offline later. Others: corpora made from FEVER-format files.",
     )
     with sidebar.expander("Retrieval and verdict", expanded=False):
-        _setting_slider("Pages", "pages_k", defaults)
-        _setting_slider("Evidence sentences", "sentences_k", defaults)
-        _setting_widget(st.toggle, "Follow links (two-hop evidence)", "two_hop", defaults)
-        _setting_slider("Two-hop: minimum first-hop score", "two_hop_threshold", defaults, step=0.05)
-        _setting_slider("Minimum evidence score", "min_evidence_score", defaults, step=0.05,
-                        help="Evidence scoring below this is shown but not used for the verdict.")
+        _setting_slider("pages_k", defaults)
+        _setting_slider("sentences_k", defaults)
+        _setting_widget(st.toggle, CHECK_SETTING["two_hop"].label, "two_hop", defaults)
+        _setting_slider("two_hop_threshold", defaults)
+        _setting_slider("min_evidence_score", defaults)
         custom = _setting_widget(
             st.checkbox, "Override the model's NOT ENOUGH INFO threshold", "custom_threshold", defaults,
             help="The shipped verdict is learned from all top evidence (the sentences' stances, mixed "
             "with a joint verifier that reads them together); with this on, "
             "the best trustworthy sentence decides by the threshold below instead.")
-        _setting_slider("NOT ENOUGH INFO threshold", "nei_threshold", defaults, step=0.01, disabled=not custom,
-                        help="A stance with P(NEI) at or above this does not decide the verdict.")
+        _setting_slider("nei_threshold", defaults, disabled=not custom)
         _setting_widget(st.text_input, "Verifier model (path or hub id)", "verifier_model", defaults)
     with sidebar.expander("Add a corpus from a FEVER wiki-pages file"), st.form("new_corpus"):
         name = st.text_input("Name", placeholder="my-pages")
@@ -223,9 +226,8 @@ def setting_from_address(name: str, text: str, default: Any) -> Any:
             raise ValueError(text)
         return text == "true"
     value = type(default)(text)
-    low, high = SETTING_LIMITS.get(name, (value, value))
-    if not low <= value <= high:
-        raise ValueError(text)
+    if name in CHECK_SETTING:
+        value = CHECK_SETTING[name].check(value)
     if name == "corpus" and value not in list_corpora(Settings.from_env().data_dir):
         raise ValueError(text)
     if name == "verifier_model" and not Path(value).is_dir():

@@ -11,26 +11,22 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from fever_core.cli.common import add_ray_options, add_verdict_option, settings_from, write_json
-
-
-def _open_checker(args: argparse.Namespace):
-    """The checker for the command's ``--corpus``, settings and ``--retriever``; what it says about its models
-    (e.g. a damaged verifier refused) goes to stderr as ``warning:`` lines."""
-    from fever_core.pipeline import Checker
-
-    checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
-    for warning in checker.verification.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    return checker
+from fever_core.cli.common import (
+    add_checker_options,
+    add_ray_options,
+    check_options_from,
+    open_checker,
+    settings_from,
+    write_json,
+)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from fever_core.pipeline import CheckOptions, check_claim_text
+    from fever_core.pipeline import check_claim_text
 
     claim = check_claim_text(args.claim)  # refuse a claim that can't be checked before loading any model
-    checker = _open_checker(args)
-    result = checker.check(claim, CheckOptions(two_hop=False if args.no_two_hop else None, verdict=args.verdict))
+    checker = open_checker(args)
+    result = checker.check(claim, check_options_from(args))
     for warning in result.warnings:
         if warning not in checker.verification.warnings:
             print(f"warning: {warning}", file=sys.stderr)
@@ -51,12 +47,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_check_batch(args: argparse.Namespace) -> int:
     from fever_core.evaluation.batch import ResultsFile, results_path, run_batch
     from fever_core.common.formats import load_claim_list
-    from fever_core.pipeline import CheckOptions
 
     claims = load_claim_list(args.claims)  # a list or an output that can't be used is refused before any model loads
     if args.out:
         results_path(args.out)
-    options = CheckOptions(two_hop=False if args.no_two_hop else None, verdict=args.verdict)
+    options = check_options_from(args)
     if args.ray is not None:
         from fever_core.distributed import check_batch_on_ray, require_ray
         from fever_core.workspace import open_workspace
@@ -68,7 +63,7 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
             return check_batch_on_ray(args.corpus, settings_from(args), claims, options, args.retriever,
                                       address=args.ray, workers=args.ray_workers, on_row=on_row)
     else:
-        checker = _open_checker(args)
+        checker = open_checker(args)
 
         def check(on_row):
             return run_batch(checker, claims, options, on_row=on_row)
@@ -93,12 +88,10 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from fever_core.evaluation.run import evaluate
     from fever_core.common.formats import load_claims
-    from fever_core.pipeline import CheckOptions
 
     claims = load_claims(args.claims, args.limit, args.sample, args.seed)
-    checker = _open_checker(args)
-    options = CheckOptions(two_hop=False if args.no_two_hop else None, verdict=args.verdict)
-    report = evaluate(checker, claims, args.claims, options, oracle=args.oracle_evidence,
+    checker = open_checker(args)
+    report = evaluate(checker, claims, args.claims, check_options_from(args), oracle=args.oracle_evidence,
                       predictions_path=args.predictions)
     data = report.to_dict()
     write_json(args.report, data)
@@ -125,40 +118,26 @@ def cmd_evaluate_pairs(args: argparse.Namespace) -> int:
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    from fever_core.retrieval.registry import RETRIEVERS
-
     p = commands.add_parser("check", help="check one claim")
     p.add_argument("claim")
-    p.add_argument("--corpus", default="embedded", help="a corpus name, or 'wikipedia' to fetch pages live (cached)")
-    p.add_argument("--retriever", default="fused", choices=RETRIEVERS)
-    p.add_argument("--model", help="verifier model path or hub id (default: settings)")
-    p.add_argument("--no-two-hop", action="store_true")
-    add_verdict_option(p)
+    add_checker_options(p)
     p.add_argument("--json", action="store_true", help="print the whole result as JSON")
     p.set_defaults(func=cmd_check)
 
     p = commands.add_parser("check-batch", help="check a list of claims (text, CSV or jsonl; labels optional)")
     p.add_argument("claims", help="one claim a line (.txt), a CSV with a \"claim\" column (optional \"label\", \"id\"), "
                    "or FEVER jsonl")
-    p.add_argument("--corpus", default="embedded", help="a corpus name, or 'wikipedia' to fetch pages live (cached)")
-    p.add_argument("--retriever", default="fused", choices=RETRIEVERS)
-    p.add_argument("--model", help="verifier model path or hub id (default: settings)")
-    p.add_argument("--no-two-hop", action="store_true")
-    add_verdict_option(p)
+    add_checker_options(p)
     p.add_argument("--out", help="write the results here: a table (.csv) or FEVER predictions (.jsonl)")
     add_ray_options(p, "check the claims on a Ray cluster's workers, each with its own checker")
     p.set_defaults(func=cmd_check_batch)
 
     p = commands.add_parser("evaluate", help="FEVER metrics on a claims file")
     p.add_argument("--claims", required=True)
-    p.add_argument("--corpus", default="fever-dev")
+    add_checker_options(p, corpus="fever-dev", corpus_help="a corpus name")
     p.add_argument("--limit", type=int, help="only the first N claims")
     p.add_argument("--sample", type=int, help="a random sample of N claims (reproducible with --seed)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--retriever", default="fused", choices=RETRIEVERS)
-    p.add_argument("--model", help="verifier model path or hub id (default: settings)")
-    p.add_argument("--no-two-hop", action="store_true")
-    add_verdict_option(p)
     p.add_argument("--oracle-evidence", action="store_true", help="verify against gold evidence (S/R claims)")
     p.add_argument("--predictions", help="write FEVER prediction lines here (jsonl)")
     p.add_argument("--report", help="write the report here (json)")

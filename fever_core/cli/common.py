@@ -1,12 +1,14 @@
-"""What every command shares: settings from the global options, JSON reports, the verdict option."""
+"""What the commands share: settings from the global options, JSON reports, the checker's options (corpus,
+retriever, model, and one option per per-check setting of :data:`~fever_core.common.settings.CHECK_SETTINGS`)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
-from fever_core.common.settings import Settings
+from fever_core.common.settings import CHECK_SETTINGS, CheckSetting, Settings
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -26,10 +28,72 @@ def write_json(path: str | Path | None, data: dict) -> None:
         Path(path).write_text(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def add_verdict_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--verdict", choices=["learned", "rule"], default=None,
-                        help="learned: the verifier's claim-level model over all evidence (default when it has one); "
-                        "rule: the best trustworthy sentence decides")
+class SettingValue:
+    """An argparse ``type`` for a number setting: the text as the setting's type, held to its declared limits."""
+
+    def __init__(self, setting: CheckSetting):
+        self.setting = setting
+        self.__name__ = setting.type.__name__  # argparse names the type in "invalid int value"
+
+    def __call__(self, text: str) -> int | float:
+        try:
+            value = self.setting.type(text)
+        except ValueError:
+            whole = "whole " if self.setting.type is int else ""
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {whole}number ({self.setting.unit})") from None
+        try:
+            return self.setting.check(value)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def option_name(setting: CheckSetting) -> str:
+    """The command-line spelling of a setting: ``pages_k`` -> ``--pages-k``."""
+    return "--" + setting.name.replace("_", "-")
+
+
+def add_check_setting_options(parser: argparse.ArgumentParser) -> None:
+    """One option per per-check setting (:data:`~fever_core.common.settings.CHECK_SETTINGS`), each ``None`` unless given
+    (then the settings, or the verifier's rule, decide): ``--pages-k N``, ``--two-hop/--no-two-hop``, ``--verdict``..."""
+    for setting in CHECK_SETTINGS:
+        if setting.type is bool:
+            parser.add_argument(option_name(setting), action=argparse.BooleanOptionalAction, default=None,
+                                help=setting.describe())
+        elif setting.choices:
+            parser.add_argument(option_name(setting), choices=setting.choices, default=None, help=setting.describe())
+        else:
+            parser.add_argument(option_name(setting), type=SettingValue(setting), default=None,
+                                metavar=setting.unit.upper().replace(" ", "_") or "VALUE", help=setting.describe())
+
+
+def add_checker_options(parser: argparse.ArgumentParser, corpus: str = "embedded",
+                        corpus_help: str = "a corpus name, or 'wikipedia' to fetch pages live (cached)") -> None:
+    """What a command that checks claims takes: ``--corpus``, ``--retriever``, ``--model`` and the per-check
+    settings (:func:`add_check_setting_options`)."""
+    from fever_core.retrieval.registry import RETRIEVERS
+
+    parser.add_argument("--corpus", default=corpus, help=corpus_help)
+    parser.add_argument("--retriever", default="fused", choices=RETRIEVERS)
+    parser.add_argument("--model", help="verifier model path or hub id (default: settings)")
+    add_check_setting_options(parser)
+
+
+def check_options_from(args: argparse.Namespace):
+    """The :class:`~fever_core.pipeline.CheckOptions` of the per-check options given (the others ``None``)."""
+    from fever_core.pipeline import CheckOptions
+
+    return CheckOptions(**{setting.name: getattr(args, setting.name) for setting in CHECK_SETTINGS})
+
+
+def open_checker(args: argparse.Namespace):
+    """The checker for the command's ``--corpus``, settings and ``--retriever``; what it says about its models
+    (e.g. a damaged verifier refused) goes to stderr as ``warning:`` lines."""
+    from fever_core.pipeline import Checker
+
+    checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
+    for warning in checker.verification.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return checker
 
 
 def add_ray_options(parser: argparse.ArgumentParser, what: str) -> None:

@@ -46,10 +46,13 @@ from fever_core.common.model_versions import (
 from fever_core.common.nlp import load_spacy, split_sentences
 from fever_core.common.settings import (
     BUNDLED_MODELS_DIR,
+    CHECK_SETTING,
+    CHECK_SETTINGS,
     PROJECT_ROOT,
     SHARED_DATA_DIR,
     SHIPPED_JOINT_VERIFIER,
     SHIPPED_VERIFIER,
+    CheckSetting,
     Settings,
 )
 from fever_core.common.sqlite import DatabaseKind, ThreadConnections, UnusableDatabase, WorkbenchDatabase, move_aside
@@ -70,7 +73,7 @@ __all__ = [
     "BUNDLED_MODELS_DIR", "LABELS", "NEI", "PROJECT_ROOT", "REFUTES", "SHARED_DATA_DIR", "SHIPPED_JOINT_VERIFIER",
     "SHIPPED_VERIFIER", "SUPPORTS",
     "Claim", "DataFileError", "DatabaseKind", "JsonlError", "Link", "ModelVersion", "Page", "Pair", "Sentence",
-    "Settings", "Stance", "ThreadConnections", "UnusableDatabase", "WorkbenchDatabase",
+    "CHECK_SETTING", "CHECK_SETTINGS", "CheckSetting", "Settings", "Stance", "ThreadConnections", "UnusableDatabase", "WorkbenchDatabase",
     "active_choice_problem", "active_verifier", "claim_list_kind", "clean_json_text", "clean_user_text",
     "content_words", "cpu_supports_bf16", "decode_utf8", "evidence_premise", "evidence_sentences", "fever_to_plain",
     "file_checksum", "file_kind", "iter_records", "limit_cpu_threads", "line_number", "list_versions",

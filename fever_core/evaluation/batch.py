@@ -1,5 +1,7 @@
-"""Batch checks: a checker over a list of claims, labelled or not, with progress; one row per claim
-for a results table; and only the metrics the claims' gold data allows.
+"""Batch checks: the one runner of a list of claims (:func:`run_batch`), labelled or not, with progress; one row
+per claim for a results table; and only the metrics the claims' gold data allows. ``evaluate`` (its FEVER report,
+:mod:`fever_core.evaluation.run`), ``check-batch``, the Evaluate and Batch pages and the Ray workers
+(:mod:`fever_core.distributed.batch`) all check their claims here.
 
 A claim list (:func:`fever_core.common.formats.read_claim_list`) may carry gold labels and gold evidence, or
 neither. :class:`GoldData` says which metrics it allows: label accuracy needs labels; the FEVER score
@@ -22,13 +24,13 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 import numpy as np
 
-from fever_core.evaluation.scorer import fever_score
+from fever_core.evaluation.scorer import fever_score, gold_groups
 from fever_core.common.formats import Claim
 from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimError
 from fever_core.retrieval.results import EvidenceSentence
@@ -148,11 +150,14 @@ class BatchReport:
         rows: one per claim checked, in list order.
         seconds: wall-clock time the batch took.
         stopped: it was stopped before its last claim.
+        skipped: claims given no row, by why: ``oracle_without_gold_evidence`` (an oracle run's claim whose first
+            gold evidence group is not all in the corpus); empty when none was.
     """
 
     rows: list[BatchRow]
     seconds: float
     stopped: bool = False
+    skipped: dict[str, int] = field(default_factory=dict)
 
     @property
     def gold(self) -> GoldData:
@@ -167,6 +172,15 @@ class BatchReport:
         latencies = [row.result.timings["total"] for row in self.rows if row.result]
         return float(np.percentile(latencies, percentile)) if latencies else 0.0
 
+    def stage_latency_p50_s(self) -> dict[str, float]:
+        """The median seconds of each pipeline stage (``analysis``, ``documents``... ``total``) over the checked
+        claims, by stage."""
+        stage_times: dict[str, list[float]] = {}
+        for row in self.rows:
+            for stage, seconds in (row.result.timings if row.result else {}).items():
+                stage_times.setdefault(stage, []).append(seconds)
+        return {stage: float(np.percentile(times, 50)) for stage, times in stage_times.items()}
+
     def metrics(self) -> dict[str, float | None]:
         """Label accuracy and FEVER score in [0, 1], over the labelled claims; ``None`` where the gold
         data does not allow them (see :class:`GoldData`)."""
@@ -177,10 +191,30 @@ class BatchReport:
         return self.gold.allowed({"label_accuracy": scores.label_accuracy, "fever_score": scores.fever_score})
 
 
-def check_claim(checker: Checker, claim: Claim, options: CheckOptions | None = None) -> BatchRow:
-    """Check one claim of a batch; a claim that can't be checked, whatever the reason, gets a row with it (the
-    rest of the batch is checked all the same)."""
+def oracle_evidence(checker: Checker, claim: Claim) -> list[EvidenceSentence] | None:
+    """The first gold evidence group's sentences from the corpus, or ``None`` if any is missing (or the claim is
+    NOT ENOUGH INFO, without evidence)."""
+    groups = gold_groups(claim.evidence) if claim.label != NEI else []
+    if not groups or not groups[0] or any(pair[0] is None for pair in groups[0]):
+        return None
+    evidence = []
+    for page_id, line in groups[0]:
+        sentence = checker.workspace.store.sentence(page_id, line)
+        if sentence is None:
+            return None
+        title = checker.workspace.store.title_of(page_id) or page_id
+        evidence.append(EvidenceSentence(page_id, title, line, sentence.text, 1.0))
+    return evidence
+
+
+def check_claim(checker: Checker, claim: Claim, options: CheckOptions | None = None,
+                evidence: list[EvidenceSentence] | None = None) -> BatchRow:
+    """Check one claim of a batch (against ``evidence`` without retrieving, when given: the oracle mode); a claim
+    that can't be checked, whatever the reason, gets a row with it (the rest of the batch is checked all the
+    same)."""
     try:
+        if evidence is not None:
+            return BatchRow(claim, checker.verify_evidence(claim.claim, evidence, options))
         return BatchRow(claim, checker.check(claim.claim, options))
     except ClaimError as exc:
         return BatchRow(claim, None, str(exc))
@@ -195,22 +229,33 @@ def run_batch(
     options: CheckOptions | None = None,
     on_row: Callable[[BatchRow, int, int], None] | None = None,
     stop: threading.Event | None = None,
+    oracle: bool = False,
 ) -> BatchReport:
-    """Check the claims in order.
+    """Check the claims in order: the one runner of a list of claims.
 
     Args:
-        on_row: called as ``on_row(row, done, total)`` after each claim.
+        options: the per-check settings of every claim (``None``: the checker's settings).
+        on_row: called as ``on_row(row, done, total)`` after each claim checked (``done`` counts the claims done,
+            skipped ones included).
         stop: when set, the batch ends after the claim being checked (the report says it was stopped).
+        oracle: verify each claim against its first gold evidence group instead of retrieving
+            (:func:`oracle_evidence`); claims without one get no row (counted in the report's ``skipped``).
     """
     started = time.perf_counter()
     rows: list[BatchRow] = []
+    skipped = 0
     for claim in claims:
         if stop is not None and stop.is_set():
             break
-        rows.append(check_claim(checker, claim, options))
+        evidence = oracle_evidence(checker, claim) if oracle else None
+        if oracle and evidence is None:
+            skipped += 1
+            continue
+        rows.append(check_claim(checker, claim, options, evidence))
         if on_row is not None:
-            on_row(rows[-1], len(rows), len(claims))
-    return BatchReport(rows, time.perf_counter() - started, stopped=len(rows) < len(claims))
+            on_row(rows[-1], len(rows) + skipped, len(claims))
+    return BatchReport(rows, time.perf_counter() - started, stopped=len(rows) + skipped < len(claims),
+                       skipped={"oracle_without_gold_evidence": skipped} if skipped else {})
 
 
 class BatchJob:

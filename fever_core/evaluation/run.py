@@ -11,19 +11,19 @@ per claim (p50, p95) and the p50 of each pipeline stage (``stage_latency_p50_s``
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import numpy as np
 from tqdm import tqdm
 
+from fever_core.evaluation.batch import BatchReport, BatchRow, oracle_evidence, run_batch
 from fever_core.evaluation.scorer import FeverScores, fever_score, gold_groups, is_strictly_correct
 from fever_core.common.formats import Claim
-from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimError
-from fever_core.retrieval.results import EvidenceSentence
+from fever_core.pipeline import Checker, CheckOptions
 from fever_core.common.types import LABELS, NEI
+
+__all__ = ["EvaluationReport", "evaluate", "oracle_evidence"]
 
 
 def _complete(groups: list[list[list]], found: set) -> bool:
@@ -62,20 +62,53 @@ class EvaluationReport:
         data.update(data.pop("scores"))
         return data
 
-
-def oracle_evidence(checker: Checker, claim: Claim) -> list[EvidenceSentence] | None:
-    """The first gold evidence group's sentences from the corpus, or ``None`` if any is missing."""
-    groups = gold_groups(claim.evidence)
-    if not groups or not groups[0] or any(pair[0] is None for pair in groups[0]):
-        return None
-    evidence = []
-    for page_id, line in groups[0]:
-        sentence = checker.workspace.store.sentence(page_id, line)
-        if sentence is None:
-            return None
-        title = checker.workspace.store.title_of(page_id) or page_id
-        evidence.append(EvidenceSentence(page_id, title, line, sentence.text, 1.0))
-    return evidence
+    @classmethod
+    def of(cls, batch: BatchReport, predictions: list[dict], claims_file: str, corpus: str, retriever: str,
+           two_hop: bool, oracle: bool) -> EvaluationReport:
+        """The report of a run of labelled claims: ``predictions`` are its rows' FEVER prediction lines."""
+        doc_hits = {1: 0, 5: 0, 10: 0}
+        sentence_hits = verifiable = multi_n = multi_hits = multi_right = 0
+        for row in batch.rows:
+            result, claim = row.result, row.claim
+            if result is None or claim.label == NEI:
+                continue
+            groups = [g for g in gold_groups(claim.evidence) if g and all(p[0] is not None for p in g)]
+            verifiable += 1
+            pages = [p.page_id for p in result.pages]
+            for k in doc_hits:
+                doc_hits[k] += _page_complete(groups, pages[:k])
+            hit = _complete(groups, {(e.sentence.page_id, e.sentence.line) for e in result.evidence})
+            sentence_hits += hit
+            if groups and all(len({p[0] for p in g}) > 1 for g in groups):
+                multi_n += 1
+                multi_hits += hit
+                multi_right += result.verdict.label == claim.label
+        confusion = {g: {p: 0 for p in LABELS} for g in LABELS}
+        for prediction, row in zip(predictions, batch.rows):
+            confusion[row.claim.label][prediction["predicted_label"]] += 1
+        ratio = (lambda hits: hits / verifiable if verifiable else 0.0)
+        claim_errors = sum(row.result is None for row in batch.rows)
+        return cls(
+            claims_file=str(claims_file),
+            corpus=corpus,
+            retriever=retriever,
+            two_hop=two_hop,
+            oracle_evidence=oracle,
+            n_claims=len(predictions),
+            scores=fever_score(predictions, [row.claim.to_fever() for row in batch.rows]),
+            doc_recall_at_1=ratio(doc_hits[1]),
+            doc_recall_at_5=ratio(doc_hits[5]),
+            doc_recall_at_10=ratio(doc_hits[10]),
+            sentence_recall_at_5=ratio(sentence_hits),
+            multi_page={"n": multi_n, "sentence_recall_at_5": multi_hits / multi_n if multi_n else 0.0,
+                        "label_accuracy": multi_right / multi_n if multi_n else 0.0},
+            confusion_matrix=confusion,
+            latency_p50_s=batch.latency_s(50),
+            latency_p95_s=batch.latency_s(95),
+            claims_per_s=batch.claims_per_s,
+            skipped={**batch.skipped, **({"claim_errors": claim_errors} if claim_errors else {})},
+            stage_latency_p50_s=batch.stage_latency_p50_s(),
+        )
 
 
 def evaluate(
@@ -89,75 +122,35 @@ def evaluate(
     on_claim: Callable[[int, int], None] | None = None,
     rows: list[dict] | None = None,
 ) -> EvaluationReport:
-    """Check every claim and score the predictions.
+    """Check every claim (:func:`~fever_core.evaluation.batch.run_batch`) and score the predictions.
 
     Args:
         oracle: verify against the first gold evidence group instead of retrieving (SUPPORTS /
             REFUTES claims only; label accuracy is the number that matters then).
         predictions_path: where to write one FEVER prediction line per claim (jsonl).
+        progress: show a progress bar on stderr.
         on_claim: called as ``on_claim(done, total)`` after each claim (for progress bars).
         rows: if given, one dict per evaluated claim is appended to it: id, claim, gold and
             predicted label, whether the label and the FEVER score were right, predicted evidence.
     """
     options = options or CheckOptions()
-    predictions, gold, latencies = [], [], []
-    stage_times: dict[str, list[float]] = {}
-    doc_hits = {1: 0, 5: 0, 10: 0}
-    sentence_hits = verifiable = multi_n = multi_hits = multi_right = 0
-    skipped = {"oracle_without_gold_evidence": 0, "claim_errors": 0}
-    started = time.perf_counter()
-    for number, claim in enumerate(tqdm(claims, desc="Checking claims", unit="claim", disable=not progress), 1):
-        if on_claim is not None and number > 1:
-            on_claim(number - 1, len(claims))
-        result: CheckResult
-        try:
-            if oracle:
-                evidence = oracle_evidence(checker, claim) if claim.label != NEI else None
-                if evidence is None:
-                    skipped["oracle_without_gold_evidence"] += 1
-                    continue
-                result = checker.verify_evidence(claim.claim, evidence, options)
-            else:
-                result = checker.check(claim.claim, options)
-        except ClaimError:
-            skipped["claim_errors"] += 1
-            prediction = {"id": claim.id, "predicted_label": NEI, "predicted_evidence": []}
-            predictions.append(prediction)
-            gold.append(claim)
-            continue
-        latencies.append(result.timings["total"])
-        for stage, seconds in result.timings.items():
-            stage_times.setdefault(stage, []).append(seconds)
-        predictions.append(result.fever_prediction(claim.id))
-        gold.append(claim)
-        if claim.label == NEI:
-            continue
-        groups = [g for g in gold_groups(claim.evidence) if g and all(p[0] is not None for p in g)]
-        verifiable += 1
-        pages = [p.page_id for p in result.pages]
-        for k in doc_hits:
-            doc_hits[k] += _page_complete(groups, pages[:k])
-        found = {(e.sentence.page_id, e.sentence.line) for e in result.evidence}
-        hit = _complete(groups, found)
-        sentence_hits += hit
-        if groups and all(len({p[0] for p in g}) > 1 for g in groups):
-            multi_n += 1
-            multi_hits += hit
-            multi_right += result.verdict.label == claim.label
-    elapsed = time.perf_counter() - started
-    if on_claim is not None:
+    reported = 0
+
+    with tqdm(total=len(claims), desc="Checking claims", unit="claim", disable=not progress) as bar:
+
+        def on_row(row: BatchRow, done: int, total: int) -> None:
+            nonlocal reported
+            bar.update(done - bar.n)
+            if on_claim is not None:
+                on_claim(done, total)
+            reported = done
+
+        batch = run_batch(checker, claims, options, on_row=on_row, oracle=oracle)
+    if on_claim is not None and reported < len(claims):
         on_claim(len(claims), len(claims))
+    predictions = [row.fever_prediction() for row in batch.rows]
     if rows is not None:
-        for prediction, claim in zip(predictions, gold):
-            rows.append({
-                "id": claim.id,
-                "claim": claim.claim,
-                "label": claim.label,
-                "predicted_label": prediction["predicted_label"],
-                "label_correct": prediction["predicted_label"] == claim.label,
-                "fever_correct": is_strictly_correct({**prediction, **claim.to_fever()}, 5),
-                "predicted_evidence": prediction["predicted_evidence"],
-            })
+        rows.extend(_scored_row(row, prediction) for row, prediction in zip(batch.rows, predictions))
     if predictions_path:
         Path(predictions_path).parent.mkdir(parents=True, exist_ok=True)
         with open(predictions_path, "w", encoding="utf-8") as fh:
@@ -165,28 +158,19 @@ def evaluate(
                 fh.write(json.dumps(prediction, ensure_ascii=False) + "\n")
     if not predictions:
         raise ValueError("No claim could be evaluated (in oracle mode, no claim had gold evidence in the corpus).")
-    confusion = {g: {p: 0 for p in LABELS} for g in LABELS}
-    for prediction, claim in zip(predictions, gold):
-        confusion[claim.label][prediction["predicted_label"]] += 1
-    ratio = (lambda hits: hits / verifiable if verifiable else 0.0)
-    return EvaluationReport(
-        claims_file=str(claims_file),
-        corpus=checker.workspace.name,
-        retriever=checker.retriever,
-        two_hop=bool(checker.settings.two_hop if options.two_hop is None else options.two_hop),
-        oracle_evidence=oracle,
-        n_claims=len(predictions),
-        scores=fever_score(predictions, [claim.to_fever() for claim in gold]),
-        doc_recall_at_1=ratio(doc_hits[1]),
-        doc_recall_at_5=ratio(doc_hits[5]),
-        doc_recall_at_10=ratio(doc_hits[10]),
-        sentence_recall_at_5=ratio(sentence_hits),
-        multi_page={"n": multi_n, "sentence_recall_at_5": multi_hits / multi_n if multi_n else 0.0,
-                    "label_accuracy": multi_right / multi_n if multi_n else 0.0},
-        confusion_matrix=confusion,
-        latency_p50_s=float(np.percentile(latencies, 50)) if latencies else 0.0,
-        latency_p95_s=float(np.percentile(latencies, 95)) if latencies else 0.0,
-        claims_per_s=len(predictions) / elapsed if elapsed > 0 else 0.0,
-        skipped={k: v for k, v in skipped.items() if v},
-        stage_latency_p50_s={stage: float(np.percentile(times, 50)) for stage, times in stage_times.items()},
-    )
+    return EvaluationReport.of(batch, predictions, claims_file, checker.workspace.name, checker.retriever,
+                               bool(checker.settings.two_hop if options.two_hop is None else options.two_hop), oracle)
+
+
+def _scored_row(row: BatchRow, prediction: dict) -> dict:
+    """What :func:`evaluate` gives for a claim in ``rows``."""
+    claim = row.claim
+    return {
+        "id": claim.id,
+        "claim": claim.claim,
+        "label": claim.label,
+        "predicted_label": prediction["predicted_label"],
+        "label_correct": prediction["predicted_label"] == claim.label,
+        "fever_correct": is_strictly_correct({**prediction, **claim.to_fever()}, 5),
+        "predicted_evidence": prediction["predicted_evidence"],
+    }

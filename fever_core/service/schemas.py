@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from fever_core.common import NEI, REFUTES, SUPPORTS
-from fever_core.pipeline import MAX_CLAIM_CHARS, SENTENCES_SHOWN, CheckOptions
+from fever_core.common import CHECK_SETTINGS, NEI, REFUTES, SUPPORTS, CheckSetting
+from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions
 
 Label = Literal[SUPPORTS, REFUTES, NEI]  # type: ignore[valid-type]
 
-MAX_PAGES_K = 50
 CLAIM_HELP = (f"The claim to check: one statement, at most {MAX_CLAIM_CHARS:,} characters once control characters "
               "are removed, with at least one letter or digit.")
 
@@ -27,27 +26,27 @@ CLAIM_HELP = (f"The claim to check: one statement, at most {MAX_CLAIM_CHARS:,} c
 # Requests are validated strictly: a value of the wrong JSON type is refused, not coerced (false is not 0).
 
 
-class CheckOptionsBody(BaseModel):
-    """Per-check knobs (``fever_core.pipeline.CheckOptions``); a field left out uses the server's settings."""
-
+class _CheckOptionsBase(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-
-    pages_k: int | None = Field(None, ge=1, le=MAX_PAGES_K, description="pages kept by document retrieval")
-    sentences_k: int | None = Field(None, ge=1, le=SENTENCES_SHOWN,
-                                    description="evidence sentences passed to the verifier")
-    two_hop: bool | None = Field(None, description="follow the hyperlinks of first-hop evidence")
-    two_hop_threshold: float | None = Field(None, ge=-1, le=1, allow_inf_nan=False,
-                                            description="minimum first-hop selection score to follow its links")
-    min_evidence_score: float | None = Field(None, ge=-1, le=1, allow_inf_nan=False,
-                                             description="minimum selection score for evidence to count")
-    nei_threshold: float | None = Field(None, ge=0, le=1, allow_inf_nan=False,
-                                        description="P(NOT ENOUGH INFO) from which a stance is not decisive; "
-                                        "setting it makes the best-sentence rule decide")
-    verdict: Literal["learned", "rule"] | None = Field(
-        None, description="learned: the claim-level model over all evidence (default); rule: the best sentence")
 
     def to_options(self) -> CheckOptions:
         return CheckOptions(**self.model_dump())
+
+
+def _option_field(setting: CheckSetting) -> tuple[Any, Any]:
+    """The request field of a per-check setting: its type, limits and help from the declaration."""
+    kind: Any = Literal[setting.choices] if setting.choices else setting.type  # type: ignore[valid-type]
+    limits = {"ge": setting.minimum, "le": setting.maximum} if setting.limits else {}
+    finite = {"allow_inf_nan": False} if setting.type is float else {}
+    return kind | None, Field(None, description=setting.describe(), **limits, **finite)
+
+
+CheckOptionsBody = create_model(
+    "CheckOptionsBody", __base__=_CheckOptionsBase, __module__=__name__,
+    __doc__="Per-check knobs (``fever_core.pipeline.CheckOptions``, declared in "
+    "``fever_core.common.settings.CHECK_SETTINGS``); a field left out uses the server's settings.",
+    **{setting.name: _option_field(setting) for setting in CHECK_SETTINGS},
+)
 
 
 class CheckRequest(BaseModel):

@@ -17,9 +17,11 @@ from streamlit.testing.v1 import AppTest
 from fever_core.workbench.annotation import AnnotationStore
 from fever_core.workbench.history import HistoryStore
 from fever_core.pipeline import MAX_CLAIM_CHARS
-from fever_core.common.settings import PROJECT_ROOT, Settings
+from fever_core.common.settings import CHECK_SETTING, CHECK_SETTINGS, PROJECT_ROOT, Settings
 from fever_core.common.types import LABELS
 from fever_core.verification.decision import load_decision_rule
+
+from pages.shared import SETTING_LIMITS
 
 from ..conftest import CLAIMS
 from .conftest import MUNICH_CLAIM, MUNICH_KEY_SENTENCE
@@ -85,6 +87,15 @@ def test_the_frame_opens_on_verify_with_the_shared_sidebar(app_env, tiny_nli_mod
     assert at.sidebar.selectbox(key="_corpus").value == "fixture"
     rule = load_decision_rule(tiny_nli_model).nei_threshold
     assert at.sidebar.slider(key="_nei_threshold").value == (0.5 if rule is None else rule)
+
+
+def test_the_sidebar_draws_each_setting_over_its_declared_range_with_its_help(app_env):
+    at = AppTest.from_file(str(PROJECT_ROOT / "app.py"), default_timeout=180).run()
+    for name, (low, high) in SETTING_LIMITS.items():
+        slider, setting = at.sidebar.slider(key=f"_{name}"), CHECK_SETTING[name]
+        assert (slider.min, slider.max, slider.label) == (setting.limits[0], setting.limits[1], setting.label)
+        assert setting.help[1:] in slider.help
+    assert set(SETTING_LIMITS) == {s.name for s in CHECK_SETTINGS if s.limits is not None}
 
 
 def test_a_setting_made_in_the_frame_reaches_the_next_page(app_env):
