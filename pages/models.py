@@ -17,7 +17,8 @@ import pandas as pd
 import streamlit as st
 
 from fever_core.common import (
-    BUNDLED_MODELS_DIR,
+    DEFAULT_VERIFIER,
+    FALLBACK_VERIFIER,
     ModelVersion,
     Settings,
     active_verifier,
@@ -30,7 +31,6 @@ from fever_core.workbench import DONE, FAILED, read_status, start_job
 from pages.shared import corpus_label, current_settings, footer, load_annotations, plain
 
 POLL_SECONDS = 2.0
-SHIPPED = str(BUNDLED_MODELS_DIR / "verifier")
 MIN_ANNOTATIONS = 20
 WHY_MIN_ANNOTATIONS = (
     f"Improving needs at least {MIN_ANNOTATIONS} annotations: a quarter of the annotated claims are held out to "
@@ -52,16 +52,18 @@ def status_file(settings: Settings):
 
 
 def model_name(path: str, versions: list[ModelVersion]) -> str:
-    """How a verifier is named on the page: ``shipped``, a version's name, or its path."""
-    if path == SHIPPED:
-        return "shipped"
+    """How a verifier is named on the page: ``shipped``, ``shipped, small``, a version's name, or its path."""
+    if path == DEFAULT_VERIFIER:
+        return "shipped (MPNet)"
+    if path == FALLBACK_VERIFIER:
+        return "shipped, small (MiniLM)"
     return next((v.name for v in versions if str(v.path.resolve()) == path or str(v.path) == path), path)
 
 
 def switch_to(settings: Settings, path: str | None) -> None:
     """Use a version (None: the shipped verifier) in this session and, for new sessions, in the data folder."""
     use_verifier(settings.data_dir, path)
-    st.session_state["verifier_model"] = str(path) if path else SHIPPED
+    st.session_state["verifier_model"] = str(path) if path else DEFAULT_VERIFIER
 
 
 def comparison(version: ModelVersion) -> pd.DataFrame:
@@ -173,9 +175,9 @@ versions = list_versions(settings.data_dir)
 st.title("Models")
 in_use = ui.verifier_model
 st.markdown(f"Verifier in use: **{plain(model_name(in_use, versions))}**")
-if in_use != SHIPPED:
+if in_use != DEFAULT_VERIFIER:
     st.button("Switch back to the shipped verifier", on_click=switch_to, args=(settings, None))
-if active_verifier(settings.data_dir) is None and in_use != SHIPPED:
+if active_verifier(settings.data_dir) is None and in_use != DEFAULT_VERIFIER:
     st.caption("New sessions start with the shipped verifier (or FEVER_VERIFIER_MODEL).")
 status = read_status(status_file(settings))
 running = status is not None and not status.finished

@@ -20,7 +20,7 @@ from pathlib import Path
 from benchmarks.reliability.common import CURIE_CLAIM, Row, finite_scores
 from fever_core.common.model_versions import ACTIVE_FILE, models_dir, use_verifier
 from fever_core.pipeline import Checker
-from fever_core.common.settings import SHIPPED_JOINT_VERIFIER, SHIPPED_VERIFIER, Settings
+from fever_core.common.settings import SHIPPED_JOINT_VERIFIER, FALLBACK_VERIFIER, Settings
 from fever_core.verification.aggregator import AGGREGATOR_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, record_checksums, weight_files
@@ -164,7 +164,7 @@ def _load_and_check(workspace: Workspace, settings: Settings, claims: list[str],
 
 
 def run(workspace: Workspace, template: Settings, workdir: Path, claims: tuple[str, ...] = CLAIMS,
-        source: str = SHIPPED_VERIFIER) -> ModelsResult:
+        source: str = FALLBACK_VERIFIER) -> ModelsResult:
     """For the intact copy and each case of :data:`CASES` (and :data:`JOINT_CASE` when ``template`` has a joint
     verifier), a fresh data folder under ``workdir`` with a copy of ``source`` chosen in it, damaged; then the
     checker loaded over ``workspace`` and ``claims`` checked. ``source`` itself is only read."""

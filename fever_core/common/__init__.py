@@ -50,8 +50,9 @@ from fever_core.common.settings import (
     CHECK_SETTINGS,
     PROJECT_ROOT,
     SHARED_DATA_DIR,
+    DEFAULT_VERIFIER,
+    FALLBACK_VERIFIER,
     SHIPPED_JOINT_VERIFIER,
-    SHIPPED_VERIFIER,
     CheckSetting,
     Settings,
 )
@@ -71,7 +72,7 @@ from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, Link, Page, 
 
 __all__ = [
     "BUNDLED_MODELS_DIR", "LABELS", "NEI", "PROJECT_ROOT", "REFUTES", "SHARED_DATA_DIR", "SHIPPED_JOINT_VERIFIER",
-    "SHIPPED_VERIFIER", "SUPPORTS",
+    "DEFAULT_VERIFIER", "FALLBACK_VERIFIER", "SUPPORTS",
     "Claim", "DataFileError", "DatabaseKind", "JsonlError", "Link", "ModelVersion", "Page", "Pair", "Sentence",
     "CHECK_SETTING", "CHECK_SETTINGS", "CheckSetting", "Settings", "Stance", "ThreadConnections", "UnusableDatabase", "WorkbenchDatabase",
     "active_choice_problem", "active_verifier", "claim_list_kind", "clean_json_text", "clean_user_text",

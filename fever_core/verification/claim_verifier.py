@@ -20,11 +20,12 @@ import numpy as np
 
 from fever_core.common.model_versions import active_choice_problem
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.common.settings import SHIPPED_JOINT_VERIFIER, SHIPPED_VERIFIER, Settings
+from fever_core.common.settings import DEFAULT_VERIFIER, FALLBACK_VERIFIER, SHIPPED_JOINT_VERIFIER, Settings
 from fever_core.common.text import premise_text
 from fever_core.common.types import Stance
 from fever_core.verification.aggregator import EvidenceView, LearnedAggregator, joint_premise
 from fever_core.verification.decision import DecisionRule, load_decision_rule
+from fever_core.verification.base_models import BaseModelError
 from fever_core.verification.model_integrity import ModelDamaged, finite_probabilities
 from fever_core.verification.nli import NliModel
 from fever_core.verification.verdict import Verdict, aggregate, aggregate_learned
@@ -139,12 +140,14 @@ class ClaimVerifier:
         joint verifier when the learned verdict gives it a weight.
 
         A model that is damaged (:class:`~fever_core.verification.model_integrity.ModelDamaged`: a file differs
-        from its checksum or is missing, or its probabilities for :data:`PROBE_CLAIM` are not finite) is refused,
-        and the shipped one in its place is used, saying so in :attr:`warnings`; so does a choice of verifier in
-        the data folder that can't be used (:func:`~fever_core.common.model_versions.active_choice_problem`).
+        from its checksum or is missing, or its probabilities for :data:`PROBE_CLAIM` are not finite) or can't be
+        loaded (its base's packages are missing: :class:`~fever_core.verification.base_models.BaseModelError`) is
+        refused, and a shipped one in its place is used (a verifier: the small
+        :data:`~fever_core.common.settings.FALLBACK_VERIFIER`), saying so in :attr:`warnings`; so does a choice of
+        verifier in the data folder that can't be used (:func:`~fever_core.common.model_versions.active_choice_problem`).
 
         Raises:
-            ModelDamaged: a shipped model is damaged (nothing to fall back on).
+            ModelDamaged: the fallback verifier or the shipped joint verifier is damaged (nothing to fall back on).
         """
         warnings = []
         while True:
@@ -155,11 +158,13 @@ class ClaimVerifier:
                 shipped = _shipped_instead(settings, exc.model)
                 if shipped is None:
                     raise
-                what = "joint verifier" if shipped.verifier_model == settings.verifier_model else "verifier"
-                warnings.append(f"{exc} The shipped {what} was used instead.")
+                what = ("shipped joint verifier" if shipped.verifier_model == settings.verifier_model
+                        else "small shipped verifier (MiniLM)")
+                warnings.append(f"{exc} The {what} was used instead.")
                 settings = shipped
         problem = active_choice_problem(settings.data_dir)
-        if problem is not None and _same_model(settings.verifier_model, SHIPPED_VERIFIER):
+        if problem is not None and any(_same_model(settings.verifier_model, shipped)
+                                       for shipped in (DEFAULT_VERIFIER, FALLBACK_VERIFIER)):
             warnings.insert(0, problem)
         verification.warnings = warnings
         return verification
@@ -167,11 +172,11 @@ class ClaimVerifier:
     @classmethod
     def _load(cls, settings: Settings) -> ClaimVerifier:
         """The models ``settings`` name, each run once on :data:`PROBE_CLAIM`. Raises :class:`ModelDamaged`."""
-        verifier = NliModel.load(settings.verifier_model, settings.device)
+        verifier = _load_model(settings.verifier_model, settings.device)
         aggregator = LearnedAggregator.load(settings.verifier_model)
         joint = None
         if settings.joint_verifier_model and aggregator is not None and aggregator.joint_weight > 0:
-            joint = NliModel.load(settings.joint_verifier_model, settings.device)
+            joint = _load_model(settings.joint_verifier_model, settings.device)
         verification = cls(verifier, load_decision_rule(settings.verifier_model), aggregator, joint)
         verification.warm_up(PROBE_CLAIM)
         return verification
@@ -267,10 +272,20 @@ def _same_model(a: str, b: str) -> bool:
     return Path(a).expanduser().resolve() == Path(b).expanduser().resolve()
 
 
+def _load_model(model: str, device: str) -> NliModel:
+    """:meth:`NliModel.load`, with a base that can't be found (its packages missing) refused as a model that must
+    not give verdicts (:class:`ModelDamaged`), so that a shipped one is used in its place."""
+    try:
+        return NliModel.load(model, device)
+    except BaseModelError as exc:
+        raise ModelDamaged(model, f"The verifier {model} can't be loaded: {exc}") from exc
+
+
 def _shipped_instead(settings: Settings, damaged: str) -> Settings | None:
-    """``settings`` with the shipped model in place of the ``damaged`` one; None when that is a shipped one."""
-    if _same_model(damaged, settings.verifier_model) and not _same_model(damaged, SHIPPED_VERIFIER):
-        return replace(settings, verifier_model=SHIPPED_VERIFIER)
+    """``settings`` with a shipped model in place of the ``damaged`` one (a verifier: the fallback); None when that
+    is the fallback verifier or the shipped joint verifier."""
+    if _same_model(damaged, settings.verifier_model) and not _same_model(damaged, FALLBACK_VERIFIER):
+        return replace(settings, verifier_model=FALLBACK_VERIFIER)
     joint = settings.joint_verifier_model
     if joint and _same_model(damaged, joint) and not _same_model(damaged, SHIPPED_JOINT_VERIFIER):
         return replace(settings, joint_verifier_model=SHIPPED_JOINT_VERIFIER)

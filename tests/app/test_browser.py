@@ -37,7 +37,7 @@ from fever_core.workbench.annotation import AnnotationStore
 from fever_core.workbench.history import HistoryStore
 from fever_core.common.model_versions import list_versions
 from fever_core.pipeline import MAX_CLAIM_CHARS
-from fever_core.common.settings import BUNDLED_MODELS_DIR, PROJECT_ROOT
+from fever_core.common.settings import DEFAULT_VERIFIER, PROJECT_ROOT
 
 from ..training.test_improve import ANNOTATED
 from .conftest import APP_CORPUS, MUNICH_CLAIM, MUNICH_KEY_SENTENCE
@@ -88,7 +88,6 @@ def server(settings, app_corpus):
         **os.environ,
         "FEVER_DATA_DIR": str(settings.data_dir),
         "FEVER_CORPUS": app_corpus,
-        "FEVER_VERIFIER_MODEL": str(BUNDLED_MODELS_DIR / "verifier"),
         "PYTHONPATH": str(PROJECT_ROOT),
     }
     process = subprocess.Popen(
@@ -702,7 +701,7 @@ def test_improve_the_verifier_from_the_app_then_use_it_and_switch_back(page, ser
     wait_until_idle(page)
     [version] = [v for v in list_versions(settings.data_dir) if v.name not in before]
     assert version.annotations["train"] + version.annotations["heldout"] == annotations
-    assert (version.path / "aggregator.json").read_bytes() == (BUNDLED_MODELS_DIR / "verifier" / "aggregator.json"
+    assert (version.path / "aggregator.json").read_bytes() == (Path(DEFAULT_VERIFIER) / "aggregator.json"
                                                                ).read_bytes()  # the learned verdict is kept
     box = page.locator(f".st-key-version-{version.name}")
     box.get_by_text("held-out annotations (claims)").wait_for(timeout=30_000)
@@ -718,7 +717,7 @@ def test_improve_the_verifier_from_the_app_then_use_it_and_switch_back(page, ser
     page.get_by_role("button", name="Switch back to the shipped verifier").click()
     page.get_by_text("Verifier in use: shipped").wait_for(timeout=60_000)
     wait_until_idle(page)
-    assert sidebar_settings_shown(page)["_verifier_model"] == str(BUNDLED_MODELS_DIR / "verifier")
+    assert sidebar_settings_shown(page)["_verifier_model"] == DEFAULT_VERIFIER
 
     table = "\n".join(f"  {row['name']} (n={row['n']}): {row['before']:.3f} -> {row['after']:.3f}"
                       for row in version.table if row["before"] is not None and row["after"] is not None)

@@ -7,7 +7,7 @@ import json
 
 from fever_core.cli import main
 from fever_core.workbench.jobs import DONE, read_status
-from fever_core.common.settings import BUNDLED_MODELS_DIR, Settings
+from fever_core.common.settings import DEFAULT_VERIFIER, Settings
 
 from ..training.test_improve import annotate
 
@@ -33,7 +33,7 @@ def test_improve_use_and_switch_back_from_the_command_line(tmp_path, settings, w
         assert [v["in_use"] for v in listed["versions"] if v["version"] == made["version"]] == [True]
 
         assert main([*data, "models", "shipped"]) == 0
-        assert Settings.from_env(data_dir=settings.data_dir).verifier_model == str(BUNDLED_MODELS_DIR / "verifier")
+        assert Settings.from_env(data_dir=settings.data_dir).verifier_model == DEFAULT_VERIFIER
         assert main([*data, "models", "use", made["version"]]) == 0
         assert Settings.from_env(data_dir=settings.data_dir).verifier_model == made["path"]
     finally:

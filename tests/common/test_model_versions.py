@@ -13,7 +13,7 @@ from fever_core.common.model_versions import (
     use_verifier,
     write_version,
 )
-from fever_core.common.settings import BUNDLED_MODELS_DIR, Settings
+from fever_core.common.settings import DEFAULT_VERIFIER, Settings
 
 
 def finished_version(data_dir, table=None) -> ModelVersion:
@@ -37,7 +37,7 @@ def test_versions_are_numbered_and_only_finished_ones_are_listed(tmp_path):
 
 def test_the_version_in_use_is_the_data_folder_s_choice_unless_the_environment_pins_one(tmp_path):
     version = finished_version(tmp_path)
-    shipped = str(BUNDLED_MODELS_DIR / "verifier")
+    shipped = DEFAULT_VERIFIER
     assert active_verifier(tmp_path) is None
     assert Settings.from_env({}, data_dir=tmp_path).verifier_model == shipped
     use_verifier(tmp_path, version.path)

@@ -59,3 +59,42 @@ def test_pairs_keep_their_labels(verifier):
 
 def test_an_unrelated_company_sentence_is_not_evidence_about_a_band(verifier):
     assert _labels(verifier, [ALIBABA]) == [NEI]
+
+
+CAPITAL_PAGES = [
+    {"id": "Oslo", "lines": "0\tOslo is the capital and most populous city of Norway ."},
+    {"id": "Norway", "lines": "0\tNorway is a Nordic country in Northern Europe .\n"
+     "1\tIts capital and largest city is Oslo .\tOslo\tOslo"},
+    {"id": "Stockholm", "lines": "0\tStockholm is the capital and most populous city of Sweden ."},
+    {"id": "Sweden", "lines": "0\tSweden is a Nordic country in Northern Europe .\n"
+     "1\tIts capital and largest city is Stockholm .\tStockholm\tStockholm"},
+]
+
+
+@pytest.fixture(scope="module")
+def default_checker(tmp_path_factory):
+    """A checker with the workbench's default settings (the MPNet verifier with its learned verdict and the joint
+    verifier) over four pages about two capitals."""
+    from fever_core.common.settings import DEFAULT_VERIFIER, Settings
+    from fever_core.pipeline import Checker
+    from fever_core.workspace import open_workspace
+    from tests.conftest import write_jsonl
+
+    folder = tmp_path_factory.mktemp("capitals")
+    pages = write_jsonl(folder / "pages.jsonl", CAPITAL_PAGES)
+    settings = Settings.from_env({}, data_dir=folder, device="cpu")
+    assert settings.verifier_model == DEFAULT_VERIFIER
+    open_workspace("capitals", settings, specs=[f"fever:{pages}"], progress=False)
+    return Checker.open("capitals", settings, progress=False)
+
+
+@pytest.mark.parametrize("claim, label", [
+    ("Oslo is the capital of Norway.", SUPPORTS),
+    ("Oslo is the capital of Sweden.", REFUTES),  # the small verifier called this one supported (issue 25)
+    ("Stockholm is the capital of Sweden.", SUPPORTS),
+    ("Oslo has a famous opera house.", NEI),
+])
+def test_the_default_checker_gets_the_capitals_right_end_to_end(default_checker, claim, label):
+    result = default_checker.check(claim)
+    assert not result.warnings
+    assert result.verdict.label == label, result.verdict.reason

@@ -1,4 +1,5 @@
-"""Regression: the shipped verifier, joint verifier and packaged encoder on a fixed handful of claims.
+"""Regression: the small shipped verifier (the fallback, ``FALLBACK_VERIFIER``), the joint verifier and the packaged
+encoder on a fixed handful of claims (the default MPNet verifier has its own: ``test_mpnet_verifier.py``).
 
 The numbers are what the shipped models gave when this test was written (CPU, float32); they pin behaviour,
 not correctness. Two of the eight verdicts below are wrong in the way README.md and the verifier's card
@@ -13,7 +14,7 @@ import pytest
 
 from fever_core.common.formats import evidence_premise
 from fever_core.pipeline import Checker, CheckOptions
-from fever_core.common.settings import BUNDLED_MODELS_DIR, Settings
+from fever_core.common.settings import BUNDLED_MODELS_DIR, FALLBACK_VERIFIER, Settings
 from fever_core.common.types import LABELS
 from fever_core.verification.aggregator import joint_premise
 from fever_core.workspace import open_workspace
@@ -87,7 +88,7 @@ PAIRS = [
 def checker(tmp_path_factory):
     folder = tmp_path_factory.mktemp("shipped")
     pages = write_jsonl(folder / "pages.jsonl", PAGES)
-    settings = Settings.from_env({}, data_dir=folder, device="cpu")  # the shipped models and the packaged encoder
+    settings = Settings.from_env({}, data_dir=folder, device="cpu", verifier_model=FALLBACK_VERIFIER)  # + packaged encoder
     open_workspace("regression", settings, specs=[f"fever:{pages}"], progress=False)
     return Checker.open("regression", settings, progress=False)
 

@@ -135,7 +135,7 @@ def test_a_damaged_shipped_verifier_makes_health_say_failed(tiny_settings, tmp_p
     from fever_core.verification import claim_verifier
 
     shipped = damaged_copy(tiny_settings.verifier_model, tmp_path / "shipped")
-    monkeypatch.setattr(claim_verifier, "SHIPPED_VERIFIER", str(shipped))
+    monkeypatch.setattr(claim_verifier, "FALLBACK_VERIFIER", str(shipped))
     tiny_settings.verifier_model = str(shipped)
     app = create_app(tiny_settings, "fixture", ServiceConfig(api_key=""))
     app.state.service.on_load_failure = lambda message: None

