@@ -206,3 +206,60 @@ def test_a_lost_key_file_is_rebuilt_from_the_store_without_embedding_again(tmp_p
     np.testing.assert_array_equal(np.load(folder / "dense_keys.npy"), keys)
     np.testing.assert_allclose(after.index.reconstruct_n(0, 40), before.index.reconstruct_n(0, 40), atol=1e-5)
     assert dense_module.damaged_files(folder, after.meta) == []
+
+
+def test_bundled_vectors_made_by_the_same_encoder_are_reused_by_a_fresh_build(tmp_path, settings, monkeypatch):
+    (tmp_path / "a").mkdir()
+    store, folder, first = small_index(tmp_path / "a", settings)
+    monkeypatch.setattr(dense_module, "BUNDLED_VECTORS_DIR", tmp_path / "bundled")
+    assert dense_module.write_bundled_vectors(folder, tmp_path / "bundled" / "set.npz") == 40
+    other = ensure_corpus_store(tmp_path / "b", "c", specs=[f"fever:{tmp_path / 'a' / 'p.jsonl'}"], progress=False)
+    encoded = counting_encode(monkeypatch)
+    fresh = DenseSentenceIndex.build_or_load(other, tmp_path / "b" / "corpora" / "c", settings.encoder_model,
+                                             progress=False)
+    assert len(encoded) <= dense_module.SPOT_CHECK  # nothing embedded but the spot check
+    np.testing.assert_allclose(fresh.index.reconstruct_n(0, 40), first.index.reconstruct_n(0, 40), atol=1e-3)
+    query = first.embed(["topic number 7"])[0]
+    assert [h.sentence_id for h in fresh.search(query, 5)] == [h.sentence_id for h in first.search(query, 5)]
+
+
+@pytest.mark.parametrize("damage", ["other weights", "truncated"])
+def test_bundled_vectors_of_other_weights_or_damaged_are_passed_over(tmp_path, settings, monkeypatch, caplog, damage):
+    (tmp_path / "a").mkdir()
+    store, folder, first = small_index(tmp_path / "a", settings)
+    bundled = tmp_path / "bundled" / "set.npz"
+    monkeypatch.setattr(dense_module, "BUNDLED_VECTORS_DIR", bundled.parent)
+    dense_module.write_bundled_vectors(folder, bundled)
+    if damage == "other weights":
+        data = dict(np.load(bundled))
+        with bundled.open("wb") as fh:
+            np.savez(fh, **{**data, "encoder_weights": np.array("another model")})
+    else:
+        bundled.write_bytes(bundled.read_bytes()[: bundled.stat().st_size // 2])
+    other = ensure_corpus_store(tmp_path / "b", "c", specs=[f"fever:{tmp_path / 'a' / 'p.jsonl'}"], progress=False)
+    encoded = counting_encode(monkeypatch)
+    fresh = DenseSentenceIndex.build_or_load(other, tmp_path / "b" / "corpora" / "c", settings.encoder_model,
+                                             progress=False)
+    assert len(encoded) == 40
+    np.testing.assert_allclose(fresh.index.reconstruct_n(0, 40), first.index.reconstruct_n(0, 40), atol=1e-5)
+    assert ("can't be read" in caplog.text) == (damage == "truncated")
+
+
+def test_the_shipped_vectors_are_the_packaged_encoder_s_for_the_embedded_pages(settings):
+    from fever_core.corpus.sources.base import CorpusSourceError
+    from fever_core.corpus.sources.embedded import EmbeddedSummariesSource
+    from fever_core.retrieval.encoder import encode, load_encoder
+
+    [shipped] = sorted(dense_module.BUNDLED_VECTORS_DIR.glob("*.npz"))
+    source = EmbeddedSummariesSource()
+    try:
+        pages = [page for page, _ in zip(source.iter_pages(), range(3))]
+    except CorpusSourceError as exc:
+        pytest.skip(str(exc))
+    data = np.load(shipped)
+    assert str(data["encoder_weights"]) == dense_module.encoder_weights_checksum(settings.encoder_model)
+    assert len(data["keys"]) == 36_233  # every sentence of the embedded corpus
+    texts = [premise_text(page.title, s.text) for page in pages for s in page.sentences]
+    rows = {key: i for i, key in enumerate(data["keys"].tolist())}
+    vectors = data["vectors"][[rows[dense_module._text_key(t)] for t in texts]].astype(np.float32)
+    np.testing.assert_allclose(vectors, encode(load_encoder(settings.encoder_model, "cpu"), texts), atol=1e-3)
