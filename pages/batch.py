@@ -17,7 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from fever_core.common import Claim, DataFileError, UnusableDatabase, read_claim_list
-from fever_core.evaluation.batch import RESULT_COLUMNS, BatchJob, BatchRow, predictions_jsonl, results_csv
+from fever_core.evaluation import RESULT_COLUMNS, BatchJob, BatchRow, predictions_jsonl, results_csv
 from pages.shared import (
     UiSettings,
     browser_session,

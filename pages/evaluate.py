@@ -19,15 +19,7 @@ import plotly.express as px
 import streamlit as st
 
 from fever_core.common import LABELS, Claim, DataFileError, load_claim_list
-from fever_core.evaluation.batch import (
-    EVIDENCE_METRICS,
-    FEVER_METRICS,
-    LABEL_METRICS,
-    BatchRow,
-    GoldData,
-    run_batch,
-)
-from fever_core.evaluation.run import evaluate
+from fever_core.evaluation import EVIDENCE_METRICS, FEVER_METRICS, LABEL_METRICS, BatchRow, GoldData, evaluate, run_batch
 from pages.shared import (
     UiSettings,
     check_options,

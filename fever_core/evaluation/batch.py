@@ -126,9 +126,9 @@ class BatchRow:
 
     def fever_prediction(self) -> dict:
         """The claim's FEVER prediction line; a claim that can't be checked is predicted NOT ENOUGH INFO
-        without evidence (as :func:`~fever_core.evaluation.run.evaluate` counts it)."""
+        without evidence (as :func:`~fever_core.evaluation.run.evaluate` counts it), with its ``error``."""
         if self.result is None:
-            return {"id": self.claim.id, "predicted_label": NEI, "predicted_evidence": []}
+            return {"id": self.claim.id, "predicted_label": NEI, "predicted_evidence": [], "error": self.error}
         return self.result.fever_prediction(self.claim.id)
 
     def record(self) -> dict:

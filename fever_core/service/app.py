@@ -41,8 +41,9 @@ from fastapi.security import APIKeyHeader
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from fever_core.common import NEI, Settings, clean_json_text
+from fever_core.common import Claim, Settings, clean_json_text
 from fever_core.corpus import list_corpora
+from fever_core.evaluation import BatchRow
 from fever_core.pipeline import MAX_CLAIM_CHARS, Checker, CheckOptions, CheckResult, ClaimError
 from fever_core.service.batching import MicroBatcher, QueueFull
 from fever_core.service.config import API_KEY_HEADER, ServiceConfig
@@ -558,12 +559,10 @@ def create_app(
         outcomes = await service.check(claims, functools.partial(_until_disconnected, request)) if claims else []
         predictions = []
         for instance, outcome in zip(instances, outcomes):
-            if isinstance(outcome, ClaimError):
-                prediction = {"id": instance["id"], "predicted_label": NEI, "predicted_evidence": [],
-                              "error": str(outcome)}
-            else:
-                prediction = outcome.fever_prediction(instance["id"])
-            predictions.append({**prediction, "request_instance": instance})
+            failed = isinstance(outcome, ClaimError)
+            row = BatchRow(Claim(instance["id"], instance["claim"], None), None if failed else outcome,
+                           str(outcome) if failed else "")
+            predictions.append({**row.fever_prediction(), "request_instance": instance})
         return _CleanJSONResponse({"result": "success", "data": {"predictions": predictions}})
 
     @app.get("/corpora", response_model=CorporaResponse, responses={401: ERRORS[401]}, dependencies=guarded,

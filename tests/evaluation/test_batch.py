@@ -35,7 +35,7 @@ def test_an_unlabelled_batch_checks_every_claim_with_progress_and_has_no_metrics
     assert first.verdict in (SUPPORTS, REFUTES, NEI) and 0 <= first.confidence <= 1
     assert first.result.claim == "Fox 2000 Pictures released the film Soul Food."
     assert emoji.result is None and "no words or numbers" in emoji.error
-    assert emoji.fever_prediction() == {"id": 3, "predicted_label": NEI, "predicted_evidence": []}
+    assert emoji.fever_prediction() == {"id": 3, "predicted_label": NEI, "predicted_evidence": [], "error": emoji.error}
     assert report.metrics() == {"label_accuracy": None, "fever_score": None}
     assert report.claims_per_s > 0 and not report.stopped
 
@@ -122,7 +122,9 @@ def test_results_are_written_as_a_csv_table_or_fever_predictions(checker, tmp_pa
     write_rows(rows, tmp_path / "out.jsonl")
     lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert (tmp_path / "out.jsonl").read_text() == predictions_jsonl(rows)
-    assert [list(line) for line in lines] == [["id", "claim", "predicted_label", "predicted_evidence"]] * 3
+    assert [list(line) for line in lines] == [["id", "claim", "predicted_label", "predicted_evidence"]] * 2 + [
+        ["id", "claim", "predicted_label", "predicted_evidence", "error"]]  # the claim that can't be checked says why
+    assert "no words" in lines[2]["error"]
     with pytest.raises(ValueError, match=r"\.csv .* \.jsonl"):
         ResultsFile(tmp_path / "out.txt")
 
