@@ -157,7 +157,7 @@ def test_verify_says_a_damaged_verifier_was_refused_and_answers_with_the_shipped
     at = check(open_page("verify"), "Fox 2000 Pictures released the film Soul Food.")
     assert not at.exception and verdicts(at)
     shown = [w.value.replace("\\", "") for w in at.warning]
-    assert any("does not match the checksum" in m and "shipped verifier was used instead" in m for m in shown)
+    assert any("does not match the checksum" in m and "shipped verifier (MiniLM) was used instead" in m for m in shown)
 
 
 def test_verify_keeps_a_too_long_paste_cut_to_the_limit_with_a_note(app):

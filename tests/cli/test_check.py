@@ -71,6 +71,6 @@ def test_check_with_a_damaged_verifier_says_so_on_stderr_and_answers_with_the_sh
     assert main(["--data-dir", str(tmp_path), "check", "Jaws is a film.", "--corpus", "fixture", "--json"]) == 0
     out = capsys.readouterr()
     assert out.err.count("warning: ") == 1 and "does not match the checksum" in out.err
-    assert "shipped verifier was used instead" in out.err
+    assert "shipped verifier (MiniLM) was used instead" in out.err
     data = json.loads(out.out, parse_constant=lambda constant: pytest.fail(f"{constant} in the JSON"))
     assert data["warnings"] and all(math.isfinite(p) for p in data["verdict"]["probabilities"].values())
