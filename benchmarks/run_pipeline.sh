@@ -35,7 +35,7 @@ run fm2-fused --claims $S/claims/fm2-dev.jsonl --corpus fm2
 # The learned verdict without the joint verifier (the regression over one-sentence stances alone).
 FEVER_JOINT_VERIFIER_MODEL= run fever-dev-fused-no-joint --claims $S/claims/fever-dev.jsonl --corpus fever-dev
 FEVER_JOINT_VERIFIER_MODEL= run fm2-fused-no-joint --claims $S/claims/fm2-dev.jsonl --corpus fm2
-# The same with the best-sentence rule instead of the learned claim-level verdict.
+# The same with the best-sentence rule instead of the learned verdict.
 run fever-dev-fused-rule --claims $S/claims/fever-dev.jsonl --corpus fever-dev --verdict rule
 run fm2-fused-rule --claims $S/claims/fm2-dev.jsonl --corpus fm2 --verdict rule
 

@@ -56,7 +56,7 @@ class CheckResult:
             selected from those marked ``used`` (the first ``pages_k``).
         sentences: the best-scored candidate sentences (both hops), best first.
         evidence: the top sentences passed to the verifier, with their stances.
-        verdict: the aggregate verdict.
+        verdict: the claim's verdict.
         timings: seconds spent per stage (``analysis``, ``fetch`` (live Wikipedia), ``documents``,
             ``sentences``, ``two_hop``, ``verification``, ``total``).
         warnings: what the reader should know about how the check was done, e.g. that live
@@ -177,7 +177,7 @@ class Checker:
         cls, corpus: str = "embedded", settings: Settings | None = None, retriever: str = "fused", progress: bool = True
     ) -> Checker:
         """A checker for a named corpus (built first if needed) with the configured verifier (and
-        joint verifier, loaded when the verifier's aggregator gives it a weight)."""
+        joint verifier, loaded when the verifier's learned verdict gives it a weight)."""
         settings = settings or Settings.from_env()
         return cls(open_workspace(corpus, settings, progress=progress), ClaimVerifier.load(settings), retriever)
 

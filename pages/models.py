@@ -6,7 +6,7 @@ take (from the rate measured on this kind of machine, :func:`improve_estimate`).
 ``python -m fever_core train improve`` as a process of its own
 (:mod:`fever_core.workbench.jobs`): its progress is read from a status file in the data folder, so it survives a
 reload, another tab, or closing the page. Each run makes a new version folder and never overwrites a
-model (:mod:`fever_core.common.model_versions`); a version keeps its base's learned claim-level verdict.
+model (:mod:`fever_core.common.model_versions`); a version keeps its base's learned verdict.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def improve_form(settings: Settings, in_use: str, versions: list[ModelVersion], 
     enough = counts["annotations"] >= MIN_ANNOTATIONS
     st.caption(f"{counts['annotations']} annotations saved (Annotate). A quarter of the annotated claims are "
                "held out to compare the new version with the one in use; the rest are learned from. "
-               "The new version keeps the learned claim-level verdict of the one it starts from.")
+               "The new version keeps the learned verdict of the one it starts from.")
     if not enough:
         st.info(f"{WHY_MIN_ANNOTATIONS} Annotate {MIN_ANNOTATIONS - counts['annotations']} more claims first.",
                 icon="✍️")

@@ -24,7 +24,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from fever_core.common import NEI, UnusableDatabase, probably_not_english
+from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, UnusableDatabase, probably_not_english
 from fever_core.corpus import LIVE_CORPUS
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, EvidenceResult, check_claim_text
 from fever_core.retrieval import drawn_chains
@@ -64,8 +64,8 @@ EXAMPLES = {
     ],
     "fm2": ["Filming for the movie Gandhi in India was delayed due to political unrest."],
 }
-VERDICT_STYLE = {"SUPPORTS": ("green", "Supported"), "REFUTES": ("red", "Refuted"), "NOT ENOUGH INFO": ("gray", "Not enough info")}
-BAR_COLOURS = ["#2e7d32", "#c62828", "#757575"]
+VERDICT_STYLE = {SUPPORTS: ("green", "Supported"), REFUTES: ("red", "Refuted"), NEI: ("gray", "Not enough info")}
+BAR_COLOURS = {SUPPORTS: "#2e7d32", REFUTES: "#c62828", NEI: "#757575"}
 # A verdict whose two likeliest labels are closer than this (in probability) is shown as uncertain.
 CLOSE_MARGIN = 0.15
 # How sure the verdict is, in words: the first whose lower bound its probability reaches.
@@ -205,7 +205,7 @@ def show_verdict(checked: CheckedClaim) -> None:
             st.warning(caution, icon="⚠️")
     chart = go.Figure(go.Bar(
         x=list(verdict.probabilities.values()), y=list(verdict.probabilities.keys()), orientation="h",
-        marker_color=BAR_COLOURS, text=[f"{p:.2f}" for p in verdict.probabilities.values()],
+        marker_color=[BAR_COLOURS[label] for label in verdict.probabilities], text=[f"{p:.2f}" for p in verdict.probabilities.values()],
     ))
     chart.update_layout(height=160, margin={"l": 10, "r": 10, "t": 10, "b": 10},
                         xaxis={"range": [0, 1], "title": "probability of each verdict (0 to 1)"})
@@ -274,7 +274,7 @@ def show_details(checked: CheckedClaim) -> None:
     result, links = checked.result, checked.links
     wikipedia_column = st.column_config.LinkColumn("Wikipedia", display_text="Wikipedia ↗")
     probability = {name: st.column_config.NumberColumn(name, format="%.3f", help=f"P({name}) for this sentence alone")
-                   for name in ("supports", "refutes", "not enough info")}
+                   for name in (label.lower() for label in LABELS)}
     with st.expander("Details: retrieved pages, every scored sentence, stances, claim analysis, timings"):
         pages, sentences, stances, analysis = st.tabs(["Pages and why", "Scored sentences", "Stances", "Analysis"])
         pages.dataframe(pd.DataFrame([{
@@ -297,9 +297,7 @@ def show_details(checked: CheckedClaim) -> None:
                                 "score": st.column_config.NumberColumn(help="Similarity to the claim, about −1 to 1")})
         stances.dataframe(pd.DataFrame([{
             "page": item.sentence.title, "line": item.sentence.line, "sentence": item.sentence.text,
-            "supports": item.stance.supports if item.stance else None,
-            "refutes": item.stance.refutes if item.stance else None,
-            "not enough info": item.stance.not_enough_info if item.stance else None,
+            **{label.lower(): item.stance.of(label) if item.stance else None for label in LABELS},
             "premise read": item.premise,
         } for item in result.evidence]), hide_index=True, width="stretch", column_config=probability)
         analysis.json(result.analysis.to_dict())

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Step 2 of the shipped models' recipe (README.md): the claim-level verdict and the first joint verifier,
+# Step 2 of the shipped models' recipe (README.md): the learned verdict and the first joint verifier,
 # both built on step 1's verifier.
 #   a. FEVER paper_test claims (S/R claims whose gold evidence is in the fever-dev corpus's pages, and NEI
 #      claims; never fever-dev claims) checked end to end on the fever-dev corpus; a logistic regression over
-#      the evidence's scores and stances fit on them (aggregator.json, written beside the verifier); the runs
+#      the evidence's scores and stances fit on them (verdict.json, written beside the verifier); the runs
 #      written as joint-verifier pairs (top five sentences joined, claim, label), split by the verdict's hold-out;
 #   b. the joint verifier fine-tuned from step 1's verifier on those pairs;
 #   c. the verdict refit with the joint verifier's weight chosen on the held-out claims.

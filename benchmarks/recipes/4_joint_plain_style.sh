@@ -2,7 +2,7 @@
 # Step 4 of the shipped models' recipe (README.md, "Asides"): the verdict rebuilt on step 3's verifier. The
 # verdict's paper_test claims checked end to end again with it, one more epoch for step 2's joint verifier
 # on those runs with half its pairs also without asides, and the verdict refit with the joint verifier's
-# weight chosen on the held-out claims (aggregator.json, written beside VERIFIER).
+# weight chosen on the held-out claims (verdict.json, written beside VERIFIER).
 # Also the command to run after retraining the verifier: give it the new verifier, an output folder and the
 # shipped joint verifier to continue from (assets/models/joint-verifier).
 # Run from the project root (resumable: runs and checkpoints are kept):

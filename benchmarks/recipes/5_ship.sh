@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Step 5 of the shipped models' recipe (README.md): copy step 3's verifier with step 4's aggregator.json, and
+# Step 5 of the shipped models' recipe (README.md): copy step 3's verifier with step 4's verdict.json, and
 # step 4's joint verifier, into assets/models/ (the model cards stay; training checkpoints are not copied).
 # Run from the project root:
 #   ./benchmarks/recipes/5_ship.sh [VERIFIER [JOINT]]
@@ -8,6 +8,6 @@ set -euo pipefail
 V=${1:-data/models/verifier-plain}
 J=${2:-data/models/joint-verifier-plain}
 MODEL_FILES=(config.json model.safetensors tokenizer.json tokenizer_config.json verifier.json)
-for f in "${MODEL_FILES[@]}" aggregator.json; do cp "$V/$f" assets/models/verifier/; done
+for f in "${MODEL_FILES[@]}" verdict.json; do cp "$V/$f" assets/models/verifier/; done
 for f in "${MODEL_FILES[@]}"; do cp "$J/$f" assets/models/joint-verifier/; done
 echo "assets/models/verifier <- $V, assets/models/joint-verifier <- $J; re-measure: ./benchmarks/run_pipeline.sh"

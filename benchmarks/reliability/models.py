@@ -21,7 +21,7 @@ from benchmarks.reliability.common import CURIE_CLAIM, Row, finite_scores
 from fever_core.common.model_versions import ACTIVE_FILE, models_dir, use_verifier
 from fever_core.pipeline import Checker
 from fever_core.common.settings import SHIPPED_JOINT_VERIFIER, FALLBACK_VERIFIER, Settings
-from fever_core.verification.aggregator import AGGREGATOR_FILE
+from fever_core.verification.verdict import VERDICT_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, record_checksums, weight_files
 from fever_core.workspace import Workspace
@@ -58,8 +58,8 @@ def _choice_of_a_folder_gone(version: Path) -> None:
 CASES: dict[str, Callable[[Path], None]] = {
     "model.safetensors: 5% of its bytes changed": lambda version: flip_bytes(version / WEIGHTS),
     "model.safetensors: cut to half": lambda version: _truncate(version / WEIGHTS),
-    "aggregator.json deleted": lambda version: (version / AGGREGATOR_FILE).unlink(),
-    "aggregator.json: not JSON": lambda version: (version / AGGREGATOR_FILE).write_text("{garbage"),
+    "verdict.json deleted": lambda version: (version / VERDICT_FILE).unlink(),
+    "verdict.json: not JSON": lambda version: (version / VERDICT_FILE).write_text("{garbage"),
     "no checksums.json, 5% of the weights' bytes changed": _no_checksums_then_flipped,
     "active.json: not JSON": lambda version: (version.parent / ACTIVE_FILE).write_text("{garbage"),
     "active.json: a folder that is gone": _choice_of_a_folder_gone,
@@ -124,7 +124,7 @@ def chosen_version(data_dir: Path, source: str | Path) -> Path:
     chosen in ``active.json``."""
     version = models_dir(data_dir) / "verifier-v1"
     shutil.copytree(source, version)
-    names = weight_files(version) + ([AGGREGATOR_FILE] if (version / AGGREGATOR_FILE).is_file() else [])
+    names = weight_files(version) + ([VERDICT_FILE] if (version / VERDICT_FILE).is_file() else [])
     record_checksums(version, names, fresh=True)
     use_verifier(data_dir, version)
     return version

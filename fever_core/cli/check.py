@@ -102,7 +102,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def cmd_evaluate_pairs(args: argparse.Namespace) -> int:
     from fever_core.evaluation.pairs import evaluate_pairs
     from fever_core.common.formats import load_pairs
-    from fever_core.verification.decision import load_decision_rule
+    from fever_core.verification.verdict import load_decision_rule
     from fever_core.verification.nli import NliModel
 
     pairs = [pair for path in args.pairs for pair in load_pairs(Path(path))]

@@ -1,4 +1,4 @@
-"""``train verifier|aggregator|improve|generate-claims|prepare-data``: the models and the data they learn from.
+"""``train verifier|verdict|improve|generate-claims|prepare-data``: the models and the data they learn from.
 
 Every training command reads the global options: its caches, runs and generated data go to ``training/`` in
 the data folder (``--data-dir``, ``FEVER_DATA_DIR``) unless a path is given.
@@ -35,12 +35,14 @@ def cmd_verifier(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_aggregator(args: argparse.Namespace) -> int:
+def cmd_verdict(args: argparse.Namespace) -> int:
+    if getattr(args, "train_command", None) == "aggregator":
+        print("`train aggregator` is the old spelling of `train verdict`; it goes in the next release.", file=sys.stderr)
     from fever_core.pipeline import Checker
-    from fever_core.training.aggregator import collect_runs, fit_aggregator, proxy_claims, verifier_fingerprint
     from fever_core.training.joint import write_joint_minimal_pairs, write_joint_pairs
-    from fever_core.verification.decision import load_decision_rule
+    from fever_core.training.verdict import collect_runs, fit_learned_verdict, proxy_claims, verifier_fingerprint
     from fever_core.verification.nli import NliModel
+    from fever_core.verification.verdict import load_decision_rule
 
     settings = settings_from(args)
     model_dir = Path(settings.verifier_model)
@@ -63,8 +65,10 @@ def cmd_aggregator(args: argparse.Namespace) -> int:
     # the runs record what the one-sentence verifier hands the verdict: no joint verifier needed
     checker = Checker.open(args.corpus, replace(settings, joint_verifier_model=""), progress=True)
     chains = checker.verification.two_hop_chains
-    runs_name = f"aggregator-runs-{args.corpus}-{verifier_fingerprint(model_dir)}{'-chains' if chains else ''}.jsonl"
-    runs_path = args.runs or folder / runs_name
+    runs_name = f"runs-{args.corpus}-{verifier_fingerprint(model_dir)}{'-chains' if chains else ''}.jsonl"
+    runs_path = args.runs or folder / f"verdict-{runs_name}"
+    if args.runs is None and not runs_path.exists() and (folder / f"aggregator-{runs_name}").exists():
+        runs_path = folder / f"aggregator-{runs_name}"  # runs made before the rename: resumed, for one release
     wanted = {c.claim for c in claims}
     runs = [r for r in collect_runs(checker, claims, runs_path) if r["claim"] in wanted]
     if args.joint_pairs_out:
@@ -76,12 +80,13 @@ def cmd_aggregator(args: argparse.Namespace) -> int:
                                              retrieval_runs, args.seed)
             print(f"wrote {path}", file=sys.stderr)
     joint_model = NliModel.load(args.joint_model, settings.device) if args.joint_model else None
-    aggregator = fit_aggregator(runs, load_decision_rule(model_dir).nei_threshold, seed=args.seed, joint_model=joint_model)
-    aggregator.two_hop_chains = chains
-    aggregator.report.update({"corpus": args.corpus, "pairs": str(args.pairs), "nei_claims": str(args.nei_claims),
-                              "joint_model": args.joint_model, "wall_s": round(time.perf_counter() - started, 1)})
-    path = aggregator.save(model_dir)
-    print(json.dumps({"saved": str(path), **aggregator.report}, indent=2))
+    learned = fit_learned_verdict(runs, load_decision_rule(model_dir).nei_threshold, seed=args.seed,
+                                  joint_model=joint_model)
+    learned.two_hop_chains = chains
+    learned.report.update({"corpus": args.corpus, "pairs": str(args.pairs), "nei_claims": str(args.nei_claims),
+                           "joint_model": args.joint_model, "wall_s": round(time.perf_counter() - started, 1)})
+    path = learned.save(model_dir)
+    print(json.dumps({"saved": str(path), **learned.report}, indent=2))
     return 0
 
 
@@ -187,7 +192,7 @@ def _verifier_parser(p: argparse.ArgumentParser) -> None:
                    help="where built pair sets and the distractor pool are cached (default: training/ in the data folder)")
 
 
-def _aggregator_parser(p: argparse.ArgumentParser) -> None:
+def _verdict_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pairs", required=True, type=Path,
                    help="pair file with FEVER evidence pages (e.g. nli/fever-paper-test.jsonl): its S/R claims")
     p.add_argument("--nei-claims", type=Path, default=None,
@@ -196,13 +201,13 @@ def _aggregator_parser(p: argparse.ArgumentParser) -> None:
                    help="FEVER wiki-pages jsonl of the corpus: S/R claims are kept when all their evidence is in it")
     p.add_argument("--corpus", required=True, help="the named corpus the claims are checked on (e.g. fever-dev)")
     p.add_argument("--model", default=None, help="verifier directory (default: the configured verifier); "
-                   "aggregator.json is written there")
+                   "verdict.json is written there")
     p.add_argument("--limit", type=int, default=None, help="check at most this many claims (a seeded random sample)")
     p.add_argument("--exclude-claims", nargs="+", type=Path, default=[], metavar="FILE",
                    help="jsonl files (pairs or claims) whose claims are left out, e.g. the verifier's own training "
                    "pairs (its pair cache): the verdict then learns from stances on claims the verifier never saw")
     p.add_argument("--runs", type=Path, default=None,
-                   help="jsonl of end-to-end runs (resumed if present); default training/aggregator-runs-CORPUS-VERIFIER"
+                   help="jsonl of end-to-end runs (resumed if present); default training/verdict-runs-CORPUS-VERIFIER"
                    "[-chains].jsonl in the data folder, VERIFIER a fingerprint of the weights, -chains when second-hop "
                    "sentences are read as chains (a verifier without a verdict yet, or one fit so)")
     p.add_argument("--joint-model", default=None,
@@ -223,10 +228,11 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p = train.add_parser("verifier", help="fine-tune the 3-way claim verifier (resumes from its checkpoints)")
     _verifier_parser(p)
     p.set_defaults(func=cmd_verifier, log_level=logging.INFO)
-    p = train.add_parser("aggregator", help="train the claim-level verdict on end-to-end runs of non-benchmark "
-                         "claims; saved as aggregator.json beside the verifier")
-    _aggregator_parser(p)
-    p.set_defaults(func=cmd_aggregator, log_level=logging.INFO)
+    p = train.add_parser("verdict", aliases=["aggregator"],
+                         help="train the learned verdict on end-to-end runs of non-benchmark claims; saved as "
+                         "verdict.json beside the verifier (`train aggregator` is its old spelling, kept for one release)")
+    _verdict_parser(p)
+    p.set_defaults(func=cmd_verdict, log_level=logging.INFO)
     p = train.add_parser("improve", help="fine-tune the verifier in use on the annotations into a new version "
                          "(models/verifier-vN in the data folder) and compare it with its base")
     p.add_argument("--annotations", type=Path, default=None,

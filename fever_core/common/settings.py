@@ -49,7 +49,7 @@ class CheckSetting:
         name: the field's name everywhere (``CheckOptions``, the API, the permalink, ``FEVER_<NAME>``).
         type: ``int``, ``float``, ``bool`` or ``str``.
         default: the value a check uses when nothing sets it; ``None`` = the verifier's own decision rule
-            (``decision.json`` beside the model, :mod:`fever_core.verification.decision`).
+            (in ``config.json`` beside the model, :class:`~fever_core.verification.verdict.DecisionRule`).
         minimum: the smallest value allowed (numbers only; ``None`` otherwise).
         maximum: the largest value allowed (numbers only).
         unit: what the number counts or measures, e.g. "pages", "cosine", "probability".
@@ -120,7 +120,7 @@ CHECK_SETTINGS: tuple[CheckSetting, ...] = (
     CheckSetting("nei_threshold", float, None, 0.0, 1.0, "probability", "P(NOT ENOUGH INFO) from which a "
                  "stance is not decisive; setting it makes the best-sentence rule decide (default: the "
                  "verifier's rule)", "NOT ENOUGH INFO threshold", 0.01),
-    CheckSetting("verdict", str, "learned", unit="", help="learned: the verifier's claim-level model over all "
+    CheckSetting("verdict", str, "learned", unit="", help="learned: the verifier's learned verdict over all "
                  "evidence (when it has one); rule: the best trustworthy sentence decides", label="Verdict",
                  choices=("learned", "rule")),
 )

@@ -6,7 +6,7 @@ pipeline reads them (``"Title: sentence"`` from the corpus the annotations were 
 the embedded one included; a NOT ENOUGH INFO claim is paired with the sentences the checker retrieves
 for it, which by the annotator's word do not settle it), holds part of the claims out (by a hash of
 the claim), fine-tunes the current verifier on the rest into a new version folder, keeps the base's
-learned claim-level verdict (``aggregator.json``, with its joint verifier weight) and its NOT ENOUGH
+learned verdict (``verdict.json``, with its joint verifier weight) and its NOT ENOUGH
 INFO rule, and compares base and new model on the held-out annotations and the yardsticks this
 machine has (the hand-written claims about the embedded corpus; FeverSymmetric and the generated
 embedded pairs where their files are here). Nothing is overwritten: see :mod:`fever_core.common.model_versions`.
@@ -31,13 +31,13 @@ from fever_core.common.formats import Claim, Pair, load_claims, load_pairs, writ
 from fever_core.common.model_versions import ModelVersion, next_version_dir, write_version
 from fever_core.pipeline import Checker, ClaimError
 from fever_core.common.settings import PROJECT_ROOT, SHARED_DATA_DIR, Settings
-from fever_core.training.aggregator import in_holdout
 from fever_core.training.pairs import fever_claims_to_pairs
+from fever_core.training.verdict import in_holdout
 from fever_core.training.verifier import TrainConfig, train_verifier
 from fever_core.common.types import NEI
-from fever_core.verification.aggregator import AGGREGATOR_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.model_integrity import record_checksums
+from fever_core.verification.verdict import VERDICT_FILE, verdict_file
 from fever_core.workspace import Workspace, open_workspace
 
 log = logging.getLogger(__name__)
@@ -223,9 +223,10 @@ def improve_verifier(config: ImproveConfig, settings: Settings, progress: Progre
         on_step=lambda step, total: say("fine-tuning", 0.3 + 0.4 * step / total),
     )
     shutil.rmtree(out / "cache", ignore_errors=True)
-    if (Path(config.base_model) / AGGREGATOR_FILE).is_file():
-        shutil.copy2(Path(config.base_model) / AGGREGATOR_FILE, out / AGGREGATOR_FILE)
-        record_checksums(out, [AGGREGATOR_FILE])  # beside the weights' (train_verifier): the verdict needs it
+    base_verdict = verdict_file(config.base_model)  # a base trained before the rename has it as aggregator.json
+    if base_verdict is not None:
+        shutil.copy2(base_verdict, out / VERDICT_FILE)
+        record_checksums(out, [VERDICT_FILE])  # beside the weights' (train_verifier): the verdict needs it
 
     say("checking with the new verifier", 0.7)
     after_checker, after_embedded = _checkers(workspace, embedded, settings, str(out))

@@ -1,6 +1,6 @@
-"""Training data for the joint verifier: the verdict's end-to-end runs as (top evidence joined, claim) pairs.
+"""Training data for the joint verifier: the learned verdict's end-to-end runs as (top evidence joined, claim) pairs.
 
-:func:`write_joint_pairs` writes the runs of :func:`~fever_core.training.aggregator.collect_runs` split by the
+:func:`write_joint_pairs` writes the runs of :func:`~fever_core.training.verdict.collect_runs` split by the
 verdict's hold-out, so the mix weight is chosen on claims the joint verifier never saw;
 :func:`write_joint_minimal_pairs` adds minimal pairs of training claims with and without their gold evidence
 (:mod:`fever_core.training.minimal_pairs`). The joint verifier is then an ordinary ``train verifier`` run.
@@ -14,9 +14,9 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from fever_core.training.aggregator import HOLDOUT, in_holdout
 from fever_core.training.minimal_pairs import collect_retrieval_runs, gold_evidence, write_minimal_pairs
-from fever_core.verification.aggregator import joint_premise
+from fever_core.training.verdict import HOLDOUT, in_holdout
+from fever_core.verification.verdict import joint_premise
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 def write_joint_pairs(runs: Sequence[dict], out_dir: Path, holdout: float = HOLDOUT, seed: int = 0) -> tuple[Path, Path]:
     """Write the runs as joint-verifier pairs (premise = :func:`joint_premise` of the evidence,
     hypothesis = claim, label = the claim's label) in the ``nli/`` pair format, split into
-    ``joint-train.jsonl`` and ``joint-heldout.jsonl`` by the hold-out :func:`fit_aggregator` uses,
+    ``joint-train.jsonl`` and ``joint-heldout.jsonl`` by the hold-out :func:`~fever_core.training.verdict.fit_learned_verdict` uses,
     so the verdict's mix weight is chosen on claims the joint verifier never saw.
 
     Returns:

@@ -3,7 +3,7 @@
 Three kinds of input become :class:`~fever_core.common.formats.Pair` lists (:func:`build_training_pairs`):
 
 - pair files (``nli/*.jsonl``), read as they are (:func:`~fever_core.common.formats.load_pairs`);
-- NEI claim files (``{"id", "claim", "label": "NOT ENOUGH INFO"}``, no premise): each claim is paired
+- NEI claim files (``{"id", "claim", "label"}``, the label NOT ENOUGH INFO, no premise): each claim is paired
   with retrieved, same-subject sentences (:mod:`fever_core.training.distractors`), as a FEVER system's
   retrieval would hand them to the verifier;
 - FEVER claims files plus a sentence lookup: gold evidence gives SUPPORTS / REFUTES pairs

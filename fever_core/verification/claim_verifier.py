@@ -1,10 +1,10 @@
 """Verifying a claim against its evidence: each sentence's stance, then the claim's verdict.
 
 :class:`ClaimVerifier` holds the verdict policy in one place. The verifier (an NLI cross-encoder) judges each
-trustworthy sentence (selection score at least the rule's ``min_evidence_score``); then either the learned
-claim-level verdict decides (a regression over the evidence, mixed with the joint verifier that reads the top
-sentences together: :mod:`~fever_core.verification.aggregator`), or the best trustworthy sentence does by the
-NEI rule (:func:`~fever_core.verification.verdict.aggregate`). Either way the verdict names the evidence it used
+trustworthy sentence (selection score at least the rule's ``min_evidence_score``); then either the learned verdict
+decides (a regression over the evidence, mixed with the joint verifier that reads the top sentences together:
+:class:`~fever_core.verification.verdict.LearnedVerdict`), or the best trustworthy sentence does by the NEI rule
+(:func:`~fever_core.verification.verdict.rule_verdict`). Either way the verdict names the evidence it used
 and the sentences that decide it, among those that bear on the claim (read with their chain, :func:`chain_premise`;
 the oracle mode's gold evidence always counts). The learned verdict was trained on the ``fused``
 retriever's selection scores, so the caller says when it may be used; a check that sets its own NEI threshold,
@@ -23,12 +23,18 @@ from fever_core.retrieval.results import EvidenceSentence
 from fever_core.common.settings import DEFAULT_VERIFIER, FALLBACK_VERIFIER, SHIPPED_JOINT_VERIFIER, Settings
 from fever_core.common.text import premise_text
 from fever_core.common.types import Stance
-from fever_core.verification.aggregator import EvidenceView, LearnedAggregator, joint_premise
-from fever_core.verification.decision import DecisionRule, load_decision_rule
 from fever_core.verification.base_models import BaseModelError
 from fever_core.verification.model_integrity import ModelDamaged, finite_probabilities
 from fever_core.verification.nli import NliModel
-from fever_core.verification.verdict import Verdict, aggregate, aggregate_learned
+from fever_core.verification.verdict import (
+    DecisionRule,
+    EvidenceView,
+    LearnedVerdict,
+    Verdict,
+    joint_premise,
+    load_decision_rule,
+    rule_verdict,
+)
 
 
 def chain_premise(sentence: EvidenceSentence) -> str:
@@ -109,9 +115,9 @@ class ClaimVerifier:
     Args:
         verifier: the one-premise NLI model.
         rule: its NEI decision rule and minimum evidence score (plain argmax and 0.25 by default).
-        aggregator: the learned claim-level verdict (``None``: the rule decides).
+        learned_verdict: the learned verdict (``None``: the rule decides).
         joint_verifier: the model that reads the top evidence together with the claim, mixed into the
-            aggregator's probabilities (``None``: the aggregator alone).
+            learned verdict's probabilities (``None``: the learned verdict alone).
 
     Attributes:
         warnings: what every check made with it should say about its models (e.g. that a damaged verifier was
@@ -122,21 +128,21 @@ class ClaimVerifier:
         self,
         verifier: NliModel,
         rule: DecisionRule | None = None,
-        aggregator: LearnedAggregator | None = None,
+        learned_verdict: LearnedVerdict | None = None,
         joint_verifier: NliModel | None = None,
     ):
         self.warnings: list[str] = []
         self.verifier = verifier
         self.rule = rule or DecisionRule()
-        self.aggregator = aggregator
-        self.joint_verifier = joint_verifier if aggregator is not None else None
-        self.two_hop_chains = aggregator.two_hop_chains if aggregator is not None else True
+        self.learned_verdict = learned_verdict
+        self.joint_verifier = joint_verifier if learned_verdict is not None else None
+        self.two_hop_chains = learned_verdict.two_hop_chains if learned_verdict is not None else True
         """Read second-hop sentences as chains (:func:`chain_premise`): as the learned verdict was fit, and
         always without one."""
 
     @classmethod
     def load(cls, settings: Settings) -> ClaimVerifier:
-        """The configured verifier with its rule and learned verdict (``aggregator.json`` beside it), and the
+        """The configured verifier with its rule and learned verdict (:data:`~fever_core.verification.verdict.VERDICT_FILE` beside it), and the
         joint verifier when the learned verdict gives it a weight.
 
         A model that is damaged (:class:`~fever_core.verification.model_integrity.ModelDamaged`: a file differs
@@ -173,11 +179,11 @@ class ClaimVerifier:
     def _load(cls, settings: Settings) -> ClaimVerifier:
         """The models ``settings`` name, each run once on :data:`PROBE_CLAIM`. Raises :class:`ModelDamaged`."""
         verifier = _load_model(settings.verifier_model, settings.device)
-        aggregator = LearnedAggregator.load(settings.verifier_model)
+        learned_verdict = LearnedVerdict.load(settings.verifier_model)
         joint = None
-        if settings.joint_verifier_model and aggregator is not None and aggregator.joint_weight > 0:
+        if settings.joint_verifier_model and learned_verdict is not None and learned_verdict.joint_weight > 0:
             joint = _load_model(settings.joint_verifier_model, settings.device)
-        verification = cls(verifier, load_decision_rule(settings.verifier_model), aggregator, joint)
+        verification = cls(verifier, load_decision_rule(settings.verifier_model), learned_verdict, joint)
         verification.warm_up(PROBE_CLAIM)
         return verification
 
@@ -241,12 +247,12 @@ class ClaimVerifier:
             names = [quote(e) for e in plan.task.evidence]
             texts = None if plan.task.as_one_premise else [(e.title, chain_premise(e)) for e in plan.task.evidence]
             if plan.learned:
-                verdict = aggregate_learned(self.aggregator, plan.task.claim, views, names, joint_rows.get(i), texts)
+                verdict = self.learned_verdict.verdict(plan.task.claim, views, names, joint_rows.get(i), texts)
             else:
                 threshold = self.rule.nei_threshold if plan.task.nei_threshold is None else plan.task.nei_threshold
-                verdict = aggregate(stances, names, threshold, plan.task.claim, texts)
+                verdict = rule_verdict(stances, names, threshold, plan.task.claim, texts)
             finite_probabilities(np.array(list(verdict.probabilities.values())), self.verifier.name,
-                                 "claim-level verdict of the verifier")
+                                 "verdict of the verifier")
             outcomes.append((results, verdict))
         return outcomes
 
@@ -259,7 +265,7 @@ class ClaimVerifier:
         if joined:
             pairs = [(" ".join(p for p, _ in pairs), task.claim)]
             trusted = [True] + [False] * (len(task.evidence) - 1)
-        learned = (self.aggregator is not None and task.learned and task.nei_threshold is None
+        learned = (self.learned_verdict is not None and task.learned and task.nei_threshold is None
                    and not task.as_one_premise)
         return _Plan(task, premises, trusted, pairs, joined, learned)
 

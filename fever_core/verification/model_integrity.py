@@ -2,8 +2,8 @@
 
 A model folder (a whole model, or a LoRA adapter with its head) keeps :data:`CHECKSUMS_FILE` beside its files: the
 SHA-256 of every weight file it has (:data:`WEIGHT_SUFFIXES`) and of the files its verdict needs (a verifier's
-learned claim-level verdict, ``aggregator.json``). They are written when the model is saved (training, ``train
-improve``, ``train aggregator``) and compared before its weights are read (:func:`check_model_folder`): a file whose
+learned verdict, ``verdict.json``). They are written when the model is saved (training, ``train
+improve``, ``train verdict``) and compared before its weights are read (:func:`check_model_folder`): a file whose
 bytes differ, or a listed file that is missing, makes the model :class:`ModelDamaged`. A folder without the file (a
 model made before checksums were kept, a hub download) has nothing to compare; any model whose probabilities are
 not finite numbers is refused all the same (:func:`finite_probabilities`), so no verdict ever rests on NaN.

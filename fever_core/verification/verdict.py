@@ -1,38 +1,76 @@
-"""From per-evidence stances to one verdict.
+"""From a claim's evidence stances to its verdict: the NOT ENOUGH INFO rule, the best-sentence rule, the learned verdict.
 
-A verifier that ships a learned claim-level verdict (:mod:`fever_core.verification.aggregator`)
-decides with it (:func:`aggregate_learned`). Otherwise a rule decides (:func:`aggregate`): only
-trustworthy evidence counts (DOMLIN's finding): sentences whose selection score is below
-``min_evidence_score`` are shown, with their stance, but not used. The best-ranked trustworthy
-sentence decides, by the model's NEI rule (:mod:`fever_core.verification.decision`); with no
-trustworthy evidence the verdict is NOT ENOUGH INFO.
+The verifier (:mod:`~fever_core.verification.nli`) gives each evidence sentence a stance; this module turns a claim's
+stances into its :class:`Verdict`. Which of its two ways decides is the verdict policy's choice
+(:class:`~fever_core.verification.claim_verifier.ClaimVerifier`).
 
-Why the best sentence alone: on FEVER the verifier often calls an on-topic sentence that says
-nothing about the claim SUPPORTS or REFUTES, so letting the most decisive of several sentences win
-turns NOT ENOUGH INFO claims into false verdicts (label accuracy 0.52 vs 0.60 for the best sentence
-on 300 fever-dev claims, measured when this rule was chosen in commit db3345f).
+**The NEI decision rule** (:class:`DecisionRule`, :func:`decide`) ships inside a verifier's ``config.json``:
+training chooses ``nei_threshold`` on held-out data and saves it with the weights, so a model and the rule it was
+calibrated for travel together: a premise is NOT ENOUGH INFO when P(NEI) reaches the threshold, else the larger of
+SUPPORTS and REFUTES. A model without it (a hub NLI model) gets plain argmax.
 
-Whichever decides, the verdict names what it rests on, so that a reader can check it: a sentence
-*bears on the claim* when it (with its page title, and for a two-hop chain the sentence that linked
-to it) mentions one of the claim's names (:func:`claim_names`); the evidence *used* is the judged
-sentences that bear on the claim and whose own stance is the verdict's label; the *deciding* sentences
-are the best-ranked one or two of those. A sentence that bears on nothing the claim names never
-decides, and no sentence marked used leans against the verdict it supports.
+**The best-sentence rule** (:func:`rule_verdict`): only trustworthy evidence counts (DOMLIN's finding): sentences
+whose selection score is below ``min_evidence_score`` are shown, with their stance, but not used. The best-ranked
+trustworthy sentence decides, by the model's NEI rule; with no trustworthy evidence the verdict is NOT ENOUGH INFO.
+Why the best sentence alone: on FEVER the verifier often calls an on-topic sentence that says nothing about the claim
+SUPPORTS or REFUTES, so letting the most decisive of several sentences win turns NOT ENOUGH INFO claims into false
+verdicts (label accuracy 0.52 vs 0.60 for the best sentence on 300 fever-dev claims, measured when this rule was
+chosen in commit db3345f).
+
+**The learned verdict** (:class:`LearnedVerdict`): whether the *claim* is settled depends on all top evidence
+together: how well each sentence matches (its selection score), how decisive each stance is, whether several
+sentences agree, and how much of what the claim says the evidence mentions at all (a claim whose words the evidence
+lacks is more often unverifiable than refuted). A multinomial logistic regression over :func:`claim_features` weighs
+these; it is trained on end-to-end runs of non-benchmark claims (:mod:`fever_core.training.verdict`) and ships beside
+the verifier as :data:`VERDICT_FILE`. A verifier without that file gets the best-sentence rule. The regression sees
+the evidence only through one-premise stances. The *joint verifier* reads the top sentences together with the claim
+(:func:`joint_premise`), as FEVER systems that concatenate their evidence do, and was trained on the same end-to-end
+runs with claim-level labels. When one is configured the verdict is the mix
+``(1 - joint_weight) * regression + joint_weight * joint``; ``joint_weight`` is chosen on held-out claims and saved
+in :data:`VERDICT_FILE`.
+
+Whichever decides, the verdict names what it rests on, so that a reader can check it: a sentence *bears on the
+claim* when it (with its page title, and for a two-hop chain the sentence that linked to it) mentions one of the
+claim's names (:func:`claim_names`); the evidence *used* is the judged sentences that bear on the claim and whose own
+stance is the verdict's label; the *deciding* sentences are the best-ranked one or two of those. A sentence that
+bears on nothing the claim names never decides, and no sentence marked used leans against the verdict it supports.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from fever_core.common.text import STOP_WORDS, WORD_RE, content_words
 from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, Stance
-from fever_core.verification.aggregator import EvidenceView, LearnedAggregator
-from fever_core.verification.decision import decide
+from fever_core.verification.model_integrity import ModelDamaged, record_checksums
 
+VERDICT_FILE = "verdict.json"
+"""The learned verdict's file in a verifier's folder."""
+LEGACY_VERDICT_FILE = "aggregator.json"
+"""Its name until issue 28: a verifier version trained before then has it (and its checksum under that name). Read
+when there is no :data:`VERDICT_FILE`, for one release."""
+NEI_INDEX = LABELS.index(NEI)
+"""NOT ENOUGH INFO's column in a probability row."""
+JOINT_EVIDENCE_K = 5
+"""The joint verifier reads this many top evidence sentences together (:func:`joint_premise`)."""
+TOP_POSITIONS = 3
+"""The learned verdict sees each of this many top sentences on its own (the rest through summaries)."""
+FEATURE_NAMES = (
+    [f"{name}@{i + 1}" for i in range(TOP_POSITIONS) for name in ("score", "p_supports", "p_refutes", "p_nei", "judged")]
+    + ["max_p_supports", "max_p_refutes", "min_p_nei", "mean_p_nei", "scored_p_supports", "scored_p_refutes",
+       "max_score", "mean_score", "second_hop_share", "judged_share",
+       "coverage@1", "coverage@3", "coverage@5", "numbers_missing", "negation", "claim_words",
+       "coverage@1*p_supports@1", "coverage@1*p_refutes@1", "coverage@1*p_nei@1"]
+)
+_NEGATION = frozenset(
+    "not no never only exclusively incapable unable none neither nor without refused failed yet lacks".split()
+)
 MAX_DECIDING = 2
 """A learned verdict is quoted with at most this many deciding sentences (the rule's rests on one)."""
 _NAME_RE = re.compile(r"\b(?:[^\W\d_][\w'-]*|\d[\d,.]*\d|\d)")
@@ -40,7 +78,7 @@ _NAME_RE = re.compile(r"\b(?:[^\W\d_][\w'-]*|\d[\d,.]*\d|\d)")
 
 @dataclass
 class Verdict:
-    """The aggregate verdict: a FEVER label, its probabilities, what it rests on, and why.
+    """A claim's verdict: a FEVER label, its probabilities, what it rests on, and why.
 
     Attributes:
         label: SUPPORTS, REFUTES or NOT ENOUGH INFO.
@@ -70,6 +108,45 @@ class Verdict:
             "used_evidence": self.used_evidence,
             "why": self.why,
         }
+
+
+@dataclass(frozen=True)
+class DecisionRule:
+    """Attributes:
+    nei_threshold: P(NOT ENOUGH INFO), in [0, 1], from which a stance counts as NEI;
+        ``None`` means plain argmax.
+    min_evidence_score: minimum sentence-selection score for evidence to count in a verdict.
+        Default 0.25 (bi-encoder cosine).
+    """
+
+    nei_threshold: float | None = None
+    min_evidence_score: float = 0.25
+
+
+def decide(probs: np.ndarray, nei_threshold: float | None = None) -> np.ndarray:
+    """Label indices (in ``LABELS`` order) for ``(n, 3)`` probabilities under the rule.
+
+    Returns:
+        int64 array of shape ``(n,)``; ties between SUPPORTS and REFUTES go to SUPPORTS.
+    """
+    probs = np.asarray(probs)
+    if nei_threshold is None:
+        return probs.argmax(axis=1).astype(np.int64)
+    stance = np.where(probs[:, 0] >= probs[:, 1], 0, 1)
+    return np.where(probs[:, NEI_INDEX] >= nei_threshold, NEI_INDEX, stance).astype(np.int64)
+
+
+def load_decision_rule(model: str | Path) -> DecisionRule:
+    """The rule saved in a local model's ``config.json``, or argmax for models without one."""
+    path = Path(model) / "config.json"
+    if not path.is_file():
+        return DecisionRule()
+    config = json.loads(path.read_text())
+    threshold = config.get("nei_threshold")
+    return DecisionRule(
+        nei_threshold=float(threshold) if threshold is not None else None,
+        min_evidence_score=float(config.get("min_evidence_score", DecisionRule.min_evidence_score)),
+    )
 
 
 def claim_names(claim: str) -> list[str]:
@@ -150,20 +227,20 @@ def _unsettled(names: Sequence[str], relevant: Sequence[bool]) -> str:
     return f"The sentences found about {' and '.join(names[:3])} neither state nor contradict what the claim says."
 
 
-def aggregate(
+def rule_verdict(
     stances: list[Stance | None],
     descriptions: list[str],
     nei_threshold: float | None = None,
     claim: str = "",
     texts: Sequence[tuple[str, str]] | None = None,
 ) -> Verdict:
-    """The verdict from per-evidence stances, given best evidence first: the best-ranked judged sentence that
-    bears on the claim decides.
+    """The best-sentence rule's verdict from per-evidence stances, given best evidence first: the best-ranked judged
+    sentence that bears on the claim decides.
 
     Args:
         stances: one per evidence sentence in selection order, ``None`` for untrustworthy sentences.
         descriptions: how the reason names each evidence sentence (``Munich: "Munich is ..."``).
-        nei_threshold: the model's NEI rule (see :func:`~fever_core.verification.decision.decide`);
+        nei_threshold: the model's NEI rule (see :func:`decide`);
             ``None`` means argmax.
         claim: the claim (its names decide which sentences bear on it; "" = every sentence does).
         texts: each sentence's ``(title, premise)``: the page title, and the text read for relevance (the
@@ -196,48 +273,252 @@ def aggregate(
     return Verdict(label, probabilities, f"{verb} by {descriptions[best]}. {why}", [best], used, why)
 
 
-def aggregate_learned(
-    aggregator: LearnedAggregator,
-    claim: str,
-    views: list[EvidenceView],
-    descriptions: list[str],
-    joint: np.ndarray | None = None,
-    texts: Sequence[tuple[str, str]] | None = None,
-) -> Verdict:
-    """The verdict of a learned claim-level model over the evidence, given best evidence first.
+@dataclass
+class EvidenceView:
+    """What the learned verdict sees of one evidence sentence.
 
-    ``joint`` is the joint verifier's probabilities for the claim (``LABELS`` order), or ``None``
-    without a joint verifier (see :class:`~fever_core.verification.aggregator.LearnedAggregator`).
-    ``texts`` are as :func:`aggregate` takes them. The evidence used is :func:`evidence_used`; the deciding
-    sentences are its best one and, when one of the others names what the claim is about in its own words (not
-    only through its page title), the best of those, for a SUPPORTS or REFUTES verdict: a sentence that leans the
-    verdict's way but is itself NOT ENOUGH INFO never decides; a NOT ENOUGH INFO verdict rests on no sentence.
+    Attributes:
+        score: selection score (bi-encoder cosine, about -1..1; higher is more relevant).
+        hop: 1 for first-hop evidence, 2 when reached through a link.
+        stance: the verifier's stance, or ``None`` when the sentence was not judged (below the minimum
+            evidence score).
+        text: the sentence as ``"Title: sentence"`` (a second-hop stance may have been judged on a chain:
+            :func:`~fever_core.verification.claim_verifier.chain_premise`).
     """
-    row = aggregator.probabilities(claim, views, joint)
-    probabilities = dict(zip(LABELS, (float(p) for p in row)))
-    label = LABELS[int(row.argmax())]
-    names = claim_names(claim)
-    relevant = [True] * len(views) if texts is None else [bears_on_claim(names, premise) for _, premise in texts]
-    used = evidence_used(label, [v.stance for v in views], relevant)
-    p = probabilities[label]
-    if label == NEI:
-        why = _unsettled(names, relevant)
-        return Verdict(NEI, probabilities, f"The evidence found does not settle the claim "
-                       f"(P(NOT ENOUGH INFO) = {p:.2f}). {why}", [], used, why)
-    verb = "Supported" if label == SUPPORTS else "Refuted"
-    if not used:
-        why = ("No single sentence says so on its own: the verdict weighs the evidence read together "
-               f"(the likeliest single sentences are {'NOT ENOUGH INFO' if label == SUPPORTS else 'not refuting'}).")
-        return Verdict(label, probabilities, f"{verb} on balance of the evidence (P = {p:.2f}). {why}", [], [], why)
-    best = used[0]
-    title = texts[best][0] if texts is not None else descriptions[best]
-    why = _why(label, claim, views[best].text, title, views[best].stance)
-    # a second deciding sentence names what the claim is about in its own words, not only by its page's title
-    seconds = [i for i in used[1:] if texts is None or bears_on_claim(names, _own_words(*texts[i]))]
-    return Verdict(label, probabilities, f"{verb} by {descriptions[best]} (P = {p:.2f}). {why}",
-                   [best, *seconds][:MAX_DECIDING], used, why)
+
+    score: float
+    hop: int
+    stance: Stance | None
+    text: str = ""
+
+    def to_dict(self) -> dict:
+        """As the verdict's training runs record it (the stance as ``{label: probability}``)."""
+        return {"score": self.score, "hop": self.hop, "stance": self.stance.to_dict() if self.stance else None,
+                "text": self.text}
+
+    @classmethod
+    def from_dict(cls, record: dict) -> EvidenceView:
+        """The inverse of :meth:`to_dict`."""
+        stance = record.get("stance")
+        return cls(record["score"], record["hop"], Stance.from_dict(stance) if stance else None, record.get("text", ""))
+
+
+def joint_premise(texts: Sequence[str], k: int = JOINT_EVIDENCE_K) -> str:
+    """The joint verifier's premise: the top ``k`` evidence premises (``"Title: sentence"``, best
+    first, judged or not) joined with one space. Training and the pipeline both build it here."""
+    return " ".join(texts[:k])
+
+
+def _coverage(claim_words: set[str], texts: Sequence[str]) -> float:
+    """Share of the claim's content words that occur in ``texts`` (1.0 for a claim without any)."""
+    if not claim_words:
+        return 1.0
+    seen = {w for text in texts for w in content_words(text)}
+    return len(claim_words & seen) / len(claim_words)
+
+
+def claim_features(claim: str, evidence: Sequence[EvidenceView], k: int = 5) -> np.ndarray:
+    """The feature vector (``FEATURE_NAMES`` order, float64) for a claim and its top ``k`` evidence
+    sentences, best first.
+
+    Unjudged sentences and missing positions contribute zeros (and ``judged`` = 0). Coverage features
+    are shares in [0, 1] of the claim's content words found in the top 1 / 3 / 5 premises;
+    ``numbers_missing`` is 1 when a number of the claim is in none of them; ``negation`` is 1 when the
+    claim has a negating or exclusive word ("not", "only"...); ``claim_words`` is its word count / 20.
+    """
+    items = list(evidence)[:k]
+    rows = np.zeros((max(len(items), 1), 3))
+    judged = np.zeros(max(len(items), 1))
+    scores = np.zeros(max(len(items), 1))
+    for i, item in enumerate(items):
+        scores[i] = item.score
+        if item.stance is not None:
+            rows[i] = item.stance.as_row()
+            judged[i] = 1.0
+    per_position = []
+    for i in range(TOP_POSITIONS):
+        if i < len(items):
+            per_position += [scores[i], *rows[i], judged[i]]
+        else:
+            per_position += [0.0, 0.0, 0.0, 0.0, 0.0]
+    any_judged = judged.any()
+    weights = np.clip(scores, 0.0, None) * judged
+    summary = [
+        rows[:, 0].max() if any_judged else 0.0,
+        rows[:, 1].max() if any_judged else 0.0,
+        rows[judged > 0, 2].min() if any_judged else 1.0,
+        rows[judged > 0, 2].mean() if any_judged else 1.0,
+        float(weights @ rows[:, 0]),
+        float(weights @ rows[:, 1]),
+        scores.max() if items else 0.0,
+        scores.mean() if items else 0.0,
+        float(np.mean([item.hop == 2 for item in items])) if items else 0.0,
+        float(judged.mean()) if items else 0.0,
+    ]
+    claim_words = set(content_words(claim))
+    texts = [item.text for item in items]
+    numbers = {w for w in claim_words if w.isdigit()}
+    coverage_1 = _coverage(claim_words, texts[:1])
+    lexical = [
+        coverage_1,
+        _coverage(claim_words, texts[:3]),
+        _coverage(claim_words, texts),
+        float(bool(numbers - {w for text in texts for w in content_words(text)})),
+        float(any(w in _NEGATION for w in WORD_RE.findall(claim.lower()))),
+        len(WORD_RE.findall(claim)) / 20,
+        coverage_1 * rows[0, 0],
+        coverage_1 * rows[0, 1],
+        coverage_1 * rows[0, 2],
+    ]
+    return np.array(per_position + summary + lexical, dtype=np.float64)
+
+
+@dataclass
+class LearnedVerdict:
+    """The learned verdict: a multinomial logistic regression over standardised :func:`claim_features`.
+
+    Attributes:
+        weights: ``(3, n_features)`` in ``LABELS`` order.
+        bias: ``(3,)``.
+        mean, scale: per-feature standardisation.
+        feature_names: the features the weights belong to (checked on load).
+        report: how it was trained and scored (kept for the model card).
+        joint_weight: share in [0, 1] of the joint verifier's probabilities in the verdict, when the
+            caller has them. Default 0 (the regression alone).
+        two_hop_chains: the runs it was fit on read each second-hop sentence together with the first-hop
+            sentence that links to it (:func:`~fever_core.verification.claim_verifier.chain_premise`), so
+            the checker must read them so too. ``False`` for verdicts fit before chains were read.
+    """
+
+    weights: np.ndarray
+    bias: np.ndarray
+    mean: np.ndarray
+    scale: np.ndarray
+    feature_names: list[str]
+    report: dict
+    joint_weight: float = 0.0
+    two_hop_chains: bool = False
+
+    def probabilities(
+        self, claim: str, evidence: Sequence[EvidenceView], joint: np.ndarray | None = None
+    ) -> np.ndarray:
+        """P(SUPPORTS, REFUTES, NOT ENOUGH INFO) for the claim, shape ``(3,)``.
+
+        Args:
+            joint: the joint verifier's probabilities for the claim (``LABELS`` order), mixed in with
+                ``joint_weight``; ``None`` when there is no joint verifier.
+        """
+        row = self.probabilities_of(claim_features(claim, evidence)[None, :])[0]
+        return row if joint is None else mix(row, np.asarray(joint, dtype=np.float64), self.joint_weight)
+
+    def probabilities_of(self, features: np.ndarray) -> np.ndarray:
+        """Row-wise probabilities for an ``(n, n_features)`` feature matrix."""
+        logits = ((features - self.mean) / self.scale) @ self.weights.T + self.bias
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        return exp / exp.sum(axis=1, keepdims=True)
+
+    def verdict(
+        self,
+        claim: str,
+        views: list[EvidenceView],
+        descriptions: list[str],
+        joint: np.ndarray | None = None,
+        texts: Sequence[tuple[str, str]] | None = None,
+    ) -> Verdict:
+        """The claim's verdict from its evidence, given best evidence first.
+
+        ``joint`` is the joint verifier's probabilities for the claim (``LABELS`` order), or ``None``
+        without a joint verifier (see :meth:`probabilities`). ``descriptions`` and ``texts`` are as
+        :func:`rule_verdict` takes them. The evidence used is :func:`evidence_used`; the deciding sentences are its
+        best one and, when one of the others names what the claim is about in its own words (not only through its
+        page title), the best of those, for a SUPPORTS or REFUTES verdict: a sentence that leans the verdict's way
+        but is itself NOT ENOUGH INFO never decides; a NOT ENOUGH INFO verdict rests on no sentence.
+        """
+        row = self.probabilities(claim, views, joint)
+        probabilities = dict(zip(LABELS, (float(p) for p in row)))
+        label = LABELS[int(row.argmax())]
+        names = claim_names(claim)
+        relevant = [True] * len(views) if texts is None else [bears_on_claim(names, premise) for _, premise in texts]
+        used = evidence_used(label, [v.stance for v in views], relevant)
+        p = probabilities[label]
+        if label == NEI:
+            why = _unsettled(names, relevant)
+            return Verdict(NEI, probabilities, f"The evidence found does not settle the claim "
+                           f"(P(NOT ENOUGH INFO) = {p:.2f}). {why}", [], used, why)
+        verb = "Supported" if label == SUPPORTS else "Refuted"
+        if not used:
+            why = ("No single sentence says so on its own: the verdict weighs the evidence read together "
+                   f"(the likeliest single sentences are {NEI if label == SUPPORTS else 'not refuting'}).")
+            return Verdict(label, probabilities, f"{verb} on balance of the evidence (P = {p:.2f}). {why}", [], [], why)
+        best = used[0]
+        title = texts[best][0] if texts is not None else descriptions[best]
+        why = _why(label, claim, views[best].text, title, views[best].stance)
+        # a second deciding sentence names what the claim is about in its own words, not only by its page's title
+        seconds = [i for i in used[1:] if texts is None or bears_on_claim(names, _own_words(*texts[i]))]
+        return Verdict(label, probabilities, f"{verb} by {descriptions[best]} (P = {p:.2f}). {why}",
+                       [best, *seconds][:MAX_DECIDING], used, why)
+
+    def save(self, model_dir: Path) -> Path:
+        """Write :data:`VERDICT_FILE` into the verifier's folder, and its checksum beside the weights'. A
+        :data:`LEGACY_VERDICT_FILE` there is left as it was (its checksum too); the new file is the one loaded."""
+        path = Path(model_dir) / VERDICT_FILE
+        data = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in asdict(self).items()}
+        path.write_text(json.dumps(data, indent=1) + "\n")
+        record_checksums(model_dir, [VERDICT_FILE])
+        return path
+
+    @classmethod
+    def load(cls, model_dir: str | Path) -> LearnedVerdict | None:
+        """The learned verdict saved beside a local verifier (:func:`verdict_file`), or ``None`` (hub models, older
+        verifiers, or a learned verdict trained on other features).
+
+        Raises:
+            ModelDamaged: the file is there but is not a learned verdict with finite numbers.
+        """
+        path = verdict_file(model_dir)
+        if path is None:
+            return None
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("feature_names") != list(FEATURE_NAMES):
+                return None
+            learned = cls(
+                np.array(data["weights"], dtype=np.float64), np.array(data["bias"], dtype=np.float64),
+                np.array(data["mean"], dtype=np.float64), np.array(data["scale"], dtype=np.float64),
+                list(data["feature_names"]), data.get("report", {}), float(data.get("joint_weight", 0.0)),
+                bool(data.get("two_hop_chains", False)),
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ModelDamaged(str(model_dir), f"{path} can't be read as a learned verdict ({exc.__class__.__name__}): "
+                               "restore the verifier folder from a copy, or train the verdict again (`python -m "
+                               "fever_core train verdict`).") from exc
+        n = len(FEATURE_NAMES)
+        shapes = (learned.weights.shape, learned.bias.shape, learned.mean.shape, learned.scale.shape)
+        numbers = (learned.weights, learned.bias, learned.mean, learned.scale, [learned.joint_weight])
+        if shapes != ((3, n), (3,), (n,), (n,)) or not all(np.isfinite(a).all() for a in numbers) \
+                or not (learned.scale != 0).all():
+            raise ModelDamaged(str(model_dir), f"{path} does not hold {n} finite weights for each of the 3 labels (and "
+                               "a non-zero scale for each feature): restore the verifier folder from a copy, or train "
+                               "the verdict again (`python -m fever_core train verdict`).")
+        return learned
+
+
+def verdict_file(model_dir: str | Path) -> Path | None:
+    """The learned verdict's file in a verifier's folder: :data:`VERDICT_FILE`, else (a version trained before it
+    had that name) :data:`LEGACY_VERDICT_FILE`; ``None`` when it has neither."""
+    for name in (VERDICT_FILE, LEGACY_VERDICT_FILE):
+        path = Path(model_dir) / name
+        if path.is_file():
+            return path
+    return None
 
 
 def _own_words(title: str, premise: str) -> str:
     """A premise without its page title (``"Title: sentence"`` -> ``"sentence"``; a chain stays whole)."""
     return premise.removeprefix(f"{title}: ")
+
+
+def mix(regression: np.ndarray, joint: np.ndarray, joint_weight: float) -> np.ndarray:
+    """``(1 - joint_weight) * regression + joint_weight * joint``, row-wise; both in ``LABELS`` order."""
+    return (1.0 - joint_weight) * regression + joint_weight * joint

@@ -701,7 +701,7 @@ def test_improve_the_verifier_from_the_app_then_use_it_and_switch_back(page, ser
     wait_until_idle(page)
     [version] = [v for v in list_versions(settings.data_dir) if v.name not in before]
     assert version.annotations["train"] + version.annotations["heldout"] == annotations
-    assert (version.path / "aggregator.json").read_bytes() == (Path(DEFAULT_VERIFIER) / "aggregator.json"
+    assert (version.path / "verdict.json").read_bytes() == (Path(DEFAULT_VERIFIER) / "verdict.json"
                                                                ).read_bytes()  # the learned verdict is kept
     box = page.locator(f".st-key-version-{version.name}")
     box.get_by_text("held-out annotations (claims)").wait_for(timeout=30_000)

@@ -1,13 +1,13 @@
 """Regression: the MPNet verifier adapter (assets/models/verifier-mpnet) loads onto its base, assembled from the
 all-mpnet-base-v2 packages, and reads the issue-25 pairs as it did when it was trained (CPU, bf16 where the CPU has
-it). Pair-level only; its claim-level verdict is measured end to end by benchmarks/yardsticks.sh (its card)."""
+it). Pair-level only; its learned verdict is measured end to end by benchmarks/yardsticks.sh (its card)."""
 
 import pytest
 
 from fever_core.common.settings import BUNDLED_MODELS_DIR
 from fever_core.common.types import NEI, REFUTES, SUPPORTS
-from fever_core.verification.decision import decide, load_decision_rule
 from fever_core.verification.nli import NliModel
+from fever_core.verification.verdict import decide, load_decision_rule
 
 MODEL = BUNDLED_MODELS_DIR / "verifier-mpnet"
 if not (MODEL / "adapter_model.safetensors").is_file():

@@ -8,7 +8,7 @@ import pytest
 
 from fever_core.pipeline import Checker, CheckOptions, ClaimError
 from fever_core.common.settings import BUNDLED_MODELS_DIR
-from fever_core.verification.aggregator import LearnedAggregator
+from fever_core.verification.verdict import LearnedVerdict
 from fever_core.verification.claim_verifier import ClaimVerifier
 from tests.conftest import CLAIMS
 
@@ -83,13 +83,13 @@ def test_check_still_raises_for_a_claim_it_cant_check(checker):
 
 
 def test_the_learned_verdict_with_the_joint_verifier_is_the_same_in_a_batch(workspace, tiny_nli_model):
-    """The shipped claim-level verdict (it gives the joint verifier a weight) over tiny models: the learned path, where
+    """The shipped learned verdict (it gives the joint verifier a weight) over tiny models: the learned path, where
     a batch runs the verifier once and the joint verifier once for all its claims."""
     from fever_core.verification.nli import NliModel
 
-    aggregator = LearnedAggregator.load(BUNDLED_MODELS_DIR / "verifier")
-    if aggregator is None or aggregator.joint_weight <= 0:
-        pytest.skip("needs the shipped verifier's aggregator.json with a joint-verifier weight")
+    learned = LearnedVerdict.load(BUNDLED_MODELS_DIR / "verifier")
+    if learned is None or learned.joint_weight <= 0:
+        pytest.skip("needs the shipped verifier's verdict.json with a joint-verifier weight")
     verifier, joint = NliModel.load(str(tiny_nli_model), "cpu"), NliModel.load(str(tiny_nli_model), "cpu")
     calls = {"verifier": 0, "joint": 0}
     for name, model in (("verifier", verifier), ("joint", joint)):
@@ -97,7 +97,7 @@ def test_the_learned_verdict_with_the_joint_verifier_is_the_same_in_a_batch(work
             calls[name] += 1
             return predict(pairs, batch_size)
         model.predict = counted
-    checker = Checker(workspace, ClaimVerifier(verifier, aggregator=aggregator, joint_verifier=joint))
+    checker = Checker(workspace, ClaimVerifier(verifier, learned_verdict=learned, joint_verifier=joint))
     claims = claims_with_a_bad_one()
     together = checker.check_many(claims)
     assert calls == {"verifier": 1, "joint": 1}

@@ -16,7 +16,7 @@ from fever_core.common.settings import BUNDLED_MODELS_DIR
 from fever_core.common.text import premise_text
 from fever_core.training.improve import ImproveConfig, annotation_pairs, improve_verifier, split_annotations
 from fever_core.common.types import NEI
-from fever_core.verification.aggregator import AGGREGATOR_FILE
+from fever_core.verification.verdict import VERDICT_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
 
 ANNOTATED = [  # (claim, label, evidence sets) on the fixture corpus
@@ -58,7 +58,7 @@ def test_annotation_pairs_read_evidence_as_the_pipeline_does(tmp_path, checker):
 
 def test_improve_makes_a_new_version_that_keeps_the_learned_verdict(tmp_path, settings, workspace, tiny_nli_model):
     base = shutil.copytree(tiny_nli_model, tmp_path / "base")
-    shutil.copy2(BUNDLED_MODELS_DIR / "verifier" / AGGREGATOR_FILE, base / AGGREGATOR_FILE)
+    shutil.copy2(BUNDLED_MODELS_DIR / "verifier" / VERDICT_FILE, base / VERDICT_FILE)
     config_json = json.loads((base / "config.json").read_text())
     (base / "config.json").write_text(json.dumps({**config_json, "nei_threshold": 0.61}))
     base_files = {p.name: p.read_bytes() for p in base.iterdir()}
@@ -74,12 +74,12 @@ def test_improve_makes_a_new_version_that_keeps_the_learned_verdict(tmp_path, se
     assert version in list_versions(settings.data_dir)
     train, heldout = split_annotations(AnnotationStore(db).annotations(), 0.25, 13)
     assert version.annotations == {"train": len(train), "heldout": len(heldout)} and train and heldout
-    assert (version.path / AGGREGATOR_FILE).read_bytes() == base_files[AGGREGATOR_FILE]
+    assert (version.path / VERDICT_FILE).read_bytes() == base_files[VERDICT_FILE]
     assert set(json.loads((version.path / "checksums.json").read_text())["sha256"]) == {"model.safetensors",
-                                                                                       AGGREGATOR_FILE}
+                                                                                       VERDICT_FILE}
     assert json.loads((version.path / "config.json").read_text())["nei_threshold"] == 0.61
     verifier = ClaimVerifier.load(replace(quiet, verifier_model=str(version.path)))
-    assert verifier.aggregator is not None and verifier.rule.nei_threshold == 0.61
+    assert verifier.learned_verdict is not None and verifier.rule.nei_threshold == 0.61
     new, old = load_file(version.path / "model.safetensors"), load_file(base / "model.safetensors")
     assert any((new[name].astype("float32") != old[name].astype("float32")).any() for name in old)
     assert {p.name: p.read_bytes() for p in base.iterdir()} == base_files  # the base is never written to

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from fever_core.retrieval.results import EvidenceSentence, HopLink
-from fever_core.verification.aggregator import FEATURE_NAMES, LearnedAggregator
 from fever_core.verification.claim_verifier import ClaimVerifier, chain_premise
 from fever_core.verification.nli import NliModel
+from fever_core.verification.verdict import FEATURE_NAMES, LearnedVerdict
 
 KRAFTWERK = EvidenceSentence("Kraftwerk", "Kraftwerk", 0, "Kraftwerk was formed in Düsseldorf in 1970.", 0.7)
 DUSSELDORF = EvidenceSentence(
@@ -15,10 +15,10 @@ DUSSELDORF = EvidenceSentence(
 )
 
 
-def aggregator(two_hop_chains: bool) -> LearnedAggregator:
+def learned_verdict(two_hop_chains: bool) -> LearnedVerdict:
     n = len(FEATURE_NAMES)
-    return LearnedAggregator(np.zeros((3, n)), np.zeros(3), np.zeros(n), np.ones(n), list(FEATURE_NAMES), {},
-                             two_hop_chains=two_hop_chains)
+    return LearnedVerdict(np.zeros((3, n)), np.zeros(3), np.zeros(n), np.ones(n), list(FEATURE_NAMES), {},
+                          two_hop_chains=two_hop_chains)
 
 
 def test_a_second_hop_sentence_is_read_after_the_sentence_that_links_to_it():
@@ -43,13 +43,13 @@ def test_the_verifier_judges_the_chain_as_one_premise(model):
 
 
 def test_a_verdict_fit_on_single_sentences_keeps_reading_single_sentences(model, tmp_path):
-    old = ClaimVerifier(model, aggregator=aggregator(two_hop_chains=False))
+    old = ClaimVerifier(model, learned_verdict=learned_verdict(two_hop_chains=False))
     results, _ = old.verify("Kraftwerk is German.", [KRAFTWERK, DUSSELDORF], min_evidence_score=0.0)
     assert results[1].premise == "Düsseldorf: Düsseldorf is the capital of North Rhine-Westphalia."
-    saved = aggregator(two_hop_chains=True)
+    saved = learned_verdict(two_hop_chains=True)
     saved.save(tmp_path)
-    assert LearnedAggregator.load(tmp_path).two_hop_chains is True
-    assert ClaimVerifier(model, aggregator=LearnedAggregator.load(tmp_path)).two_hop_chains is True
+    assert LearnedVerdict.load(tmp_path).two_hop_chains is True
+    assert ClaimVerifier(model, learned_verdict=LearnedVerdict.load(tmp_path)).two_hop_chains is True
 
 
 def test_untrusted_sentences_are_shown_but_not_judged(model):

@@ -15,7 +15,6 @@ from fever_core.common.model_versions import ACTIVE_FILE, models_dir
 from fever_core.pipeline import Checker
 from fever_core.common.settings import DEFAULT_VERIFIER, FALLBACK_VERIFIER, SHIPPED_JOINT_VERIFIER, Settings
 from fever_core.verification import base_models, claim_verifier
-from fever_core.verification.aggregator import AGGREGATOR_FILE, LearnedAggregator
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.model_integrity import (
     CHECKSUMS_FILE,
@@ -25,6 +24,7 @@ from fever_core.verification.model_integrity import (
     weight_files,
 )
 from fever_core.verification.nli import NliModel
+from fever_core.verification.verdict import LEGACY_VERDICT_FILE, VERDICT_FILE, LearnedVerdict
 
 from benchmarks.reliability.models import chosen_version, flip_bytes
 
@@ -35,7 +35,7 @@ def a_version(data_dir: Path, model: Path) -> Path:
     """A copy of ``model`` with the shipped learned verdict as version 1 of the data folder, its checksums written
     as training writes them, chosen in ``active.json``."""
     source = shutil.copytree(model, data_dir / "source")
-    shutil.copy2(Path(FALLBACK_VERIFIER) / AGGREGATOR_FILE, source / AGGREGATOR_FILE)
+    shutil.copy2(Path(FALLBACK_VERIFIER) / VERDICT_FILE, source / VERDICT_FILE)
     return chosen_version(data_dir, source)
 
 
@@ -46,7 +46,7 @@ def chosen_settings(data_dir: Path) -> Settings:
 
 
 def test_the_shipped_models_match_the_checksums_committed_with_them():
-    for folder, listed in ((FALLBACK_VERIFIER, {"model.safetensors", AGGREGATOR_FILE}),
+    for folder, listed in ((FALLBACK_VERIFIER, {"model.safetensors", VERDICT_FILE}),
                            (SHIPPED_JOINT_VERIFIER, {"model.safetensors"})):
         assert set(json.loads((Path(folder) / CHECKSUMS_FILE).read_text())["sha256"]) == listed
         check_model_folder(folder)
@@ -69,12 +69,35 @@ def test_a_damaged_verifier_chosen_in_the_data_folder_is_refused_and_the_shipped
     assert "NaN" not in result.to_json()
 
 
-def test_a_verifier_without_the_aggregator_its_verdict_needs_is_refused(tmp_path, tiny_nli_model):
+def test_a_verifier_without_the_learned_verdict_it_needs_is_refused(tmp_path, tiny_nli_model):
     version = a_version(tmp_path, tiny_nli_model)
-    (version / AGGREGATOR_FILE).unlink()
+    (version / VERDICT_FILE).unlink()
     verification = ClaimVerifier.load(chosen_settings(tmp_path))
-    assert verification.verifier.name == FALLBACK_VERIFIER and verification.aggregator is not None
-    assert f"lacks {AGGREGATOR_FILE}" in verification.warnings[0]
+    assert verification.verifier.name == FALLBACK_VERIFIER and verification.learned_verdict is not None
+    assert f"lacks {VERDICT_FILE}" in verification.warnings[0]
+
+
+def test_a_version_trained_before_the_rename_is_read_with_its_aggregator_json_checked_under_that_name(
+        tmp_path, tiny_nli_model):
+    """A verifier version a user trained before ``verdict.json`` had its name (issue 28): ``aggregator.json`` and a
+    checksums file naming it. It is still the learned verdict, for one release."""
+    source = shutil.copytree(tiny_nli_model, tmp_path / "source")
+    shutil.copy2(Path(FALLBACK_VERIFIER) / VERDICT_FILE, source / LEGACY_VERDICT_FILE)
+    version = chosen_version(tmp_path, source)
+    record_checksums(version, [LEGACY_VERDICT_FILE])  # as `train aggregator` wrote it
+    assert not (version / VERDICT_FILE).exists()
+    assert LEGACY_VERDICT_FILE in json.loads((version / CHECKSUMS_FILE).read_text())["sha256"]
+
+    verification = ClaimVerifier.load(chosen_settings(tmp_path))
+    assert verification.verifier.name == str(version) and not verification.warnings
+    shipped = LearnedVerdict.load(FALLBACK_VERIFIER)
+    assert np.array_equal(verification.learned_verdict.weights, shipped.weights)
+
+    legacy = version / LEGACY_VERDICT_FILE
+    legacy.write_text(legacy.read_text() + " ")  # still JSON, other bytes: checked under its old name
+    verification = ClaimVerifier.load(chosen_settings(tmp_path))
+    assert verification.verifier.name == FALLBACK_VERIFIER
+    assert f"{LEGACY_VERDICT_FILE} does not match the checksum" in verification.warnings[0]
 
 
 def test_the_default_verifier_without_its_base_packages_gives_way_to_the_small_one_saying_so(tmp_path, monkeypatch):
@@ -113,18 +136,18 @@ def test_a_damaged_shipped_verifier_is_an_error_not_a_verdict(tmp_path, tiny_nli
         ClaimVerifier.load(settings)
 
 
-def test_an_aggregator_that_is_not_one_is_refused_naming_it(tmp_path, tiny_nli_model):
+def test_a_learned_verdict_that_is_not_one_is_refused_naming_it(tmp_path, tiny_nli_model):
     version = a_version(tmp_path, tiny_nli_model)
-    data = json.loads((version / AGGREGATOR_FILE).read_text())
+    data = json.loads((version / VERDICT_FILE).read_text())
     data["weights"][0][0] = float("nan")
-    (version / AGGREGATOR_FILE).write_text(json.dumps(data))
-    record_checksums(version, [AGGREGATOR_FILE])  # written so: the checksum matches, the numbers don't
-    with pytest.raises(ModelDamaged, match=f"{version / AGGREGATOR_FILE} does not hold .* finite weights"):
-        LearnedAggregator.load(version)
-    (version / AGGREGATOR_FILE).write_text("{not json")
-    record_checksums(version, [AGGREGATOR_FILE])
+    (version / VERDICT_FILE).write_text(json.dumps(data))
+    record_checksums(version, [VERDICT_FILE])  # written so: the checksum matches, the numbers don't
+    with pytest.raises(ModelDamaged, match=f"{version / VERDICT_FILE} does not hold .* finite weights"):
+        LearnedVerdict.load(version)
+    (version / VERDICT_FILE).write_text("{not json")
+    record_checksums(version, [VERDICT_FILE])
     with pytest.raises(ModelDamaged, match="can't be read as a learned verdict"):
-        LearnedAggregator.load(version)
+        LearnedVerdict.load(version)
 
 
 @pytest.mark.parametrize("active, problem", [("{garbage", "can't be read as the choice of verifier"),

@@ -3,39 +3,40 @@ import json
 import numpy as np
 
 from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, Stance
-from fever_core.verification.aggregator import EvidenceView
-from fever_core.verification.decision import DecisionRule, decide, load_decision_rule
 from fever_core.verification.verdict import (
+    DecisionRule,
+    EvidenceView,
     Verdict,
-    aggregate,
-    aggregate_learned,
     bears_on_claim,
     claim_names,
     contrast,
+    decide,
+    load_decision_rule,
+    rule_verdict,
     stance_label,
 )
 
-from .test_aggregator import always
+from .test_learned_verdict import always
 
 
 def test_no_trustworthy_evidence_means_not_enough_info():
-    verdict = aggregate([None, None], ["a", "b"])
+    verdict = rule_verdict([None, None], ["a", "b"])
     assert verdict.label == NEI and verdict.probabilities[NEI] == 1.0 and "No trustworthy" in verdict.reason
 
 
 def test_the_best_trustworthy_sentence_decides():
     stances = [None, Stance(0.05, 0.9, 0.05), Stance(0.95, 0.03, 0.02)]
-    verdict = aggregate(stances, ["Page A, sentence 0", "Page B, sentence 3", "Page C, sentence 1"])
+    verdict = rule_verdict(stances, ["Page A, sentence 0", "Page B, sentence 3", "Page C, sentence 1"])
     assert verdict.label == "REFUTES" and verdict.deciding_evidence == [1]
     assert "Page B, sentence 3" in verdict.reason and verdict.probabilities["REFUTES"] == 0.9
 
 
 def test_the_nei_threshold_applies_to_the_deciding_stance():
     stances = [Stance(0.35, 0.1, 0.55)]
-    assert aggregate(stances, ["a"]).label == NEI
-    assert "neither supports nor refutes" in aggregate(stances, ["a"]).reason
-    assert aggregate(stances, ["a"], nei_threshold=0.77).label == "SUPPORTS"
-    assert aggregate(stances, ["a"], nei_threshold=0.5).label == NEI
+    assert rule_verdict(stances, ["a"]).label == NEI
+    assert "neither supports nor refutes" in rule_verdict(stances, ["a"]).reason
+    assert rule_verdict(stances, ["a"], nei_threshold=0.77).label == "SUPPORTS"
+    assert rule_verdict(stances, ["a"], nei_threshold=0.5).label == NEI
 
 
 def test_decide_applies_the_threshold_rule():
@@ -80,22 +81,22 @@ def test_claim_names_are_its_capitalised_words_else_its_content_words():
 def test_a_sentence_that_mentions_none_of_the_claims_names_never_decides_nor_is_used():
     stances = [Stance(0.01, 0.976, 0.014), Stance(0.05, 0.90, 0.05)]
     texts = [ALIBABA, ABBA_LEAD]
-    ruled = aggregate(stances, ["alibaba", "abba"], None, ABBA, texts)
+    ruled = rule_verdict(stances, ["alibaba", "abba"], None, ABBA, texts)
     assert ruled.label == REFUTES and ruled.deciding_evidence == [1] and ruled.used_evidence == [1]
     assert "names Swedish and Stockholm where the claim says Norway" in ruled.why  # what it says instead
     assert contrast("Jaws is a 1980 film.", "Jaws is a 1975 American film.") == "says 1975 where the claim says 1980"
-    learned = aggregate_learned(always(LABELS.index(REFUTES)), ABBA, views_of(stances, texts), ["a", "b"], None, texts)
+    learned = always(LABELS.index(REFUTES)).verdict(ABBA, views_of(stances, texts), ["a", "b"], None, texts)
     assert learned.deciding_evidence == [1] and 0 not in learned.used_evidence
-    alone = aggregate(stances[:1], ["alibaba"], None, ABBA, texts[:1])
+    alone = rule_verdict(stances[:1], ["alibaba"], None, ABBA, texts[:1])
     assert alone.label == NEI and alone.deciding_evidence == [] and "No evidence found mentions ABBA" in alone.why
 
 
 def test_the_deciding_sentence_is_one_whose_own_stance_is_the_verdict():
     views = views_of(MONA_LISA_STANCES, MONA_LISA_TEXTS)
-    verdict = aggregate_learned(always(LABELS.index(SUPPORTS)), LEONARDO, views, ["a", "b", "c"], None, MONA_LISA_TEXTS)
+    verdict = always(LABELS.index(SUPPORTS)).verdict(LEONARDO, views, ["a", "b", "c"], None, MONA_LISA_TEXTS)
     assert verdict.label == SUPPORTS and verdict.deciding_evidence == [2] and verdict.used_evidence == [2]
     assert "states what the claim says" in verdict.why and "supports 0.91" in verdict.why
-    leaning_only = aggregate_learned(always(LABELS.index(SUPPORTS)), LEONARDO, views[:2], ["a", "b"], None,
+    leaning_only = always(LABELS.index(SUPPORTS)).verdict(LEONARDO, views[:2], ["a", "b"], None,
                                      MONA_LISA_TEXTS[:2])
     assert leaning_only.deciding_evidence == [] and leaning_only.used_evidence == []  # NEI rows never decide
     assert "No single sentence" in leaning_only.why
@@ -107,9 +108,9 @@ def test_no_sentence_marked_used_has_a_stance_against_the_verdict():
     for trial in range(300):
         stances = [Stance.from_row(rng.dirichlet([0.5, 0.5, 0.5])) if rng.random() > 0.2 else None for _ in texts]
         threshold = [None, 0.5, 0.8][trial % 3]
-        verdicts = [aggregate(stances, ["x"] * len(texts), threshold, ABBA, texts)]
+        verdicts = [rule_verdict(stances, ["x"] * len(texts), threshold, ABBA, texts)]
         views = views_of(stances, texts)
-        verdicts += [aggregate_learned(always(i), ABBA, views, ["x"] * len(texts), None, texts) for i in range(3)]
+        verdicts += [always(i).verdict(ABBA, views, ["x"] * len(texts), None, texts) for i in range(3)]
         for verdict in verdicts:
             rule = threshold if verdict is verdicts[0] else None
             for i in verdict.used_evidence:
@@ -130,7 +131,7 @@ def test_a_second_deciding_sentence_names_the_claims_subject_in_its_own_words():
              ("Jaws (film)", "Jaws (film): The film is about a giant man-eating great white shark."),
              ("Jaws (film)", "Jaws (film): Jaws was released in 1975.")]
     stances = [Stance(0.02, 0.97, 0.01), Stance(0.1, 0.8, 0.1), Stance(0.1, 0.7, 0.2)]
-    verdict = aggregate_learned(always(LABELS.index(REFUTES)), "Jaws is a 1980 film.", views_of(stances, texts),
+    verdict = always(LABELS.index(REFUTES)).verdict("Jaws is a 1980 film.", views_of(stances, texts),
                                 ["a", "b", "c"], None, texts)
     assert verdict.used_evidence == [0, 1, 2] and verdict.deciding_evidence == [0, 2]
     assert "says 1975 where the claim says 1980" in verdict.why

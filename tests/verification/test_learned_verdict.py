@@ -1,5 +1,6 @@
-"""The learned claim-level verdict (fever_core/verification/aggregator.py): features, the joint verifier's weight,
-saving, and its use by the checker. Fitting it: tests/training/test_aggregator.py."""
+"""The learned verdict (LearnedVerdict in fever_core/verification/verdict.py): features, the joint verifier's weight,
+saving, loading (an older verifier's aggregator.json too), and its use by the checker. Fitting it:
+tests/training/test_verdict.py."""
 
 import json
 import shutil
@@ -9,10 +10,10 @@ import pytest
 
 from fever_core.pipeline import Checker, CheckOptions
 from fever_core.common.types import Stance
-from fever_core.verification.aggregator import (
+from fever_core.verification.verdict import (
     FEATURE_NAMES,
     EvidenceView,
-    LearnedAggregator,
+    LearnedVerdict,
     claim_features,
     joint_premise,
 )
@@ -42,21 +43,21 @@ def test_features_describe_the_top_evidence_and_pad_missing_positions():
     assert empty["min_p_nei"] == 1 and empty["max_score"] == 0 and empty["coverage@1"] == 0
 
 
-def always(label_index: int) -> LearnedAggregator:
-    """An aggregator whose bias alone picks one label."""
+def always(label_index: int) -> LearnedVerdict:
+    """A learned verdict whose bias alone picks one label."""
     n = len(FEATURE_NAMES)
     bias = np.full(3, -20.0)
     bias[label_index] = 20.0
-    return LearnedAggregator(np.zeros((3, n)), bias, np.zeros(n), np.ones(n), list(FEATURE_NAMES), {})
+    return LearnedVerdict(np.zeros((3, n)), bias, np.zeros(n), np.ones(n), list(FEATURE_NAMES), {})
 
 
-def test_an_aggregator_for_other_features_is_not_loaded(tmp_path):
+def test_a_learned_verdict_for_other_features_is_not_loaded(tmp_path):
     path = always(0).save(tmp_path)
     data = json.loads(path.read_text())
     data["feature_names"] = data["feature_names"][:-1]
     path.write_text(json.dumps(data))
-    assert LearnedAggregator.load(tmp_path) is None
-    assert LearnedAggregator.load(tmp_path / "missing") is None
+    assert LearnedVerdict.load(tmp_path) is None
+    assert LearnedVerdict.load(tmp_path / "missing") is None
 
 
 def test_the_joint_verifier_counts_by_its_weight_and_the_weight_survives_saving(tmp_path):
@@ -71,14 +72,14 @@ def test_the_joint_verifier_counts_by_its_weight_and_the_weight_survives_saving(
     assert refuting.probabilities("c", views).argmax() == 1  # no joint verifier: the regression alone
 
     refuting.save(tmp_path)
-    assert LearnedAggregator.load(tmp_path).joint_weight == pytest.approx(0.6)
+    assert LearnedVerdict.load(tmp_path).joint_weight == pytest.approx(0.6)
 
 
 def test_the_checker_mixes_in_the_joint_verifier_reading_the_top_evidence_together(workspace, tiny_nli_model):
     model = NliModel.load(str(tiny_nli_model), "cpu")
     only_joint = always(1)
     only_joint.joint_weight = 1.0
-    checker = Checker(workspace, ClaimVerifier(model, aggregator=only_joint, joint_verifier=model))
+    checker = Checker(workspace, ClaimVerifier(model, learned_verdict=only_joint, joint_verifier=model))
     claim = "Sherlock Holmes was created by Charles Dickens."
     result = checker.check(claim)
     texts = [f"{e.sentence.title}: {e.sentence.text}" for e in result.evidence]
@@ -88,7 +89,7 @@ def test_the_checker_mixes_in_the_joint_verifier_reading_the_top_evidence_togeth
     # the rule and the baselines' retrievers leave it out
     rule = checker.check(claim, CheckOptions(verdict="rule"))
     assert rule.verdict.probabilities == next(e.stance for e in rule.evidence if e.stance is not None).to_dict()
-    baseline = Checker(workspace, ClaimVerifier(model, aggregator=only_joint, joint_verifier=model), retriever="bm25")
+    baseline = Checker(workspace, ClaimVerifier(model, learned_verdict=only_joint, joint_verifier=model), retriever="bm25")
     bm25 = baseline.check(claim)
     assert bm25.verdict.probabilities == next(e.stance for e in bm25.evidence if e.stance is not None).to_dict()
 
@@ -111,15 +112,15 @@ def test_open_loads_the_joint_verifier_only_when_the_verdict_gives_it_weight(tmp
     assert Checker.open("fixture", with_joint, progress=False).verification.joint_verifier is None
 
 
-def test_the_checker_decides_with_the_aggregator_unless_a_threshold_is_asked_for(workspace, tiny_nli_model):
-    checker = Checker(workspace, ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu"), aggregator=always(1)))
+def test_the_checker_decides_with_the_learned_verdict_unless_a_threshold_is_asked_for(workspace, tiny_nli_model):
+    checker = Checker(workspace, ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu"), learned_verdict=always(1)))
     result = checker.check("Sherlock Holmes was created by Charles Dickens.")
     assert result.verdict.label == "REFUTES"
     assert result.verdict.probabilities["REFUTES"] > 0.99
     assert all(e.stance is None or e.stance.refutes >= e.stance.supports
                for e in result.evidence[: (result.verdict.deciding_evidence or [0])[0]])
 
-    nei = Checker(workspace, ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu"), aggregator=always(2)))
+    nei = Checker(workspace, ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu"), learned_verdict=always(2)))
     assert nei.check("Sherlock Holmes was created by Charles Dickens.").verdict.label == "NOT ENOUGH INFO"
     ruled = nei.check("Sherlock Holmes was created by Charles Dickens.", CheckOptions(nei_threshold=1.01))
     assert ruled.verdict.label in {"SUPPORTS", "REFUTES"}
@@ -128,10 +129,10 @@ def test_the_checker_decides_with_the_aggregator_unless_a_threshold_is_asked_for
     assert rule.verdict.probabilities == best.to_dict()
 
 
-def test_the_shipped_verifier_carries_an_aggregator_for_these_features():
+def test_the_shipped_verifier_carries_a_learned_verdict_for_these_features():
     from fever_core.common.settings import PROJECT_ROOT
 
-    aggregator = LearnedAggregator.load(PROJECT_ROOT / "assets" / "models" / "verifier")
-    assert aggregator is not None, "retrain it: ./benchmarks/recipes/4_joint_plain_style.sh"
-    assert aggregator.weights.shape == (3, len(FEATURE_NAMES))
-    assert aggregator.report["holdout_accuracy"] > aggregator.report["holdout_accuracy_best_sentence_rule"]
+    learned = LearnedVerdict.load(PROJECT_ROOT / "assets" / "models" / "verifier")
+    assert learned is not None, "retrain it: ./benchmarks/recipes/4_joint_plain_style.sh"
+    assert learned.weights.shape == (3, len(FEATURE_NAMES))
+    assert learned.report["holdout_accuracy"] > learned.report["holdout_accuracy_best_sentence_rule"]

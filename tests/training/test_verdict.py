@@ -1,4 +1,4 @@
-"""Fitting the learned claim-level verdict (fever_core/training/aggregator.py) and the ``train aggregator``
+"""Fitting the learned verdict (fever_core/training/verdict.py) and the ``train verdict``
 command that runs claims end to end for it."""
 
 import json
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from fever_core.cli import main as cli_main
-from fever_core.training.aggregator import choose_joint_weight, fit_aggregator, proxy_claims
+from fever_core.training.verdict import choose_joint_weight, fit_learned_verdict, proxy_claims
 from fever_core.common.types import Stance
-from fever_core.verification.aggregator import AGGREGATOR_FILE, EvidenceView, LearnedAggregator, joint_premise
+from fever_core.verification.verdict import VERDICT_FILE, EvidenceView, LearnedVerdict, joint_premise
 from tests.conftest import write_jsonl
 
 
@@ -35,16 +35,16 @@ def synthetic_runs(n=600, seed=0):
 
 
 def test_fitting_learns_what_the_best_sentence_rule_misses_and_survives_saving(tmp_path):
-    aggregator = fit_aggregator(synthetic_runs(), nei_threshold=0.5)
-    report = aggregator.report
+    learned = fit_learned_verdict(synthetic_runs(), nei_threshold=0.5)
+    report = learned.report
     assert report["holdout_accuracy"] > 0.95
     assert report["holdout_accuracy_best_sentence_rule"] < 0.5
     assert set(report["holdout_confusion"]) == {"SUPPORTS", "REFUTES", "NOT ENOUGH INFO"}
 
-    aggregator.save(tmp_path)
-    loaded = LearnedAggregator.load(tmp_path)
+    learned.save(tmp_path)
+    loaded = LearnedVerdict.load(tmp_path)
     views = [EvidenceView(0.3, 1, Stance(0.1, 0.8, 0.1)), EvidenceView(0.7, 1, Stance(0.9, 0.05, 0.05))]
-    assert np.allclose(loaded.probabilities("claim 1", views), aggregator.probabilities("claim 1", views))
+    assert np.allclose(loaded.probabilities("claim 1", views), learned.probabilities("claim 1", views))
     assert loaded.probabilities("claim 1", views).argmax() == 0
     assert loaded.probabilities("claim 1", views).sum() == pytest.approx(1.0)
 
@@ -61,8 +61,8 @@ def test_the_joint_weight_is_the_smallest_that_labels_most_claims_right():
     assert choose_joint_weight(regression, regression, labels) == (0.0, 0.5)
 
 
-def test_train_aggregator_command_runs_claims_end_to_end_and_saves_beside_the_verifier(
-    tmp_path, settings, workspace, tiny_nli_model, pages_file, monkeypatch
+def test_train_verdict_command_runs_claims_end_to_end_and_saves_beside_the_verifier(
+    tmp_path, settings, workspace, tiny_nli_model, pages_file, monkeypatch, capsys
 ):
     model = tmp_path / "verifier"
     shutil.copytree(tiny_nli_model, model)
@@ -90,19 +90,22 @@ def test_train_aggregator_command_runs_claims_end_to_end_and_saves_beside_the_ve
 
     monkeypatch.setenv("FEVER_DATA_DIR", str(settings.data_dir))
     runs = tmp_path / "runs.jsonl"
-    argv = ["train", "aggregator", "--pairs", str(pairs), "--nei-claims", str(nei), "--pages", str(pages_file),
+    argv = ["train", "verdict", "--pairs", str(pairs), "--nei-claims", str(nei), "--pages", str(pages_file),
             "--corpus", "fixture", "--model", str(model), "--runs", str(runs)]
     assert cli_main(argv) == 0
-    assert (model / AGGREGATOR_FILE).is_file()
-    assert LearnedAggregator.load(model).report["n_claims"] == 9
+    assert (model / VERDICT_FILE).is_file()
+    assert LearnedVerdict.load(model).report["n_claims"] == 9
     lines = [json.loads(line) for line in runs.read_text().splitlines()]
     assert len(lines) == 9 and all(line["evidence"] for line in lines)
 
-    # re-running resumes: nothing is checked again; the runs become joint-verifier pairs
+    # re-running (by the command's old spelling, kept for one release) resumes: nothing is checked again; the runs
+    # become joint-verifier pairs
     before = runs.read_text()
     joint_dir = tmp_path / "joint-pairs"
-    assert cli_main(argv + ["--joint-pairs-out", str(joint_dir), "--joint-model", str(model),
-                                         "--joint-minimal-pairs", "4"]) == 0
+    capsys.readouterr()
+    assert cli_main(["train", "aggregator", *argv[2:], "--joint-pairs-out", str(joint_dir), "--joint-model",
+                     str(model), "--joint-minimal-pairs", "4"]) == 0
+    assert "`train aggregator` is the old spelling of `train verdict`" in capsys.readouterr().err
     assert runs.read_text() == before
     minimal = [json.loads(line) for line in (joint_dir / "joint-minimal.jsonl").read_text().splitlines()]
     held_out = {json.loads(line)["hypothesis"] for line in (joint_dir / "joint-heldout.jsonl").read_text().splitlines()}
@@ -123,5 +126,5 @@ def test_train_aggregator_command_runs_claims_end_to_end_and_saves_beside_the_ve
         run = by_claim[pair["hypothesis"]]
         assert pair["label"] == run["label"]
         assert pair["premise"] == joint_premise([e["text"] for e in run["evidence"]])
-    saved = LearnedAggregator.load(model)
+    saved = LearnedVerdict.load(model)
     assert saved.joint_weight == saved.report.get("joint_weight", 0.0)  # the weight chosen on the held-out claims

@@ -1,4 +1,4 @@
-"""Training the claim-level verdict (:mod:`fever_core.verification.aggregator`) on end-to-end runs.
+"""Fitting the learned verdict (:class:`~fever_core.verification.verdict.LearnedVerdict`) on end-to-end runs.
 
 The verifier judges one premise at a time; the verdict for a claim has to weigh several retrieved
 sentences, their selection scores and the verifier's stances, and above all tell a claim that the
@@ -10,8 +10,8 @@ pipeline actually hands the verifier:
    only when every sentence of its gold evidence is in the corpus pages file;
 2. :func:`collect_runs`: each claim checked end to end (retrieval, selection, two-hop, verifier),
    the evidence's scores and stances appended to a jsonl file, so a killed run resumes;
-3. :func:`fit_aggregator`: a multinomial logistic regression over
-   :func:`~fever_core.verification.aggregator.claim_features`, regularisation chosen by
+3. :func:`fit_learned_verdict`: a multinomial logistic regression over
+   :func:`~fever_core.verification.verdict.claim_features`, regularisation chosen by
    cross-validation, scored on a held-out share of the claims against the best-sentence rule;
    with a joint verifier, the share of its probabilities in the verdict (``joint_weight``) is
    chosen on the held-out claims too.
@@ -19,7 +19,7 @@ pipeline actually hands the verifier:
 The joint verifier itself is an ordinary ``train verifier`` run on the same runs written as pairs
 (:mod:`fever_core.training.joint`).
 
-Command line: ``python -m fever_core train aggregator --help``.
+Command line: ``python -m fever_core train verdict --help``.
 """
 
 from __future__ import annotations
@@ -37,13 +37,14 @@ from fever_core.common.formats import evidence_sentences, iter_records
 from fever_core.common.text import fever_to_plain
 from fever_core.training.runs import append_checks
 from fever_core.common.types import LABELS, NEI
-from fever_core.verification.aggregator import (
+from fever_core.verification.verdict import (
     FEATURE_NAMES,
     EvidenceView,
-    LearnedAggregator,
+    LearnedVerdict,
     claim_features,
     joint_premise,
     mix,
+    rule_verdict,
 )
 from fever_core.verification.nli import NliModel
 
@@ -130,25 +131,23 @@ def choose_joint_weight(regression: np.ndarray, joint: np.ndarray, labels: np.nd
 
 
 def best_sentence_labels(views: Sequence[Sequence[EvidenceView]], nei_threshold: float | None) -> np.ndarray:
-    """The best-sentence rule's labels (what a verifier without an aggregator does), for comparison."""
-    from fever_core.verification.verdict import aggregate
-
+    """The best-sentence rule's labels (what a verifier without a learned verdict does), for comparison."""
     labels = []
     for evidence in views:
         stances = [e.stance for e in evidence]
-        labels.append(LABELS.index(aggregate(stances, [""] * len(stances), nei_threshold).label))
+        labels.append(LABELS.index(rule_verdict(stances, [""] * len(stances), nei_threshold).label))
     return np.array(labels, dtype=np.int64)
 
 
-def fit_aggregator(
+def fit_learned_verdict(
     runs: Sequence[dict],
     nei_threshold: float | None = None,
     holdout: float = HOLDOUT,
     seed: int = 0,
     joint_model: NliModel | None = None,
     balanced: bool = True,
-) -> LearnedAggregator:
-    """Fit the verdict model on end-to-end runs (from :func:`collect_runs`).
+) -> LearnedVerdict:
+    """Fit the learned verdict on end-to-end runs (from :func:`collect_runs`).
 
     Args:
         runs: ``{"claim", "label", "evidence": [EvidenceView as dict, ...]}`` records.
@@ -164,7 +163,7 @@ def fit_aggregator(
             Default True; verdicts shipped before it were fit without.
 
     Returns:
-        The aggregator; ``report`` holds the hold-out accuracy of it and of the best-sentence rule,
+        The learned verdict; ``report`` holds the hold-out accuracy of it and of the best-sentence rule,
         the chosen regularisation and the claim counts, and with a joint verifier its own hold-out
         accuracy, the chosen ``joint_weight`` and the mix's accuracy.
     """
@@ -215,7 +214,7 @@ def fit_aggregator(
         "C": c,
         "class_weight": options["class_weight"],
     }
-    log.info("aggregator hold-out accuracy %s (best-sentence rule %s), C=%s",
+    log.info("learned verdict hold-out accuracy %s (best-sentence rule %s), C=%s",
              report["holdout_accuracy"], report["holdout_accuracy_best_sentence_rule"], c)
     joint_weight = 0.0
     if joint_model is not None and model is not None:
@@ -231,4 +230,4 @@ def fit_aggregator(
         log.info("joint verifier hold-out accuracy %.4f; mixed with weight %.2f: %.4f",
                  report["holdout_accuracy_joint_verifier"], joint_weight, mixed_accuracy)
     final, mean, scale, _ = fit(np.ones(len(runs), dtype=bool), c)
-    return LearnedAggregator(final.coef_, final.intercept_, mean, scale, list(FEATURE_NAMES), report, joint_weight)
+    return LearnedVerdict(final.coef_, final.intercept_, mean, scale, list(FEATURE_NAMES), report, joint_weight)
