@@ -6,7 +6,9 @@
 # whether the verdict keeps reading it). verdict.json is written beside the verifier. Resumable (the runs are
 # kept). From the project root:
 #   ./benchmarks/recipes/mpnet_verdict.sh [VERIFIER [RUN_DIR]]     # default RUN_DIR/verifier-mpnet-2, /work/runs
-# LIMIT=N fits on a seeded sample of N of those claims instead (run 1 used 1,500).
+# LIMIT=N fits on a seeded sample of N of those claims instead (run 1 used 1,500). --subject-stance-min 0.9: the
+# page rule (session 17, benchmarks/yardsticks/mpnet-page-rule/): a sure stance of a sentence of a page the claim
+# names decides over the regression.
 set -euo pipefail
 S=../shared/data
 R=${2:-/work/runs}
@@ -17,5 +19,5 @@ PY=${PY:-.venv/bin/python}
 TRAINED=(${TRAINED:-"$R/cache/pairs-bb454355f741fe63.jsonl" "$R/cache/pairs-b581f6158314e0a4.jsonl"})
 $PY -m fever_core train verdict --pairs $S/nli/fever-paper-test.jsonl \
   --nei-claims $S/nli/fever-paper-test-nei-claims.jsonl --pages $S/corpus/fever-pages.jsonl --corpus fever-dev \
-  --model "$V" --exclude-claims "${TRAINED[@]}" --joint-model assets/models/joint-verifier ${LIMIT:+--limit "$LIMIT"} --seed 0 \
+  --model "$V" --exclude-claims "${TRAINED[@]}" --joint-model assets/models/joint-verifier --subject-stance-min 0.9 ${LIMIT:+--limit "$LIMIT"} --seed 0 \
   >> "$R/verdict-mpnet.log" 2>&1

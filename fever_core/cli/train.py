@@ -83,6 +83,7 @@ def cmd_verdict(args: argparse.Namespace) -> int:
     learned = fit_learned_verdict(runs, load_decision_rule(model_dir).nei_threshold, seed=args.seed,
                                   joint_model=joint_model)
     learned.two_hop_chains = chains
+    learned.subject_stance_min = args.subject_stance_min
     learned.report.update({"corpus": args.corpus, "pairs": str(args.pairs), "nei_claims": str(args.nei_claims),
                            "joint_model": args.joint_model, "wall_s": round(time.perf_counter() - started, 1)})
     path = learned.save(model_dir)
@@ -219,6 +220,10 @@ def _verdict_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--joint-minimal-pairs", type=int, default=0, metavar="N",
                    help="with --joint-pairs-out: also write joint-minimal.jsonl, minimal pairs (without / with "
                    "gold evidence) of N sampled S/R claims of --pairs, none of them held out (default: 0, none)")
+    p.add_argument("--subject-stance-min", type=float, default=None, metavar="PROBABILITY",
+                   help="a stance at least this sure (SUPPORTS or REFUTES, 0.5 to 1) of a first-hop sentence from a page "
+                   "the claim names decides the verdict over the regression (default: none, the regression alone; the "
+                   "MPNet verifier ships 0.9)")
     p.add_argument("--seed", type=int, default=0)
 
 

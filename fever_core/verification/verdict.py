@@ -227,6 +227,35 @@ def _unsettled(names: Sequence[str], relevant: Sequence[bool]) -> str:
     return f"The sentences found about {' and '.join(names[:3])} neither state nor contradict what the claim says."
 
 
+def subject_title(title: str) -> str:
+    """A page title without its disambiguation, as a claim would name the page: "Soul Food (film)" -> "Soul Food"."""
+    return re.sub(r"\s*\([^)]*\)\s*$", "", title).strip()
+
+
+def names_the_page(claim: str, title: str) -> bool:
+    """Whether the claim names the page (its :func:`subject_title`, as whole words, letter case ignored)."""
+    name = subject_title(title)
+    return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", claim, re.IGNORECASE) is not None
+
+
+def subject_evidence(
+    claim: str, views: Sequence[EvidenceView], texts: Sequence[tuple[str, str]] | None, min_probability: float
+) -> tuple[str, int] | None:
+    """The label and the best-ranked sentence of confident evidence from the claim's own pages: first-hop judged
+    sentences of a page the claim names (:func:`names_the_page`) whose stance gives SUPPORTS or REFUTES at least
+    ``min_probability``. ``None`` when there is none, or when such sentences disagree."""
+    if texts is None:
+        return None
+    found: dict[str, int] = {}
+    for i, (view, (title, _)) in enumerate(zip(views, texts)):
+        if view.stance is None or view.hop != 1 or not names_the_page(claim, title):
+            continue
+        for label in (SUPPORTS, REFUTES):
+            if view.stance.of(label) >= min_probability:
+                found.setdefault(label, i)
+    return next(iter(found.items())) if len(found) == 1 else None
+
+
 def rule_verdict(
     stances: list[Stance | None],
     descriptions: list[str],
@@ -388,6 +417,11 @@ class LearnedVerdict:
         two_hop_chains: the runs it was fit on read each second-hop sentence together with the first-hop
             sentence that links to it (:func:`~fever_core.verification.claim_verifier.chain_premise`), so
             the checker must read them so too. ``False`` for verdicts fit before chains were read.
+        subject_stance_min: when set, in [0.5, 1]: a stance at least this sure (P(SUPPORTS) or P(REFUTES)) of a
+            first-hop sentence from a page the claim names decides the verdict when the regression says otherwise
+            (:func:`subject_evidence`). The regression learned FEVER's caution; on claims written about a page
+            ("Jacques Derrida was a German philosopher.") it read the page's own refuting sentence as not enough
+            info. ``None`` (default): the regression decides alone.
     """
 
     weights: np.ndarray
@@ -398,6 +432,7 @@ class LearnedVerdict:
     report: dict
     joint_weight: float = 0.0
     two_hop_chains: bool = False
+    subject_stance_min: float | None = None
 
     def probabilities(
         self, claim: str, evidence: Sequence[EvidenceView], joint: np.ndarray | None = None
@@ -440,6 +475,10 @@ class LearnedVerdict:
         label = LABELS[int(row.argmax())]
         names = claim_names(claim)
         relevant = [True] * len(views) if texts is None else [bears_on_claim(names, premise) for _, premise in texts]
+        subject = (None if self.subject_stance_min is None
+                   else subject_evidence(claim, views, texts, self.subject_stance_min))
+        if subject is not None and subject[0] != label:
+            return self._subject_verdict(claim, views, descriptions, texts, relevant, *subject)
         used = evidence_used(label, [v.stance for v in views], relevant)
         p = probabilities[label]
         if label == NEI:
@@ -458,6 +497,18 @@ class LearnedVerdict:
         seconds = [i for i in used[1:] if texts is None or bears_on_claim(names, _own_words(*texts[i]))]
         return Verdict(label, probabilities, f"{verb} by {descriptions[best]} (P = {p:.2f}). {why}",
                        [best, *seconds][:MAX_DECIDING], used, why)
+
+    @staticmethod
+    def _subject_verdict(claim: str, views: list[EvidenceView], descriptions: list[str],
+                         texts: Sequence[tuple[str, str]], relevant: list[bool], label: str, best: int) -> Verdict:
+        """The verdict a confident sentence of the claim's own page decides (see ``subject_stance_min``): its label,
+        its stance's probabilities, and it as the deciding sentence."""
+        stance = views[best].stance
+        used = [best] + [i for i in evidence_used(label, [v.stance for v in views], relevant) if i != best]
+        why = _why(label, claim, views[best].text, texts[best][0], stance)
+        verb = "Supported" if label == SUPPORTS else "Refuted"
+        return Verdict(label, stance.to_dict(), f"{verb} by {descriptions[best]}, a sentence of a page the claim "
+                       f"names (P = {stance.of(label):.2f}). {why}", [best], used, why)
 
     def save(self, model_dir: Path) -> Path:
         """Write :data:`VERDICT_FILE` into the verifier's folder, and its checksum beside the weights'. A
@@ -488,6 +539,7 @@ class LearnedVerdict:
                 np.array(data["mean"], dtype=np.float64), np.array(data["scale"], dtype=np.float64),
                 list(data["feature_names"]), data.get("report", {}), float(data.get("joint_weight", 0.0)),
                 bool(data.get("two_hop_chains", False)),
+                None if data.get("subject_stance_min") is None else float(data["subject_stance_min"]),
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ModelDamaged(str(model_dir), f"{path} can't be read as a learned verdict ({exc.__class__.__name__}): "
@@ -496,11 +548,13 @@ class LearnedVerdict:
         n = len(FEATURE_NAMES)
         shapes = (learned.weights.shape, learned.bias.shape, learned.mean.shape, learned.scale.shape)
         numbers = (learned.weights, learned.bias, learned.mean, learned.scale, [learned.joint_weight])
+        subject_min = learned.subject_stance_min
         if shapes != ((3, n), (3,), (n,), (n,)) or not all(np.isfinite(a).all() for a in numbers) \
-                or not (learned.scale != 0).all():
+                or not (learned.scale != 0).all() or (subject_min is not None and not 0.5 <= subject_min <= 1):
             raise ModelDamaged(str(model_dir), f"{path} does not hold {n} finite weights for each of the 3 labels (and "
-                               "a non-zero scale for each feature): restore the verifier folder from a copy, or train "
-                               "the verdict again (`python -m fever_core train verdict`).")
+                               "a non-zero scale for each feature; a subject_stance_min, if any, in [0.5, 1]): restore "
+                               "the verifier folder from a copy, or train the verdict again (`python -m fever_core "
+                               "train verdict`).")
         return learned
 
 

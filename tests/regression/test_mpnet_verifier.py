@@ -68,13 +68,15 @@ CAPITAL_PAGES = [
     {"id": "Stockholm", "lines": "0\tStockholm is the capital and most populous city of Sweden ."},
     {"id": "Sweden", "lines": "0\tSweden is a Nordic country in Northern Europe .\n"
      "1\tIts capital and largest city is Stockholm .\tStockholm\tStockholm"},
+    {"id": "Jacques_Derrida", "lines": "0\tJacques Derrida was a French philosopher .\n"
+     "1\tHe developed the philosophy of deconstruction ."},
 ]
 
 
 @pytest.fixture(scope="module")
 def default_checker(tmp_path_factory):
     """A checker with the workbench's default settings (the MPNet verifier with its learned verdict and the joint
-    verifier) over four pages about two capitals."""
+    verifier) over four pages about two capitals and one about a philosopher."""
     from fever_core.common.settings import DEFAULT_VERIFIER, Settings
     from fever_core.pipeline import Checker
     from fever_core.workspace import open_workspace
@@ -93,6 +95,8 @@ def default_checker(tmp_path_factory):
     ("Oslo is the capital of Sweden.", REFUTES),  # the small verifier called this one supported (issue 25)
     ("Stockholm is the capital of Sweden.", SUPPORTS),
     ("Oslo has a famous opera house.", NEI),
+    # the regression alone read the page's own refuting sentence as not enough info; the page rule decides
+    ("Jacques Derrida was a German philosopher.", REFUTES),
 ])
 def test_the_default_checker_gets_the_capitals_right_end_to_end(default_checker, claim, label):
     result = default_checker.check(claim)

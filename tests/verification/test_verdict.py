@@ -135,3 +135,57 @@ def test_a_second_deciding_sentence_names_the_claims_subject_in_its_own_words():
                                 ["a", "b", "c"], None, texts)
     assert verdict.used_evidence == [0, 1, 2] and verdict.deciding_evidence == [0, 2]
     assert "says 1975 where the claim says 1980" in verdict.why
+
+
+DERRIDA = "Jacques Derrida was a German philosopher."
+DERRIDA_TEXTS = [
+    ("Jacques Derrida", "Jacques Derrida: Jacques Derrida was a French philosopher."),
+    ("Jacques Derrida", "Jacques Derrida: He developed the philosophy of deconstruction."),
+    ("Ferdinand de Saussure", "Ferdinand de Saussure: Ferdinand de Saussure was a Swiss linguist and philosopher."),
+]
+DERRIDA_STANCES = [Stance(0.0, 1.0, 0.0), Stance(0.0, 0.0, 1.0), Stance(0.0, 0.99, 0.01)]
+
+
+def with_subject_rule(learned, minimum=0.9):
+    learned.subject_stance_min = minimum
+    return learned
+
+
+def test_a_sure_sentence_of_the_page_the_claim_names_decides_over_the_regression():
+    views = views_of(DERRIDA_STANCES, DERRIDA_TEXTS)
+    alone = always(LABELS.index(NEI)).verdict(DERRIDA, views, ["a", "b", "c"], None, DERRIDA_TEXTS)
+    assert alone.label == NEI  # the regression alone, as the verdicts shipped before it
+    verdict = with_subject_rule(always(LABELS.index(NEI))).verdict(DERRIDA, views, ["a", "b", "c"], None, DERRIDA_TEXTS)
+    assert verdict.label == REFUTES and verdict.deciding_evidence == [0] and verdict.used_evidence[0] == 0
+    assert verdict.probabilities == DERRIDA_STANCES[0].to_dict()
+    assert "names French where the claim says German" in verdict.why and "a page the claim names" in verdict.reason
+
+
+def test_the_page_rule_keeps_out_of_the_way_when_unsure_other_pages_second_hops_or_disagreeing():
+    nei = LABELS.index(NEI)
+    def label(stances, texts=DERRIDA_TEXTS, hops=(1, 1, 1)):
+        views = [EvidenceView(0.8, hop, stance, premise) for stance, (_, premise), hop in zip(stances, texts, hops)]
+        return with_subject_rule(always(nei)).verdict(DERRIDA, views, ["a"] * len(views), None, texts).label
+
+    assert label([Stance(0.0, 0.85, 0.15), None, None]) == NEI  # not sure enough
+    assert label([None, None, Stance(0.0, 0.99, 0.01)]) == NEI  # a page the claim does not name
+    assert label([Stance(0.0, 1.0, 0.0), None, None], hops=(2, 1, 1)) == NEI  # reached through a link
+    assert label([Stance(0.0, 1.0, 0.0), Stance(0.95, 0.0, 0.05), None]) == NEI  # its page's sentences disagree
+    soul_food = [("Soul Food (film)", "Soul Food (film): Soul Food is a 1997 American comedy-drama film.")]
+    views = [EvidenceView(0.8, 1, Stance(0.97, 0.01, 0.02), soul_food[0][1])]
+    assert with_subject_rule(always(nei)).verdict("Soul Food is a film.", views, ["a"], None, soul_food).label == SUPPORTS
+
+
+def test_the_page_rule_travels_in_the_verdict_file_and_a_bad_value_is_refused(tmp_path):
+    import pytest
+
+    from fever_core.verification.model_integrity import ModelDamaged
+    from fever_core.verification.verdict import LearnedVerdict
+
+    with_subject_rule(always(0), 0.9).save(tmp_path)
+    assert LearnedVerdict.load(tmp_path).subject_stance_min == 0.9
+    always(0).save(tmp_path)
+    assert LearnedVerdict.load(tmp_path).subject_stance_min is None
+    with_subject_rule(always(0), 1.5).save(tmp_path)
+    with pytest.raises(ModelDamaged, match="subject_stance_min"):
+        LearnedVerdict.load(tmp_path)
