@@ -14,6 +14,8 @@ import sys
 
 from fever_core.cli import check, corpus, models, serve, train
 
+__all__ = ["build_parser", "main"]
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m fever_core",
