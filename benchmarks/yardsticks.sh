@@ -26,10 +26,6 @@ claims() {  # NAME CLAIMS CORPUS [evaluate options]
 pairs() {  # NAME PAIRS
   $PY -m fever_core evaluate-pairs --pairs "$2" --report "$OUT/$1.json" > /dev/null
 }
-# data the yardsticks read that is derived from ../shared (held-out pages only, never trained on)
-[ -f "$D/training/prepared/vitaminc-real-heldout.jsonl" ] || $PY -m fever_core train prepare-data --nli $S/nli > /dev/null
-[ -f "$D/training/embedded-generated/heldout.jsonl" ] || $PY -m fever_core train generate-claims > /dev/null
-
 claims hand-claims benchmarks/embedded/hand-claims.jsonl embedded
 if [ -f benchmarks/embedded/hand-claims-2.jsonl ]; then
   claims hand-claims-2 benchmarks/embedded/hand-claims-2.jsonl embedded
@@ -38,6 +34,9 @@ fi
 claims fever-dev $S/claims/fever-dev.jsonl fever-dev "${SAMPLED[@]}"
 claims fm2-dev $S/claims/fm2-dev.jsonl fm2 "${SAMPLED[@]}"
 if [ "${PAIRS:-1}" != 0 ]; then
+  # data the pair yardsticks read that is derived from ../shared (held-out pages only, never trained on)
+  [ -f "$D/training/prepared/vitaminc-real-heldout.jsonl" ] || $PY -m fever_core train prepare-data --nli $S/nli > /dev/null
+  [ -f "$D/training/embedded-generated/heldout.jsonl" ] || $PY -m fever_core train generate-claims > /dev/null
   claims fever-dev-oracle $S/claims/fever-dev.jsonl fever-dev --oracle-evidence
   pairs fever-symmetric $S/nli/fever-symmetric-dev.jsonl
   pairs vitaminc-heldout "$D/training/prepared/vitaminc-real-heldout.jsonl"

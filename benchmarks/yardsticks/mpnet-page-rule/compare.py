@@ -1,42 +1,28 @@
 """Compares verdict policies offline on the runs of run_checks.py: the learned verdict as shipped, and the
 learned verdict overridden by a confident stance of a sentence from the claim's subject page.
 
-    python experiments/subject_override/compare.py RUNS.jsonl [RUNS.jsonl ...]
+    PYTHONPATH=. python benchmarks/yardsticks/mpnet-page-rule/compare.py RUNS.jsonl [RUNS.jsonl ...]
 """
 
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections import Counter
 
-from fever_core.common import NEI, REFUTES, SUPPORTS
+from fever_core.common import NEI, REFUTES, SUPPORTS, Stance
 from fever_core.evaluation import fever_score
-
-
-def subject_title(title: str) -> str:
-    """A page title without its disambiguation: "Soul Food (film)" -> "Soul Food"."""
-    return re.sub(r"\s*\([^)]*\)\s*$", "", title).strip()
-
-
-def names_the_page(claim: str, title: str) -> bool:
-    name = subject_title(title)
-    return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", claim, re.IGNORECASE) is not None
+from fever_core.verification.verdict import EvidenceView, subject_evidence
 
 
 def override(row: dict, threshold: float) -> str:
-    """The learned verdict, unless first-hop sentences of a page the claim names take a confident stance
-    (P(S) or P(R) >= threshold) and all such agree: then theirs."""
-    labels = set()
-    for e in row["evidence"]:
-        stance = e["stance"]
-        if e["hop"] != 1 or not e["trusted"] or stance is None or not names_the_page(row["claim"], e["title"]):
-            continue
-        for label in (SUPPORTS, REFUTES):
-            if stance[label] >= threshold:
-                labels.add(label)
-    return labels.pop() if len(labels) == 1 else row["verdict"]
+    """The recorded verdict, unless the page rule at ``threshold`` decides otherwise (the shipped
+    :func:`~fever_core.verification.verdict.subject_evidence`, on the recorded stances)."""
+    views = [EvidenceView(e["score"], e["hop"], Stance.from_dict(e["stance"]) if e["stance"] else None,
+                          f"{e['title']}: {e['text']}") for e in row["evidence"]]
+    texts = [(e["title"], view.text) for e, view in zip(row["evidence"], views)]
+    found = subject_evidence(row["claim"], views, texts, threshold)
+    return found[0] if found else row["verdict"]
 
 
 def score(rows: list[dict], policy) -> dict:

@@ -1,7 +1,7 @@
 """Checks claims once with the default checker and records, per claim, the learned verdict and every evidence
 sentence's page, hop, score and stance, so that verdict policies can be compared offline on the same runs.
 
-    python experiments/subject_override/run_checks.py CLAIMS.jsonl CORPUS OUT.jsonl [--sample N --seed S]
+    PYTHONPATH=. python benchmarks/yardsticks/mpnet-page-rule/run_checks.py CLAIMS.jsonl CORPUS OUT.jsonl [--sample N --seed S]
 """
 
 from __future__ import annotations
