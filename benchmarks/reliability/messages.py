@@ -32,6 +32,7 @@ from fever_core.corpus.build import STORE_FILE, corpus_dir
 from fever_core.corpus.sources.wikipedia_api import MAX_LEAD_CHARS
 from fever_core.evaluation.batch import FORMULA_STARTS
 from fever_core.retrieval import dense as dense_module
+from fever_core.verification.model_integrity import weight_files
 from tests.conftest import local_api, recorded_answer, write_jsonl
 
 CLAIM = "Marie Curie won two Nobel Prizes."
@@ -252,22 +253,23 @@ def _is_json(line: str) -> bool:
 
 
 def truncated_weights(ctx: Context) -> CaseOutcome:
+    """The verifier in use copied with its weights file (``model.safetensors``, or an adapter's) cut to half."""
     source = Path(ctx.model)
-    if not (source / "model.safetensors").is_file():
-        return CaseOutcome("verifier: truncated model.safetensors", "message", "skipped", 0.0,
-                           figures=f"{ctx.model} is not a local folder with a model.safetensors")
+    names = weight_files(source) if source.is_dir() else []
+    case = f"verifier: truncated {names[0] if names else 'weights'}"
+    if not names:
+        return CaseOutcome(case, "message", "skipped", 0.0, figures=f"{ctx.model} is not a local folder with weights")
     copy = ctx.workdir / "verifier"
     shutil.copytree(source, copy)
-    weights = copy / "model.safetensors"
+    weights = copy / names[0]
     with weights.open("r+b") as fh:
         fh.truncate(weights.stat().st_size // 2)
     data, check = ctx.check_options()
     ran = run_cli([*data, "check", CLAIM, *check[:2], "--model", str(copy)])
     if ran.code == 0:  # a model that fails to load may be replaced by the shipped one, with a warning naming it
         named = str(copy) in ran.err
-        return _judge("verifier: truncated model.safetensors", ran, "answer",
-                      problem="" if named else "answered without a warning naming the damaged model")
-    return _judge("verifier: truncated model.safetensors", ran, "message", str(copy))
+        return _judge(case, ran, "answer", problem="" if named else "answered without a warning naming the damaged model")
+    return _judge(case, ran, "message", str(copy))
 
 
 def _build_case(ctx: Context, case: str, prepare: Callable[[Path], list[str]], names: Callable[[Path], str],
@@ -498,15 +500,15 @@ class MessagesResult:
         return not any(o.problem for o in self.outcomes)
 
     def rows(self) -> list[Row]:
-        rows = [("7 messages", "ok" if self.ok else "FAIL",
+        rows = [("9 messages", "ok" if self.ok else "FAIL",
                  f"{len(self.outcomes)} cases: {self.tracebacks} tracebacks, {self.lost_rows} batch rows lost, "
                  f"{sum(o.formula_cells for o in self.outcomes)} formula cells, "
                  f"{sum(bool(o.problem) for o in self.outcomes)} problems; {len(self.skipped)} skipped")]
         for o in self.outcomes:
             said = o.problem or o.happened
-            rows.append((f"7 {o.case}", "FAIL" if o.problem else o.expected,
+            rows.append((f"9 {o.case}", "FAIL" if o.problem else o.expected,
                          f"{o.seconds:.1f} s: {said[:110]}" + (f" ({o.figures})" if o.figures else "")))
-        rows += [(f"7 {case}", "skipped", why) for case, why in self.skipped.items()]
+        rows += [(f"9 {case}", "skipped", why) for case, why in self.skipped.items()]
         return rows
 
 

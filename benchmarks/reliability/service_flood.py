@@ -193,7 +193,7 @@ class ServiceFloodResult:
     def rows(self) -> list[Row]:
         f, a = self.flood, self.abandoned
         return [
-            ("7 service under a flood", "ok" if self.ok else "FAIL",
+            ("8 service under a flood", "ok" if self.ok else "FAIL",
              f"{f.connections} half-open connections (opened in {f.open_s} s, {f.still_open} still open): /health "
              f"{f.health.status} in {f.health.seconds} s, /check {f.check.status} in {f.check.seconds} s"),
             ("", "", f"{a.clients} clients posted /check and left: {a.dropped} claims dropped, {a.checked} checked "
