@@ -19,7 +19,7 @@ from fever_core.workbench.history import HistoryStore
 from fever_core.pipeline import MAX_CLAIM_CHARS
 from fever_core.common.settings import CHECK_SETTING, CHECK_SETTINGS, PROJECT_ROOT, Settings
 from fever_core.common.types import LABELS
-from fever_core.verification.decision import load_decision_rule
+from fever_core.verification.verdict import load_decision_rule
 
 from pages.shared import SETTING_LIMITS
 
