@@ -569,8 +569,11 @@ def verdict_file(model_dir: str | Path) -> Path | None:
 
 
 def _own_words(title: str, premise: str) -> str:
-    """A premise without its page title (``"Title: sentence"`` -> ``"sentence"``; a chain stays whole)."""
-    return premise.removeprefix(f"{title}: ")
+    """The sentence's own words: its premise without its page title (``"Title: sentence"`` -> ``"sentence"``), and
+    for a two-hop chain without the first-hop sentence read before it (``"Jaws (film): ... Steven Spielberg. Steven
+    Spielberg: Steven Spielberg is an American filmmaker."`` -> ``"Steven Spielberg is an American filmmaker."``)."""
+    head, found, own = premise.rpartition(f"{title}: ")
+    return own if found else premise
 
 
 def mix(regression: np.ndarray, joint: np.ndarray, joint_weight: float) -> np.ndarray:

@@ -632,3 +632,17 @@ def test_models_asks_for_twenty_annotations_and_says_how_long_improving_takes(op
     store.save(store.add_claim("Claim 20 about Jaws."), "SUPPORTS", [[("Jaws_-LRB-film-RRB-", 0)]], "tester")
     app.run()
     assert not next(b for b in app.button if b.label == "Improve the verifier").disabled
+
+
+@pytest.mark.parametrize("page", [p for p in sorted((PROJECT_ROOT / "pages").glob("*.py")) if p.name != "shared.py"]
+                         + [PROJECT_ROOT / "app.py"], ids=lambda path: path.name)
+def test_no_page_has_a_bare_string_that_streamlit_would_show(page):
+    """Streamlit's magic writes every bare expression of a page script onto the page (not of ``pages/shared.py``, which
+    is imported), a string below a constant included: a docstring only counts at the top of a module, function or
+    class."""
+    import ast
+
+    body = ast.parse(page.read_text(encoding="utf-8")).body
+    shown = [node.lineno for node in body[1:]
+             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)]
+    assert not shown, f"{page.name}: bare strings at lines {shown} would be shown on the page; make them comments"

@@ -189,3 +189,14 @@ def test_the_page_rule_travels_in_the_verdict_file_and_a_bad_value_is_refused(tm
     with_subject_rule(always(0), 1.5).save(tmp_path)
     with pytest.raises(ModelDamaged, match="subject_stance_min"):
         LearnedVerdict.load(tmp_path)
+
+
+def test_a_second_hop_sentence_whose_own_words_do_not_name_the_subject_is_no_second_deciding_sentence():
+    jaws = "Jaws (film): Jaws is a 1975 American thriller film directed by Steven Spielberg."
+    texts = [("Jaws (film)", jaws),
+             ("Steven Spielberg", f"{jaws} Steven Spielberg: Steven Spielberg is an American filmmaker.")]
+    views = [EvidenceView(0.8, 1, Stance(0.0, 1.0, 0.0), jaws),
+             EvidenceView(0.6, 2, Stance(0.0, 0.99, 0.01), "Steven Spielberg: Steven Spielberg is an American filmmaker.")]
+    verdict = always(LABELS.index(REFUTES)).verdict("Jaws is a 1980 film.", views, ["a", "b"], None, texts)
+    assert verdict.used_evidence == [0, 1]  # the chain, read whole, leans the verdict's way
+    assert verdict.deciding_evidence == [0]  # but the filmmaker sentence says nothing of Jaws itself
