@@ -27,7 +27,10 @@ the evidence only through one-premise stances. The *joint verifier* reads the to
 (:func:`joint_premise`), as FEVER systems that concatenate their evidence do, and was trained on the same end-to-end
 runs with claim-level labels. When one is configured the verdict is the mix
 ``(1 - joint_weight) * regression + joint_weight * joint``; ``joint_weight`` is chosen on held-out claims and saved
-in :data:`VERDICT_FILE`.
+in :data:`VERDICT_FILE`. **The page rule** (``LearnedVerdict.subject_stance_min``, :func:`subject_evidence`): when
+set, a sure stance (SUPPORTS or REFUTES) of a first-hop sentence from a page the claim names decides where the mix
+says otherwise; the regression learned FEVER's caution and read a claim's own page contradicting it as not enough
+info (``benchmarks/yardsticks/mpnet-page-rule/TABLE.md``: what it gains on hand-written claims and costs on FEVER).
 
 Whichever decides, the verdict names what it rests on, so that a reader can check it: a sentence *bears on the
 claim* when it (with its page title, and for a two-hop chain the sentence that linked to it) mentions one of the
