@@ -3,9 +3,7 @@
 Every sentence is embedded as ``"<page title>: <sentence>"``. The index lives in a folder beside the
 corpus store and is rebuilt only when the store's fingerprint, the encoder or the plan for its size changes
 (exact up to a million sentences, compressed and memory-mapped above: :mod:`~fever_core.retrieval.dense_plan`); a build
-reuses the vectors of texts that the old index, another corpus's index, or the vectors shipped with the workbench
-(:data:`BUNDLED_VECTORS_DIR`: the embedded corpus's, so that a fresh machine embeds none of its sentences) already
-have. Embedding is done in chunks saved under
+reuses the vectors of texts that the old index, or another corpus's index, already has. Embedding is done in chunks saved under
 ``dense.partial/``, so a killed build resumes where it stopped. A store that grows (the live
 Wikipedia cache) has its new sentences appended with :meth:`DenseSentenceIndex.extend_from` and
 :meth:`DenseSentenceIndex.save`, without a rebuild.
@@ -19,11 +17,9 @@ import logging
 import os
 import shutil
 import time
-import zipfile
 from collections import deque
 from contextlib import suppress
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,7 +30,7 @@ from fever_core.common.checksums import file_checksum
 from fever_core.corpus.store import CorpusStore, reporting_disk_full
 from fever_core.retrieval.dense_plan import IVFDATA_FILE, IndexPlan, build_compressed, open_index
 from fever_core.retrieval.encoder import ChunkEmbedder, SentenceEncoder, encode, load_encoder
-from fever_core.common.settings import PROJECT_ROOT, Settings
+from fever_core.common.settings import Settings
 from fever_core.common.text import premise_text
 
 if TYPE_CHECKING:
@@ -56,10 +52,6 @@ SPOT_CHECK = 8
 """Reused vectors are trusted only when this many of them, embedded again, come out the same."""
 NORM_TOLERANCE = 1e-3
 """A stored vector is normalised: one whose length is further than this from 1 is damaged and not reused."""
-BUNDLED_VECTORS_DIR = PROJECT_ROOT / "assets" / "vectors"
-"""Vectors shipped with the workbench, one ``.npz`` file per set (:func:`write_bundled_vectors`): text keys, float16
-vectors, and the checksum of the encoder weights that made them. A build whose encoder has those weights reuses
-them like an earlier index's vectors (spot-checked against the encoder the same way)."""
 
 
 class DenseIndexDamaged(ValueError):
@@ -79,78 +71,15 @@ def _text_key(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
 
 
-def _unit_rows(vectors: np.ndarray) -> np.ndarray:
-    """Which rows are finite vectors of length 1 (within :data:`NORM_TOLERANCE`): the others are what damage looks like."""
-    with np.errstate(over="ignore", invalid="ignore"):  # damaged rows overflow: they are the ones not kept
-        return np.isfinite(vectors).all(axis=1) & (np.abs(np.linalg.norm(vectors, axis=1) - 1) < NORM_TOLERANCE)
-
-
-def encoder_weights_checksum(encoder_name: str) -> str | None:
-    """The checksum of a local encoder folder's weights (``model.safetensors``), which names the vectors it makes;
-    ``None`` for a hub id or a folder without that file."""
-    weights = Path(encoder_name).expanduser() / "model.safetensors"
-    if not weights.is_file():
-        return None
-    stat = weights.stat()
-    return _weights_checksum(str(weights.resolve()), stat.st_size, stat.st_mtime_ns)
-
-
-@lru_cache(maxsize=8)
-def _weights_checksum(path: str, size: int, mtime_ns: int) -> str:
-    """:func:`file_checksum` of a weights file, once per version of it (size and modification time)."""
-    return file_checksum(Path(path))
-
-
-def write_bundled_vectors(folder: Path, out: Path) -> int:
-    """Write the vectors of the flat dense index in ``folder`` as a bundled set (see :data:`BUNDLED_VECTORS_DIR`):
-    its text keys, its vectors in float16 (within 1e-3 of float32: what the spot check allows), and its encoder's
-    weights checksum. Returns the number of vectors."""
-    import faiss
-
-    meta = json.loads((Path(folder) / META_FILE).read_text())
-    weights = encoder_weights_checksum(meta["encoder"])
-    if weights is None or IndexPlan.from_meta(meta.get("index")).compressed:
-        raise ValueError(f"{folder}: only a flat index made by a local encoder folder can be bundled.")
-    vectors = faiss.read_index(str(Path(folder) / INDEX_FILE)).reconstruct_n(0, meta["sentences"])
-    keys = np.load(Path(folder) / KEYS_FILE)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("wb") as fh:  # np.savez would add ".npz" to a name without it
-        np.savez(fh, keys=keys, vectors=vectors.astype(np.float16), encoder_weights=np.array(weights))
-    return len(keys)
-
-
-def _bundled_vectors(encoder_name: str, store: CorpusStore) -> dict[int, np.ndarray]:
-    """The bundled vectors (:data:`BUNDLED_VECTORS_DIR`) of ``store``'s texts made with ``encoder_name``'s weights, as
-    float32 unit vectors by text key. A file that can't be read is passed over with a warning."""
-    files = sorted(BUNDLED_VECTORS_DIR.glob("*.npz")) if BUNDLED_VECTORS_DIR.is_dir() else []
-    weights = encoder_weights_checksum(encoder_name) if files else None
-    known: dict[int, np.ndarray] = {}
-    for path in files if weights else ():
-        try:
-            with np.load(path) as data:
-                if str(data["encoder_weights"]) != weights:
-                    continue
-                keys, vectors = data["keys"], data["vectors"]
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
-            log.warning("The bundled vectors %s can't be read (%s): embedding without them.", path, exc)
-            continue
-        rows = np.flatnonzero(np.isin(keys, _text_keys(store)))
-        vectors = vectors[rows].astype(np.float32)
-        good = _unit_rows(vectors)
-        vectors = vectors[good] / np.linalg.norm(vectors[good], axis=1, keepdims=True)  # float16's rounding undone
-        known.update(zip(keys[rows][good].tolist(), vectors))
-    return known
-
-
 def _previous_vectors(folder: Path, encoder_name: str, store: CorpusStore) -> dict[int, np.ndarray]:
-    """Vectors already computed, by text key: the bundled ones of ``store``'s texts (:func:`_bundled_vectors`), those
-    of the index a rebuild replaces (even when its ``dense.json`` is gone or its files are damaged; when its key
-    file is gone, ``store`` says which text each row's sentence has) and of the other corpora beside it made by the
-    same encoder (the benchmark corpora share the embedded summaries). Rows that are not unit-length finite vectors
-    are left out: they are what damage looks like. :func:`_embed_reusing` spot-checks the rest against the encoder."""
+    """Vectors already computed, by text key: from the index a rebuild replaces (even when its ``dense.json``
+    is gone or its files are damaged; when its key file is gone, ``store`` says which text each row's sentence
+    has) and from the other corpora beside it made by the same encoder (the benchmark corpora share the embedded
+    summaries). Rows that are not unit-length finite vectors are left out: they are what damage looks like.
+    :func:`_embed_reusing` spot-checks the rest against the encoder."""
     import faiss
 
-    known = _bundled_vectors(encoder_name, store)
+    known: dict[int, np.ndarray] = {}
     for other in sorted(p for p in Path(folder).parent.iterdir() if p.is_dir()):
         meta_path = other / META_FILE
         own = other.resolve() == Path(folder).resolve()
@@ -175,7 +104,8 @@ def _previous_vectors(folder: Path, encoder_name: str, store: CorpusStore) -> di
             if index.ntotal != len(keys):
                 continue
             vectors = index.reconstruct_n(0, index.ntotal)
-            good = _unit_rows(vectors)
+            with np.errstate(over="ignore", invalid="ignore"):  # damaged rows overflow: they are the ones not kept
+                good = np.isfinite(vectors).all(axis=1) & (np.abs(np.linalg.norm(vectors, axis=1) - 1) < NORM_TOLERANCE)
             if known_text is not None:
                 good &= known_text
             known.update(zip(keys[good].tolist(), vectors[good]))

@@ -4,7 +4,7 @@
 # Re-run when the encoder's weights, the sentence splitting or the embedded text format change
 # (tests/retrieval/test_dense.py::test_the_shipped_vectors_are_the_packaged_encoder_s_for_the_embedded_pages fails
 # then; a build meanwhile embeds what the shipped set lacks, so nothing is wrong, only slower).
-#   ./benchmarks/recipes/embedded_vectors.sh        # about 5 min on 2 cores
+#   ./experiments/shipped_vectors/embedded_vectors.sh   # needs the code of commit 5f9d414; about 5 min on 2 cores
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=${PY:-.venv/bin/python}
