@@ -12,7 +12,6 @@ model (:mod:`fever_core.common.model_versions`); a version keeps its base's lear
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -28,6 +27,7 @@ from fever_core.common import (
     use_verifier,
 )
 from fever_core.corpus import LIVE_CORPUS, list_corpora
+from fever_core.verification import adapter_base
 from fever_core.workbench import DONE, FAILED, read_status, start_job
 from pages.shared import corpus_label, current_settings, footer, load_annotations, plain
 
@@ -114,7 +114,7 @@ def improve_form(settings: Settings, in_use: str, versions: list[ModelVersion], 
                               index=corpora.index(ui.corpus) if ui.corpus in corpora else 0)
         epochs = st.slider("Passes over the annotations", 1, 10, 4,
                            help="More passes learn the annotations more closely, and take longer.")
-        adapter = (Path(in_use) / "adapter_config.json").is_file()
+        adapter = adapter_base(in_use) is not None
         st.caption(f"Takes {duration(improve_estimate(counts['annotations'], epochs, adapter))} on 2 CPU cores with "
                    f"{counts['annotations']} annotations and {epochs} passes (measured rate; the app stays usable "
                    "meanwhile, and the run goes on if you leave the page).")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fever_core.verification.claim_verifier import ClaimVerifier, EvidenceResult, VerificationTask
 from fever_core.verification.model_integrity import ModelDamaged
-from fever_core.verification.nli import NliModel
+from fever_core.verification.nli import NliModel, adapter_base
 from fever_core.verification.verdict import (
     VERDICT_FILE,
     DecisionRule,
@@ -25,5 +25,5 @@ from fever_core.verification.verdict import (
 
 __all__ = [
     "VERDICT_FILE", "ClaimVerifier", "DecisionRule", "EvidenceResult", "LearnedVerdict", "ModelDamaged", "NliModel",
-    "VerificationTask", "Verdict", "load_decision_rule", "rule_verdict", "stance_label",
+    "VerificationTask", "Verdict", "adapter_base", "load_decision_rule", "rule_verdict", "stance_label",
 ]
