@@ -25,7 +25,8 @@ cols[0].metric("Pages", f"{stats.pages:,}")
 cols[1].metric("Sentences", f"{stats.sentences:,}")
 cols[2].metric("Links", f"{stats.links:,}")
 cols[3].metric("Links per page", f"{stats.links_per_page:.2f}")
-st.caption(f"Dense index: {len(workspace.dense):,} sentences, {workspace.dense.plan.describe()}.")
+st.caption(f"Dense index: {len(workspace.dense):,} sentences, {workspace.dense.plan.describe()}, "
+           f"encoder in {workspace.dense.encoder.precision}.")
 
 with st.form("search"):
     query = st.text_input("Search", key="corpus_query")

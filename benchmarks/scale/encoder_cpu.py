@@ -1,4 +1,4 @@
-"""The encoder's cost in CPU seconds on one thread, PyTorch against ONNX Runtime: a rate that other work on the
+"""The encoder's cost in CPU seconds on one thread, PyTorch against ONNX Runtime in fp32 and int8: a rate that other work on the
 machine does not change (wall time does), from which the build times of benchmarks/scale/README.md are projected.
 
 Embeds the first N sentences of the embedded corpus as an index build does (``title: sentence``, chunks of 4,096)
@@ -42,8 +42,10 @@ def main() -> None:
     out: dict = {"sentences": len(texts), "threads": 1}
     reference = None
     with tempfile.TemporaryDirectory() as cache:
-        for backend in ("torch", "onnx"):
-            encoder = load_encoder(settings.encoder_model, "cpu", backend=backend, cache_dir=Path(cache))
+        for name, backend, precision in (("torch", "torch", "fp32"), ("onnx", "onnx", "fp32"),
+                                         ("onnx-int8", "onnx", "int8")):
+            encoder = load_encoder(settings.encoder_model, "cpu", backend=backend, cache_dir=Path(cache),
+                                   precision=precision)
             encode(encoder, texts[:64])
             cpu, wall = time.process_time(), time.perf_counter()
             vectors = np.concatenate([encode(encoder, texts[i:i + 4096]) for i in range(0, len(texts), 4096)])
@@ -53,9 +55,10 @@ def main() -> None:
                 encode(encoder, [claim])
             claim_cpu_ms = (time.process_time() - claim_cpu) / len(claims) * 1000
             reference = vectors if reference is None else reference
-            out[backend] = {"cpu_s": round(cpu, 1), "wall_s": round(wall, 1),
-                            "sentences_per_cpu_s": round(len(texts) / cpu, 1), "claim_cpu_ms": round(claim_cpu_ms, 2),
-                            "max_abs_diff_to_torch": float(np.abs(vectors - reference).max())}
+            out[name] = {"cpu_s": round(cpu, 1), "wall_s": round(wall, 1),
+                         "sentences_per_cpu_s": round(len(texts) / cpu, 1), "claim_cpu_ms": round(claim_cpu_ms, 2),
+                         "max_abs_diff_to_torch": float(np.abs(vectors - reference).max()),
+                         "min_cosine_to_torch": round(float((vectors * reference).sum(axis=1).min()), 4)}
     print(json.dumps(out, indent=2))
 
 

@@ -1,4 +1,5 @@
-"""How fast the bi-encoder embeds corpus sentences and claims: PyTorch against ONNX Runtime, and on Ray workers.
+"""How fast the bi-encoder embeds corpus sentences and claims: PyTorch against ONNX Runtime (fp32, int8), and on Ray
+workers.
 
 Embeds the first ``--sentences`` sentences of a built corpus (as an index build does: ``title: sentence``, in
 chunks of 4,096) and one claim at a time (as a check does), with each backend on this machine's CPU threads, then
@@ -36,6 +37,7 @@ def main() -> None:
     parser.add_argument("--claims", type=int, default=100)
     parser.add_argument("--claims-file", type=Path, default=SHARED_DATA_DIR / "claims" / "fever-dev.jsonl")
     parser.add_argument("--ray-workers", default="1,2", help="worker counts to try on a local Ray cluster ('' none)")
+    parser.add_argument("--ray-precision", default="int8", choices=("fp32", "int8"))
     parser.add_argument("--device", default="cpu", help="cuda: PyTorch on the GPU (ONNX Runtime is for CPUs)")
     parser.add_argument("--report", type=Path)
     args = parser.parse_args()
@@ -50,9 +52,10 @@ def main() -> None:
     claims = [r["claim"] for _, r in read_jsonl(args.claims_file)][: args.claims]
     report: dict = {"device": args.device, "corpus": args.corpus, "sentences": len(texts), "claims": len(claims), "backends": {}}
     reference = None
-    for backend in ("torch", "onnx") if args.device == "cpu" else ("torch",):
+    kinds = (("torch", "torch", "fp32"), ("onnx", "onnx", "fp32"), ("onnx-int8", "onnx", "int8"))
+    for name, backend, precision in kinds if args.device == "cpu" else kinds[:1]:
         encoder = load_encoder(settings.encoder_model, args.device, backend=backend,
-                               cache_dir=encoder_cache_dir(settings.data_dir))
+                               cache_dir=encoder_cache_dir(settings.data_dir), precision=precision)
         encode(encoder, texts[:64])  # warm
         rate, vectors = _rate(lambda chunks, e=encoder: (encode(e, c) for c in chunks), texts)
         latencies = []
@@ -61,10 +64,10 @@ def main() -> None:
             encode(encoder, [claim])
             latencies.append((time.perf_counter() - t0) * 1000)
         reference = vectors if reference is None else reference
-        report["backends"][backend] = {
+        report["backends"][name] = {
             "sentences_per_s": round(rate, 1), "claim_p50_ms": round(float(np.median(latencies)), 2),
             "max_abs_difference_to_torch": float(np.abs(vectors - reference).max())}
-        print(backend, report["backends"][backend], flush=True)
+        print(name, report["backends"][name], flush=True)
     workers = [int(n) for n in args.ray_workers.split(",") if n]
     if workers:
         try:
@@ -77,13 +80,13 @@ def main() -> None:
 
         connect(cpus=count)
         embedder = RayEmbedder(settings.encoder_model, "cpu", encoder_cache_dir(settings.data_dir), workers=count)
-        list(embedder.map([texts[:64]] * count))  # every worker loaded and warm
-        rate, vectors = _rate(embedder.map, texts, chunk=1024)
+        list(embedder.map([texts[:64]] * count, args.ray_precision))  # every worker loaded and warm
+        rate, vectors = _rate(lambda chunks: embedder.map(chunks, args.ray_precision), texts, chunk=1024)
         embedder.close()
         import ray
 
         ray.shutdown()
-        report.setdefault("ray", {})[f"{count}_workers"] = {
+        report.setdefault("ray", {"precision": args.ray_precision})[f"{count}_workers"] = {
             "sentences_per_s": round(rate, 1), "max_abs_difference_to_torch": float(np.abs(vectors - reference).max())}
         print(f"ray {count}", report["ray"][f"{count}_workers"], flush=True)
     print(json.dumps(report, indent=2))

@@ -46,6 +46,7 @@ def cmd_info(args: argparse.Namespace) -> int:
         "dense_dim": int(workspace.dense.index.d),
         "dense_index": workspace.dense.plan.describe(),
         "dense_plan": workspace.dense.plan.to_meta(),
+        "encoder_precision": workspace.dense.encoder.precision,
         "store_bytes": workspace.store.path.stat().st_size,
         "sources": json.loads(workspace.store.get_meta("sources") or "[]"),
         "fingerprint": workspace.store.get_meta("fingerprint"),

@@ -14,14 +14,16 @@ VECTOR_TOLERANCE = 1e-5
 
 
 class EncoderWorker:
-    """A Ray actor holding one encoder, on ``threads`` CPU threads (its share of its machine)."""
+    """A Ray actor holding one encoder at ``precision`` (``fp32``, or ``int8``: on the CPU even on a GPU worker), on
+    ``threads`` CPU threads (its share of its machine)."""
 
-    def __init__(self, encoder_name: str, device: str, encoder_cache: str | None, threads: int):
+    def __init__(self, encoder_name: str, device: str, encoder_cache: str | None, threads: int, precision: str):
         from fever_core.common.device import limit_cpu_threads
         from fever_core.retrieval.encoder import load_encoder
 
         limit_cpu_threads(threads)
-        self.encoder = load_encoder(encoder_name, device, cache_dir=Path(encoder_cache) if encoder_cache else None)
+        self.encoder = load_encoder(encoder_name, device, cache_dir=Path(encoder_cache) if encoder_cache else None,
+                                    precision=precision)
 
     def encode(self, texts: list[str]) -> np.ndarray:
         from fever_core.retrieval.encoder import encode
@@ -34,7 +36,8 @@ class RayEmbedder:
 
     Args:
         encoder_name: the model, as in the settings (every worker must be able to load it).
-        device: ``auto`` (a GPU a worker when the cluster has GPUs), ``cpu`` or ``cuda``.
+        device: ``auto`` (a GPU a worker when the cluster has GPUs and the build is fp32: on a CPU head, set
+            ``FEVER_ENCODER_PRECISION=fp32`` to embed on the cluster's GPUs), ``cpu`` or ``cuda``.
         encoder_cache: where the ONNX export lives (on a shared disk, or made by each worker).
         address: the cluster (see :func:`~fever_core.distributed.cluster.connect`); default a local one.
         workers: encoders to start; default one for each CPU (or GPU) of the cluster.
@@ -48,21 +51,26 @@ class RayEmbedder:
         self.address, self.workers, self.threads = address, workers, threads
         self.ray = None
         self.actors: list = []
+        self.precision = ""
 
-    def _start(self) -> None:
+    def _start(self, precision: str) -> None:
         """Connect and start the encoders, on the first chunks only: a build with nothing to embed starts nothing."""
         self.ray = connect(self.address)
-        gpus = int(self.ray.cluster_resources().get("GPU", 0)) if self.device != "cpu" else 0
+        on_gpus = self.device != "cpu" and precision == "fp32"  # int8 runs on the CPU
+        gpus = int(self.ray.cluster_resources().get("GPU", 0)) if on_gpus else 0
         self.workers = self.workers or (gpus or worker_count(self.ray, self.threads))
         options = {"num_gpus": 1, "num_cpus": self.threads} if gpus else {"num_cpus": self.threads}
         actor = self.ray.remote(EncoderWorker).options(**options)
         cache = str(self.encoder_cache) if self.encoder_cache else None
-        self.actors = [actor.remote(self.encoder_name, "cuda" if gpus else "cpu", cache, self.threads)
+        self.actors = [actor.remote(self.encoder_name, "cuda" if gpus else "cpu", cache, self.threads, precision)
                        for _ in range(self.workers)]
+        self.precision = precision
 
-    def map(self, chunks: Iterable[list[str]]) -> Iterator[np.ndarray]:
+    def map(self, chunks: Iterable[list[str]], precision: str) -> Iterator[np.ndarray]:
+        if self.actors and self.precision != precision:
+            self.close()
         if not self.actors:
-            self._start()
+            self._start(precision)
         return ordered_map(self.ray, self.actors, "encode", chunks)
 
     def close(self) -> None:

@@ -29,7 +29,7 @@ from tqdm import tqdm
 from fever_core.common.checksums import file_checksum
 from fever_core.corpus.store import CorpusStore, reporting_disk_full
 from fever_core.retrieval.dense_plan import IVFDATA_FILE, IndexPlan, build_compressed, open_index
-from fever_core.retrieval.encoder import ChunkEmbedder, SentenceEncoder, encode, load_encoder
+from fever_core.retrieval.encoder import ChunkEmbedder, SentenceEncoder, encode, load_encoder, resolve_precision
 from fever_core.common.settings import Settings
 from fever_core.common.text import premise_text
 
@@ -71,11 +71,17 @@ def _text_key(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
 
 
-def _previous_vectors(folder: Path, encoder_name: str, store: CorpusStore) -> dict[int, np.ndarray]:
+def _built_with(meta: dict) -> dict:
+    """``meta`` (an index's ``dense.json``) with its encoder precision said: an index written before precisions
+    were kept is fp32."""
+    return {**meta, "encoder_precision": meta.get("encoder_precision", "fp32")}
+
+
+def _previous_vectors(folder: Path, encoder_name: str, precision: str, store: CorpusStore) -> dict[int, np.ndarray]:
     """Vectors already computed, by text key: from the index a rebuild replaces (even when its ``dense.json``
     is gone or its files are damaged; when its key file is gone, ``store`` says which text each row's sentence
-    has) and from the other corpora beside it made by the same encoder (the benchmark corpora share the embedded
-    summaries). Rows that are not unit-length finite vectors are left out: they are what damage looks like.
+    has) and from the other corpora beside it made by the same encoder at the same precision (the benchmark corpora
+    share the embedded summaries). Rows that are not unit-length finite vectors are left out: they are what damage looks like.
     :func:`_embed_reusing` spot-checks the rest against the encoder."""
     import faiss
 
@@ -84,8 +90,9 @@ def _previous_vectors(folder: Path, encoder_name: str, store: CorpusStore) -> di
         meta_path = other / META_FILE
         own = other.resolve() == Path(folder).resolve()
         try:
-            meta = json.loads(meta_path.read_text()) if meta_path.is_file() else None
-            if (meta is None and not own) or (meta is not None and meta.get("encoder") != encoder_name):
+            meta = _built_with(json.loads(meta_path.read_text())) if meta_path.is_file() else None
+            if (meta is None and not own) or (meta is not None and (meta["encoder"], meta["encoder_precision"])
+                                              != (encoder_name, precision)):
                 continue
             if meta is not None and IndexPlan.from_meta(meta.get("index")).compressed:
                 continue  # its codes are not the vectors, and it may be larger than memory
@@ -142,7 +149,7 @@ def _embed_reusing(
             waiting.append((number, ids, keys, missing, previous))
             yield [texts[i] for i in missing]
 
-    encoded = embedder.map(missing_texts()) if embedder else (encode(encoder, texts) for texts in missing_texts())
+    encoded = embedder.map(missing_texts(), encoder.precision) if embedder else (encode(encoder, texts) for texts in missing_texts())
     for fresh in encoded:
         number, ids, keys, missing, known = waiting.popleft()
         out = np.zeros((len(keys), encoder.dimension()), dtype=np.float32)
@@ -250,25 +257,36 @@ class DenseSentenceIndex:
         encoder_cache: Path | None = None,
         flat_max: int | None = None,
         embedder: ChunkEmbedder | None = None,
+        precision: str = "auto",
     ) -> DenseSentenceIndex:
-        """Load the index in ``folder`` if it matches ``store``, ``encoder_name`` and the plan for its size; else
-        (re)build it.
+        """Load the index in ``folder`` if it matches ``store``, ``encoder_name``, ``precision`` and the plan for
+        its size; else (re)build it.
 
         Args:
             encoder_cache: where the encoder's ONNX export lives (see :func:`~fever_core.retrieval.encoder.load_encoder`).
+            precision: the encoder's, one of :data:`~fever_core.retrieval.encoder.PRECISIONS`; default ``auto``:
+                the index's own when there is one, else int8 on a CPU, fp32 on a GPU
+                (:func:`~fever_core.retrieval.encoder.resolve_precision`). Queries are embedded at the same precision.
             flat_max: the most sentences an exact index is made for (default ``Settings.dense_flat_max_sentences``);
                 above, a compressed one (:meth:`IndexPlan.for_size`).
             embedder: embeds the sentences of a build, e.g. on a Ray cluster; default the encoder, here.
         """
         folder = Path(folder)
-        wanted = {"store_fingerprint": store.get_meta("fingerprint"), "encoder": encoder_name}
-        encoder = load_encoder(encoder_name, device, cache_dir=encoder_cache)
+        meta_path = folder / META_FILE
+        try:
+            built_with = _built_with(json.loads(meta_path.read_text()))["encoder_precision"] \
+                if meta_path.is_file() else None
+        except (OSError, ValueError):
+            built_with = None  # said below, where the file is read again
+        precision = resolve_precision(precision, device, built_with)
+        wanted = {"store_fingerprint": store.get_meta("fingerprint"), "encoder": encoder_name,
+                  "encoder_precision": precision}
+        encoder = load_encoder(encoder_name, device, cache_dir=encoder_cache, precision=precision)
         flat_max = Settings().dense_flat_max_sentences if flat_max is None else flat_max
         plan = IndexPlan.for_size(store.stats().sentences, flat_max)
-        meta_path = folder / META_FILE
         if meta_path.is_file():
             try:
-                meta = json.loads(meta_path.read_text())
+                meta = _built_with(json.loads(meta_path.read_text()))
                 damaged = damaged_files(folder, meta)
                 if damaged:
                     log.warning("Dense index in %s is damaged (%s differ from the checksums written with them): "
@@ -311,12 +329,12 @@ class DenseSentenceIndex:
         started = time.perf_counter()
         partial = folder / "dense.partial"
         stamp, embedded = partial / "build.json", {k: v for k, v in meta.items() if k != "index"}
-        if partial.is_dir() and (not stamp.is_file() or json.loads(stamp.read_text()) != embedded):
+        if partial.is_dir() and (not stamp.is_file() or _built_with(json.loads(stamp.read_text())) != embedded):
             shutil.rmtree(partial)  # chunks of another store or encoder (those of another plan are still good)
         partial.mkdir(parents=True, exist_ok=True)
         stamp.write_text(json.dumps(embedded))
         total = store.stats().sentences
-        previous = _previous_vectors(folder, meta["encoder"], store)
+        previous = _previous_vectors(folder, meta["encoder"], meta["encoder_precision"], store)
         chunk_ids: list[np.ndarray] = []
         with tqdm(total=total, desc="Embedding sentences", unit="sent", disable=not progress) as bar:
 

@@ -58,6 +58,6 @@ def open_local_workspace(
     dense = DenseSentenceIndex.build_or_load(
         store, corpus_dir(settings.data_dir, name), settings.encoder_model, settings.device, progress=progress,
         encoder_cache=encoder_cache_dir(settings.data_dir), flat_max=settings.dense_flat_max_sentences,
-        embedder=embedder,
+        embedder=embedder, precision=settings.encoder_precision,
     )
     return Workspace(name, store, dense, settings)

@@ -71,7 +71,7 @@ def open_live_workspace(settings: Settings, progress: bool = False) -> LiveWikip
             f"The live Wikipedia corpus keeps every page it fetches in {folder}, which this process can't write to "
             "(a read-only data folder?). Point --data-dir or FEVER_DATA_DIR at a folder it can write to, or check "
             "against a local corpus (embedded, fever-dev, fm2).")
-    key = (folder.resolve(), settings.encoder_model, settings.device, settings.wikipedia_api_url,
+    key = (folder.resolve(), settings.encoder_model, settings.encoder_precision, settings.device, settings.wikipedia_api_url,
            settings.wikipedia_timeout_s, settings.wikipedia_pages_per_claim, settings.wikipedia_links_per_claim)
     with _INDEXING:
         if key not in _OPEN:
@@ -80,6 +80,7 @@ def open_live_workspace(settings: Settings, progress: bool = False) -> LiveWikip
             dense = DenseSentenceIndex.build_or_load(
                 store, folder, settings.encoder_model, settings.device, progress=progress,
                 encoder_cache=encoder_cache_dir(settings.data_dir), flat_max=settings.dense_flat_max_sentences,
+                precision=settings.encoder_precision,
             )
             source = LiveWikipediaSource(timeout_s=settings.wikipedia_timeout_s, api_url=settings.wikipedia_api_url)
             _OPEN[key] = LiveWikipediaWorkspace(LIVE_CORPUS, store, dense, settings, WikipediaCache(store, source))

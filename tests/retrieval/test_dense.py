@@ -206,3 +206,23 @@ def test_a_lost_key_file_is_rebuilt_from_the_store_without_embedding_again(tmp_p
     np.testing.assert_array_equal(np.load(folder / "dense_keys.npy"), keys)
     np.testing.assert_allclose(after.index.reconstruct_n(0, 40), before.index.reconstruct_n(0, 40), atol=1e-5)
     assert dense_module.damaged_files(folder, after.meta) == []
+
+
+def test_an_index_is_queried_at_the_precision_it_was_built_with(tmp_path, settings, monkeypatch, caplog):
+    source = write_jsonl(tmp_path / "p.jsonl", [{"id": "A", "lines": "0\tApples are red fruit .\n1\tThey grow on trees ."}])
+    store = ensure_corpus_store(tmp_path, "q", specs=[f"fever:{source}"], progress=False)
+    folder = tmp_path / "corpora" / "q"
+    fresh = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, "cpu", progress=False)
+    assert fresh.encoder.precision == "int8" and fresh.meta["encoder_precision"] == "int8"
+    exact = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, "cpu", progress=False,
+                                             precision="fp32")  # asked for: a rebuild, reusing no int8 vector
+    assert "out of date: rebuilding" in caplog.text and exact.encoder.precision == "fp32"
+    assert json.loads((folder / "dense.json").read_text())["encoder_precision"] == "fp32"
+    assert (exact.index.reconstruct_n(0, 2) * fresh.index.reconstruct_n(0, 2)).sum(axis=1).max() < 0.99999
+    # an index written before precisions were kept is fp32: opened as it is, queried at fp32, not rebuilt
+    meta = json.loads((folder / "dense.json").read_text())
+    del meta["encoder_precision"]
+    (folder / "dense.json").write_text(json.dumps(meta))
+    encoded = counting_encode(monkeypatch)
+    old = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, "cpu", progress=False)
+    assert encoded == [] and old.encoder.precision == "fp32"

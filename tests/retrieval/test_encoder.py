@@ -66,3 +66,30 @@ def test_an_export_that_finds_the_disk_full_runs_in_pytorch_and_gives_its_room_b
         load_encoder.cache_clear()
     assert isinstance(encoder, TorchEncoder) and "runs in PyTorch, not ONNX Runtime" in caplog.text
     assert left == [], "no half-written export is left on the full disk"
+
+
+def test_the_int8_encoder_is_close_to_fp32_and_gives_a_text_one_vector_whatever_its_batch(settings, export_dir):
+    fp32 = load_encoder(settings.encoder_model, "cpu", cache_dir=export_dir)
+    int8 = load_encoder(settings.encoder_model, "cpu", cache_dir=export_dir, precision="int8")
+    assert (fp32.precision, int8.precision) == ("fp32", "int8") and isinstance(int8, OnnxEncoder)
+    [folder] = [p for p in export_dir.iterdir() if p.name.endswith("-int8")]
+    assert (folder / ONNX_FILE).stat().st_size < (folder.parent / folder.name[:-5] / ONNX_FILE).stat().st_size / 3
+    got, reference = encode(int8, TEXTS), encode(fp32, TEXTS)
+    assert got.dtype == np.float32 and got.shape == (len(TEXTS), 384)
+    np.testing.assert_allclose(np.linalg.norm(got, axis=1), 1, atol=1e-5)
+    assert (got * reference).sum(axis=1).min() > 0.97
+    # its inputs are quantised over the whole batch: a text's vector must not depend on its neighbours
+    np.testing.assert_allclose(int8.encode(TEXTS[::-1], batch_size=64)[::-1], got, atol=1e-6)
+    np.testing.assert_allclose(encode(int8, TEXTS[:1])[0], got[0], atol=1e-6)
+
+
+def test_precision_is_what_was_asked_else_the_index_s_else_int8_on_a_cpu(settings):
+    from fever_core.retrieval.encoder import resolve_precision
+
+    assert resolve_precision("auto", "cpu") == "int8"
+    assert resolve_precision("auto", "cpu", built_with="fp32") == "fp32"
+    assert resolve_precision("fp32", "cpu", built_with="int8") == "fp32"
+    with pytest.raises(ValueError, match="Unknown encoder precision 'int4'"):
+        resolve_precision("int4", "cpu")
+    with pytest.raises(ValueError, match="use fp32 or int8"):
+        load_encoder(settings.encoder_model, "cpu", precision="auto")
