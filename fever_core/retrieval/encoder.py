@@ -22,6 +22,7 @@ import os
 import shutil
 from contextlib import contextmanager
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -98,14 +99,15 @@ class OnnxEncoder:
     Runtime on the CPU.
 
     An int8 export quantises each layer's input on the fly over the whole batch, so a text's vector would depend on
-    the texts batched with it (cosines down to 0.99): it encodes one text at a time, which makes a text's vector its
-    own (reused vectors can be checked, a claim embeds the same alone or in a file) and, with no padding, costs
-    little.
+    the texts batched with it (cosines down to 0.99): it encodes one text a run, which makes a text's vector its
+    own (reused vectors can be checked, a claim embeds the same alone or in a file), with ``threads`` runs at once,
+    each on one thread (a run over one short text does not keep two threads busy: 363 sentences a second on 2 cores
+    against 257 for one run on both).
 
     Args:
         name: the model's id or path (what the index records).
         folder: the export: ``model.onnx``, the tokenizer and ``encoder.json``.
-        threads: ONNX Runtime's threads; 0 = as many as PyTorch uses in this process.
+        threads: CPU threads; 0 = as many as PyTorch uses in this process.
     """
 
     backend = "onnx"
@@ -118,8 +120,9 @@ class OnnxEncoder:
         self.meta = json.loads((folder / EXPORT_META).read_text())
         self.precision = self.meta.get("precision", "fp32")
         self.tokenizer = AutoTokenizer.from_pretrained(str(folder))
+        self.threads = threads or _torch_threads()
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads or _torch_threads()
+        options.intra_op_num_threads = 1 if self.precision == "int8" else self.threads
         options.inter_op_num_threads = 1
         self.session = onnxruntime.InferenceSession(str(folder / ONNX_FILE), options,
                                                     providers=["CPUExecutionProvider"])
@@ -128,23 +131,44 @@ class OnnxEncoder:
         return int(self.meta["dimension"])
 
     def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
-        if self.precision == "int8":
-            batch_size = 1
         out = np.zeros((len(texts), self.dimension()), dtype=np.float32)
+        if self.precision == "int8":
+            self._encode_one_a_run(texts, out)
+            return out
         order = np.argsort([-len(text) for text in texts], kind="stable")  # batches of alike lengths pad little
         for start in range(0, len(texts), batch_size):
             rows = order[start:start + batch_size]
-            tokens = self.tokenizer([texts[i] for i in rows], padding=True, truncation="longest_first",
-                                    max_length=self.meta["max_seq_length"], return_tensors="np")
-            feed = {name: tokens[name].astype(np.int64) for name in self.meta["inputs"]}
-            hidden = self.session.run(None, feed)[0]
-            if self.meta["pooling"] == "cls":
-                pooled = hidden[:, 0]
-            else:
-                mask = tokens["attention_mask"][..., None].astype(np.float32)
-                pooled = (hidden * mask).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)
-            out[rows] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+            out[rows] = self._vectors(self.tokenizer([texts[i] for i in rows], padding=True, truncation="longest_first",
+                                                     max_length=self.meta["max_seq_length"], return_tensors="np"))
         return out
+
+    def _encode_one_a_run(self, texts: list[str], out: np.ndarray) -> None:
+        """Fill ``out`` with the vectors of ``texts``, one text a run, ``threads`` runs at once (ONNX Runtime lets go of
+        the GIL while it runs). The texts are tokenised here first: one tokenizer is not to be used by two threads."""
+        if not texts:
+            return
+        tokens = self.tokenizer(texts, truncation="longest_first", max_length=self.meta["max_seq_length"])
+
+        def embed(rows: range) -> None:
+            for i in rows:
+                out[i] = self._vectors({name: np.array([tokens[name][i]]) for name in self.meta["inputs"]})[0]
+
+        threads = min(self.threads, len(texts))
+        if threads == 1:
+            embed(range(len(texts)))
+            return
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(embed, [range(k, len(texts), threads) for k in range(threads)]))
+
+    def _vectors(self, tokens: dict[str, np.ndarray]) -> np.ndarray:
+        """The pooled, normalised vectors of a batch of tokenised texts (ids and mask of shape ``(texts, tokens)``)."""
+        hidden = self.session.run(None, {name: tokens[name].astype(np.int64) for name in self.meta["inputs"]})[0]
+        if self.meta["pooling"] == "cls":
+            pooled = hidden[:, 0]
+        else:
+            mask = tokens["attention_mask"][..., None].astype(np.float32)
+            pooled = (hidden * mask).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
 
 
 def _torch_threads() -> int:
