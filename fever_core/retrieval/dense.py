@@ -278,10 +278,17 @@ class DenseSentenceIndex:
                 if meta_path.is_file() else None
         except (OSError, ValueError):
             built_with = None  # said below, where the file is read again
-        precision = resolve_precision(precision, device, built_with)
+        asked, precision = precision, resolve_precision(precision, device, built_with)
+        try:
+            encoder = load_encoder(encoder_name, device, cache_dir=encoder_cache, precision=precision)
+        except RuntimeError as exc:
+            if asked != "auto" or precision == "fp32":
+                raise
+            log.warning("%s The encoder runs in fp32.", exc)  # e.g. no room for the int8 export
+            encoder = load_encoder(encoder_name, device, cache_dir=encoder_cache, precision="fp32")
         wanted = {"store_fingerprint": store.get_meta("fingerprint"), "encoder": encoder_name,
-                  "encoder_precision": precision}
-        encoder = load_encoder(encoder_name, device, cache_dir=encoder_cache, precision=precision)
+                  # an index of another precision is rebuilt only when one was asked for
+                  "encoder_precision": built_with if asked == "auto" and built_with else encoder.precision}
         flat_max = Settings().dense_flat_max_sentences if flat_max is None else flat_max
         plan = IndexPlan.for_size(store.stats().sentences, flat_max)
         if meta_path.is_file():
@@ -314,7 +321,8 @@ class DenseSentenceIndex:
             log.warning("Dense index in %s has lost its %s: rebuilding it, reusing every vector that is still good.",
                         folder, META_FILE)
         with reporting_disk_full(folder, "building the dense index"):  # the chunks embedded so far are kept
-            return cls._build(store, folder, encoder, {**wanted, "index": plan.to_meta()}, progress, embedder)
+            built = {**wanted, "encoder_precision": encoder.precision, "index": plan.to_meta()}  # its vectors'
+            return cls._build(store, folder, encoder, built, progress, embedder)
 
     @classmethod
     def _build(

@@ -354,7 +354,7 @@ def load_encoder(name_or_path: str, device: str = "auto", backend: str = "auto",
             return OnnxEncoder(name_or_path, int8_export(name_or_path, Path(cache_dir or default_cache_dir())))
         except (ExportUnsupported, ImportError, OSError) as exc:
             raise RuntimeError(f"Can't run the encoder {name_or_path!r} in int8 through ONNX Runtime: {exc}. "
-                               "Use FEVER_ENCODER_PRECISION=fp32.") from exc
+                               "In fp32 it needs no int8 export (FEVER_ENCODER_PRECISION=fp32).") from exc
     if backend == "onnx" or (backend == "auto" and device == "cpu"):
         try:
             return OnnxEncoder(name_or_path, _onnx_export(name_or_path, Path(cache_dir or default_cache_dir())))

@@ -315,7 +315,7 @@ def test_evaluate_shows_metrics(open_page, claims_file):
 def test_corpus_search_and_read_with_a_wikipedia_link(open_page):
     app = open_page("corpus")
     assert {m.label: m.value for m in app.metric}["Pages"] == "9"
-    assert "Dense index: 14 sentences, flat (exact)." in [c.value for c in app.caption]
+    assert "Dense index: 14 sentences, flat (exact), encoder in int8." in [c.value for c in app.caption]
     app.text_input(key="corpus_query").input("Spielberg")
     app.button[0].click().run()
     assert not app.exception

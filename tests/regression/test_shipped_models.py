@@ -54,7 +54,7 @@ CHECKS = [
     ("Mount Everest is the lowest mountain on Earth.", "REFUTES",
      "REFUTES", (0.02, 0.63, 0.35), ("Mount_Everest", 0)),
     ("The Beatles were an American jazz band.", "REFUTES",
-     "NOT ENOUGH INFO", (0.00, 0.22, 0.78), ("The_Beatles", 0)),
+     "NOT ENOUGH INFO", (0.00, 0.23, 0.77), ("The_Beatles", 0)),
     ("The Amazon River is popular with tourists.", "NOT ENOUGH INFO",
      "NOT ENOUGH INFO", (0.01, 0.01, 0.98), ("Amazon_River", 0)),
     ("Guido van Rossum likes cycling.", "NOT ENOUGH INFO",
