@@ -298,10 +298,12 @@ class DenseSentenceIndex:
                 if damaged:
                     log.warning("Dense index in %s is damaged (%s differ from the checksums written with them): "
                                 "rebuilding it, reusing every vector that is still good.", folder, ", ".join(damaged))
-                elif IndexPlan.from_meta(meta.get("index")) != plan and all(meta.get(k) == v for k, v in wanted.items()):
+                elif not IndexPlan.from_meta(meta.get("index")).builds_like(plan) and \
+                        all(meta.get(k) == v for k, v in wanted.items()):
                     log.warning("Dense index in %s is %s, its size now calls for %s: rebuilding.", folder,
                                 IndexPlan.from_meta(meta.get("index")).describe(), plan.describe())
                 elif all(meta.get(k) == v for k, v in wanted.items()):
+                    meta = {**meta, "index": plan.to_meta()}  # searched with today's nprobe
                     index = open_index(folder / INDEX_FILE, plan)
                     ids = np.load(folder / IDS_FILE)
                     if index.ntotal == len(ids):

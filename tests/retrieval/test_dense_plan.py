@@ -1,6 +1,7 @@
 """The dense index by size: exact below the threshold; above it compressed (IVF, SQ8), trained on a sample, built
 in shards, merged, memory-mapped when served, recorded with the index, and resumable."""
 
+import dataclasses
 import json
 
 import faiss
@@ -22,8 +23,10 @@ TOPICS = ["rivers", "castles", "sharks", "films", "painters", "rockets", "volcan
 def test_the_plan_follows_the_size():
     assert IndexPlan.for_size(1_000_000, flat_max=1_000_000) == IndexPlan()
     big = IndexPlan.for_size(25_000_000, flat_max=1_000_000)
-    assert (big.kind, big.nlist, big.nprobe, big.train_size) == ("ivf-sq8", 16384, 512, 40 * 16384)
-    assert big.factory == "IVF16384,SQ8" and big.describe() == "IVF16384,SQ8, nprobe 512 (compressed)"
+    assert (big.kind, big.nlist, big.nprobe, big.train_size) == ("ivf-sq8", 16384, 8192, 40 * 16384)
+    assert big.factory == "IVF16384,SQ8" and big.describe() == "IVF16384,SQ8, nprobe 8192 (compressed)"
+    # how many cells are searched is not how the index is made: another nprobe is no reason to rebuild
+    assert big.builds_like(dataclasses.replace(big, nprobe=64)) and not big.builds_like(dataclasses.replace(big, nlist=8))
     assert IndexPlan.for_size(300_000, flat_max=1000).nlist == 2048
     assert IndexPlan.for_size(300_000, flat_max=1000, kind="ivf-pq").factory == "IVF2048,PQ48"
     assert IndexPlan.from_meta(None) == IndexPlan() and IndexPlan.from_meta(big.to_meta()) == big
