@@ -103,3 +103,17 @@ def test_a_killed_compressed_build_keeps_its_training_and_shards(corpus, setting
     assert written == ["trained.faiss", "shard_00000.faiss", "shard_00001.faiss", "shard_00002.faiss",
                        "shard_00002.faiss"]
     assert len(index) == 240 and not (folder / "dense.partial").exists()
+
+
+def test_the_index_kinds_are_measured_against_flat_search_on_real_queries(corpus, settings):
+    from fever_core.evaluation.corpus_benchmark import benchmark_index_kinds
+
+    base, store = corpus
+    exact = DenseSentenceIndex.build_or_load(store, base / "flat", settings.encoder_model, progress=False)
+    queries = exact.embed([f"Which {topic} were seen in {1900 + i}?" for topic in TOPICS for i in (2, 9)])
+    reports = benchmark_index_kinds(exact, queries, k=5, kinds=("ivf-sq8",), nprobes=(1, 64))
+    assert [(r.kind, r.nprobe) for r in reports] == [("flat", 0), ("ivf-sq8", 1), ("ivf-sq8", 64)]
+    assert reports[0].recall_at_k == reports[0].recall_at_k_in_50 == 1.0
+    one_cell, every_cell = reports[1:]
+    assert one_cell.recall_at_k <= every_cell.recall_at_k and every_cell.recall_at_k >= 0.95
+    assert all(r.recall_at_k <= r.recall_at_k_in_50 <= 1 and r.disk_mb > 0 for r in (one_cell, every_cell))
