@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import time
 from pathlib import Path
 
@@ -94,10 +93,8 @@ def main() -> None:
     fp32 = workspace.dense.encoder
     int8 = load_encoder(settings.encoder_model, "cpu", precision="int8")
     vectors = _int8_vectors(workspace, int8, args.work / args.corpus)
-    with sqlite3.connect(f"file:{workspace.store.path}?mode=ro", uri=True) as conn:
-        by_id = {sid: (page, line) for sid, page, line in conn.execute(
-            "SELECT s.id, p.page_id, s.line FROM sentences s JOIN pages p ON p.id = s.page")}
-    where = [by_id[int(sid)] for sid in workspace.dense.sentence_ids]
+    where = [(hit.sentence.page_id, hit.sentence.line)
+             for hit in workspace.store.sentences_by_ids([int(sid) for sid in workspace.dense.sentence_ids])]
     gold = _gold(args.claims)
     claims = [c for c, _, _ in gold]
     base = workspace.dense.index.reconstruct_n(0, workspace.dense.index.ntotal)

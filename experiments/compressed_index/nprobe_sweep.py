@@ -1,26 +1,34 @@
-import json, time, numpy as np, faiss
-"""Run from the project root with PYTHONPATH=. ; reads the large corpus built by benchmarks/scale/run.sh in /work/runs/scale (edit DATA)."""
-from fever_core.common.settings import Settings
-from fever_core.workspace import open_workspace
-s = Settings.from_env(data_dir="/work/runs/scale")
-ws = open_workspace("large", s, progress=False)
-X = ws.dense.index.reconstruct_n(0, ws.dense.index.ntotal)
-claims = [json.loads(l)["claim"] for l in open("../shared/data/claims/fever-dev.jsonl")][:1000]
-Q = ws.dense.embed(claims)
-t = time.time(); D, exact = ws.dense.index.search(Q, 50); print("flat ms/query", (time.time()-t)/len(Q)*1000)
-print("mean cosine top1 %.3f top5 %.3f gap 5th-6th %.4f" % (D[:,0].mean(), D[:,4].mean(), np.median(D[:,4]-D[:,5])))
-sents = X[np.random.default_rng(1).choice(len(X), 1000, replace=False)]
-_, exact_s = ws.dense.index.search(sents, 5)
-rng = np.random.default_rng(0); sample = X[np.sort(rng.choice(len(X), 81920, replace=False))]
-idx = faiss.index_factory(384, "IVF2048,SQ8", faiss.METRIC_INNER_PRODUCT)
-ivf = faiss.extract_index_ivf(idx); ivf.cp.spherical = True
-idx.train(sample); idx.add(X)
+"""Recall against exact search as more cells are searched, for claims and for the corpus's own sentences as queries;
+how close the 5th and 6th neighbours are. ``python -m experiments.compressed_index.nprobe_sweep [FACTORY]``
+(default IVF2048,SQ8; IVF2048,SQfp16 for fp16 codes)."""
+
+import sys
+import time
+
+import faiss
+import numpy as np
+
+from experiments.compressed_index.large_corpus import load, recall, sample
+
+factory = sys.argv[1] if len(sys.argv) > 1 else "IVF2048,SQ8"
+dense, vectors, queries, _ = load()
+started = time.time()
+scores, exact = dense.index.search(queries, 50)
+print("flat ms a query", round((time.time() - started) / len(queries) * 1000, 2))
+print(f"mean cosine of the 1st {scores[:, 0].mean():.3f}, the 5th {scores[:, 4].mean():.3f}; "
+      f"median gap 5th-6th {np.median(scores[:, 4] - scores[:, 5]):.4f}")
+sentences = vectors[np.random.default_rng(1).choice(len(vectors), 1000, replace=False)]
+exact_sentences = dense.index.search(sentences, 5)[1]
+index = faiss.index_factory(vectors.shape[1], factory, faiss.METRIC_INNER_PRODUCT)
+ivf = faiss.extract_index_ivf(index)
+ivf.cp.spherical = True
+index.train(sample(vectors))
+index.add(vectors)
 for nprobe in (64, 256, 512, 1024, 2048):
     ivf.nprobe = nprobe
-    t = time.time(); _, found = idx.search(Q, 5); ms = (time.time()-t)/len(Q)*1000
-    _, found50 = idx.search(Q, 50)
-    _, fs = idx.search(sents, 5)
-    r = np.mean([len(set(a) & set(b[:5])) / 5 for a, b in zip(found, exact)])
-    r50 = np.mean([len(set(b[:5]) & set(a)) / 5 for a, b in zip(found50, exact)])
-    rs = np.mean([len(set(a) & set(b)) / 5 for a, b in zip(fs, exact_s)])
-    print(nprobe, "claims recall@5 %.4f, flat top5 within ivf top50 %.4f, sentence-queries recall@5 %.4f, %.2f ms" % (r, r50, rs, ms), flush=True)
+    started = time.time()
+    found = index.search(queries, 50)[1]
+    ms = (time.time() - started) / len(queries) * 1000
+    in_top50 = round(float(np.mean([len(set(b[:5]) & set(a)) / 5 for a, b in zip(found, exact)])), 4)
+    print(factory, nprobe, "claims recall@5", recall(found[:, :5], exact), "exact top 5 in its top 50", in_top50,
+          "sentences recall@5", recall(index.search(sentences, 5)[1], exact_sentences), f"{ms:.2f} ms", flush=True)

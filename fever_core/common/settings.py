@@ -146,7 +146,7 @@ class Settings:
             Default: the packaged all-MiniLM-L6-v2.
         encoder_precision: ``auto``, ``fp32`` or ``int8`` (:data:`fever_core.retrieval.encoder.PRECISIONS`): the
             encoder's numbers. Default ``auto``: a corpus's index is queried at the precision it was built with; a
-            new index is built int8 on a CPU (twice as fast, the same retrieval recall), fp32 on a GPU. Another
+            new index is built int8 on a CPU (3x as fast, the same retrieval recall), fp32 on a GPU. Another
             precision than an index's rebuilds it.
         verifier_model: Hugging Face sequence-classification NLI model id or path.
             Default: the version chosen in the data folder (``models/active.json``, see

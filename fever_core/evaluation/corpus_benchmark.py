@@ -154,7 +154,8 @@ def benchmark_corpus(name: str, settings: Settings, cold: bool = False, queries:
         stats = workspace.store.stats()
         report.update(pages=stats.pages, sentences=stats.sentences, links=stats.links,
                       links_per_page=round(stats.links_per_page, 2), dense_index=workspace.dense.plan.describe(),
-                      encoder_backend=workspace.dense.encoder.backend, encoder_precision=workspace.dense.encoder.precision)
+                      encoder_backend=workspace.dense.encoder.backend,
+                      encoder_precision=workspace.dense.encoder.precision)
         rng = random.Random(0)
         sample_ids = rng.sample(range(1, stats.sentences + 1), min(queries, stats.sentences))
         texts = [h.sentence.text for h in workspace.store.sentences_by_ids(sample_ids)]

@@ -3,8 +3,8 @@
 Every sentence is embedded as ``"<page title>: <sentence>"``. The index lives in a folder beside the
 corpus store and is rebuilt only when the store's fingerprint, the encoder or the plan for its size changes
 (exact up to a million sentences, compressed and memory-mapped above: :mod:`~fever_core.retrieval.dense_plan`); a build
-reuses the vectors of texts that the old index, or another corpus's index, already has. Embedding is done in chunks saved under
-``dense.partial/``, so a killed build resumes where it stopped. A store that grows (the live
+reuses the vectors of texts that the old index, or another corpus's index, already has. Embedding is done in chunks
+saved under ``dense.partial/``, so a killed build resumes where it stopped. A store that grows (the live
 Wikipedia cache) has its new sentences appended with :meth:`DenseSentenceIndex.extend_from` and
 :meth:`DenseSentenceIndex.save`, without a rebuild.
 """
@@ -81,8 +81,8 @@ def _previous_vectors(folder: Path, encoder_name: str, precision: str, store: Co
     """Vectors already computed, by text key: from the index a rebuild replaces (even when its ``dense.json``
     is gone or its files are damaged; when its key file is gone, ``store`` says which text each row's sentence
     has) and from the other corpora beside it made by the same encoder at the same precision (the benchmark corpora
-    share the embedded summaries). Rows that are not unit-length finite vectors are left out: they are what damage looks like.
-    :func:`_embed_reusing` spot-checks the rest against the encoder."""
+    share the embedded summaries). Rows that are not unit-length finite vectors are left out: they are what damage
+    looks like. :func:`_embed_reusing` spot-checks the rest against the encoder."""
     import faiss
 
     known: dict[int, np.ndarray] = {}
@@ -149,7 +149,8 @@ def _embed_reusing(
             waiting.append((number, ids, keys, missing, previous))
             yield [texts[i] for i in missing]
 
-    encoded = embedder.map(missing_texts(), encoder.precision) if embedder else (encode(encoder, texts) for texts in missing_texts())
+    encoded = embedder.map(missing_texts(), encoder.precision) if embedder else \
+        (encode(encoder, texts) for texts in missing_texts())
     for fresh in encoded:
         number, ids, keys, missing, known = waiting.popleft()
         out = np.zeros((len(keys), encoder.dimension()), dtype=np.float32)
@@ -273,11 +274,13 @@ class DenseSentenceIndex:
         """
         folder = Path(folder)
         meta_path = folder / META_FILE
-        try:
-            built_with = _built_with(json.loads(meta_path.read_text()))["encoder_precision"] \
-                if meta_path.is_file() else None
-        except (OSError, ValueError):
-            built_with = None  # said below, where the file is read again
+        meta, unreadable = None, None
+        if meta_path.is_file():
+            try:
+                meta = _built_with(json.loads(meta_path.read_text()))
+            except (OSError, ValueError) as exc:
+                unreadable = exc
+        built_with = meta["encoder_precision"] if meta else None
         asked, precision = precision, resolve_precision(precision, device, built_with)
         try:
             encoder = load_encoder(encoder_name, device, cache_dir=encoder_cache, precision=precision)
@@ -291,9 +294,10 @@ class DenseSentenceIndex:
                   "encoder_precision": built_with if asked == "auto" and built_with else encoder.precision}
         flat_max = Settings().dense_flat_max_sentences if flat_max is None else flat_max
         plan = IndexPlan.for_size(store.stats().sentences, flat_max)
-        if meta_path.is_file():
+        if unreadable is not None:
+            log.warning("Dense index in %s can't be read (%s): rebuilding.", folder, unreadable)
+        elif meta is not None:
             try:
-                meta = _built_with(json.loads(meta_path.read_text()))
                 damaged = damaged_files(folder, meta)
                 if damaged:
                     log.warning("Dense index in %s is damaged (%s differ from the checksums written with them): "

@@ -8,7 +8,7 @@ other than mean or CLS, extra layers after pooling), or where the export can't b
 runs it in PyTorch.
 
 Precision: ``fp32``, or ``int8``: the export with its weights quantised to 8 bits (:func:`int8_export`, 23 MB),
-twice as fast again on a CPU, vectors within a cosine of 0.98 of fp32's and the same retrieval recall on fever-dev
+about 3x fp32's speed on a CPU, vectors within a cosine of 0.98 of fp32's and the same retrieval recall on fever-dev
 and fm2 (``benchmarks/scale/README.md``). A dense index is queried with the precision it was built with
 (:func:`resolve_precision`); by default a new index is built int8 on a CPU, fp32 on a GPU.
 """

@@ -71,8 +71,9 @@ def open_live_workspace(settings: Settings, progress: bool = False) -> LiveWikip
             f"The live Wikipedia corpus keeps every page it fetches in {folder}, which this process can't write to "
             "(a read-only data folder?). Point --data-dir or FEVER_DATA_DIR at a folder it can write to, or check "
             "against a local corpus (embedded, fever-dev, fm2).")
-    key = (folder.resolve(), settings.encoder_model, settings.encoder_precision, settings.device, settings.wikipedia_api_url,
-           settings.wikipedia_timeout_s, settings.wikipedia_pages_per_claim, settings.wikipedia_links_per_claim)
+    key = (folder.resolve(), settings.encoder_model, settings.encoder_precision, settings.device,
+           settings.wikipedia_api_url, settings.wikipedia_timeout_s, settings.wikipedia_pages_per_claim,
+           settings.wikipedia_links_per_claim)
     with _INDEXING:
         if key not in _OPEN:
             store = _open_store(folder / STORE_FILE)
