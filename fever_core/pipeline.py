@@ -40,7 +40,7 @@ CheckOptions = make_dataclass(
 CheckOptions.__module__ = __name__  # where pickle (Ray's workers) finds it
 CheckOptions.__doc__ = """Per-check knobs, one field per setting of :data:`~fever_core.common.settings.CHECK_SETTINGS` (where
 their meaning, units and limits are declared: ``pages_k``, ``sentences_k``, ``two_hop``, ``two_hop_threshold``,
-``min_evidence_score``, ``nei_threshold``, ``verdict``); ``None`` means "use the settings" (for the verdict's
+``min_evidence_score``, ``nei_threshold``, ``number_check``, ``verdict``); ``None`` means "use the settings" (for the verdict's
 thresholds: the verifier's decision rule)."""
 
 
@@ -231,7 +231,7 @@ class Checker:
         started = time.perf_counter()
         judged = iter(self.verification.verify_many([
             VerificationTask(r.claim, r.evidence, learned=self._learned(o), min_evidence_score=o.min_evidence_score,
-                             nei_threshold=o.nei_threshold)
+                             nei_threshold=o.nei_threshold, number_check=o.number_check is not False)
             for r, o in retrieved
         ]))
         verification = round(time.perf_counter() - started, 4)
@@ -290,7 +290,7 @@ class Checker:
         claim = check_claim_text(claim)
         started = time.perf_counter()
         results, verdict = self.verification.verify(claim, evidence, learned=False, nei_threshold=options.nei_threshold,
-                                                    as_one_premise=True)
+                                                    as_one_premise=True, number_check=options.number_check is not False)
         elapsed = round(time.perf_counter() - started, 4)
         return CheckResult(
             claim, self.workspace.name, ClaimAnalysis(claim), [], evidence, results, verdict,

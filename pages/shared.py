@@ -97,6 +97,7 @@ class UiSettings:
     two_hop_threshold: float
     min_evidence_score: float
     nei_threshold: float | None
+    number_check: bool = True
 
 
 def synced_widget(
@@ -126,6 +127,7 @@ def setting_defaults() -> dict[str, Any]:
         "two_hop_threshold": settings.two_hop_threshold,
         "min_evidence_score": rule.min_evidence_score, "custom_threshold": False,
         "nei_threshold": 0.5 if rule.nei_threshold is None else rule.nei_threshold,
+        "number_check": CHECK_SETTING["number_check"].default,
     }
 
 
@@ -156,7 +158,7 @@ def current_settings() -> UiSettings:
     return UiSettings(
         chosen["corpus"], chosen["verifier_model"], chosen["pages_k"], chosen["sentences_k"], chosen["two_hop"],
         chosen["two_hop_threshold"], chosen["min_evidence_score"],
-        chosen["nei_threshold"] if chosen["custom_threshold"] else None,
+        chosen["nei_threshold"] if chosen["custom_threshold"] else None, chosen["number_check"],
     )
 
 
@@ -192,6 +194,9 @@ def sidebar_settings() -> UiSettings:
             "with a joint verifier that reads them together); with this on, "
             "the best trustworthy sentence decides by the threshold below instead.")
         _setting_slider("nei_threshold", defaults, disabled=not custom)
+        number_check = CHECK_SETTING["number_check"]
+        _setting_widget(st.toggle, number_check.label, "number_check", defaults,
+                        help=number_check.help[:1].upper() + number_check.help[1:] + ".")
         _setting_widget(st.text_input, "Verifier model (path or hub id)", "verifier_model", defaults)
     with sidebar.expander("Add a corpus from a FEVER wiki-pages file"), st.form("new_corpus"):
         name = st.text_input("Name", placeholder="my-pages")
@@ -448,7 +453,7 @@ def check_options(ui: UiSettings):
     return CheckOptions(
         pages_k=ui.pages_k, sentences_k=ui.sentences_k, two_hop=ui.two_hop,
         two_hop_threshold=ui.two_hop_threshold, min_evidence_score=ui.min_evidence_score,
-        nei_threshold=ui.nei_threshold,
+        nei_threshold=ui.nei_threshold, number_check=ui.number_check,
     )
 
 

@@ -120,6 +120,10 @@ CHECK_SETTINGS: tuple[CheckSetting, ...] = (
     CheckSetting("nei_threshold", float, None, 0.0, 1.0, "probability", "P(NOT ENOUGH INFO) from which a "
                  "stance is not decisive; setting it makes the best-sentence rule decide (default: the "
                  "verifier's rule)", "NOT ENOUGH INFO threshold", 0.01),
+    CheckSetting("number_check", bool, True, unit="on/off", help="compare the numbers, dates and ordinals of the "
+                 "claim with those of the evidence: a sentence that states the claim with another number refutes "
+                 "it, one whose number fits the claim's (\"more than 7,000\" and 7,088) supports it",
+                 label="Check numbers, dates and ordinals"),
     CheckSetting("verdict", str, "learned", unit="", help="learned: the verifier's learned verdict over all "
                  "evidence (when it has one); rule: the best trustworthy sentence decides", label="Verdict",
                  choices=("learned", "rule")),

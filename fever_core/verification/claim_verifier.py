@@ -22,15 +22,18 @@ from fever_core.common.model_versions import active_choice_problem
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.common.settings import DEFAULT_VERIFIER, FALLBACK_VERIFIER, SHIPPED_JOINT_VERIFIER, Settings
 from fever_core.common.text import premise_text
-from fever_core.common.types import Stance
+from fever_core.common.types import NEI, REFUTES, SUPPORTS, Stance
 from fever_core.verification.base_models import BaseModelError
 from fever_core.verification.model_integrity import ModelDamaged, finite_probabilities
 from fever_core.verification.nli import NliModel
+from fever_core.verification.numbers import NumberCheck, NumberTrial, number_check, number_mentions, number_trial
 from fever_core.verification.verdict import (
     DecisionRule,
     EvidenceView,
     LearnedVerdict,
     Verdict,
+    bears_on_claim,
+    claim_names,
     joint_premise,
     load_decision_rule,
     rule_verdict,
@@ -50,6 +53,10 @@ def chain_premise(sentence: EvidenceSentence) -> str:
 
 PROBE_CLAIM = "Oslo is the capital of Norway."
 """What each model reads once when it is loaded: one whose probabilities are not finite is refused there."""
+NUMBER_PROBE = "The Nile is more than 6,000 kilometres long."
+"""What :meth:`ClaimVerifier.warm_up` parses once, so the number check's parsers are loaded before the first claim."""
+NUMBER_SENTENCES = 3
+"""The number check reads this many of the best judged sentences that bear on the claim."""
 QUOTE_CHARS = 200
 """A quoted sentence in a verdict's reason is cut to this many characters."""
 
@@ -94,6 +101,7 @@ class VerificationTask:
     min_evidence_score: float | None = None
     nei_threshold: float | None = None
     as_one_premise: bool = False
+    number_check: bool = True
 
 
 @dataclass
@@ -188,11 +196,12 @@ class ClaimVerifier:
         return verification
 
     def warm_up(self, claim: str) -> None:
-        """Run each model once on ``claim`` (its first pass loads lazily), so the first real one is as fast as
-        the next."""
+        """Run each model once on ``claim`` (its first pass loads lazily), and the number check's parsers once, so the
+        first real check is as fast as the next."""
         for model in (self.verifier, self.joint_verifier):
             if model is not None:
                 model.predict([(claim, claim)])
+        number_mentions(NUMBER_PROBE)
 
     def verify(
         self,
@@ -202,6 +211,7 @@ class ClaimVerifier:
         min_evidence_score: float | None = None,
         nei_threshold: float | None = None,
         as_one_premise: bool = False,
+        number_check: bool = True,
     ) -> tuple[list[EvidenceResult], Verdict]:
         """Judge ``evidence`` (best first) and decide the claim.
 
@@ -211,8 +221,11 @@ class ClaimVerifier:
             nei_threshold: overrides the rule's P(NOT ENOUGH INFO) threshold; setting it makes the rule decide.
             as_one_premise: every sentence is trusted and read together as one premise, the way the verifier
                 was trained on gold evidence groups (the oracle mode); the stance is reported on the first.
+            number_check: the claim's numbers, dates and ordinals are compared with the evidence's
+                (:meth:`check_numbers`), and decide where they settle the claim.
         """
-        task = VerificationTask(claim, evidence, learned, min_evidence_score, nei_threshold, as_one_premise)
+        task = VerificationTask(claim, evidence, learned, min_evidence_score, nei_threshold, as_one_premise,
+                                number_check)
         return self.verify_many([task])[0]
 
     def verify_many(self, tasks: list[VerificationTask]) -> list[tuple[list[EvidenceResult], Verdict]]:
@@ -254,7 +267,39 @@ class ClaimVerifier:
             finite_probabilities(np.array(list(verdict.probabilities.values())), self.verifier.name,
                                  "verdict of the verifier")
             outcomes.append((results, verdict))
-        return outcomes
+        return self._checked_numbers(plans, outcomes, by_length)
+
+    def _checked_numbers(self, plans: list[_Plan], outcomes: list[tuple[list[EvidenceResult], Verdict]],
+                         by_length: bool) -> list[tuple[list[EvidenceResult], Verdict]]:
+        """The outcomes with the verdict of each claim whose numbers settle it replaced by what they settle
+        (:mod:`~fever_core.verification.numbers`): the verifier reads every task's rewritten claims in one batch."""
+        trials: dict[int, tuple[NumberTrial, list[int]]] = {}
+        for i, (plan, (results, verdict)) in enumerate(zip(plans, outcomes)):
+            if plan.task.number_check:
+                trial, sentences = self.number_trial(plan.task.claim, results)
+                if trial.candidates:
+                    trials[i] = (trial, sentences)
+        if not trials:
+            return outcomes
+        pairs = [(outcomes[i][0][sentences[c.evidence]].premise, c.rewritten_claim)
+                 for i, (trial, sentences) in trials.items() for c in trial.candidates]
+        p_supports = iter(_predict(self.verifier, pairs, by_length)[:, 0])
+        checked = list(outcomes)
+        for i, (trial, sentences) in trials.items():
+            check = number_check(trial, [next(p_supports) for _ in trial.candidates])
+            results, verdict = outcomes[i]
+            if check is not None:
+                checked[i] = (results, numbers_verdict(check, results, sentences))
+        return checked
+
+    def number_trial(self, claim: str, results: list[EvidenceResult]) -> tuple[NumberTrial, list[int]]:
+        """The claim's numbers tried against those of its best judged evidence that bears on it (at most
+        :data:`NUMBER_SENTENCES`), and those sentences' indexes in ``results`` (a candidate's ``evidence`` indexes
+        this list)."""
+        names = claim_names(claim)
+        sentences = [i for i, r in enumerate(results)
+                     if r.stance is not None and bears_on_claim(names, r.premise)][:NUMBER_SENTENCES]
+        return number_trial(claim, [results[i].sentence.text for i in sentences]), sentences
 
     def _plan(self, task: VerificationTask) -> _Plan:
         min_score = self.rule.min_evidence_score if task.min_evidence_score is None else task.min_evidence_score
@@ -272,6 +317,21 @@ class ClaimVerifier:
     def premise_of(self, sentence: EvidenceSentence) -> str:
         """The text the verifier reads for one evidence sentence."""
         return chain_premise(sentence) if self.two_hop_chains else premise_text(sentence.title, sentence.text)
+
+
+def numbers_verdict(check: NumberCheck, results: list[EvidenceResult], sentences: list[int]) -> Verdict:
+    """The verdict the claim's numbers settle (:func:`~fever_core.verification.numbers.number_check`), resting on the
+    sentence whose number decides. Its probability is the verifier's P(SUPPORTS) that the sentence states the claim
+    up to the number; the rest is NOT ENOUGH INFO (the numbers themselves are not in doubt)."""
+    best = sentences[check.evidence]
+    sentence = results[best].sentence
+    label = check.label
+    probabilities = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: round(1.0 - check.p_settled, 6)}
+    probabilities[label] = round(check.p_settled, 6)
+    why = check.why(sentence.title)
+    verb = "Supported" if label == SUPPORTS else "Refuted"
+    return Verdict(label, probabilities, f"{verb} by {quote(sentence)} (P = {check.p_settled:.2f}). {why}",
+                   [best], [best], why)
 
 
 def _same_model(a: str, b: str) -> bool:

@@ -70,13 +70,18 @@ CAPITAL_PAGES = [
      "1\tIts capital and largest city is Stockholm .\tStockholm\tStockholm"},
     {"id": "Jacques_Derrida", "lines": "0\tJacques Derrida was a French philosopher .\n"
      "1\tHe developed the philosophy of deconstruction ."},
+    {"id": "Barack_Obama", "lines": "0\tBarack Obama is an American politician who served as the 44th president of "
+     "the United States from 2009 to 2017 ."},
+    {"id": "Nile", "lines": "0\tThe Nile is a major river in northeastern Africa .\n"
+     "1\tAt 7,088 kilometres long , it is the longest river in Africa ."},
 ]
 
 
 @pytest.fixture(scope="module")
 def default_checker(tmp_path_factory):
     """A checker with the workbench's default settings (the MPNet verifier with its learned verdict and the joint
-    verifier) over four pages about two capitals and one about a philosopher."""
+    verifier) over four pages about two capitals, one about a philosopher, one about a president and one about a
+    river."""
     from fever_core.common.settings import DEFAULT_VERIFIER, Settings
     from fever_core.pipeline import Checker
     from fever_core.workspace import open_workspace
@@ -102,3 +107,17 @@ def test_the_default_checker_gets_the_capitals_right_end_to_end(default_checker,
     result = default_checker.check(claim)
     assert not result.warnings
     assert result.verdict.label == label, result.verdict.reason
+
+
+@pytest.mark.parametrize("claim, label, why", [
+    # the verifier alone read one changed ordinal as support (issue 37): the numbers decide
+    ("Barack Obama was the 45th president of the United States.", REFUTES,
+     "The claim says 45th; the sentence from Barack Obama says 44th."),
+    ("The Nile is more than 7,000 kilometres long.", SUPPORTS,
+     "The claim says more than 7,000 kilometres; the sentence from Nile says 7,088 kilometres, which fits."),
+    ("The Nile is less than 5,000 kilometres long.", REFUTES,
+     "The claim says less than 5,000 kilometres; the sentence from Nile says 7,088 kilometres."),
+])
+def test_numbers_ordinals_and_qualifiers_are_checked_not_guessed(default_checker, claim, label, why):
+    verdict = default_checker.check(claim).verdict
+    assert (verdict.label, verdict.why) == (label, why), verdict.reason

@@ -1,0 +1,399 @@
+"""Numbers, dates and ordinals in a claim, checked against an evidence sentence instead of guessed by the verifier.
+
+An NLI verifier reads "Barack Obama was the 45th president." against "... served as the 44th president ..." as
+SUPPORTS (one token differs), and "The Nile is more than 7,000 kilometres long." against "At 7,088 kilometres
+long ..." as REFUTES (the numbers differ). What a number asserts is arithmetic, so it is computed here:
+
+1. **Mentions** (:func:`number_mentions`): the years, ordinals, quantities with a unit and plain counts a text
+   states, each as the interval it asserts with its qualifier honoured: "more than 7,000 km" is (7000, inf) km,
+   "about a third" is [0.3, 0.367], "in the 1990s" is [1990, 1999], "the 19th century" is [1800, 1900], an
+   unqualified "7,000" is what rounds to it, [6500, 7500], and a year, an ordinal or a small count is exact.
+   Quantities come from ``quantulum3`` (units, scales, fractions), entities and parts of speech from spaCy,
+   number words from ``numerizer``.
+2. **Candidates** (:func:`number_trial`): for each number of the claim and each number of the same kind (and
+   unit) in a sentence, the claim rewritten with the sentence's number in its place ("Barack Obama was the 44th
+   president of the United States.").
+3. **The check** (:func:`number_check`): the verifier reads each rewritten claim against its sentence (the caller
+   runs the model: this module runs none). Where it is sure (P(SUPPORTS) at least ``settled``) the sentence states
+   the claim's fact up to that number, and the numbers decide: the claim's interval holding the sentence's makes
+   it SUPPORTS, the two being apart makes it REFUTES ("the claim says 45th; the sentence says 44th"). Overlapping
+   intervals ("about 1,200" against "over 1,000") decide nothing, and neither do numbers the verifier can't tie to
+   a sentence that states the rest of the claim.
+"""
+
+from __future__ import annotations
+
+import calendar
+import math
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+
+from fever_core.common.nlp import load_spacy
+from fever_core.common.types import REFUTES, SUPPORTS
+
+YEAR = "year"
+ORDINAL = "ordinal"
+QUANTITY = "quantity"
+COUNT = "count"
+KINDS = (YEAR, ORDINAL, QUANTITY, COUNT)
+"""What a number is: a year (or span of years), an ordinal or rank, a quantity with a unit, a plain count."""
+
+SETTLED = 0.8
+"""P(SUPPORTS), in [0, 1], from which the verifier's reading of a rewritten claim counts as the sentence stating the
+claim's fact up to the number (see the module's docstring). Default 0.8."""
+MAX_CANDIDATES = 4
+"""The most sentence numbers a claim's number is tried against, per sentence (nearest kind first)."""
+EXACT_COUNT_BELOW = 100
+"""An unqualified whole count under this ("four moons") asserts exactly that number; a larger one ("7,000"),
+what rounds to it."""
+ABOUT = 0.1
+"""The relative tolerance, either side, of "about", "around", "approximately" ... (10 %)."""
+MAGNITUDE = 20.0
+"""A count or quantity of a sentence is tried against one of the claim only when neither is more than this many
+times the other: "Russia has a population of sixteen." read against "sixteen of its urban areas" must never stand
+for the claim's "more than 140 million"."""
+
+_INF = math.inf
+
+
+class Bound(Enum):
+    """How a qualifier bounds the number it stands before."""
+
+    ABOVE = "above"          # more than, over: (v, inf)
+    AT_LEAST = "at_least"    # at least: [v, inf)
+    BELOW = "below"          # less than, under, before: (-inf, v)
+    AT_MOST = "at_most"      # at most, up to, by: (-inf, v]
+    ABOUT = "about"          # about, around: v within ABOUT
+    NEARLY = "nearly"        # nearly, almost: just under v
+    EXACTLY = "exactly"      # exactly: v itself
+
+
+QUALIFIERS: dict[str, Bound] = {
+    "more than": Bound.ABOVE, "over": Bound.ABOVE, "above": Bound.ABOVE, "greater than": Bound.ABOVE,
+    "larger than": Bound.ABOVE, "higher than": Bound.ABOVE, "longer than": Bound.ABOVE, "upwards of": Bound.ABOVE,
+    "in excess of": Bound.ABOVE, "exceeding": Bound.ABOVE, "just over": Bound.ABOVE, "after": Bound.ABOVE,
+    "later than": Bound.ABOVE,
+    "at least": Bound.AT_LEAST, "no fewer than": Bound.AT_LEAST, "no less than": Bound.AT_LEAST,
+    "not less than": Bound.AT_LEAST, "since": Bound.AT_LEAST,
+    "less than": Bound.BELOW, "fewer than": Bound.BELOW, "under": Bound.BELOW, "below": Bound.BELOW,
+    "shorter than": Bound.BELOW, "smaller than": Bound.BELOW, "lower than": Bound.BELOW, "just under": Bound.BELOW,
+    "before": Bound.BELOW, "earlier than": Bound.BELOW, "prior to": Bound.BELOW,
+    "at most": Bound.AT_MOST, "up to": Bound.AT_MOST, "no more than": Bound.AT_MOST, "not more than": Bound.AT_MOST,
+    "by": Bound.AT_MOST,
+    "about": Bound.ABOUT, "around": Bound.ABOUT, "approximately": Bound.ABOUT, "roughly": Bound.ABOUT,
+    "some": Bound.ABOUT, "circa": Bound.ABOUT, "c.": Bound.ABOUT, "an estimated": Bound.ABOUT,
+    "close to": Bound.NEARLY, "nearly": Bound.NEARLY, "almost": Bound.NEARLY,
+    "exactly": Bound.EXACTLY, "precisely": Bound.EXACTLY,
+}
+"""The words before a number that say how it bounds the value, longest match first."""
+_YEAR_ONLY = {"after", "later than", "since", "before", "earlier than", "prior to", "by"}
+"""Qualifiers that bound only years ("over 200" is a count; "after 1990" a year)."""
+_ORDINAL_NUMBER = re.compile(r"(\d+)(?:st|nd|rd|th)\b")
+_DECADE = re.compile(r"^(\d{3})0s$")
+
+
+@dataclass(frozen=True)
+class NumberMention:
+    """A number a text states, as the interval of values it asserts.
+
+    Attributes:
+        kind: one of :data:`KINDS`.
+        low, high: the interval's ends (``-inf`` / ``inf`` where open-ended); units as written (a year, a rank, the
+            quantity in ``unit``, a count).
+        low_open, high_open: whether the end itself is left out ("more than 7,000": low 7000, open).
+        unit: the quantity's unit as ``quantulum3`` names it (``"kilometre"``); "" for the other kinds.
+        text: the words as written, qualifier included (``"more than 7,000 kilometres"``).
+        start, end: its character span in the text.
+    """
+
+    kind: str
+    low: float
+    high: float
+    low_open: bool
+    high_open: bool
+    unit: str
+    text: str
+    start: int
+    end: int
+
+    def contains(self, other: NumberMention) -> bool:
+        """Whether every value ``other`` asserts is one this one allows."""
+        low_ok = other.low > self.low or (other.low == self.low and (not self.low_open or other.low_open))
+        high_ok = other.high < self.high or (other.high == self.high and (not self.high_open or other.high_open))
+        return low_ok and high_ok
+
+    def apart_from(self, other: NumberMention) -> bool:
+        """Whether no value is allowed by both."""
+        def before(a: NumberMention, b: NumberMention) -> bool:  # a ends before b starts
+            return a.high < b.low or (a.high == b.low and (a.high_open or b.low_open))
+        return before(self, other) or before(other, self)
+
+    @property
+    def reference(self) -> float:
+        """A finite value it names: its low end, or its high end where the low is open-ended."""
+        return self.low if math.isfinite(self.low) else self.high
+
+    def comparable(self, other: NumberMention) -> bool:
+        """Whether the two can state the same thing: the same kind, for quantities the same unit, and for counts
+        and quantities magnitudes within :data:`MAGNITUDE` of each other."""
+        if self.kind != other.kind or self.unit != other.unit:
+            return False
+        if self.kind not in (COUNT, QUANTITY):
+            return True
+        a, b = abs(self.reference), abs(other.reference)
+        return min(a, b) > 0 and max(a, b) / min(a, b) <= MAGNITUDE
+
+
+@dataclass(frozen=True)
+class NumberCandidate:
+    """A claim's number tried against one number of one evidence sentence.
+
+    Attributes:
+        evidence: the sentence's index in the evidence list the caller gave.
+        claim_number, sentence_number: the two numbers.
+        rewritten_claim: the claim with the sentence's number in the place of its own (what the verifier reads
+            against the sentence).
+    """
+
+    evidence: int
+    claim_number: NumberMention
+    sentence_number: NumberMention
+    rewritten_claim: str
+
+
+@dataclass(frozen=True)
+class NumberTrial:
+    """A claim's numbers and every rewriting of it to try (:func:`number_trial`).
+
+    Attributes:
+        claim_numbers: the numbers the claim states, in order.
+        candidates: each claim number against each comparable number of each sentence.
+    """
+
+    claim_numbers: tuple[NumberMention, ...]
+    candidates: tuple[NumberCandidate, ...]
+
+
+@dataclass(frozen=True)
+class NumberCheck:
+    """What the numbers settle.
+
+    Attributes:
+        label: SUPPORTS (every number of the claim holds in a sentence that states the rest of the claim) or
+            REFUTES (one number is apart from the sentence's).
+        evidence: the deciding sentence's index in the evidence list.
+        p_settled: the verifier's P(SUPPORTS) of the rewritten claim against that sentence, in [0, 1]: how sure it
+            is that the sentence states the claim's fact up to the number.
+        claim_says, sentence_says: the two numbers as written ("45th", "44th").
+    """
+
+    label: str
+    evidence: int
+    p_settled: float
+    claim_says: str
+    sentence_says: str
+
+    def why(self, title: str) -> str:
+        """The plain line for the card, naming the sentence's page: ``The claim says 45th; the sentence from
+        Barack Obama says 44th.``"""
+        fits = ", which fits" if self.label == SUPPORTS else ""
+        return f"The claim says {self.claim_says}; the sentence from {title} says {self.sentence_says}{fits}."
+
+
+@lru_cache(maxsize=1)
+def _quantity_parser():
+    """``quantulum3``'s parser, with its unit classifier off: the classifier ships as a pickle of an older
+    scikit-learn that the pinned one can't load, and the rule-based disambiguation is what it falls back to."""
+    import quantulum3.classifier
+    from quantulum3 import parser
+
+    quantulum3.classifier.USE_CLF = False
+    return parser
+
+
+def _qualifier(text: str, start: int) -> tuple[Bound | None, str]:
+    """The qualifier that ends right before ``start`` (a whole phrase of :data:`QUALIFIERS`) and the phrase."""
+    before = text[:start].rstrip().lower()
+    for phrase in sorted(QUALIFIERS, key=len, reverse=True):
+        if before.endswith(phrase) and (len(before) == len(phrase) or not before[-len(phrase) - 1].isalnum()):
+            return QUALIFIERS[phrase], phrase
+    return None, ""
+
+
+def _rounding(value: float) -> float:
+    """Half the step of the last significant digit of ``value`` ("7,000" -> 500, "2.1 million" -> 50,000,
+    "8.5" -> 0.05), and at least 1 % of it: what a number written that way may have been rounded from."""
+    if value == 0:
+        return 0.5
+    written = f"{abs(value):.6g}"
+    if "e" in written:
+        mantissa, exponent = written.split("e")
+        step = 10.0 ** (int(exponent) - len(mantissa.replace(".", "").rstrip("0")) + 1)
+    elif "." in written:
+        step = 10.0 ** -len(written.partition(".")[2])
+    else:
+        step = 10.0 ** (len(written) - len(written.rstrip("0")))
+    return max(step / 2, abs(value) * 0.01)
+
+
+def _interval(kind: str, low: float, high: float, bound: Bound | None, exact: bool) -> tuple[float, float, bool, bool]:
+    """The interval a number (``low`` to ``high`` as written; equal for a point) asserts under its qualifier.
+    ``exact``: an unqualified point means itself (years, ordinals, small counts), else what rounds to it."""
+    if bound in (Bound.ABOVE,):
+        return high, _INF, True, False
+    if bound is Bound.AT_LEAST:
+        return low, _INF, False, False
+    if bound is Bound.BELOW:
+        return -_INF, low, False, True
+    if bound is Bound.AT_MOST:
+        return -_INF, high, False, False
+    if bound is Bound.ABOUT:
+        slack = max(abs(low) * ABOUT, 0 if exact else _rounding(low))
+        return low - slack, high + slack, False, False
+    if bound is Bound.NEARLY:
+        return low * (1 - ABOUT), high, False, False
+    if bound is Bound.EXACTLY or exact or low != high:
+        return low, high, False, False
+    slack = _rounding(low)
+    return low - slack, high + slack, False, False
+
+
+def _mention(text: str, kind: str, low: float, high: float, unit: str, start: int, end: int,
+             exact: bool) -> NumberMention:
+    bound, phrase = _qualifier(text, start)
+    if bound is not None and (phrase in _YEAR_ONLY) != (kind == YEAR) and phrase != "by":
+        bound, phrase = None, ""
+    if phrase == "by" and kind != YEAR:
+        bound, phrase = None, ""
+    if phrase:
+        start = text.lower().rindex(phrase, 0, start)
+    lo, hi, lo_open, hi_open = _interval(kind, low, high, bound, exact)
+    return NumberMention(kind, lo, hi, lo_open, hi_open, unit, text[start:end], start, end)
+
+
+def _ordinal_value(words: str) -> int | None:
+    """``"44th"`` -> 44, ``"forty-fourth"`` -> 44, ``"second"`` -> 2 (``numerizer``); ``None`` if not an ordinal."""
+    from numerizer import numerize
+
+    found = _ORDINAL_NUMBER.search(numerize(words))
+    return int(found.group(1)) if found else None
+
+
+_MONTHS = frozenset(calendar.month_name[1:]) | frozenset(calendar.month_abbr[1:])
+
+
+def _calendar_date(span) -> bool:
+    """Whether a spaCy DATE entity names a day or a year ("4 August 1961"), whose day is no count; spaCy also calls
+    "a quarter" a date."""
+    return any(t.text in _MONTHS or (t.text.isdigit() and len(t.text) == 4) for t in span)
+
+
+def number_mentions(text: str, as_written: bool = False) -> list[NumberMention]:
+    """The years, ordinals, quantities and counts ``text`` states, in order (see :class:`NumberMention`).
+
+    Args:
+        as_written: an unqualified number means exactly itself, as an evidence sentence's do ("7,088 km" is 7,088);
+            ``False`` (default, a claim's): a large one means what rounds to it ("7,000 km" is 6,500 to 7,500).
+    """
+    text = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in text)  # "8,848.86\xa0m": same spans
+    doc = load_spacy("full")(text)
+    found: list[NumberMention] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= a or start >= b for a, b in taken)
+
+    def add(mention: NumberMention, start: int, end: int) -> None:
+        found.append(mention)
+        taken.append((start, end))
+
+    dates = [(ent.start_char, ent.end_char) for ent in doc.ents if ent.label_ == "DATE" and _calendar_date(ent)]
+    for ent in doc.ents:
+        if ent.label_ == "DATE" and "centur" in ent.text.lower():
+            value = _ordinal_value(ent.text)
+            if value is not None:
+                add(_mention(text, YEAR, (value - 1) * 100, value * 100, "", ent.start_char, ent.end_char, True),
+                    ent.start_char, ent.end_char)
+        if ent.label_ == "ORDINAL":
+            after = doc[ent.end].lower_ if ent.end < len(doc) else ""
+            value = _ordinal_value(ent.text)
+            if value is None:
+                continue
+            if after in ("century", "centuries"):
+                end = doc[ent.end].idx + len(doc[ent.end].text)
+                add(_mention(text, YEAR, (value - 1) * 100, value * 100, "", ent.start_char, end, True),
+                    ent.start_char, end)
+            else:
+                add(_mention(text, ORDINAL, value, value, "", ent.start_char, ent.end_char, True),
+                    ent.start_char, ent.end_char)
+    for token in doc:
+        if not free(token.idx, token.idx + len(token.text)):
+            continue
+        decade = _DECADE.match(token.text)
+        in_date = token.ent_type_ == "DATE"
+        is_year = (token.text.isdigit() and len(token.text) == 4 and 1000 <= int(token.text) <= 2100
+                   and (in_date or token.i + 1 >= len(doc) or doc[token.i + 1].pos_ not in ("NOUN", "PROPN")))
+        if decade or is_year:
+            low = int(decade.group(1)) * 10 if decade else int(token.text)
+            high = low + 9 if decade else low
+            add(_mention(text, YEAR, low, high, "", token.idx, token.idx + len(token.text), True),
+                token.idx, token.idx + len(token.text))
+    quantities = _quantity_parser().parse(text)
+    i = 0
+    while i < len(quantities):
+        quantity = quantities[i]
+        start, end = quantity.span
+        value, unit = float(quantity.value), quantity.unit.name
+        following = quantities[i + 1] if i + 1 < len(quantities) else None
+        if (following is not None and 0 < value < 1 and unit == "dimensionless"
+                and text[end:following.span[0]].strip().lower() == "of"):
+            value, unit, end = value * float(following.value), following.unit.name, following.span[1]
+            i += 1
+        i += 1
+        in_date = any(start < b and end > a for a, b in dates)
+        if in_date or not free(start, end) or unit in ("year", "day", "month", "week", "hour", "minute", "second"):
+            continue
+        kind = COUNT if unit == "dimensionless" else QUANTITY
+        exact = as_written or (kind == COUNT and value == int(value) and abs(value) < EXACT_COUNT_BELOW)
+        add(_mention(text, kind, value, value, "" if kind == COUNT else unit, start, end, exact), start, end)
+    return sorted(found, key=lambda m: m.start)
+
+
+def number_trial(claim: str, sentences: Sequence[str], max_candidates: int = MAX_CANDIDATES) -> NumberTrial:
+    """Each number of the claim tried against each comparable number (:meth:`NumberMention.comparable`) of each
+    sentence, at most ``max_candidates`` per sentence, as the claim rewritten with the sentence's number in place.
+    ``sentences`` are the sentences' own words (without their page titles). A claim without numbers is not parsed
+    further (no candidates)."""
+    claimed = tuple(number_mentions(claim))
+    candidates = []
+    for index, sentence in enumerate(sentences if claimed else ()):
+        stated = number_mentions(sentence, as_written=True)
+        for number in claimed:
+            for other in [m for m in stated if number.comparable(m)][:max_candidates]:
+                rewritten = claim[:number.start] + other.text + claim[number.end:]
+                candidates.append(NumberCandidate(index, number, other, rewritten))
+    return NumberTrial(claimed, tuple(candidates))
+
+
+def number_check(trial: NumberTrial, p_supports: Sequence[float], settled: float = SETTLED) -> NumberCheck | None:
+    """What the claim's numbers settle, given the verifier's P(SUPPORTS) for each candidate's rewritten claim
+    against its sentence (the candidates' order): REFUTES when a number of the claim is apart from the number of a
+    sentence that, with that number, states the claim (the surest such sentence); SUPPORTS when every number of
+    the claim holds in such a sentence; else ``None`` (the verdict stands)."""
+    best: dict[NumberMention, tuple[float, NumberCandidate]] = {}
+    for candidate, p in zip(trial.candidates, p_supports):
+        if p >= settled and (candidate.claim_number not in best or p > best[candidate.claim_number][0]):
+            best[candidate.claim_number] = (float(p), candidate)
+    apart = [(p, c) for p, c in best.values() if c.claim_number.apart_from(c.sentence_number)]
+    if apart:
+        p, c = max(apart, key=lambda pc: pc[0])
+        return NumberCheck(REFUTES, c.evidence, p, c.claim_number.text, c.sentence_number.text)
+    held = [(p, c) for p, c in best.values() if c.claim_number.contains(c.sentence_number)]
+    if held and len(held) == len(trial.claim_numbers):
+        p, c = min(held, key=lambda pc: pc[0])
+        return NumberCheck(SUPPORTS, c.evidence, p, c.claim_number.text, c.sentence_number.text)
+    return None
