@@ -338,6 +338,22 @@ class BodyRefused(ValueError):
     """A body that is JSON but one the service won't read (nested too deeply); the message says why."""
 
 
+class BodyNotUtf8(BodyRefused):
+    """A body that is not UTF-8 (another encoding, UTF-16 and UTF-32 included, which JSON parsers may guess and
+    take); answered 415, the message says where."""
+
+
+def _utf8_text(body: bytes) -> str:
+    """``body`` as UTF-8 text (a UTF-8 byte order mark dropped), or :class:`BodyNotUtf8` saying what it is."""
+    if b"\x00" in body:  # UTF-8 JSON never has a NUL byte; every UTF-16 or UTF-32 body of JSON does
+        raise BodyNotUtf8("The body is not UTF-8: it has NUL bytes, so it is UTF-16 or UTF-32 (or not text). Send "
+                          "JSON in UTF-8.")
+    try:
+        return body.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise BodyNotUtf8(f"The body is not UTF-8 (byte {exc.start}): send JSON in UTF-8.") from None
+
+
 def _deeper_than(value, limit: int) -> bool:
     """Whether parsed JSON nests more than ``limit`` arrays and objects (walked without recursion)."""
     stack = [(value, 1)]
@@ -359,7 +375,7 @@ class _ServiceRequest(Request):
             too_deep = (f"The body's JSON nests more than {MAX_JSON_DEPTH} levels of arrays and objects, more than "
                         "any request here needs: send a flatter body.")
             try:
-                value = json.loads(body)
+                value = json.loads(_utf8_text(body))
             except RecursionError:
                 raise BodyRefused(too_deep) from None
             if body.count(b"[") + body.count(b"{") > MAX_JSON_DEPTH and _deeper_than(value, MAX_JSON_DEPTH):
@@ -411,6 +427,7 @@ ERRORS = {
     401: {"model": ErrorResponse, "description": "no API key, or the wrong one (when the server has one)"},
     408: {"model": ErrorResponse, "description": "the body did not all arrive within the server's body timeout"},
     413: {"model": ErrorResponse, "description": "the body is larger than the server's limit"},
+    415: {"model": ErrorResponse, "description": "the body is not UTF-8 (UTF-16 and UTF-32 included)"},
     422: {"model": ErrorResponse, "description": "the body is not what the endpoint takes, or the claim can't be "
           "checked (empty, too long, no words); the message says which"},
     503: {"model": ErrorResponse, "description": "loading, overloaded, or timed out: try again after Retry-After "
@@ -499,12 +516,9 @@ def create_app(
             return response
         if error.status_code == 400:  # FastAPI's answer to a body it can't decode
             cause = error.__cause__
-            if isinstance(cause, BodyRefused):
-                message = str(cause)
-            elif isinstance(cause, UnicodeDecodeError):
-                message = f"The body is not UTF-8 (byte {cause.start}): send JSON in UTF-8."
-            else:
-                message = "The body is not JSON in UTF-8."
+            if isinstance(cause, BodyNotUtf8):
+                return error_response(request, ServiceError(415, "unsupported_encoding", str(cause)))
+            message = str(cause) if isinstance(cause, BodyRefused) else "The body is not JSON in UTF-8."
             return error_response(request, ServiceError(422, "invalid_request", message))
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, f"http_{error.status_code}")
         message = {404: "No such endpoint: see /docs for the endpoints.",
