@@ -3,7 +3,7 @@ fixture corpus and the tiny NLI model, asserting their invariants. The full suit
 
 from dataclasses import replace
 
-from benchmarks.reliability import damaged, hostile, live_api, messages, models, writes
+from benchmarks.reliability import damaged, hostile, live_api, messages, models, service_flood, writes
 
 TIMEOUT_S = 2.0
 
@@ -74,3 +74,10 @@ def test_damaged_models_are_refused_and_never_answer_silently(workspace, setting
     assert result.ok and result.silent_wrong == 0
     for outcome in damages:
         assert outcome.outcome == "refused, shipped model used" and outcome.labels == intact.labels, outcome
+
+
+def test_the_service_answers_under_a_flood_sheds_what_its_timeout_cant_take_and_refuses_bad_bodies(checker):
+    result = service_flood.run(checker, "fixture", connections=50, abandoned=10, clients=24)
+    assert result.flood.ok and result.goodput is not None and result.goodput.ok, result
+    assert result.refused == {case: status for case, (_, _, status) in service_flood.REFUSED_BODIES.items()}
+    assert result.ok and len(result.rows()) == 4
