@@ -63,6 +63,11 @@ def test_bad_input_and_damaged_files_get_a_message_never_a_traceback(settings, w
     assert result.tracebacks == 0 and result.lost_rows == 0
     assert sum(o.formula_cells for o in result.outcomes) == 0
     assert len(result.outcomes) >= len(messages.CASES) + 2  # and the lost key file, the killed batch
+    cases = {o.case for o in result.outcomes}
+    assert "check-batch killed mid-batch (SIGKILL), rerun, killed again" in cases
+    root_only = {"full disk: check-batch --out", "full disk: the same batch with room again",
+                 "check-batch --out on a read-only folder", "corpus build --source fever:F on a read-only data folder"}
+    assert root_only <= cases or result.skipped, result.skipped
 
 
 def test_damaged_models_are_refused_and_never_answer_silently(workspace, settings, tmp_path):
