@@ -4,7 +4,8 @@ naming the file and the fix, never a traceback; a batch must keep every finished
 results table may start a spreadsheet formula; a lost ``dense_keys.npy`` must not re-embed the corpus.
 
 The full-disk and read-only cases need root (they mount a small tmpfs, or bind-mount a folder read-only) and are
-reported as skipped, with the reason, elsewhere (a non-root user gets the read-only case through ``chmod``).
+reported as skipped, with the reason, elsewhere (a non-root user gets the read-only cases through ``chmod``). A killed
+batch is run again with the same results file: it must go on from the rows finished.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pathlib import Path
 from benchmarks.reliability.common import PROJECT_ROOT, Row
 from benchmarks.reliability.damaged import TINY_PAGES
 from fever_core.cli import main
+from fever_core.common.formats import MAX_LIST_CLAIMS
 from fever_core.corpus.build import STORE_FILE, corpus_dir
 from fever_core.corpus.sources.wikipedia_api import MAX_LEAD_CHARS
 from fever_core.evaluation.batch import FORMULA_STARTS
@@ -206,24 +208,20 @@ def batch_with_surrogates_and_formulas(ctx: Context) -> CaseOutcome:
     return outcome
 
 
-def batch_killed_midway(ctx: Context, claims_count: int = 200, kill_after_rows: int = 3,
-                        wait_s: float = 600.0) -> CaseOutcome:
-    """check-batch in a child process, killed (SIGKILL) once its progress bar says ``kill_after_rows`` claims are
-    checked: every row it finished must be whole in its results file."""
-    claims = ctx.workdir / "many.txt"
-    claims.write_text("".join(f"{CLAIM} ({n})\n" for n in range(claims_count)), encoding="utf-8")
-    out = ctx.workdir / "killed.jsonl"
+def _killed_batch(ctx: Context, claims: Path, out: Path, kill_after_rows: int, wait_s: float) -> int:
+    """check-batch of ``claims`` into ``out`` in a child process, killed (SIGKILL) once its progress bar says
+    ``kill_after_rows`` claims are checked (counting those a rerun kept); returns the count it said."""
     data, check = ctx.check_options()
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
-    started = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-m", "fever_core", *data, "check-batch", str(claims), *check,
                               "--out", str(out)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    total = len(claims.read_text(encoding="utf-8").splitlines())
     checked = [0]
     enough = threading.Event()
 
     def follow_progress() -> None:  # tqdm's "Checking claims: ... 3/200" on stderr, redrawn after each claim
         for piece in iter(lambda: child.stderr.read1(4096), b""):
-            for done in re.findall(rb"(\d+)/" + str(claims_count).encode(), piece):
+            for done in re.findall(rb"(\d+)/" + str(total).encode(), piece):
                 checked[0] = max(checked[0], int(done))
             if checked[0] >= kill_after_rows:
                 enough.set()
@@ -233,15 +231,37 @@ def batch_killed_midway(ctx: Context, claims_count: int = 200, kill_after_rows: 
     enough.wait(wait_s)
     child.send_signal(signal.SIGKILL)
     child.wait()
-    lines = out.read_text(encoding="utf-8").splitlines() if out.is_file() else []
-    whole = sum(1 for line in lines if _is_json(line))
-    outcome = CaseOutcome("check-batch killed mid-batch (SIGKILL)", "rows kept", f"{whole} whole rows in the file",
-                          round(time.perf_counter() - started, 1),
-                          figures=f"killed when its progress said {checked[0]} of {claims_count} were checked")
-    outcome.lost_rows = max(0, checked[0] - whole)
-    if outcome.lost_rows or not checked[0]:
-        outcome.problem = f"{outcome.lost_rows} finished rows lost" if checked[0] else "it checked no claim"
+    return checked[0]
+
+
+def batch_killed_midway(ctx: Context, claims_count: int = 200, kill_after_rows: int = 3,
+                        wait_s: float = 600.0) -> CaseOutcome:
+    """check-batch in a child process, killed (SIGKILL) once its progress bar says ``kill_after_rows`` claims are
+    checked, then run again with the same ``--out`` and killed two claims later: every row it finished must be whole in
+    its results file, the rerun must have gone on from them (each claim once, in list order)."""
+    claims = ctx.workdir / "many.txt"
+    claims.write_text("".join(f"{CLAIM} ({n})\n" for n in range(claims_count)), encoding="utf-8")
+    out = ctx.workdir / "killed.jsonl"
+    started = time.perf_counter()
+    first = _killed_batch(ctx, claims, out, kill_after_rows, wait_s)
+    after_first = _whole_rows(out)
+    second = _killed_batch(ctx, claims, out, after_first + 2, wait_s)
+    ids = [json.loads(line)["id"] for line in out.read_text(encoding="utf-8").splitlines() if _is_json(line)]
+    outcome = CaseOutcome("check-batch killed mid-batch (SIGKILL), rerun, killed again", "rows kept",
+                          f"{len(ids)} whole rows in the file", round(time.perf_counter() - started, 1),
+                          figures=f"killed when its progress said {first}, then {second} of {claims_count} were "
+                                  f"checked; {after_first} rows after the first kill")
+    outcome.lost_rows = max(0, first - after_first) + max(0, second - len(ids))
+    if outcome.lost_rows or not first:
+        outcome.problem = f"{outcome.lost_rows} finished rows lost" if first else "it checked no claim"
+    elif ids != list(range(1, len(ids) + 1)):
+        outcome.problem = "the rerun did not go on from the finished rows (a claim missing or twice)"
     return outcome
+
+
+def _whole_rows(out: Path) -> int:
+    lines = out.read_text(encoding="utf-8").splitlines() if out.is_file() else []
+    return sum(1 for line in lines if _is_json(line))
 
 
 def _is_json(line: str) -> bool:
@@ -350,10 +370,46 @@ def built_in_sources_replaced(ctx: Context) -> CaseOutcome:
     return outcome
 
 
+def claim_id_an_object(ctx: Context) -> CaseOutcome:
+    claims = write_jsonl(ctx.workdir / "claims.jsonl", [{"id": 1, "claim": CLAIM}, {"id": {"n": 2}, "claim": CLAIM}])
+    data, check = ctx.check_options()
+    ran = run_cli([*data, "check-batch", str(claims), *check])
+    return _judge("a FEVER jsonl claim whose id is an object", ran, "message", f"{claims}:2")
+
+
+def claim_list_too_long(ctx: Context) -> CaseOutcome:
+    claims = ctx.workdir / "long.txt"
+    claims.write_text(f"{CLAIM}\n" * (MAX_LIST_CLAIMS + 1), encoding="utf-8")
+    data, check = ctx.check_options()
+    ran = run_cli([*data, "check-batch", str(claims), *check])
+    return _judge(f"a claim list of {MAX_LIST_CLAIMS + 1:,} claims", ran, "message", f"{claims} has more than")
+
+
+def empty_history(ctx: Context) -> CaseOutcome:
+    """A 0-byte ``history.sqlite``, opened as the app opens it: refused as empty, never taken for a new one."""
+    from fever_core.common import UnusableDatabase
+    from fever_core.workbench import HistoryStore
+
+    path = ctx.workdir / "history.sqlite"
+    path.write_bytes(b"")
+    started = time.perf_counter()
+    try:
+        HistoryStore(path)
+        code, err = 0, ""
+    except UnusableDatabase as exc:
+        code, err = 2, f"error: {exc}"
+    ran = Ran(code, "", err, time.perf_counter() - started)
+    outcome = _judge("history.sqlite of 0 bytes", ran, "message", f"{path} is empty")
+    if path.stat().st_size and not outcome.problem:
+        outcome.problem = "the empty file was written to"
+    return outcome
+
+
 def full_disk(ctx: Context) -> list[CaseOutcome]:
     """A corpus built on a 4 MiB tmpfs, the disk filled: opening it must answer, or say the disk is full (never that
     the store is damaged, never rebuild it); building another must say the disk is full and leave nothing; with room
-    again, the store opens as it was."""
+    again, the store opens as it was. Then a batch's results filling the disk mid-batch must stop with the message,
+    every row whole, and its rerun with room must go on from them."""
     disk = ctx.workdir / "disk"
     with small_disk(disk, 4096):
         built = run_cli(["--data-dir", str(disk), "corpus", "build", "probe", "--source", f"fever:{ctx.pages}"])
@@ -368,7 +424,27 @@ def full_disk(ctx: Context) -> list[CaseOutcome]:
         filler.unlink()
         again = run_cli(["--data-dir", str(disk), "corpus", "info", "probe"])
         unchanged = store.read_bytes() == before
+        out = disk / "results.csv"  # a batch of long claims (a row ~1 KB) with a page of room: it fills mid-batch
+        claims = ctx.workdir / "long-claims.txt"
+        claims.write_text("".join(f"{CLAIM} {'It is a long claim. ' * 45}({n})\n" for n in range(12)), encoding="utf-8")
+        filler = fill_disk(disk)
+        with filler.open("r+b") as fh:
+            fh.truncate(max(0, filler.stat().st_size - 4096))
+        data, check = ctx.check_options()
+        batch = run_cli([*data, "check-batch", str(claims), *check, "--out", str(out)])
+        written = out.read_bytes().decode("utf-8") if out.is_file() else ""
+        filler.unlink()
+        rerun = run_cli([*data, "check-batch", str(claims), *check, "--out", str(out)])
+        finished = out.read_bytes().decode("utf-8") if out.is_file() else ""
     opened_ok = opened.code == 0 or "is full" in opened.said  # it can be read while its WAL index has room
+    rows = list(csv.reader(io.StringIO(written, newline="")))[1:]
+    torn = bool(written) and (not written.endswith("\r\n") or any(len(row) != 9 for row in rows))
+    batch_outcome = _judge("full disk: check-batch --out", batch, "message", f"{out}: the disk holding it is full",
+                           problem="its last row is torn" if torn else "",
+                           figures=f"{len(rows)} whole rows of 12 when the disk filled")
+    kept = finished.startswith(written) and len(list(csv.reader(io.StringIO(finished, newline="")))) == 13
+    rerun_outcome = _judge("full disk: the same batch with room again", rerun, "answer",
+                           problem="" if kept else "it did not go on from the rows written before")
     outcomes = [
         _judge("full disk: opening an intact corpus", opened, "answer" if opened.code == 0 else "message", "is full",
                problem="" if unchanged and opened_ok else "the intact store was rewritten or called damaged"),
@@ -376,17 +452,29 @@ def full_disk(ctx: Context) -> list[CaseOutcome]:
                problem="its folder was left behind" if left else ""),
         _judge("full disk: the same corpus with room again", again, "answer",
                problem="" if unchanged else "the intact store was rewritten"),
+        batch_outcome, rerun_outcome,
     ]
     return outcomes
 
 
-def read_only_live(ctx: Context) -> CaseOutcome:
+def read_only_live(ctx: Context) -> list[CaseOutcome]:
+    """A read-only data folder: the live corpus, building a corpus there, and a batch's results written there."""
     data_dir = ctx.workdir / "read-only-data"
     data_dir.mkdir()
+    claims = ctx.workdir / "claims.txt"
+    claims.write_text(f"{CLAIM}\n", encoding="utf-8")
+    out = data_dir / "results.csv"
+    data, check = ctx.check_options()
     with read_only(data_dir):
-        ran = run_cli(["--data-dir", str(data_dir), "check", CLAIM, "--corpus", "wikipedia", "--model", ctx.model],
-                      {"FEVER_WIKIPEDIA_API_URL": "http://127.0.0.1:9/w/api.php"})
-    return _judge("--corpus wikipedia on a read-only data folder", ran, "message", str(corpus_dir(data_dir, "wikipedia")))
+        live = run_cli(["--data-dir", str(data_dir), "check", CLAIM, "--corpus", "wikipedia", "--model", ctx.model],
+                       {"FEVER_WIKIPEDIA_API_URL": "http://127.0.0.1:9/w/api.php"})
+        built = run_cli(["--data-dir", str(data_dir), "corpus", "build", "probe", "--source", f"fever:{ctx.pages}"])
+        batch = run_cli([*data, "check-batch", str(claims), *check, "--out", str(out)])
+    return [
+        _judge("--corpus wikipedia on a read-only data folder", live, "message", str(corpus_dir(data_dir, "wikipedia"))),
+        _judge("corpus build --source fever:F on a read-only data folder", built, "message", str(data_dir)),
+        _judge("check-batch --out on a read-only folder", batch, "message", str(out)),
+    ]
 
 
 def _live_case(ctx: Context, case: str, answer: Callable[[dict[str, str]], bytes],
@@ -515,7 +603,8 @@ class MessagesResult:
 CASES: list[Callable[[Context], CaseOutcome]] = [
     batch_with_surrogates_and_formulas, truncated_weights, store_is_a_folder, corpus_folder_is_a_file,
     long_corpus_name, huge_line_number_in_pages, huge_line_number_in_evidence, pages_not_utf8, claims_not_utf8,
-    deep_json, built_in_sources_replaced, endless_continue, huge_lead, surrogate_search,
+    deep_json, built_in_sources_replaced, endless_continue, huge_lead, surrogate_search, claim_id_an_object,
+    claim_list_too_long, empty_history,
 ]
 """The cases that need nothing but a folder of their own; :func:`run` adds the killed batch, the lost key file and
 the root-only ones."""

@@ -2,7 +2,7 @@
 an overload of refused requests, against a ``python -m fever_core serve`` process started for the run.
 
 1. ``--connections`` half-open connections (half-sent headers, at most 5,000): ``/health`` and a normal ``/check``
-   must each answer within 2 s meanwhile.
+   must each answer meanwhile: /health within 2 s, /check within 2 s more than the same claim alone just before.
 2. ``--abandoned`` clients post ``/check`` and close their connections (at most 1,000): the server's counters say how
    many of their claims it checked anyway, and how long the next real ``/check`` took.
 3. ``--overload-clients`` threads post ``/predict`` with the most instances a request may carry, again and again,
@@ -11,7 +11,7 @@ an overload of refused requests, against a ``python -m fever_core serve`` proces
 
     .venv/bin/python benchmarks/service/flood.py --corpus embedded --report benchmarks/service/flood-embedded.json
 
-Exit status 1 when ``/health`` or ``/check`` did not answer 200 in JSON within 2 s under the flood, or a request got a
+Exit status 1 when ``/health`` or ``/check`` did not answer 200 in JSON in time (as above) under the flood, or a request got a
 server error (a 5xx other than the overload 503, or no answer).
 """
 
@@ -34,7 +34,7 @@ from server import ROOT, free_port, start_server, stop_server
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.reliability.common import CURIE_CLAIM, rss_mb  # noqa: E402
-from benchmarks.reliability.service_flood import MAX_CONNECTIONS, WITHIN_S, abandon, flood  # noqa: E402
+from benchmarks.reliability.service_flood import MAX_CONNECTIONS, abandon, flood  # noqa: E402
 
 MAX_OVERLOAD_CLIENTS = 64
 MAX_OVERLOAD_S = 300.0
@@ -116,8 +116,7 @@ def main() -> int:
     finally:
         stop_server(server)
 
-    under = [flooded.health, flooded.check]
-    flood_ok = all(a.status == 200 and a.json and a.seconds <= WITHIN_S for a in under)
+    flood_ok = flooded.ok  # /check judged against the same claim alone, just before the flood
     server_errors = sum(n for s, n in (overloaded or {}).items() if not s.isdigit() or (s[0] == "5" and s != "503"))
     server_errors += abandoned.next_check.status != 200
     report = {

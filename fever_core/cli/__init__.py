@@ -43,3 +43,8 @@ def main(argv: list[str] | None = None) -> int:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         print(f"error: {message}", file=sys.stderr)
         return 2
+    except OSError as exc:  # what no command foresaw (a read-only or full disk, a permission): still one line
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}. Check that path: that it exists, can be written and has room.",
+              file=sys.stderr)
+        return 2

@@ -8,8 +8,15 @@ import contextlib
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
+
+from fever_core.common.formats import MAX_LIST_CLAIMS
+
+if TYPE_CHECKING:
+    from fever_core.common.formats import Claim
+    from fever_core.evaluation.batch import BatchReport, ResultsFile
 
 from fever_core.cli.common import (
     add_checker_options,
@@ -45,12 +52,35 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_check_batch(args: argparse.Namespace) -> int:
-    from fever_core.evaluation.batch import ResultsFile, results_path, run_batch
     from fever_core.common.formats import load_claim_list
+    from fever_core.evaluation.batch import BatchReport, ResultsFile
 
-    claims = load_claim_list(args.claims)  # a list or an output that can't be used is refused before any model loads
-    if args.out:
-        results_path(args.out)
+    # a list, or an output, that can't be used is refused before any model loads
+    claims = load_claim_list(args.claims, args.max_claims)
+    with ResultsFile(args.out, claims) if args.out else contextlib.nullcontext() as out:
+        kept = out.kept if out is not None else 0
+        if out is not None and out.replacing:
+            print(f"note: {out.path} holds other results; these replace them once every claim is checked (until "
+                  f"then they go to {out.writing}).", file=sys.stderr)
+        if kept:
+            print(f"note: {out.writing} has the rows of the first {kept:,} claims already: checking the other "
+                  f"{len(claims) - kept:,} (the figures below are theirs).", file=sys.stderr)
+        report = _check_claims(args, claims[kept:], out, len(claims)) if kept < len(claims) else BatchReport([], 0.0)
+        if out is not None:
+            out.finish()
+    for row in report.rows:
+        confidence = f"{row.confidence:.2f}" if row.confidence is not None else "    "
+        print(f"{row.verdict or 'ERROR':<15} {confidence}  {row.claim.claim}" + (f"  ({row.error})" if row.error else ""))
+    metrics = "  ".join(f"{name.replace('_', ' ')} {'n/a' if value is None else f'{value:.3f}'}"
+                        for name, value in report.metrics().items())
+    print(f"{len(report.rows)} claims, {report.claims_per_s:.2f} claims/s; {metrics}")
+    return 0
+
+
+def _check_claims(args: argparse.Namespace, claims: list[Claim], out: ResultsFile | None, total: int) -> BatchReport:
+    """Check ``claims`` (the last of a list of ``total``) here or on Ray, each row written to ``out`` as it comes."""
+    from fever_core.evaluation.batch import run_batch
+
     options = check_options_from(args)
     if args.ray is not None:
         from fever_core.distributed import check_batch_on_ray, require_ray
@@ -67,22 +97,14 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
 
         def check(on_row):
             return run_batch(checker, claims, options, on_row=on_row)
-    with (ResultsFile(args.out) if args.out else contextlib.nullcontext()) as out, \
-            tqdm(total=len(claims), desc="Checking claims", unit="claim", file=sys.stderr) as bar:
+    with tqdm(total=total, initial=total - len(claims), desc="Checking claims", unit="claim", file=sys.stderr) as bar:
 
-        def on_row(row, done: int, total: int) -> None:
+        def on_row(row, done: int, count: int) -> None:
             if out is not None:
                 out.write(row)  # as it comes, in input order: a batch that stops keeps its finished rows
             bar.update()
 
-        report = check(on_row)
-    for row in report.rows:
-        confidence = f"{row.confidence:.2f}" if row.confidence is not None else "    "
-        print(f"{row.verdict or 'ERROR':<15} {confidence}  {row.claim.claim}" + (f"  ({row.error})" if row.error else ""))
-    metrics = "  ".join(f"{name.replace('_', ' ')} {'n/a' if value is None else f'{value:.3f}'}"
-                        for name, value in report.metrics().items())
-    print(f"{len(report.rows)} claims, {report.claims_per_s:.2f} claims/s; {metrics}")
-    return 0
+        return check(on_row)
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
@@ -128,7 +150,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p.add_argument("claims", help="one claim a line (.txt), a CSV with a \"claim\" column (optional \"label\", \"id\"), "
                    "or FEVER jsonl")
     add_checker_options(p)
-    p.add_argument("--out", help="write the results here: a table (.csv) or FEVER predictions (.jsonl)")
+    p.add_argument("--out", help="write the results here: a table (.csv) or FEVER predictions (.jsonl); run again "
+                   "with the same file, a batch that stopped goes on from its last finished row")
+    p.add_argument("--max-claims", type=int, default=MAX_LIST_CLAIMS, metavar="N",
+                   help=f"refuse a list of more than N claims (default {MAX_LIST_CLAIMS:,}; 0: no limit)")
     add_ray_options(p, "check the claims on a Ray cluster's workers, each with its own checker")
     p.set_defaults(func=cmd_check_batch)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import random
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -111,7 +112,8 @@ def load_claims(path: str | Path, limit: int | None = None, sample: int | None =
         if not isinstance(text, str) or not text.strip():
             raise DataFileError(f"{path}:{number}: a claim needs a non-empty \"claim\" and a \"label\" (FEVER format).")
         claims.append(_checked_evidence(str(path), number, Claim(
-            record.get("id", number), text, _check_label(path, number, record.get("label")), record.get("evidence") or [])))
+            _claim_id(str(path), number, record.get("id")), text, _check_label(path, number, record.get("label")),
+            record.get("evidence") or [])))
         if limit is not None and len(claims) >= limit:
             break
     if sample is not None and sample < len(claims):
@@ -124,6 +126,9 @@ def load_claims(path: str | Path, limit: int | None = None, sample: int | None =
 # claim lists: what a batch check reads (labels and evidence optional)
 
 CLAIM_LIST_KINDS = ("txt", "csv", "jsonl")
+MAX_LIST_CLAIMS = 100_000
+"""Claims a claim list may hold by default (:func:`read_claim_list`): a day's checking on a CPU at about a second a
+claim. ``check-batch --max-claims`` raises it."""
 _KIND_OF_SUFFIX = {".txt": "txt", ".csv": "csv", ".jsonl": "jsonl", ".json": "jsonl"}
 
 
@@ -152,12 +157,23 @@ def _optional_label(name: str, number: int, label: object) -> str | None:
     return _check_label(Path(name), number, label.strip().upper() if isinstance(label, str) else label)
 
 
+def _claim_id(name: str, number: int, claim_id: object) -> int | str:
+    """A claim's id: ``claim_id`` when it is a whole number or a text, the line ``number`` when there is none (absent,
+    ``null`` or ""), else :class:`DataFileError` naming ``name:number``."""
+    if claim_id is None or claim_id == "":
+        return number
+    if isinstance(claim_id, str) or (isinstance(claim_id, int) and not isinstance(claim_id, bool)):
+        return claim_id
+    raise DataFileError(f"{name}:{number}: the id {claim_id!r} is neither a whole number nor a text: give the claim "
+                        "one that is (or none: its line number is then its id).")
+
+
 def _listed_claim(name: str, number: int, claim_id: object, text: object, label: object, evidence: object) -> Claim:
     """A claim of a claim list, or :class:`DataFileError` naming ``name:number`` and what is wrong."""
     if not isinstance(text, str) or not text.strip():
         raise DataFileError(f"{name}:{number}: the claim is empty.")
-    return _checked_evidence(name, number, Claim(claim_id if isinstance(claim_id, (int, str)) and claim_id != "" else number,
-                                                 text.strip(), _optional_label(name, number, label), evidence or []))
+    return _checked_evidence(name, number, Claim(_claim_id(name, number, claim_id), text.strip(),
+                                                 _optional_label(name, number, label), evidence or []))
 
 
 def _checked_evidence(name: str, number: int, claim: Claim) -> Claim:
@@ -170,31 +186,31 @@ def _checked_evidence(name: str, number: int, claim: Claim) -> Claim:
     return claim
 
 
-def _text_claims(text: str, name: str) -> list[Claim]:
-    return [_listed_claim(name, number, number, line, None, None)
-            for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+def _text_claims(text: str, name: str) -> Iterator[Claim]:
+    return (_listed_claim(name, number, number, line, None, None)
+            for number, line in enumerate(text.splitlines(), 1) if line.strip())
 
 
-def _csv_claims(text: str, name: str) -> list[Claim]:
+def _csv_claims(text: str, name: str) -> Iterator[Claim]:
     reader = csv.DictReader(io.StringIO(text))
     reader.fieldnames = _column_names(reader.fieldnames or [])
     if "claim" not in reader.fieldnames:
         raise DataFileError(f"{name}: a CSV claim list needs a \"claim\" column (and may have \"label\" and \"id\"); "
                             f"its columns are: {', '.join(reader.fieldnames) or 'none'}.")
-    return [_listed_claim(name, reader.line_num, row.get("id"), row["claim"], row.get("label"), None)
-            for row in reader]
+    return (_listed_claim(name, reader.line_num, row.get("id"), row["claim"], row.get("label"), None)
+            for row in reader)
 
 
-def _jsonl_claims(text: str, name: str) -> list[Claim]:
-    return [_listed_claim(name, number, record.get("id"), record.get("claim"), record.get("label"),
+def _jsonl_claims(text: str, name: str) -> Iterator[Claim]:
+    return (_listed_claim(name, number, record.get("id"), record.get("claim"), record.get("label"),
                           record.get("evidence"))
-            for number, record in read_jsonl(text.splitlines(), name, DataFileError)]
+            for number, record in read_jsonl(io.StringIO(text, newline=None), name, DataFileError))
 
 
 _READERS = {"txt": _text_claims, "csv": _csv_claims, "jsonl": _jsonl_claims}
 
 
-def read_claim_list(text: str, name: str = "claims.txt") -> list[Claim]:
+def read_claim_list(text: str, name: str = "claims.txt", max_claims: int = MAX_LIST_CLAIMS) -> list[Claim]:
     """Read a list of claims to check, labelled or not.
 
     Args:
@@ -203,28 +219,35 @@ def read_claim_list(text: str, name: str = "claims.txt") -> list[Claim]:
             ``label``, ``evidence`` and ``id`` are optional. How it is written is told by
             :func:`claim_list_kind`.
         name: the file's name, for its suffix and for messages.
+        max_claims: the most claims the list may hold (0: no limit); default :data:`MAX_LIST_CLAIMS`. A longer
+            list is refused as soon as its claim ``max_claims + 1`` is read.
 
     Returns:
         The claims in list order; an unlabelled one has ``label`` None, one without an id the number of
         its line.
 
     Raises:
-        DataFileError: naming ``name:line`` for an empty claim, an unknown label or malformed evidence, and
-            for a list without claims.
+        DataFileError: naming ``name:line`` for an empty claim, an id that is neither a number nor a text, an
+            unknown label or malformed evidence; for a list without claims, and one of more than ``max_claims``.
     """
     text = text.removeprefix("\ufeff")
-    claims = _READERS[claim_list_kind(name, text)](text, name)
+    read = _READERS[claim_list_kind(name, text)](text, name)
+    claims = list(itertools.islice(read, max_claims + 1) if max_claims else read)
+    if max_claims and len(claims) > max_claims:
+        raise DataFileError(f"{name} has more than {max_claims:,} claims, the most a list may hold (checking that "
+                            f"many takes about a day on a CPU): split it into shorter lists, or raise the limit "
+                            f"(check-batch --max-claims N; 0 for none).")
     if not claims:
         raise DataFileError(f"{name} has no claims: write one claim a line (or a CSV with a \"claim\" column).")
     return claims
 
 
-def load_claim_list(path: str | Path) -> list[Claim]:
+def load_claim_list(path: str | Path, max_claims: int = MAX_LIST_CLAIMS) -> list[Claim]:
     """Read the claim list file at ``path`` (see :func:`read_claim_list`)."""
     path = Path(path)
     if not path.is_file():
         raise DataFileError(f"{path} does not exist. Check the path.")
-    return read_claim_list(decode_utf8(path.read_bytes(), str(path), error=DataFileError), str(path))
+    return read_claim_list(decode_utf8(path.read_bytes(), str(path), error=DataFileError), str(path), max_claims)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -136,8 +136,14 @@ class WorkbenchDatabase:
         return self._connections.read_only
 
     def _check_the_file(self) -> None:
-        """Refuse a damaged file (SQLite's ``quick_check``) or another program's database, reading it through a
-        connection of its own that writes nothing (not even WAL mode)."""
+        """Refuse an empty file, a damaged one (SQLite's ``quick_check``) or another program's database, reading it
+        through a connection of its own that writes nothing (not even WAL mode). SQLite would take an empty file for
+        a new database: here it is something cut short (a full disk, a copy that failed), said as such."""
+        if self.path.stat().st_size == 0 and not Path(f"{self.path}-wal").is_file():
+            raise UnusableDatabase(
+                self.path, f"The {self.kind.what} database {self.path} is empty (0 bytes): whatever it held was lost "
+                "before this open (a full disk, a copy that stopped?). Nothing was written to it. Move it aside (it is "
+                "kept, renamed) and a new one starts there; or restore it from a backup.", movable=True)
         try:
             mode = "immutable=1" if self.read_only else "mode=ro"  # as ThreadConnections opens a read-only file
             conn = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?{mode}", uri=True, timeout=30.0)

@@ -8,6 +8,7 @@ so a killed build never leaves a store that reads wrong; running the build again
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
@@ -17,6 +18,7 @@ import sqlite3
 import time
 import unicodedata
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tqdm import tqdm
@@ -226,7 +228,7 @@ def ensure_corpus_store(
     saved = folder / SOURCES_FILE
     created = not folder.exists()
     previous = saved.read_text() if saved.is_file() else None
-    with reporting_disk_full(folder, f"building corpus {name}"):
+    with _reporting_unwritable(folder, name), reporting_disk_full(folder, f"building corpus {name}"):
         try:
             if specs and name not in NAMED_CORPORA and (previous is None or json.loads(previous) != specs):
                 folder.mkdir(parents=True, exist_ok=True)
@@ -239,6 +241,20 @@ def ensure_corpus_store(
             elif previous is not None:
                 saved.write_text(previous)
             raise
+
+
+@contextmanager
+def _reporting_unwritable(folder: Path, name: str) -> Iterator[None]:
+    """Raise a folder that can't be written (a read-only file system, no permission), met inside the block while
+    building corpus ``name`` in ``folder``, as a RuntimeError naming it and the fix."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):
+            raise
+        raise RuntimeError(f"Corpus {name} can't be built in {folder}: {exc.filename or folder} can't be written "
+                           f"({exc.strerror.lower()}). Point --data-dir or FEVER_DATA_DIR at a folder you can write to; "
+                           "nothing was changed.") from exc
 
 
 def _open_or_build(path: Path, name: str, specs: list[str], progress: bool, rebuild: bool) -> CorpusStore:

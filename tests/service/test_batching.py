@@ -159,3 +159,70 @@ def test_on_idle_is_called_once_after_a_burst_and_never_before_work():
         assert calls == [1]
     finally:
         batcher.close()
+
+
+class Paced(Recorder):
+    """A :class:`Recorder` that takes ``seconds`` an item."""
+
+    def __init__(self, seconds: float, hold: bool = False):
+        super().__init__(hold)
+        self.seconds = seconds
+
+    def __call__(self, items: list[int]) -> list[int]:
+        time.sleep(self.seconds * len(items))
+        return super().__call__(items)
+
+
+def test_with_a_deadline_only_what_can_be_done_in_time_is_queued_and_the_rest_refused_at_once():
+    process = Paced(0.1)
+    batcher = MicroBatcher(process, max_batch=32, max_wait_s=0, deadline_s=1.0)
+    try:
+        assert batcher.submit([0])[0].result(5) == 0  # one item timed: 0.1 s an item
+        started = time.monotonic()
+        accepted, refused = [], []
+        for n in range(1, 41):
+            try:
+                accepted += batcher.submit([n])
+            except QueueFull as exc:
+                refused.append(exc)
+        assert time.monotonic() - started < 0.5  # every refusal at once
+        assert 5 <= len(accepted) <= 11 and len(refused) == 40 - len(accepted)
+        assert all(exc.backlog_s is not None and "would not be done within 1 s" in str(exc) and exc.retry_after_s >= 1
+                   for exc in refused)
+        assert [f.result(5) for f in accepted] and time.monotonic() - started < 1.0 + 0.5  # all within the deadline
+        assert max(len(batch) for batch in process.batches) <= 10  # no batch longer than the oldest could wait
+    finally:
+        batcher.close()
+
+
+def test_an_item_that_can_no_longer_be_done_in_time_fails_unprocessed():
+    from fever_core.service.batching import TooLate
+
+    process = Paced(0.05, hold=True)
+    process.release.set()
+    batcher = MicroBatcher(process, max_batch=1, max_wait_s=0, deadline_s=0.5)
+    try:
+        assert batcher.submit([1])[0].result(5) == 2  # timed: 0.05 s an item
+        process.release.clear()
+        process.started.clear()
+        held = batcher.submit([2])
+        assert process.started.wait(5)  # 2 is held past the deadline of what waits behind it
+        (late,) = batcher.submit([3])
+        time.sleep(0.6)
+        process.release.set()
+        assert held[0].result(5) == 4
+        with pytest.raises(TooLate):
+            late.result(5)
+        assert [3] not in process.batches and batcher.stats.dropped == 1
+    finally:
+        batcher.close()
+
+
+def test_until_a_batch_is_timed_a_deadline_batches_one_item():
+    process = Recorder()
+    batcher = MicroBatcher(process, max_batch=8, max_wait_s=0.05, deadline_s=60)
+    try:
+        assert [f.result(5) for f in batcher.submit([1, 2, 3])] == [2, 4, 6]
+        assert process.batches[0] == [1]  # the first, alone, times the pace
+    finally:
+        batcher.close()

@@ -194,3 +194,47 @@ def test_the_claims_of_clients_that_went_away_are_dropped_unchecked(checker):
         text = metrics.getresponse().read().decode()
         metrics.close()
         assert "fever_claims_dropped_total 19" in text
+
+
+class PacedChecker:
+    """The fixture checker taking ``seconds`` more a claim (a loaded machine's pace), counting the claims it checks."""
+
+    def __init__(self, checker, seconds: float):
+        self.checker = checker
+        self.workspace = checker.workspace
+        self.settings = checker.settings
+        self.seconds = seconds
+        self.claims = 0
+
+    def check_many(self, claims, options=None):
+        time.sleep(self.seconds * len(claims))
+        self.claims += len(claims)
+        return self.checker.check_many(claims, options)
+
+
+def test_a_flood_past_what_the_timeout_allows_gets_answers_and_immediate_503s_and_wastes_no_check(checker):
+    paced = PacedChecker(checker, 0.1)
+    with served(paced, timeout_s=2.0) as (port, app):
+        for _ in range(3):  # the pace is timed (the first check, slower, weighs less after others)
+            assert ask(port, "POST", "/check", {"claim": JAWS})[0] == 200
+        before = paced.claims
+        answers: list[tuple[int, str, float]] = []
+
+        def client() -> None:
+            started = time.monotonic()
+            status, headers, body = ask(port, "POST", "/check", {"claim": JAWS})
+            code = body["data"]["code"] if status != 200 else ""
+            answers.append((status, code, time.monotonic() - started, headers.get("retry-after")))
+
+        threads = [threading.Thread(target=client) for _ in range(40)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        answered = [a for a in answers if a[0] == 200]
+        shed = [a for a in answers if a[1] == "overloaded"]
+        timed_out = [a for a in answers if a[1] == "timeout"]
+        assert len(answers) == 40 and len(answered) + len(shed) + len(timed_out) == 40
+        assert len(answered) >= 3 and len(shed) >= 10 and len(timed_out) <= 2, answers
+        assert all(seconds < 1.0 and int(retry) >= 1 for _, _, seconds, retry in shed)  # at once, with Retry-After
+        assert paced.claims - before <= len(answered) + 1  # what was checked was answered: no work for nobody

@@ -99,8 +99,13 @@ def foreign(path, results):
     conn.close()
 
 
+def emptied(path, results):
+    path.write_bytes(b"")  # what a full disk or a copy that stopped can leave; SQLite would take it for a new one
+
+
 @pytest.mark.parametrize("damage, says", [(garbage, "is damaged"), (truncated, "is damaged"),
-                                          (foreign, "not a FEVER Workbench history database")])
+                                          (foreign, "not a FEVER Workbench history database"),
+                                          (emptied, r"is empty \(0 bytes\): whatever it held was lost")])
 def test_a_file_that_cant_be_the_history_is_refused_naming_it_and_can_be_moved_aside(tmp_path, results, damage, says):
     path = tmp_path / "history.sqlite"
     damage(path, results)
