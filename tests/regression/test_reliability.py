@@ -70,7 +70,7 @@ def test_damaged_models_are_refused_and_never_answer_silently(workspace, setting
                         claims=("Sherlock Holmes was created by Charles Dickens.", "Jaws is a film."))
     intact, *damages = result.outcomes
     assert intact.outcome == "verdicts" and len(intact.labels) == 2 and not intact.detail
-    assert [o.case for o in damages] == list(models.CASES)
-    assert result.ok and result.silent_wrong == 0
+    assert [o.case for o in damages] == [*models.CASES, *models.SHIPPED_CASES]
+    assert result.ok and result.silent_wrong == 0 and result.unnoticed == []
     for outcome in damages:
         assert outcome.outcome == "refused, shipped model used" and outcome.labels == intact.labels, outcome
