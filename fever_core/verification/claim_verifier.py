@@ -154,10 +154,11 @@ class ClaimVerifier:
         joint verifier when the learned verdict gives it a weight.
 
         A model that is damaged (:class:`~fever_core.verification.model_integrity.ModelDamaged`: a file differs
-        from its checksum or is missing, or its probabilities for :data:`PROBE_CLAIM` are not finite) or can't be
-        loaded (its base's packages are missing: :class:`~fever_core.verification.base_models.BaseModelError`) is
-        refused, and a shipped one in its place is used (a verifier: the small
-        :data:`~fever_core.common.settings.FALLBACK_VERIFIER`), saying so in :attr:`warnings`; so does a choice of
+        from its checksum or is missing, a shipped model has no checksums, its folder's files can't be loaded, or its
+        probabilities for :data:`PROBE_CLAIM` are not finite) or can't be loaded (its base's packages are missing,
+        or its base is damaged: :class:`~fever_core.verification.base_models.BaseModelError`) is refused, and a
+        shipped one in its place is used (a verifier: the small :data:`~fever_core.common.settings.FALLBACK_VERIFIER`),
+        saying so in :attr:`warnings`; so does a choice of
         verifier in the data folder that can't be used (:func:`~fever_core.common.model_versions.active_choice_problem`).
 
         Raises:

@@ -17,7 +17,8 @@ import numpy as np
 from fever_core.common.device import cpu_supports_bf16, select_device
 from fever_core.common.model_paths import missing_local_model
 from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS
-from fever_core.verification.model_integrity import check_model_folder, finite_probabilities
+from fever_core.verification.base_models import BaseModelError, base_model_path
+from fever_core.verification.model_integrity import ModelDamaged, check_model_folder, finite_probabilities
 
 if TYPE_CHECKING:
     import torch
@@ -89,12 +90,19 @@ class NliModel:
     def load(cls, name_or_path: str, device: str = "auto", max_length: int = 256) -> NliModel:
         """Load from a local directory or a hub id (works offline when the hub id is cached). A LoRA adapter
         folder (:data:`ADAPTER_CONFIG`) is loaded onto its base and merged, so it runs as fast as a plain model.
-        A folder's files are first compared with their checksums (:func:`check_model_folder`: raises
-        :class:`~fever_core.verification.model_integrity.ModelDamaged`); weights that can't be read otherwise raise
-        a ``RuntimeError`` saying so."""
+
+        Raises:
+            ModelDamaged: a local folder's files differ from their checksums or can't be read
+                (:func:`check_model_folder`), or they can't be loaded as a verifier (the message names what failed,
+                e.g. a damaged file); weights that can't be read (a truncated ``.safetensors``) wherever they are.
+            BaseModelError: an adapter's base can't be found or assembled.
+            FileNotFoundError: a local folder without ``config.json`` whose checksums don't list one (a wrong path).
+            RuntimeError: a hub id that is not in the Hugging Face cache while the hub can't be reached.
+        """
         from safetensors import SafetensorError
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
+        check_model_folder(name_or_path)  # first: a folder that lost a config.json its checksums list is damaged
         local = missing_local_model(name_or_path)
         if local is not None:
             raise FileNotFoundError(
@@ -102,28 +110,39 @@ class NliModel:
                 "`python -m fever_core train verifier ...` or set FEVER_VERIFIER_MODEL (FEVER_JOINT_VERIFIER_MODEL for the "
                 "joint verifier) to a model path or hub id."
             )
-        check_model_folder(name_or_path)
         device = select_device(device)
+        folder = Path(name_or_path).expanduser()
         try:
             tokenizer = AutoTokenizer.from_pretrained(name_or_path)
             if adapter_base(name_or_path) is not None:
                 model = load_adapter_model(name_or_path)
             else:
                 model = AutoModelForSequenceClassification.from_pretrained(name_or_path)
-        except OSError as exc:
-            raise RuntimeError(
-                f"Can't load the verifier {name_or_path!r}: it is not a local model directory and is not "
-                f"in the Hugging Face cache, and the hub can't be reached ({exc.__class__.__name__})."
-            ) from exc
+            model = model.to(device).eval()
+            model = model.half() if device.startswith("cuda") else model.float()
+            return cls(model, tokenizer, device, max_length, name_or_path)
+        except BaseModelError:
+            raise
         except SafetensorError as exc:
-            raise RuntimeError(
+            raise ModelDamaged(
+                name_or_path,
                 f"The weights of the model {name_or_path} (its .safetensors file) can't be read ({exc}): the file is "
                 "truncated or damaged. Copy or train the model again, or choose another one (FEVER_VERIFIER_MODEL, "
-                "`python -m fever_core models use`)."
+                "`python -m fever_core models use`).",
             ) from exc
-        model = model.to(device).eval()
-        model = model.half() if device.startswith("cuda") else model.float()
-        return cls(model, tokenizer, device, max_length, name_or_path)
+        except Exception as exc:
+            if folder.is_dir():  # its files, not the network: a damaged folder, refused like one
+                raise ModelDamaged(
+                    name_or_path,
+                    f"The model folder {folder} can't be loaded as a verifier ({exc.__class__.__name__}: {exc}). "
+                    "Restore the folder from a copy, or make the model again.",
+                ) from exc
+            if isinstance(exc, OSError):
+                raise RuntimeError(
+                    f"Can't load the verifier {name_or_path!r}: it is not a local model directory and is not "
+                    f"in the Hugging Face cache, and the hub can't be reached ({exc.__class__.__name__})."
+                ) from exc
+            raise
 
     def predict(self, pairs: list[tuple[str, str]], batch_size: int = 32) -> np.ndarray:
         """Probabilities for each (premise, hypothesis) pair.
@@ -162,8 +181,6 @@ def load_adapter_model(path: str | Path, trainable: bool = False) -> torch.nn.Mo
     from peft import PeftModel
     from transformers import AutoConfig, AutoModelForSequenceClassification
     from transformers.utils import logging as hf_logging
-
-    from fever_core.verification.base_models import base_model_path
 
     base = base_model_path(adapter_base(path) or "")
     config = AutoConfig.from_pretrained(path)

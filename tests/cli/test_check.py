@@ -47,17 +47,20 @@ def test_check_on_live_wikipedia_then_offline_warns_on_stderr(tmp_path, tiny_nli
     assert json.loads(offline.out)["warnings"] and json.loads(offline.out)["evidence"]
 
 
-def test_a_verifier_with_truncated_weights_is_a_message_naming_it(settings, workspace, tiny_nli_model, tmp_path, capsys):
+def test_a_verifier_with_truncated_weights_is_refused_with_a_warning_naming_it(settings, workspace, tiny_nli_model,
+                                                                               tmp_path, monkeypatch, capsys):
     import shutil
 
-    damaged = shutil.copytree(tiny_nli_model, tmp_path / "verifier")
+    damaged = shutil.copytree(tiny_nli_model, tmp_path / "verifier")  # no checksums: its weights can't be read
     weights = damaged / "model.safetensors"
     weights.write_bytes(weights.read_bytes()[: weights.stat().st_size // 2])
+    monkeypatch.setenv("FEVER_JOINT_VERIFIER_MODEL", "")
     assert main(["--data-dir", str(settings.data_dir), "check", "Jaws is a film.", "--corpus", "fixture",
-                 "--model", str(damaged)]) == 2
+                 "--model", str(damaged)]) == 0
     err = capsys.readouterr().err
-    assert err.startswith(f"error: The weights of the model {damaged} (its .safetensors file) can't be read")
-    assert "truncated or damaged" in err and "Traceback" not in err
+    assert f"warning: The weights of the model {damaged} (its .safetensors file) can't be read" in err
+    assert "truncated or damaged" in err and "small shipped verifier (MiniLM) was used instead" in err
+    assert "Traceback" not in err
 
 
 def test_check_with_a_damaged_verifier_says_so_on_stderr_and_answers_with_the_shipped_one(

@@ -1,17 +1,28 @@
 """The live Wikipedia source and its cache, against recorded API answers served on localhost: no test
 touches the internet."""
 
+import gzip
 import json
 import socket
 import threading
 import time
+import tracemalloc
 
 import pytest
 
-from fever_core.corpus.sources.wikipedia_api import MAX_LEAD_CHARS, LiveWikipediaSource, WikipediaUnavailable
+from benchmarks.reliability.live_api import gzip_bomb
+from fever_core.corpus.sources.wikipedia_api import (
+    DECODE_STEP,
+    MAX_ANSWER_BYTES,
+    MAX_LEAD_CHARS,
+    DecodedBody,
+    LiveWikipediaSource,
+    MalformedAnswer,
+    WikipediaUnavailable,
+)
 from fever_core.corpus.store import CorpusStore
 from fever_core.corpus.wikipedia_cache import WikipediaCache
-from tests.conftest import RECORDED_WIKIPEDIA, local_api
+from tests.conftest import RECORDED_WIKIPEDIA, local_api, recorded_answer
 
 ADA_LEAD = RECORDED_WIKIPEDIA["pages"]["Ada Lovelace"]["extracts"]
 
@@ -148,3 +159,76 @@ def test_a_lone_surrogate_in_an_answer_is_dropped_before_it_is_kept(tmp_path):
         cache = WikipediaCache(CorpusStore.create(tmp_path / "live.sqlite"), LiveWikipediaSource(api_url=url))
         assert cache.search("Ada Lovelace", 1) == ["Ada Lovelace"]
         assert cache.search("Ada Lovelace", 1) == ["Ada Lovelace"]  # kept, and read back from the store
+
+
+def test_a_gzip_bomb_is_given_up_on_as_it_unpacks_with_memory_bounded():
+    """Issue 38, item 2.2: 300 KB of gzip that unpacks to 300 MiB grew memory by 610 MB (the limit counted bytes as
+    sent). It is decoded as it streams in and refused past MAX_ANSWER_BYTES decoded."""
+    bomb = gzip_bomb(300)
+    assert len(bomb) < 400_000
+    with local_api(lambda query: bomb, headers={"Content-Encoding": "gzip"}) as url:
+        source = LiveWikipediaSource(timeout_s=30.0, api_url=url)
+        tracemalloc.start()
+        try:
+            with pytest.raises(WikipediaUnavailable, match=f"more than {MAX_ANSWER_BYTES >> 20} MiB once decoded"):
+                source.search_titles("Ada Lovelace")
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    assert peak < MAX_ANSWER_BYTES + 3 * DECODE_STEP + (4 << 20), f"{peak / 2**20:.0f} MiB held at the peak"
+
+
+def test_a_bomb_is_decoded_no_further_than_the_limit_however_it_is_cut():
+    limit = 1 << 20
+    for piece_size in (1, 4096, 1 << 20):
+        body, bomb = DecodedBody("gzip", limit=limit), gzip_bomb(8)
+        with pytest.raises(MalformedAnswer, match="more than 1 MiB once decoded"):
+            for start in range(0, len(bomb), piece_size):
+                body.add(bomb[start:start + piece_size])
+            body.finish()
+        assert len(body.body) <= limit + 1
+
+
+def test_a_compressed_answer_within_the_limit_is_read_and_an_unknown_encoding_is_refused(recorded_wikipedia):
+    answer = json.dumps(recorded_answer({"list": "search", "srsearch": "lovelace"})).encode()
+    with local_api(lambda query: gzip.compress(answer), headers={"Content-Encoding": "gzip"}) as url:
+        assert LiveWikipediaSource(api_url=url).search_titles("lovelace")[:1] == ["Ada Lovelace"]
+    with local_api(lambda query: answer, headers={"Content-Encoding": "br"}) as url:
+        with pytest.raises(WikipediaUnavailable, match="compressed as 'br', which is not read"):
+            LiveWikipediaSource(api_url=url).search_titles("lovelace")
+    with local_api(lambda query: b"\x1f\x8b not gzip at all", headers={"Content-Encoding": "gzip"}) as url:
+        with pytest.raises(WikipediaUnavailable, match="compressed body can't be decoded"):
+            LiveWikipediaSource(api_url=url).search_titles("lovelace")
+
+
+def _nested(depth: int, leaf: str = "1") -> str:
+    return '{"a": ' * depth + leaf + "}" * depth
+
+
+MALFORMED = {
+    "query null": '{"batchcomplete": "", "query": null}',
+    "query a list": '{"batchcomplete": "", "query": []}',
+    "continue a number": '{"continue": 5, "query": {}}',
+    "search null": '{"batchcomplete": "", "query": {"search": null}}',
+    "search of strings": '{"batchcomplete": "", "query": {"search": ["Ada Lovelace"]}}',
+    "a title that is a number": '{"batchcomplete": "", "query": {"search": [{"ns": 0, "title": 5, "pageid": 1}]}}',
+    "pages a list": '{"batchcomplete": "", "query": {"pages": [1, 2]}}',
+    "a page null": '{"batchcomplete": "", "query": {"pages": {"974": null}}}',
+    "an extract that is a number": '{"batchcomplete": "", "query": {"pages": {"974": {"pageid": 974, "ns": 0, '
+                                   '"title": "Ada Lovelace", "extract": 5}}}}',
+    "a page title that is an object": '{"batchcomplete": "", "query": {"pages": {"974": {"pageid": 974, "ns": 0, '
+                                      '"title": {"a": 1}, "extract": "Ada was."}}}}',
+    "JSON nested 200,000 deep": "[" * 200_000 + "]" * 200_000,
+    "a query nested 900 deep": '{"batchcomplete": "", "query": ' + _nested(900) + "}",
+}
+"""Answers of the wrong shape at each level (issue 38, item 2.3), each given to every request."""
+
+
+@pytest.mark.parametrize("body", MALFORMED.values(), ids=MALFORMED.keys())
+def test_a_malformed_answer_at_any_level_is_unavailable_with_a_message_never_a_crash_nor_no_results(body):
+    with local_api(lambda query: body.encode()) as url:
+        source = LiveWikipediaSource(timeout_s=5.0, api_url=url)
+        with pytest.raises(WikipediaUnavailable, match="answered in an unexpected form .* Nothing of that answer"):
+            source.search_titles("Ada Lovelace")
+        with pytest.raises(WikipediaUnavailable, match="answered in an unexpected form .* Nothing of that answer"):
+            source.fetch_page("Ada Lovelace")

@@ -54,6 +54,9 @@ def test_a_trickling_wikipedia_is_bounded_and_a_malformed_one_answered(checker, 
     for outcome in malformed:  # an answer with a warning, and nothing of the malformed answer kept
         assert outcome.label is not None and "unexpected form" in outcome.warnings[0], outcome
         assert outcome.cached == 0, outcome
+    bomb = next(o for o in malformed if o.case == live_api.BOMB)
+    assert "once decoded" in bomb.warnings[0] and bomb.peak_mib < 64, bomb  # not the 300 MiB it unpacks to
+    assert result.ok
 
 
 def test_bad_input_and_damaged_files_get_a_message_never_a_traceback(settings, workspace, tiny_nli_model, tmp_path):
@@ -75,8 +78,8 @@ def test_damaged_models_are_refused_and_never_answer_silently(workspace, setting
                         claims=("Sherlock Holmes was created by Charles Dickens.", "Jaws is a film."))
     intact, *damages = result.outcomes
     assert intact.outcome == "verdicts" and len(intact.labels) == 2 and not intact.detail
-    assert [o.case for o in damages] == list(models.CASES)
-    assert result.ok and result.silent_wrong == 0
+    assert [o.case for o in damages] == [*models.CASES, *models.SHIPPED_CASES]
+    assert result.ok and result.silent_wrong == 0 and result.unnoticed == []
     for outcome in damages:
         assert outcome.outcome == "refused, shipped model used" and outcome.labels == intact.labels, outcome
 

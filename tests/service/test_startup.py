@@ -85,10 +85,13 @@ def test_health_says_loading_then_ready(tiny_settings):
         assert client.post("/check", json={"claim": "Jaws is a film."}).json()["corpus"] == "fixture"
 
 
-def test_a_model_that_fails_to_load_is_reported_and_stops_the_server(tiny_settings, tmp_path):
+def test_a_model_that_fails_to_load_is_reported_and_stops_the_server(tiny_settings, tmp_path, monkeypatch):
+    from fever_core.verification import claim_verifier
+
     broken = tmp_path / "broken-model"
     broken.mkdir()
     (broken / "config.json").write_text("{}")
+    monkeypatch.setattr(claim_verifier, "FALLBACK_VERIFIER", str(broken))  # nothing to fall back on
     tiny_settings.verifier_model = str(broken)
     app = create_app(tiny_settings, "fixture", ServiceConfig(api_key=""))
     failures = []

@@ -18,6 +18,7 @@ from fever_core.training.improve import ImproveConfig, annotation_pairs, improve
 from fever_core.common.types import NEI
 from fever_core.verification.verdict import VERDICT_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
+from fever_core.verification.model_integrity import model_files
 
 ANNOTATED = [  # (claim, label, evidence sets) on the fixture corpus
     ("Fox 2000 Pictures released the film Soul Food.", "SUPPORTS", [[("Soul_Food_-LRB-film-RRB-", 0)]]),
@@ -75,8 +76,8 @@ def test_improve_makes_a_new_version_that_keeps_the_learned_verdict(tmp_path, se
     train, heldout = split_annotations(AnnotationStore(db).annotations(), 0.25, 13)
     assert version.annotations == {"train": len(train), "heldout": len(heldout)} and train and heldout
     assert (version.path / VERDICT_FILE).read_bytes() == base_files[VERDICT_FILE]
-    assert set(json.loads((version.path / "checksums.json").read_text())["sha256"]) == {"model.safetensors",
-                                                                                       VERDICT_FILE}
+    listed = set(json.loads((version.path / "checksums.json").read_text())["sha256"])
+    assert {"model.safetensors", "config.json", VERDICT_FILE} <= listed == set(model_files(version.path))
     assert json.loads((version.path / "config.json").read_text())["nei_threshold"] == 0.61
     verifier = ClaimVerifier.load(replace(quiet, verifier_model=str(version.path)))
     assert verifier.learned_verdict is not None and verifier.rule.nei_threshold == 0.61

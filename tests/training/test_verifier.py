@@ -18,7 +18,7 @@ transformers = pytest.importorskip("transformers")
 from fever_core.training.verifier import TrainConfig, choose_nei_threshold, plan_batches, train_verifier
 from fever_core.common.types import NEI
 from fever_core.verification.verdict import decide
-from fever_core.verification.model_integrity import CHECKSUMS_FILE, ModelDamaged
+from fever_core.verification.model_integrity import CHECKSUMS_FILE, ModelDamaged, check_model_folder, model_files
 from fever_core.verification.nli import NliModel
 from tests.conftest import save_tiny_bert, write_jsonl
 
@@ -66,7 +66,9 @@ def test_training_lowers_loss_and_saves_a_loadable_verifier(tmp_path, tiny_model
     out = tmp_path / "out"
     assert (out / "model.safetensors").is_file() and (out / "verifier.json").is_file()
     assert not (out / "checkpoints").exists()
-    assert set(json.loads((out / CHECKSUMS_FILE).read_text())["sha256"]) == {"model.safetensors"}
+    listed = set(json.loads((out / CHECKSUMS_FILE).read_text())["sha256"])
+    assert {"model.safetensors", "config.json", "tokenizer.json"} <= listed and listed == set(model_files(out))
+    check_model_folder(str(out))
     saved = json.loads((out / "config.json").read_text())
     assert saved["id2label"] == {"0": "SUPPORTS", "1": "REFUTES", "2": "NOT ENOUGH INFO"}
 
@@ -94,6 +96,14 @@ def test_interrupted_run_resumes_at_its_step(tmp_path, tiny_model, hand_file):
     assert second.resumed_from == 7
     assert second.finished and second.steps == second.total_steps == 15
     assert [s for s, _ in second.losses] == [10, 15]
+
+
+def test_the_nei_rule_written_into_config_json_after_the_weights_is_in_the_checksums(tmp_path, tiny_model, hand_file):
+    train_verifier(_config(tmp_path, tiny_model, hand_file, epochs=1, dev_fraction=0.4))
+    out = tmp_path / "out"
+    assert "nei_threshold" in json.loads((out / "config.json").read_text())  # written after the weights' checksums
+    check_model_folder(str(out))
+    NliModel.load(str(out), device="cpu")
 
 
 def test_resume_refuses_a_checkpoint_of_another_plan(tmp_path, tiny_model, hand_file):
@@ -151,7 +161,8 @@ def test_lora_run_saves_a_small_adapter_that_loads_and_resumes(tmp_path, tiny_mo
     adapter = json.loads((out / "adapter_config.json").read_text())
     assert adapter["base_model_name_or_path"] == str(tiny_model) and adapter["r"] == 4
     assert not (out / "model.safetensors").exists(), "the base's weights are not copied into the adapter folder"
-    assert set(json.loads((out / CHECKSUMS_FILE).read_text())["sha256"]) == {"adapter_model.safetensors"}
+    listed = set(json.loads((out / CHECKSUMS_FILE).read_text())["sha256"])
+    assert {"adapter_model.safetensors", "adapter_config.json", "config.json"} <= listed == set(model_files(out))
     assert json.loads((out / "config.json").read_text())["id2label"]["2"] == NEI
 
     model = NliModel.load(str(out), device="cpu")

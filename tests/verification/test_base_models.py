@@ -57,3 +57,11 @@ def test_mpnet_is_assembled_once_and_checked(tmp_path):
     stamp = weights.stat().st_mtime_ns
     assert base_model_path("mpnet", data_dir=tmp_path) == str(folder)
     assert weights.stat().st_mtime_ns == stamp, "a second call reuses the assembled folder"
+
+
+def test_an_assembled_base_whose_weights_changed_since_is_refused(tmp_path):
+    folder = tmp_path / "base-models" / "all-mpnet-base-v2"
+    folder.mkdir(parents=True)
+    (folder / "model.safetensors").write_bytes(b"\0" * 1024)  # as if zeroed or replaced after assembly
+    with pytest.raises(BaseModelError, match=r"MPNet base in .* is damaged.*Delete the folder"):
+        base_model_path("mpnet", data_dir=tmp_path)

@@ -1,6 +1,7 @@
-"""Damaged models are refused, never asked for a verdict: checksums written with a model's files and compared at
-load, a missing file its verdict needs, non-finite outputs; the shipped verifier stands in with a warning, and an
-unusable choice of verifier in the data folder is a warning too (issue 26, item 1)."""
+"""Damaged models are refused, never asked for a verdict: checksums written with every file a model reads and compared
+at load, a missing file its verdict needs, JSON files that can't be read, non-finite outputs; a shipped model without
+its checksums; the shipped verifier stands in with a warning, and an unusable choice of verifier in the data folder is
+a warning too (issue 26, item 1; issue 38, items 2.1 and 2.8)."""
 
 from __future__ import annotations
 
@@ -20,13 +21,22 @@ from fever_core.verification.model_integrity import (
     CHECKSUMS_FILE,
     ModelDamaged,
     check_model_folder,
+    is_shipped_model,
+    model_files,
     record_checksums,
     weight_files,
 )
-from fever_core.verification.nli import NliModel
+from fever_core.verification.nli import ADAPTER_CONFIG, NliModel
 from fever_core.verification.verdict import LEGACY_VERDICT_FILE, VERDICT_FILE, LearnedVerdict
 
-from benchmarks.reliability.models import chosen_version, flip_bytes
+from benchmarks.reliability.models import (
+    chosen_version,
+    edit_json,
+    flip_bytes,
+    shipped_copy,
+    swap_labels,
+    zero_bytes,
+)
 
 from ..conftest import save_tiny_bert
 
@@ -45,11 +55,100 @@ def chosen_settings(data_dir: Path) -> Settings:
     return Settings.from_env({"FEVER_JOINT_VERIFIER_MODEL": ""}, data_dir=data_dir, device="cpu")
 
 
-def test_the_shipped_models_match_the_checksums_committed_with_them():
-    for folder, listed in ((FALLBACK_VERIFIER, {"model.safetensors", VERDICT_FILE}),
-                           (SHIPPED_JOINT_VERIFIER, {"model.safetensors"})):
-        assert set(json.loads((Path(folder) / CHECKSUMS_FILE).read_text())["sha256"]) == listed
+def test_the_shipped_models_match_checksums_of_every_file_they_read():
+    tokenizer = {"tokenizer.json", "tokenizer_config.json"}
+    for folder, listed in ((DEFAULT_VERIFIER, {"config.json", ADAPTER_CONFIG, "adapter_model.safetensors",
+                                               VERDICT_FILE, *tokenizer}),
+                           (FALLBACK_VERIFIER, {"config.json", "model.safetensors", VERDICT_FILE, *tokenizer}),
+                           (SHIPPED_JOINT_VERIFIER, {"config.json", "model.safetensors", *tokenizer})):
+        assert is_shipped_model(folder)
+        recorded = json.loads((Path(folder) / CHECKSUMS_FILE).read_text())["sha256"]
+        assert set(recorded) == listed == set(model_files(folder))
         check_model_folder(folder)
+
+
+def shipped_settings(verifier: Path) -> Settings:
+    return Settings.from_env({}, verifier_model=str(verifier), joint_verifier_model="", device="cpu")
+
+
+def test_labels_swapped_in_the_shipped_mpnet_verifier_are_refused_and_the_small_one_checks(tmp_path):
+    """Issue 38, item 2.1: "Oslo is the capital of Norway." was REFUTES with no warning. The copy is refused before
+    its base is read (nothing is assembled)."""
+    with shipped_copy(DEFAULT_VERIFIER, tmp_path) as copy:
+        swap_labels(copy / "config.json")
+        verification = ClaimVerifier.load(shipped_settings(copy))
+    assert verification.verifier.name == FALLBACK_VERIFIER
+    (warning,) = verification.warnings
+    assert f"{copy} is damaged: config.json does not match the checksum" in warning
+    assert "small shipped verifier (MiniLM) was used instead" in warning
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda folder: edit_json(folder / ADAPTER_CONFIG, lambda data: data.update(lora_alpha=0)),
+     f"{ADAPTER_CONFIG} does not match the checksum"),
+    (lambda folder: ((folder / CHECKSUMS_FILE).unlink(), zero_bytes(folder / "adapter_model.safetensors")),
+     f"has no {CHECKSUMS_FILE}, so its files can't be checked"),
+], ids=["lora_alpha 0", "no checksums, half the adapter zeroed"])
+def test_the_issues_other_edits_of_the_shipped_mpnet_verifier_are_refused(tmp_path, edit, said):
+    """Issue 38, item 2.1: these turned verdicts into NOT ENOUGH INFO, or changed them, with no warning."""
+    with shipped_copy(DEFAULT_VERIFIER, tmp_path) as copy:
+        edit(copy)
+        with pytest.raises(ModelDamaged, match=said):
+            NliModel.load(str(copy), "cpu")
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda folder: swap_labels(folder / "config.json"), "config.json does not match the checksum"),
+    (lambda folder: edit_json(folder / "tokenizer.json", lambda data: data["normalizer"].update(lowercase=False)),
+     "tokenizer.json does not match the checksum"),
+    (lambda folder: (folder / "special_tokens_map.json").write_text('{"unk_token": "[SEP]"}'),
+     f"has special_tokens_map.json, which its {CHECKSUMS_FILE} does not list"),
+    (lambda folder: (folder / CHECKSUMS_FILE).unlink(), f"has no {CHECKSUMS_FILE}"),
+], ids=["labels swapped", "tokenizer edited", "a tokenizer file added", "checksums deleted"])
+def test_an_edited_shipped_verifier_is_refused_naming_the_file(tmp_path, edit, said):
+    with shipped_copy(FALLBACK_VERIFIER, tmp_path) as copy:
+        edit(copy)
+        with pytest.raises(ModelDamaged, match=said):
+            NliModel.load(str(copy), "cpu")
+
+
+def test_labels_swapped_in_a_chosen_version_are_refused_not_read_as_the_opposite(tmp_path, tiny_nli_model, workspace):
+    version = a_version(tmp_path, tiny_nli_model)
+    swap_labels(version / "config.json")
+    verification = ClaimVerifier.load(chosen_settings(tmp_path))
+    assert verification.verifier.name == FALLBACK_VERIFIER
+    (warning,) = verification.warnings
+    assert "config.json does not match the checksum" in warning and str(version) in warning
+    result = Checker(workspace, verification).check("Sherlock Holmes was created by Arthur Conan Doyle.")
+    assert result.warnings == [warning]
+
+
+@pytest.mark.parametrize("config, said", [
+    ("{garbage", "its config.json can't be read as JSON (JSONDecodeError"),
+    ("", "its config.json can't be read as JSON"),
+    ("[1, 2]", "its config.json can't be read as JSON (it holds no JSON object"),
+    ("{}", "can't be loaded as a verifier (ValueError: Unrecognized model"),
+])
+def test_a_damaged_config_json_without_checksums_falls_back_naming_the_file(tmp_path, tiny_nli_model, config, said):
+    """Issue 38, item 2.8: a version saved before checksums were kept, its config.json damaged, was a hard error
+    ("is not a local model directory ...")."""
+    version = a_version(tmp_path, tiny_nli_model)
+    (version / CHECKSUMS_FILE).unlink()
+    (version / "config.json").write_text(config)
+    verification = ClaimVerifier.load(chosen_settings(tmp_path))
+    assert verification.verifier.name == FALLBACK_VERIFIER
+    (warning,) = verification.warnings
+    assert str(version) in warning and said in warning and "small shipped verifier (MiniLM) was used" in warning
+    assert "not a local model directory" not in warning
+
+
+def test_a_model_trained_here_before_checksums_existed_still_loads_when_it_is_not_a_shipped_one(
+        tmp_path, tiny_nli_model):
+    version = a_version(tmp_path, tiny_nli_model)
+    (version / CHECKSUMS_FILE).unlink()
+    swap_labels(version / "config.json")  # nothing to compare with: only its outputs are checked
+    verification = ClaimVerifier.load(chosen_settings(tmp_path))
+    assert verification.verifier.name == str(version) and verification.warnings == []
 
 
 def test_a_damaged_verifier_chosen_in_the_data_folder_is_refused_and_the_shipped_one_checks(tmp_path, tiny_nli_model,

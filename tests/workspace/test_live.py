@@ -118,8 +118,9 @@ def answering(request):
 
 
 @pytest.mark.parametrize("answering", [b"{}", b"<html>not json</html>",
-                                       b'{"error": {"code": "readonly", "info": "The wiki is read-only"}}'],
-                         indirect=True)
+                                       b'{"error": {"code": "readonly", "info": "The wiki is read-only"}}',
+                                       b'{"batchcomplete": "", "query": null}', b"[" * 200_000 + b"]" * 200_000],
+                         indirect=True, ids=["{}", "HTML", "an error", "query null", "JSON nested 200,000 deep"])
 def test_a_malformed_api_answer_is_a_warning_and_nothing_of_it_is_kept(tmp_path, tiny_nli_model, answering):
     checker = live_checker(tmp_path, tiny_nli_model, answering)
     result = checker.check(CLAIM)

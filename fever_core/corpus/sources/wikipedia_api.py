@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import zlib
 
 from fever_core.corpus.linking import TitleLinker
 from fever_core.common.nlp import split_sentences
@@ -20,7 +21,12 @@ log = logging.getLogger(__name__)
 
 USER_AGENT = "FEVER-Workbench/0.1 (fact-checking workbench; offline-first)"
 MAX_ANSWER_BYTES = 32 << 20
-"""The largest answer read from the API (bytes as sent): a larger one is given up on, nothing of it kept."""
+"""The largest answer read from the API (bytes once decoded, however few were sent compressed): a larger one is given
+up on as it streams in, nothing of it kept."""
+DECODE_STEP = 1 << 20
+"""The most bytes a compressed answer is decoded into at a time."""
+ACCEPT_ENCODING = "gzip, deflate"
+"""The compressions asked for; an answer compressed otherwise (``br``, ``zstd``, several at once) is refused."""
 MAX_LEAD_CHARS = 20_000
 """The most of a page's lead that is read (characters); Wikipedia's longest leads have a few thousand. A longer one
 (a hostile mirror's 10 MB page) is cut at its last sentence within the limit, with a logged warning."""
@@ -34,8 +40,13 @@ class WikipediaUnavailable(ConnectionError):
 
 
 class MalformedAnswer(ValueError):
-    """The API answered, but not as MediaWiki's ``api.php`` does (e.g. ``{}``, or an error object, or more than
-    :data:`MAX_ANSWER_BYTES`)."""
+    """The API answered, but not as MediaWiki's ``api.php`` does (e.g. ``{}``, an error object, ``query`` that is not
+    an object, JSON nested too deeply, or more than :data:`MAX_ANSWER_BYTES` once decoded)."""
+
+
+ANSWER_READING_ERRORS = (KeyError, IndexError, TypeError, AttributeError, ValueError, RecursionError)
+"""What reading an answer of the wrong shape raises (a ``null`` or a number where an object or a list of pages
+belongs, a nesting deeper than Python's recursion limit): a malformed answer, never a crash."""
 
 
 class DeadlinePassed(Exception):
@@ -43,8 +54,9 @@ class DeadlinePassed(Exception):
 
 
 def checked_answer(answer: object) -> dict:
-    """``answer`` when it is a MediaWiki API answer (it has ``query``, ``batchcomplete`` or ``continue``), its
-    text cleaned as it enters the workbench (:func:`~fever_core.common.text.clean_json_text`: lone surrogates dropped).
+    """``answer`` when it is a MediaWiki API answer (an object with ``query``, ``batchcomplete`` or ``continue``, and
+    ``query`` and ``continue`` objects when there), its text cleaned as it enters the workbench
+    (:func:`~fever_core.common.text.clean_json_text`: lone surrogates dropped).
 
     Raises:
         MalformedAnswer: for an error object or anything else, so that it is never read as "no results".
@@ -53,7 +65,95 @@ def checked_answer(answer: object) -> dict:
         raise MalformedAnswer(f"an error: {answer['error'].get('info') or answer['error'].get('code')}")
     if not isinstance(answer, dict) or not {"query", "batchcomplete", "continue"} & answer.keys():
         raise MalformedAnswer(f"not a MediaWiki answer: {str(answer)[:80]!r}")
+    for part in ("query", "continue"):
+        if part in answer and not isinstance(answer[part], dict):
+            raise MalformedAnswer(f"its {part!r} is {str(answer[part])[:40]!r}, not an object")
     return clean_json_text(answer)  # type: ignore[return-value]
+
+
+def checked_shape(answer: dict, params: dict) -> dict:
+    """``answer`` (a :func:`checked_answer`) to the request ``params`` when what is read of it has MediaWiki's shape:
+    ``query.search`` a list of results with text titles (a search); ``query.pages`` an object of pages with text
+    titles, text extracts and lists of links with text titles (a page's lead or links); ``query.normalized`` and
+    ``query.redirects`` lists of text pairs. Nothing is made of a number, a ``null`` or an object where text or a list
+    belongs (read as it stands, ``5`` would be the title "5").
+
+    Raises:
+        MalformedAnswer: naming the part that is not of that shape.
+    """
+    query = answer.get("query", {})
+    for part in ("normalized", "redirects"):
+        _check_objects(query.get(part, []), f"query.{part}", ("from", "to"))
+    if params.get("list") == "search":
+        _check_objects(query.get("search"), "query.search", ("title",))
+    if params.get("prop"):
+        pages = query.get("pages")
+        if not isinstance(pages, dict):
+            raise MalformedAnswer(f"its query.pages is {str(pages)[:60]!r}, not an object")
+        _check_objects(list(pages.values()), "query.pages", ("title",))
+        for page in pages.values():
+            if not isinstance(page.get("extract", ""), str):
+                raise MalformedAnswer(f"the extract of {page['title']!r} is {str(page['extract'])[:60]!r}, not text")
+            _check_objects(page.get("links", []), f"the links of {page['title']!r}", ("title",))
+    return answer
+
+
+def _check_objects(value: object, where: str, texts: tuple[str, ...]) -> None:
+    """Raises :class:`MalformedAnswer` unless ``value`` is a list of objects, each with text at the keys ``texts``."""
+    if not isinstance(value, list) or not all(
+            isinstance(item, dict) and all(isinstance(item.get(key), str) for key in texts) for item in value):
+        raise MalformedAnswer(f"its {where} is {str(value)[:60]!r}, not a list of objects with text {'/'.join(texts)}")
+
+
+class DecodedBody:
+    """An answer's body as its pieces arrive, decoded as its ``Content-Encoding`` says (``gzip``, ``deflate`` or none)
+    and counted as decoded: more than ``limit`` bytes is refused before more than ``limit + 1`` are held (and
+    :data:`DECODE_STEP` more in passing), however small the compressed pieces (a gzip bomb).
+
+    Raises:
+        MalformedAnswer: in the constructor for another encoding; in :meth:`add` or :meth:`finish` past ``limit``,
+            or for compressed bytes that can't be decoded.
+    """
+
+    def __init__(self, content_encoding: str, limit: int = MAX_ANSWER_BYTES):
+        coding = content_encoding.strip().lower()
+        if coding in ("", "identity"):
+            self._inflate = None
+        elif coding in ("gzip", "x-gzip", "deflate"):
+            self._inflate = zlib.decompressobj(zlib.MAX_WBITS | 32)  # a gzip or zlib header, found in the bytes
+        else:
+            raise MalformedAnswer(f"compressed as {content_encoding!r}, which is not read (asked: {ACCEPT_ENCODING})")
+        self.limit = limit
+        self.body = bytearray()
+
+    def add(self, piece: bytes) -> None:
+        """Decode ``piece`` and keep what it holds."""
+        if self._inflate is None:
+            self._keep(piece)
+            return
+        try:
+            while True:  # at most a step at a time, and never past the limit: a bomb is stopped as it unpacks
+                decoded = self._inflate.decompress(piece, min(DECODE_STEP, self.limit + 1 - len(self.body)))
+                self._keep(decoded)
+                piece = self._inflate.unconsumed_tail
+                if not piece and len(decoded) < DECODE_STEP:  # a full step may leave output to come: ask again
+                    break
+        except zlib.error as exc:
+            raise MalformedAnswer(f"its compressed body can't be decoded ({exc})") from exc
+
+    def finish(self) -> bytes:
+        """The whole decoded body."""
+        if self._inflate is not None:
+            try:
+                self._keep(self._inflate.flush())
+            except zlib.error as exc:
+                raise MalformedAnswer(f"its compressed body can't be decoded ({exc})") from exc
+        return bytes(self.body)
+
+    def _keep(self, decoded: bytes) -> None:
+        self.body += decoded
+        if len(self.body) > self.limit:
+            raise MalformedAnswer(f"more than {self.limit >> 20} MiB once decoded")
 
 
 def _client(language: str, timeout_s: float, api_url: str | None):
@@ -66,29 +166,35 @@ def _client(language: str, timeout_s: float, api_url: str | None):
             return api_url or f"https://{language}.wikipedia.org/w/api.php"
 
         def _get(self, language: str, params: dict) -> dict:
-            return checked_answer(super()._get(language, params))
+            try:
+                return checked_shape(checked_answer(super()._get(language, params)), params)
+            except RecursionError as exc:  # past the JSON parser's limit (about 1,000 deep), or cleaning's
+                raise MalformedAnswer("JSON nested too deeply") from exc
 
         def _do_get(self, url: str, params: dict) -> dict:
-            """One request, read as it streams in and stopped when the calling thread's deadline passes (before
-            the request, or between any two pieces of its answer): a server that trickles its answer, or that
-            never stops asking for one more page of results (``continue``), keeps no thread past the deadline."""
+            """One request, read as it streams in, decoded and counted (:class:`DecodedBody`), and stopped when the
+            calling thread's deadline passes (before the request, or between any two pieces of its answer): a server
+            that trickles its answer, or that never stops asking for one more page of results (``continue``), keeps
+            no thread past the deadline."""
             deadline = getattr(_CALL, "deadline", float("inf"))
-            body = bytearray()
             try:
                 if time.monotonic() > deadline:
                     raise DeadlinePassed
-                with self._client.stream("GET", url, params=params) as answer:
+                with self._client.stream("GET", url, params=params,
+                                         headers={"Accept-Encoding": ACCEPT_ENCODING}) as answer:
+                    body = DecodedBody(answer.headers.get("Content-Encoding", ""))
                     for piece in answer.iter_raw():
                         if time.monotonic() > deadline:
                             raise DeadlinePassed
-                        body += piece
-                        if len(body) > MAX_ANSWER_BYTES:
-                            raise MalformedAnswer(f"more than {MAX_ANSWER_BYTES >> 20} MiB")
+                        body.add(piece)
+                    decoded = body.finish()
             except httpx.TimeoutException as exc:
                 raise wikipediaapi.WikiHttpTimeoutError(url) from exc
             except httpx.ConnectError as exc:
                 raise wikipediaapi.WikiConnectionError(url) from exc
-            whole = httpx.Response(answer.status_code, headers=answer.headers, content=bytes(body), request=answer.request)
+            headers = answer.headers.copy()
+            headers.pop("Content-Encoding", None)  # decoded already
+            whole = httpx.Response(answer.status_code, headers=headers, content=decoded, request=answer.request)
             return self._process_response(whole, url)
 
     return Client(user_agent=USER_AGENT, language=language, timeout=timeout_s, max_retries=0)
@@ -141,7 +247,7 @@ class LiveWikipediaSource:
             if "error" in outcome:
                 raise outcome["error"]  # type: ignore[misc]
             return outcome.get("value")
-        except (MalformedAnswer, wikipediaapi.WikiInvalidJsonError, KeyError, TypeError) as exc:
+        except (MalformedAnswer, wikipediaapi.WikiInvalidJsonError, *ANSWER_READING_ERRORS) as exc:
             raise WikipediaUnavailable(
                 f"Wikipedia's API answered in an unexpected form when asked to {what} ({exc}): check that "
                 "FEVER_WIKIPEDIA_API_URL is a MediaWiki api.php address. Nothing of that answer was kept."
@@ -188,3 +294,4 @@ class LiveWikipediaSource:
         links = linker.link_texts(texts, own_page_id=page_id) if texts else []
         sentences = [Sentence(page_id, i, text, lk) for i, (text, lk) in enumerate(zip(texts, links))]
         return Page(page_id, real_title, sentences, source=self.name)
+
