@@ -38,9 +38,11 @@ from fever_core.common.types import REFUTES, SUPPORTS
 YEAR = "year"
 ORDINAL = "ordinal"
 QUANTITY = "quantity"
+SHARE = "share"
 COUNT = "count"
-KINDS = (YEAR, ORDINAL, QUANTITY, COUNT)
-"""What a number is: a year (or span of years), an ordinal or rank, a quantity with a unit, a plain count."""
+KINDS = (YEAR, ORDINAL, QUANTITY, SHARE, COUNT)
+"""What a number is: a year (or span of years; BC negative), an ordinal or rank, a quantity with a unit (durations
+in years), a share of a whole (a fraction or a percentage, as a fraction: "a third", "17%"), a plain count."""
 
 SETTLED = 0.8
 """P(SUPPORTS), in [0, 1], from which the verifier's reading of a rewritten claim counts as the sentence stating the
@@ -52,6 +54,8 @@ EXACT_COUNT_BELOW = 100
 what rounds to it."""
 ABOUT = 0.1
 """The relative tolerance, either side, of "about", "around", "approximately" ... (10 %)."""
+ABOUT_YEARS = 10
+"""The tolerance, either side, of "around 400 BC", "about 1990": ten years."""
 MAGNITUDE = 20.0
 """A count or quantity of a sentence is tried against one of the claim only when neither is more than this many
 times the other: "Russia has a population of sixteen." read against "sixteen of its urban areas" must never stand
@@ -142,7 +146,7 @@ class NumberMention:
         and quantities magnitudes within :data:`MAGNITUDE` of each other."""
         if self.kind != other.kind or self.unit != other.unit:
             return False
-        if self.kind not in (COUNT, QUANTITY):
+        if self.kind not in (COUNT, QUANTITY, SHARE):
             return True
         a, b = abs(self.reference), abs(other.reference)
         return min(a, b) > 0 and max(a, b) / min(a, b) <= MAGNITUDE
@@ -252,7 +256,7 @@ def _interval(kind: str, low: float, high: float, bound: Bound | None, exact: bo
     if bound is Bound.AT_MOST:
         return -_INF, high, False, False
     if bound is Bound.ABOUT:
-        slack = max(abs(low) * ABOUT, 0 if exact else _rounding(low))
+        slack = ABOUT_YEARS if kind == YEAR else max(abs(low) * ABOUT, 0 if exact else _rounding(low))
         return low - slack, high + slack, False, False
     if bound is Bound.NEARLY:
         return low * (1 - ABOUT), high, False, False
@@ -263,15 +267,16 @@ def _interval(kind: str, low: float, high: float, bound: Bound | None, exact: bo
 
 
 def _mention(text: str, kind: str, low: float, high: float, unit: str, start: int, end: int,
-             exact: bool) -> NumberMention:
+             exact: bool, as_written: bool) -> NumberMention:
+    """The mention of ``text[start:end]`` with the qualifier before it (see :func:`number_mentions` for
+    ``as_written``: a sentence's "about 26 years" is taken as the 26 years it states)."""
     bound, phrase = _qualifier(text, start)
-    if bound is not None and (phrase in _YEAR_ONLY) != (kind == YEAR) and phrase != "by":
-        bound, phrase = None, ""
-    if phrase == "by" and kind != YEAR:
+    if phrase in _YEAR_ONLY and kind != YEAR:
         bound, phrase = None, ""
     if phrase:
         start = text.lower().rindex(phrase, 0, start)
-    lo, hi, lo_open, hi_open = _interval(kind, low, high, bound, exact)
+    lo, hi, lo_open, hi_open = _interval(kind, low, high, None if as_written and bound is Bound.ABOUT else bound,
+                                         exact or as_written)
     return NumberMention(kind, lo, hi, lo_open, hi_open, unit, text[start:end], start, end)
 
 
@@ -284,6 +289,16 @@ def _ordinal_value(words: str) -> int | None:
 
 
 _MONTHS = frozenset(calendar.month_name[1:]) | frozenset(calendar.month_abbr[1:])
+_ERAS = {"BC": -1, "BCE": -1, "AD": 1, "CE": 1}
+"""Era words after a year (and "AD" before one): years before the common era are negative."""
+_DECADE_PARTS = {"early": (0, 3), "mid": (4, 6), "late": (6, 9)}
+"""The years of a decade that "early", "mid" and "late" name ("the late 1880s": 1886 to 1889)."""
+_YEARS_PER = {"second": 1 / 31_557_600, "minute": 1 / 525_960, "hour": 1 / 8766, "day": 1 / 365.25,
+              "week": 7 / 365.25, "month": 1 / 12, "year": 1.0, "decade": 10.0, "century": 100.0,
+              "millennium": 1000.0}
+"""Durations are compared in years, whatever unit each text writes them in."""
+_NAMED = {"PERSON", "ORG", "WORK_OF_ART", "EVENT", "FAC", "PRODUCT", "LAW", "NORP", "GPE", "LOC"}
+"""Entities whose numbers are part of a name ("the Ten Thousand", "Apollo 11"), not a value."""
 
 
 def _calendar_date(span) -> bool:
@@ -292,8 +307,112 @@ def _calendar_date(span) -> bool:
     return any(t.text in _MONTHS or (t.text.isdigit() and len(t.text) == 4) for t in span)
 
 
+def _era(doc, token) -> int:
+    """-1 for a year written with BC or BCE, 1 with AD or CE, 0 without."""
+    after = doc[token.i + 1].text if token.i + 1 < len(doc) else ""
+    before = doc[token.i - 1].text if token.i > 0 else ""
+    return _ERAS.get(after, 0) or (1 if before in ("AD", "CE") else 0)
+
+
+def _century(doc, after: int, value: int) -> tuple[int, int]:
+    """The years of the ``value``-th century (BC when the token at ``after`` is BC or BCE), as ``(first, last)``."""
+    era = _ERAS.get(doc[after].text, 1) if after < len(doc) else 1
+    return ((value - 1) * 100, value * 100) if era > 0 else (-value * 100, -(value - 1) * 100)
+
+
+def _fraction_word(doc, ent) -> bool:
+    """Whether an ORDINAL entity is a fraction ("a sixth of", "one third"), which the quantity parser reads."""
+    before = doc[ent.start - 1].lower_ if ent.start > 0 else ""
+    return before in ("a", "one", "two", "three") and ent.text.lower() != "first"
+
+
+def _ordinals_and_centuries(text: str, doc, as_written: bool) -> list[NumberMention]:
+    found = []
+    for ent in doc.ents:
+        if ent.label_ not in ("ORDINAL", "DATE") or (ent.label_ == "ORDINAL" and _fraction_word(doc, ent)):
+            continue
+        century = next((t for t in doc[ent.start:min(ent.end + 1, len(doc))] if t.lower_ in ("century", "centuries")),
+                       None)
+        value = _ordinal_value(ent.text)
+        if value is None or (ent.label_ == "DATE" and century is None):
+            continue
+        if century is not None:
+            end_token = century.i + 1
+            if end_token < len(doc) and doc[end_token].text in _ERAS:
+                end_token += 1
+            first, last = _century(doc, century.i + 1, value)
+            found.append(_mention(text, YEAR, first, last, "", ent.start_char, doc[end_token - 1].idx
+                                  + len(doc[end_token - 1].text), True, as_written))
+        else:
+            found.append(_mention(text, ORDINAL, value, value, "", ent.start_char, ent.end_char, True, as_written))
+    return found
+
+
+def _years(text: str, doc, free, as_written: bool) -> list[NumberMention]:
+    found = []
+    for token in doc:
+        end = token.idx + len(token.text)
+        if not free(token.idx, end):
+            continue
+        decade = _DECADE.match(token.text)
+        if decade:
+            low = int(decade.group(1)) * 10
+            part = doc[token.i - 1].lower_ if token.i > 0 else ""
+            start = doc[token.i - 1].idx if part in _DECADE_PARTS else token.idx
+            first, last = _DECADE_PARTS.get(part, (0, 9))
+            found.append(_mention(text, YEAR, low + first, low + last, "", start, end, True, as_written))
+            continue
+        if not token.text.isdigit() or len(token.text) > 4:
+            continue
+        value, era = int(token.text), _era(doc, token)
+        after_month = token.i > 0 and doc[token.i - 1].text in _MONTHS and value > 31
+        plain_year = (len(token.text) == 4 and 1000 <= value <= 2100
+                      and (token.ent_type_ == "DATE" or token.i + 1 >= len(doc)
+                           or doc[token.i + 1].pos_ not in ("NOUN", "PROPN")))
+        if era or after_month or plain_year:
+            if era and token.i + 1 < len(doc) and doc[token.i + 1].text in _ERAS:
+                end = doc[token.i + 1].idx + len(doc[token.i + 1].text)
+            year = -value if era < 0 else value
+            found.append(_mention(text, YEAR, year, year, "", token.idx, end, True, as_written))
+    return found
+
+
+def _quantities(text: str, doc, free, as_written: bool) -> list[NumberMention]:
+    dates = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "DATE" and _calendar_date(e)]
+    names = [(e.start_char, e.end_char) for e in doc.ents if e.label_ in _NAMED]
+    parser = _quantity_parser()
+    quantities = parser.parse(text)
+    found = []
+    i = 0
+    while i < len(quantities):
+        quantity = quantities[i]
+        start, end = quantity.span
+        value, unit = float(quantity.value), quantity.unit.name
+        surface = text[start:end].lower()
+        if surface.startswith("half a") and value >= 1:  # quantulum3 reads "half a million" as 1.5 million
+            rest = parser.parse(text[start + len("half "):end])
+            value = 0.5 * float(rest[0].value) if rest else value
+        following = quantities[i + 1] if i + 1 < len(quantities) else None
+        if (following is not None and 0 < value < 1 and unit == "dimensionless"
+                and text[end:following.span[0]].strip().lower() == "of"):
+            value, unit, end = value * float(following.value), following.unit.name, following.span[1]
+            i += 1
+        i += 1
+        if any(start < b and end > a for a, b in dates + names) or not free(start, end):
+            continue
+        if unit in _YEARS_PER:
+            value, unit = value * _YEARS_PER[unit], "year"
+        kind = COUNT if unit == "dimensionless" else QUANTITY
+        if unit == "percentage" or (kind == COUNT and 0 < value < 1):
+            kind, unit, value = SHARE, "", value / 100 if unit == "percentage" else value
+        exact = kind == COUNT and value == int(value) and abs(value) < EXACT_COUNT_BELOW
+        found.append(_mention(text, kind, value, value, unit if kind == QUANTITY else "", start, end, exact,
+                              as_written))
+    return found
+
+
 def number_mentions(text: str, as_written: bool = False) -> list[NumberMention]:
-    """The years, ordinals, quantities and counts ``text`` states, in order (see :class:`NumberMention`).
+    """The years, ordinals, quantities, shares and counts ``text`` states, in order (see :class:`NumberMention`).
 
     Args:
         as_written: an unqualified number means exactly itself, as an evidence sentence's do ("7,088 km" is 7,088);
@@ -302,64 +421,13 @@ def number_mentions(text: str, as_written: bool = False) -> list[NumberMention]:
     text = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in text)  # "8,848.86\xa0m": same spans
     doc = load_spacy("full")(text)
     found: list[NumberMention] = []
-    taken: list[tuple[int, int]] = []
 
     def free(start: int, end: int) -> bool:
-        return all(end <= a or start >= b for a, b in taken)
+        return all(end <= m.start or start >= m.end for m in found)
 
-    def add(mention: NumberMention, start: int, end: int) -> None:
-        found.append(mention)
-        taken.append((start, end))
-
-    dates = [(ent.start_char, ent.end_char) for ent in doc.ents if ent.label_ == "DATE" and _calendar_date(ent)]
-    for ent in doc.ents:
-        if ent.label_ == "DATE" and "centur" in ent.text.lower():
-            value = _ordinal_value(ent.text)
-            if value is not None:
-                add(_mention(text, YEAR, (value - 1) * 100, value * 100, "", ent.start_char, ent.end_char, True),
-                    ent.start_char, ent.end_char)
-        if ent.label_ == "ORDINAL":
-            after = doc[ent.end].lower_ if ent.end < len(doc) else ""
-            value = _ordinal_value(ent.text)
-            if value is None:
-                continue
-            if after in ("century", "centuries"):
-                end = doc[ent.end].idx + len(doc[ent.end].text)
-                add(_mention(text, YEAR, (value - 1) * 100, value * 100, "", ent.start_char, end, True),
-                    ent.start_char, end)
-            else:
-                add(_mention(text, ORDINAL, value, value, "", ent.start_char, ent.end_char, True),
-                    ent.start_char, ent.end_char)
-    for token in doc:
-        if not free(token.idx, token.idx + len(token.text)):
-            continue
-        decade = _DECADE.match(token.text)
-        in_date = token.ent_type_ == "DATE"
-        is_year = (token.text.isdigit() and len(token.text) == 4 and 1000 <= int(token.text) <= 2100
-                   and (in_date or token.i + 1 >= len(doc) or doc[token.i + 1].pos_ not in ("NOUN", "PROPN")))
-        if decade or is_year:
-            low = int(decade.group(1)) * 10 if decade else int(token.text)
-            high = low + 9 if decade else low
-            add(_mention(text, YEAR, low, high, "", token.idx, token.idx + len(token.text), True),
-                token.idx, token.idx + len(token.text))
-    quantities = _quantity_parser().parse(text)
-    i = 0
-    while i < len(quantities):
-        quantity = quantities[i]
-        start, end = quantity.span
-        value, unit = float(quantity.value), quantity.unit.name
-        following = quantities[i + 1] if i + 1 < len(quantities) else None
-        if (following is not None and 0 < value < 1 and unit == "dimensionless"
-                and text[end:following.span[0]].strip().lower() == "of"):
-            value, unit, end = value * float(following.value), following.unit.name, following.span[1]
-            i += 1
-        i += 1
-        in_date = any(start < b and end > a for a, b in dates)
-        if in_date or not free(start, end) or unit in ("year", "day", "month", "week", "hour", "minute", "second"):
-            continue
-        kind = COUNT if unit == "dimensionless" else QUANTITY
-        exact = as_written or (kind == COUNT and value == int(value) and abs(value) < EXACT_COUNT_BELOW)
-        add(_mention(text, kind, value, value, "" if kind == COUNT else unit, start, end, exact), start, end)
+    found += _ordinals_and_centuries(text, doc, as_written)
+    found += _years(text, doc, free, as_written)
+    found += _quantities(text, doc, free, as_written)
     return sorted(found, key=lambda m: m.start)
 
 

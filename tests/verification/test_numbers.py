@@ -108,3 +108,27 @@ def test_a_claim_with_a_number_no_sentence_states_is_not_supported_by_its_other_
                          ["The Beatles were an English rock band formed in Liverpool in 1960."])
     assert [c.claim_number.text for c in trial.candidates] == ["1960"]
     assert number_check(trial, [0.95]) is None
+
+
+@pytest.mark.parametrize("claim, sentence, holds", [
+    ("The expedition took place around 400 BC.", "It happened in 401 BC.", True),
+    ("Rome was founded in the 8th century BC.", "Rome was founded in 753 BC.", True),
+    ("Rome was founded in the 7th century BC.", "Rome was founded in 753 BC.", False),
+    ("The alphabet was created in the 5th century AD.", "It was introduced in 405 AD.", True),
+    ("The tower was finished in the late 1880s.", "It was built from 1887 to 1889.", True),
+    ("The tower was finished in the early 1880s.", "It was completed in 1889.", False),
+    ("It was built in less than five years.", "It was built over a period of about 26 years.", False),
+    ("Building it took roughly a quarter of a century.", "It was built over a period of about 26 years.", True),
+    ("Earth has more than half a million kilometres of coastline.", "Earth has 620,000 km of coastline.", True),
+    ("The Atlantic covers roughly a sixth of the Earth's surface.", "It covers approximately 17% of it.", True),
+    ("The Atlantic covers about half of the Earth's surface.", "It covers approximately 17% of it.", False),
+])
+def test_eras_centuries_decades_durations_and_shares_are_compared_as_values(claim, sentence, holds):
+    trial = number_trial(claim, [sentence])
+    relations = {(c.claim_number.contains(c.sentence_number), c.claim_number.apart_from(c.sentence_number))
+                 for c in trial.candidates}
+    assert ((True, False) if holds else (False, True)) in relations, trial
+
+
+def test_a_number_inside_a_name_is_no_value():
+    assert number_mentions("The expedition of the Ten Thousand crossed Anatolia.") == []
