@@ -156,8 +156,8 @@ def _previous_vectors(folder: Path, identity: EncoderIdentity, precision: str,
                 continue
             damaged = damaged_files(other, meta) if meta is not None else []
             if not own and (damaged or not {INDEX_FILE, KEYS_FILE} <= set(meta.get("checksums") or {})):
-                log.warning("The vectors of corpus %s are not reused: %s. Its sentences are embedded again.", other.name,
-                            f"{', '.join(damaged)} differ from the checksums written with them" if damaged
+                log.warning("The vectors of corpus %s are not reused: %s. Its sentences are embedded again.",
+                            other.name, f"{', '.join(damaged)} differ from the checksums written with them" if damaged
                             else "its index has no checksums to verify them by (opening that corpus records them)")
                 continue
             if (other / KEYS_FILE).is_file() and KEYS_FILE not in damaged:

@@ -5,8 +5,9 @@ files): a dense index records it, and so does the name of its ONNX export, so th
 opens as it is in another with the same model.
 
 On a CPU it runs through ONNX Runtime: the first time a model is used with a data folder it is exported to ONNX
-there (``<data>/encoders/``, a few seconds, about 90 MB for MiniLM) with a checksum of the file, which every
-load checks (a damaged export is made again). It gives the vectors PyTorch gives, within 1e-6, in about a third
+there (``<data>/encoders/``, a few seconds, about 90 MB for MiniLM; in the user's cache where the data folder can't be
+written: :func:`user_cache_dir`) with a checksum of the file, which every load checks (a damaged export is made
+again). It gives the vectors PyTorch gives, within 1e-6, in about a third
 of the time on 2 cores (``benchmarks/scale/README.md``). On a GPU, for a model the export does not cover (pooling
 other than mean or CLS, extra layers after pooling), or where the export can't be written, sentence-transformers
 runs it in PyTorch.
@@ -75,7 +76,7 @@ class EncoderIdentity:
 
     @classmethod
     def of(cls, name_or_path: str) -> EncoderIdentity:
-        """The identity of a model folder or hub id (reads the folder's files once a process: about 0.1 s for MiniLM)."""
+        """The identity of a model folder or hub id (reads its files once a process: about 0.1 s for MiniLM)."""
         folder = _model_folder(name_or_path)
         return cls(identity_name(name_or_path), model_checksum(folder) if folder is not None else "")
 
@@ -244,8 +245,9 @@ def _torch_threads() -> int:
 
 
 def _export_key(identity: EncoderIdentity) -> str:
-    """Names an export: the model's :class:`EncoderIdentity` (the same in every install) and :data:`EXPORT_VERSION`."""
-    return _key(identity.name, [identity.checksum or identity.name, EXPORT_VERSION])
+    """Names an export: the model's checksum (its name only where it has none), the same whatever the folder it is
+    in is called, and :data:`EXPORT_VERSION`."""
+    return _key("encoder", [identity.checksum or identity.name, EXPORT_VERSION])
 
 
 def _path_export_key(name_or_path: str) -> str:
@@ -347,30 +349,55 @@ def _intact(folder: Path) -> bool:
     return False
 
 
+INT8_SUFFIX = "-int8"
+"""Ends the name of an int8 export: ``<fp32 export's name>-int8``."""
+
+
+def user_cache_dir() -> Path:
+    """Where exports are made when the data folder's ``encoders/`` can't be written (a read-only mount):
+    ``$XDG_CACHE_HOME/fever-workbench/encoders``, by default under ``~/.cache``."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "fever-workbench" / "encoders"
+
+
+def _export_caches(cache_dir: Path) -> list[Path]:
+    """Where a model's exports are looked for, in order: ``cache_dir``, then :func:`user_cache_dir` when ``cache_dir``
+    (or, before it is made, the nearest folder above it) can't be written; an export missing is made in the last."""
+    existing = next(path for path in (cache_dir, *cache_dir.parents) if path.exists())
+    return [cache_dir] if os.access(existing, os.W_OK) else [cache_dir, user_cache_dir()]
+
+
+def _found_export(name_or_path: str, caches: list[Path], suffix: str = "") -> Path | None:
+    """The checked export of a model (``suffix`` :data:`INT8_SUFFIX`: its int8 export) in ``caches``: named by its
+    identity, or as this install named it before identities (such exports are still used: a read-only data folder
+    can't have them made again)."""
+    names = (_export_key(EncoderIdentity.of(name_or_path)) + suffix, _path_export_key(name_or_path) + suffix)
+    return next((cache / name for cache in caches for name in names if _intact(cache / name)), None)
+
+
 def _onnx_export(name_or_path: str, cache_dir: Path) -> Path:
-    """The checked export of a model in ``cache_dir`` (named by its identity, or else as this install named it before
-    identities), made first when missing or damaged."""
-    folder = Path(cache_dir) / _export_key(EncoderIdentity.of(name_or_path))
-    if _intact(folder):
-        return folder
-    earlier = Path(cache_dir) / _path_export_key(name_or_path)
-    if _intact(earlier):
-        return earlier
+    """The checked export of a model (see :func:`_export_caches`), made first when missing or damaged."""
+    caches = _export_caches(Path(cache_dir))
+    found = _found_export(name_or_path, caches)
+    if found is not None:
+        return found
+    folder = caches[-1] / _export_key(EncoderIdentity.of(name_or_path))
     log.info("Exporting the encoder %s to ONNX in %s (once per machine).", name_or_path, folder)
     return export_onnx(name_or_path, folder)
 
 
 def int8_export(name_or_path: str, cache_dir: Path) -> Path:
     """The export of a model with its weights quantised to int8 (ONNX Runtime's dynamic quantisation, per
-    channel; activations quantised as they come), made from the fp32 export in ``cache_dir`` when missing or
-    damaged: ``<fp32 export>-int8``."""
+    channel; activations quantised as they come), made from the fp32 export when missing or damaged, beside it in
+    the first cache that can be written (:func:`_export_caches`): ``<fp32 export>-int8``."""
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
+    caches = _export_caches(Path(cache_dir))
+    found = _found_export(name_or_path, caches, INT8_SUFFIX)
+    if found is not None:
+        return found
     source = _onnx_export(name_or_path, cache_dir)
-    folder = source.with_name(f"{source.name}-int8")
-    if _intact(folder):
-        return folder
+    folder = caches[-1] / f"{source.name}{INT8_SUFFIX}"
     log.info("Quantising the encoder %s to int8 in %s (once per machine).", name_or_path, folder)
     with _written_into_place(folder) as tmp:
         shutil.copytree(source, tmp, ignore=shutil.ignore_patterns(ONNX_FILE), dirs_exist_ok=True)

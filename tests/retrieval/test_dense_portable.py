@@ -62,7 +62,7 @@ def test_a_data_folder_copied_elsewhere_opens_as_it_is_with_the_encoder_at_anoth
     shutil.copytree(settings.data_dir / "encoders", data / "encoders")
     before = files_of(data)
     encoded = counting_encode(monkeypatch)
-    monkeypatch.setattr(encoder_module, "export_onnx", lambda *a: pytest.fail("the export in the folder is the model's"))
+    monkeypatch.setattr(encoder_module, "export_onnx", lambda *a: pytest.fail("the folder has the model's export"))
     moved = open_workspace(workspace.name, replace(settings, data_dir=data, encoder_model=str(model)), progress=False)
     assert encoded == [] and files_of(data) == before  # nothing embedded, nothing written
     assert moved.dense.encoder.name == str(model)
