@@ -3,7 +3,7 @@ fixture corpus and the tiny NLI model, asserting their invariants. The full suit
 
 from dataclasses import replace
 
-from benchmarks.reliability import damaged, hostile, live_api, messages, models, writes
+from benchmarks.reliability import damaged, hostile, live_api, messages, models, portable, writes
 
 TIMEOUT_S = 2.0
 
@@ -74,3 +74,14 @@ def test_damaged_models_are_refused_and_never_answer_silently(workspace, setting
     assert result.ok and result.silent_wrong == 0
     for outcome in damages:
         assert outcome.outcome == "refused, shipped model used" and outcome.labels == intact.labels, outcome
+
+
+def test_a_data_folder_opens_as_it_is_from_another_install_and_damaged_vectors_are_not_shared(workspace, checker,
+                                                                                             settings, tmp_path):
+    result = portable.run(workspace.folder, workspace.name, checker.verification, settings, tmp_path,
+                          workspace.store, claim="Sherlock Holmes was created by Charles Dickens.")
+    intact, *moved, shifted = result.outcomes
+    assert intact.label and [o.case for o in moved] == [c for c in portable.MOVED_CASES if c not in result.skipped]
+    assert result.ok, [o for o in result.outcomes if o.problem]
+    assert moved[0].embedded == 0 and not moved[0].written
+    assert "not reused" in shifted.detail and "0 wrong vectors" in shifted.detail
