@@ -25,7 +25,7 @@ import json
 import logging
 import os
 import shutil
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -369,9 +369,17 @@ def _export_caches(cache_dir: Path) -> list[Path]:
 def _found_export(name_or_path: str, caches: list[Path], suffix: str = "") -> Path | None:
     """The checked export of a model (``suffix`` :data:`INT8_SUFFIX`: its int8 export) in ``caches``: named by its
     identity, or as this install named it before identities (such exports are still used: a read-only data folder
-    can't have them made again)."""
-    names = (_export_key(EncoderIdentity.of(name_or_path)) + suffix, _path_export_key(name_or_path) + suffix)
-    return next((cache / name for cache in caches for name in names if _intact(cache / name)), None)
+    can't have them made again; one that can be written has them renamed)."""
+    key, earlier = _export_key(EncoderIdentity.of(name_or_path)) + suffix, _path_export_key(name_or_path) + suffix
+    for cache in caches:
+        if _intact(cache / key):
+            return cache / key
+        if _intact(cache / earlier):
+            with suppress(OSError):  # named by identity from now on, so that other installs find it too
+                (cache / earlier).rename(cache / key)
+                return cache / key
+            return cache / earlier
+    return None
 
 
 def _onnx_export(name_or_path: str, cache_dir: Path) -> Path:

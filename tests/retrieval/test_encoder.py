@@ -134,3 +134,22 @@ def test_a_read_only_data_folder_s_missing_export_is_made_in_the_user_s_cache(se
         load_encoder.cache_clear()
     assert isinstance(encoder, OnnxEncoder)
     assert exported == [tmp_path / "user-cache" / "fever-workbench" / "encoders" / made.name]
+
+
+def test_an_export_named_by_path_before_identities_is_used_and_renamed_by_identity(settings, export_dir, tmp_path,
+                                                                                   monkeypatch):
+    import shutil
+
+    from fever_core.retrieval import encoder as encoder_module
+
+    load_encoder(settings.encoder_model, "cpu", cache_dir=export_dir)
+    [made] = [p for p in export_dir.iterdir() if p.is_dir() and not p.name.endswith("-int8")]
+    cache = tmp_path / "encoders"
+    earlier = shutil.copytree(made, cache / encoder_module._path_export_key(settings.encoder_model))
+    monkeypatch.setattr(encoder_module, "export_onnx", lambda *a: pytest.fail("the earlier export is the model's"))
+    load_encoder.cache_clear()
+    try:
+        assert isinstance(load_encoder(settings.encoder_model, "cpu", cache_dir=cache), OnnxEncoder)
+    finally:
+        load_encoder.cache_clear()
+    assert [p.name for p in cache.iterdir()] == [made.name] and not earlier.exists()
