@@ -8,7 +8,9 @@ exit status is 1 when an invariant is broken (an unexpected exception, a lost co
 non-finite scores, a damaged file answered wrongly, an unbounded wait on Wikipedia, a service that stops answering
 under a flood of connections, a command that ends in a traceback). Probe 7 damages copies of the verifier in a
 temporary data folder; probe 8 serves the checker on 127.0.0.1 in this process; probe 9 runs commands that must
-answer or refuse with a message, in temporary folders, checking claims on ``--corpus`` (only read).
+answer or refuse with a message, in temporary folders, checking claims on ``--corpus`` (only read); probe 10 opens
+copies of probe 4's corpus as another install would (the encoder elsewhere, ``dense.json`` from before encoder
+identities, read-only) and builds a corpus of ``--corpus``'s pages beside one whose key file is damaged.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.reliability import damaged, hostile, live_api, messages, models, rss, service_flood, writes
+from benchmarks.reliability import damaged, hostile, live_api, messages, models, portable, rss, service_flood, writes
 from benchmarks.reliability.common import format_table
 from fever_core.common.device import limit_cpu_threads
 from fever_core.pipeline import Checker
@@ -40,7 +42,8 @@ SIZES = {
     "abandoned_clients": (100, 100),
 }
 WIKIPEDIA_TIMEOUT_S = 3.0
-TABLE_ORDER = ["hostile", "kill_save", "two_writers", "damaged", "live_api", "models", "rss", "service_flood", "messages"]
+TABLE_ORDER = ["hostile", "kill_save", "two_writers", "damaged", "live_api", "models", "rss", "service_flood", "messages",
+               "portable"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         probe("messages", lambda: messages.run(settings.data_dir, args.corpus, settings.verifier_model, work / "messages",
                                                (source, name)))
         probe("models", lambda: models.run(checker.workspace, settings, work / "models"))
+        probe("portable", lambda: portable.run(source, name, checker.verification, settings, work / "portable",
+                                               checker.workspace.store))
 
     rows = [row for name in TABLE_ORDER for row in results[name].rows()]
     ok = all(getattr(result, "ok", True) for result in results.values())  # memory growth is reported, not judged

@@ -30,7 +30,7 @@ from benchmarks.reliability.common import PROJECT_ROOT, Row
 from benchmarks.reliability.damaged import TINY_PAGES
 from fever_core.cli import main
 from fever_core.common.formats import MAX_LIST_CLAIMS
-from fever_core.corpus.build import STORE_FILE, corpus_dir
+from fever_core.corpus.build import SOURCES_FILE, STORE_FILE, corpus_dir
 from fever_core.corpus.sources.wikipedia_api import MAX_LEAD_CHARS
 from fever_core.evaluation.batch import FORMULA_STARTS
 from fever_core.retrieval import dense as dense_module
@@ -405,6 +405,16 @@ def empty_history(ctx: Context) -> CaseOutcome:
     return outcome
 
 
+def damaged_sources_list(ctx: Context) -> CaseOutcome:
+    def prepare(data_dir: Path) -> list[str]:
+        corpus_dir(data_dir, "probe").mkdir(parents=True)
+        (corpus_dir(data_dir, "probe") / SOURCES_FILE).write_text(f'["fever:{ctx.pages}', encoding="utf-8")  # cut off
+        return ["corpus", "info", "probe"]
+
+    return _build_case(ctx, "sources.json cut off mid-string", prepare,
+                       lambda d: str(corpus_dir(d, "probe") / SOURCES_FILE))
+
+
 def full_disk(ctx: Context) -> list[CaseOutcome]:
     """A corpus built on a 4 MiB tmpfs, the disk filled: opening it must answer, or say the disk is full (never that
     the store is damaged, never rebuild it); building another must say the disk is full and leave nothing; with room
@@ -603,8 +613,8 @@ class MessagesResult:
 CASES: list[Callable[[Context], CaseOutcome]] = [
     batch_with_surrogates_and_formulas, truncated_weights, store_is_a_folder, corpus_folder_is_a_file,
     long_corpus_name, huge_line_number_in_pages, huge_line_number_in_evidence, pages_not_utf8, claims_not_utf8,
-    deep_json, built_in_sources_replaced, endless_continue, huge_lead, surrogate_search, claim_id_an_object,
-    claim_list_too_long, empty_history,
+    deep_json, built_in_sources_replaced, damaged_sources_list, endless_continue, huge_lead, surrogate_search,
+    claim_id_an_object, claim_list_too_long, empty_history,
 ]
 """The cases that need nothing but a folder of their own; :func:`run` adds the killed batch, the lost key file and
 the root-only ones."""

@@ -12,7 +12,7 @@ read). Nothing here imports another layer; torch and spaCy are imported only whe
 
 from __future__ import annotations
 
-from fever_core.common.checksums import file_checksum
+from fever_core.common.checksums import file_checksum, model_checksum
 from fever_core.common.device import cpu_supports_bf16, limit_cpu_threads, select_device
 from fever_core.common.formats import (
     Claim,
@@ -77,7 +77,7 @@ __all__ = [
     "CHECK_SETTING", "CHECK_SETTINGS", "CheckSetting", "Settings", "Stance", "ThreadConnections", "UnusableDatabase", "WorkbenchDatabase",
     "active_choice_problem", "active_verifier", "claim_list_kind", "clean_json_text", "clean_user_text",
     "content_words", "cpu_supports_bf16", "decode_utf8", "evidence_premise", "evidence_sentences", "fever_to_plain",
-    "file_checksum", "file_kind", "iter_records", "limit_cpu_threads", "line_number", "list_versions",
+    "file_checksum", "model_checksum", "file_kind", "iter_records", "limit_cpu_threads", "line_number", "list_versions",
     "load_claim_list", "load_claims", "load_pairs", "load_spacy", "missing_local_model", "models_dir",
     "move_aside", "next_version_dir", "normalise_title_key", "pair_premise", "page_id_to_title", "premise_text",
     "probably_not_english", "read_claim_list", "read_jsonl", "select_device", "split_sentences",

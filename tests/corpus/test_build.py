@@ -69,6 +69,24 @@ def test_changed_source_rebuilds_and_unchanged_reuses(tmp_path):
     assert list_corpora(tmp_path)[-1] == "c" and corpus_specs(tmp_path, "c") == spec
 
 
+def test_a_damaged_source_list_is_named_with_the_fix_and_naming_the_sources_again_keeps_the_store(tmp_path):
+    source = write_jsonl(tmp_path / "pages.jsonl", [{"id": "A", "lines": "0\tFirst text ."}])
+    built = ensure_corpus_store(tmp_path, "c", specs=[f"fever:{source}"], progress=False)
+    built.close()
+    saved = corpus_dir(tmp_path, "c") / "sources.json"
+    stamp = (corpus_dir(tmp_path, "c") / "store.sqlite").stat().st_mtime_ns
+    for damage in ('["fever:' + str(source), '{"fever": 1}', '[]', "\udcff"):
+        saved.write_text(damage, encoding="utf-8", errors="surrogateescape")
+        with pytest.raises(CorpusSourceError) as error:
+            ensure_corpus_store(tmp_path, "c", progress=False)
+        assert str(saved) in str(error.value) and "is damaged" in str(error.value)
+        assert "corpus build c --source" in str(error.value)
+    assert list_corpora(tmp_path)[-1] == "c"  # still listed, so that it can be mended
+    mended = ensure_corpus_store(tmp_path, "c", specs=[f"fever:{source}"], progress=False)
+    assert corpus_specs(tmp_path, "c") == [f"fever:{source}"] and mended.stats().pages == 1
+    assert (corpus_dir(tmp_path, "c") / "store.sqlite").stat().st_mtime_ns == stamp  # not rebuilt
+
+
 def test_unknown_corpus_and_bad_names_are_explained(tmp_path):
     with pytest.raises(KeyError, match="corpus build nothing"):
         ensure_corpus_store(tmp_path, "nothing")

@@ -3,7 +3,7 @@ fixture corpus and the tiny NLI model, asserting their invariants. The full suit
 
 from dataclasses import replace
 
-from benchmarks.reliability import damaged, hostile, live_api, messages, models, service_flood, writes
+from benchmarks.reliability import damaged, hostile, live_api, messages, models, portable, service_flood, writes
 
 TIMEOUT_S = 2.0
 
@@ -89,3 +89,14 @@ def test_the_service_answers_under_a_flood_sheds_what_its_timeout_cant_take_and_
     assert result.flood.ok and result.goodput is not None and result.goodput.ok, result
     assert result.refused == {case: status for case, (_, _, status) in service_flood.REFUSED_BODIES.items()}
     assert result.ok and len(result.rows()) == 4
+
+
+def test_a_data_folder_opens_as_it_is_from_another_install_and_damaged_vectors_are_not_shared(workspace, checker,
+                                                                                             settings, tmp_path):
+    result = portable.run(workspace.folder, workspace.name, checker.verification, settings, tmp_path,
+                          workspace.store, claim="Sherlock Holmes was created by Charles Dickens.")
+    intact, *moved, shifted = result.outcomes
+    assert intact.label and [o.case for o in moved] == [c for c in portable.MOVED_CASES if c not in result.skipped]
+    assert result.ok, [o for o in result.outcomes if o.problem]
+    assert moved[0].embedded == 0 and not moved[0].written
+    assert "not reused" in shifted.detail and "0 wrong vectors" in shifted.detail

