@@ -63,6 +63,16 @@ def rows_of(folder: Path) -> list[Row]:
         return json.loads(path.read_text()) if path.is_file() else None
 
     rows = []
+    if (r := load("plain-claims-pairs")) is not None:
+        table = r["with_number_check"]
+        rows += [Row("plain claims, verifier on the settling sentences", table["all"]["accuracy"], table["all"]["n"]),
+                 Row("plain claims, settling sentences, not opposite-label", 1 - table["all"]["opposite"],
+                     table["all"]["n"])]
+        rows += [Row(f"plain claims, settling sentences: {kind}", row["accuracy"], row["n"])
+                 for kind, row in table.items() if kind != "all"]
+    if (r := load("plain-claims-e2e")) is not None:
+        rows += [Row(f"plain claims end to end {group}", r["by_label"][group]["accuracy"], r["by_label"][group]["n"])
+                 for group in (*LABELS, "two-hop") if group in r["by_label"]]
     if (r := load("fever-dev")) is not None:
         rows += [Row("fever-dev FEVER score", r["fever_score"], r["n_claims"]),
                  Row("fever-dev label accuracy", r["label_accuracy"], r["n_claims"]),
@@ -85,7 +95,7 @@ def rows_of(folder: Path) -> list[Row]:
 def latency(folder: Path) -> str:
     """Verification and total p50 latency (seconds per claim) of the end-to-end runs, for the table's footer."""
     parts = []
-    for name in ("fever-dev", "hand-claims"):
+    for name in ("fever-dev", "hand-claims", "plain-claims"):
         path = folder / f"{name}.json"
         if path.is_file():
             stages = json.loads(path.read_text())["stage_latency_p50_s"]

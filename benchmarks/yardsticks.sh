@@ -26,6 +26,11 @@ claims() {  # NAME CLAIMS CORPUS [evaluate options]
 pairs() {  # NAME PAIRS
   $PY -m fever_core evaluate-pairs --pairs "$2" --report "$OUT/$1.json" > /dev/null
 }
+# the plain-language yardstick (issue 37): the verifier alone on the settling sentences, then end to end
+$PY -m benchmarks.plain_claims pairs --verifier "$V" --report "$OUT/plain-claims-pairs.json" > /dev/null
+claims plain-claims benchmarks/embedded/plain-claims.jsonl embedded
+$PY -m benchmarks.plain_claims end-to-end "$PREDICTIONS/plain-claims.predictions.jsonl" \
+  --report "$OUT/plain-claims-e2e.json" > /dev/null
 claims hand-claims benchmarks/embedded/hand-claims.jsonl embedded
 if [ -f benchmarks/embedded/hand-claims-2.jsonl ]; then
   claims hand-claims-2 benchmarks/embedded/hand-claims-2.jsonl embedded

@@ -92,12 +92,14 @@ def cmd_verdict(args: argparse.Namespace) -> int:
 
 
 def cmd_generate_claims(args: argparse.Namespace) -> int:
+    from fever_core.training.contrast_claims import contrast_pairs
     from fever_core.training.distractors import load_embedded_pool
     from fever_core.training.generated_claims import generate_pairs, write_generated
 
-    out = args.out or training_dir(args) / "embedded-generated"
+    out = args.out or training_dir(args) / ("embedded-contrast" if args.contrast else "embedded-generated")
     pool = load_embedded_pool(training_dir(args))
-    records = generate_pairs(pool, sentences_per_page=args.sentences_per_page, seed=args.seed)
+    records = (contrast_pairs(pool, seed=args.seed) if args.contrast
+               else generate_pairs(pool, sentences_per_page=args.sentences_per_page, seed=args.seed))
     print(json.dumps({"out": str(out), "pairs": write_generated(records, out)}, indent=2))
     return 0
 
@@ -256,6 +258,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, default=None,
                    help="folder for train.jsonl and heldout.jsonl (default: training/embedded-generated in the data folder)")
     p.add_argument("--sentences-per-page", type=int, default=3, help="leading sentences used per page (default: 3)")
+    p.add_argument("--contrast", action="store_true",
+                   help="contrastive claims instead: superlatives and ranks, capitals, roles, true and false, with "
+                   "same-page NOT ENOUGH INFO (default folder: training/embedded-contrast)")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_generate_claims)
     p = train.add_parser("prepare-data", help="FEVER's training split with guessed page titles, VitaminC-real split "

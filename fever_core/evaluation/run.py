@@ -127,7 +127,8 @@ def evaluate(
     Args:
         oracle: verify against the first gold evidence group instead of retrieving (SUPPORTS /
             REFUTES claims only; label accuracy is the number that matters then).
-        predictions_path: where to write one FEVER prediction line per claim (jsonl).
+        predictions_path: where to write one FEVER prediction line per claim (jsonl), with the verdict's
+            ``probability`` (``None`` for a claim that could not be checked).
         progress: show a progress bar on stderr.
         on_claim: called as ``on_claim(done, total)`` after each claim (for progress bars).
         rows: if given, one dict per evaluated claim is appended to it: id, claim, gold and
@@ -154,8 +155,8 @@ def evaluate(
     if predictions_path:
         Path(predictions_path).parent.mkdir(parents=True, exist_ok=True)
         with open(predictions_path, "w", encoding="utf-8") as fh:
-            for prediction in predictions:
-                fh.write(json.dumps(prediction, ensure_ascii=False) + "\n")
+            for prediction, row in zip(predictions, batch.rows):  # with the verdict's probability (calibration)
+                fh.write(json.dumps({**prediction, "probability": row.confidence}, ensure_ascii=False) + "\n")
     if not predictions:
         raise ValueError("No claim could be evaluated (in oracle mode, no claim had gold evidence in the corpus).")
     return EvaluationReport.of(batch, predictions, claims_file, checker.workspace.name, checker.retriever,
