@@ -124,6 +124,14 @@ def public_names(package: str) -> set[str]:
     return set()
 
 
+PACKAGES = sorted(module_name(path) for path in PACKAGE.rglob("__init__.py") if path.parent != PACKAGE)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_package_names_its_public_api(package):
+    assert public_names(package), f"{package}/__init__.py has no __all__: name the package's public API in it"
+
+
 def deep_imports_of_public_names(path: Path) -> list[str]:
     """``from package.module import name`` in ``path`` where ``package`` (not the file's own) exports ``name``."""
     own = module_name(path) if path.is_relative_to(PACKAGE) else ""

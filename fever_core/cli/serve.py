@@ -21,10 +21,7 @@ def is_loopback(host: str) -> bool:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from fever_core.common.device import limit_cpu_threads
-    from fever_core.service.app import create_app
-    from fever_core.service.config import ServiceConfig
-
-    from fever_core.service.server import make_server, raise_file_limit
+    from fever_core.service import ServiceConfig, create_app, make_server, raise_file_limit
 
     config = ServiceConfig(max_batch=args.max_batch, batch_wait_ms=args.batch_wait_ms, max_queue=args.max_queue,
                            max_instances=args.max_instances, max_body_bytes=args.max_body_bytes,
@@ -61,7 +58,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    from fever_core.service.config import ServiceConfig
+    from fever_core.service import ServiceConfig
 
     defaults = ServiceConfig(api_key="")
     p = commands.add_parser("serve", help="serve the checker over HTTP (POST /check, POST /predict; docs at /docs)",

@@ -6,6 +6,40 @@
 :mod:`~fever_core.service.startup` checks what must be there before starting and loads the checkers,
 :mod:`~fever_core.service.metrics` writes ``/metrics``, :mod:`~fever_core.service.batching` verifies the claims of
 concurrent requests together in small batches, and :mod:`~fever_core.service.server` makes the uvicorn server
-that ``serve`` runs, with its guards against slow and idle connections. Nothing is imported here, so reading the limits does not
-import the web framework: the public names are the modules above.
+that ``serve`` runs, with its guards against slow and idle connections.
+
+The public names below are imported on first use (``from fever_core.service import ServiceConfig`` imports
+``config.py`` only), so reading the limits does not import the web framework, and importing the package imports
+nothing at all.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# each public name -> the module of this package that defines it
+_HOMES = {
+    "create_app": "app",
+    "API_KEY_HEADER": "config",
+    "ServiceConfig": "config",
+    "ServiceStartError": "startup",
+    "check_can_serve": "startup",
+    "make_server": "server",
+    "raise_file_limit": "server",
+}
+
+__all__ = ["API_KEY_HEADER", "ServiceConfig", "ServiceStartError", "check_can_serve", "create_app", "make_server",
+           "raise_file_limit"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+    globals()[name] = value  # imported once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
