@@ -1,6 +1,11 @@
 """The yardsticks table from the reports of ``benchmarks/yardsticks.sh``, and its change against a baseline.
 
     python benchmarks/yardsticks.py OUT [BASELINE_OUT]
+    python benchmarks/yardsticks.py by-label PREDICTIONS.jsonl OUT/hand-claims-2-by-label.json
+
+The second form scores ``evaluate``'s predictions on ``benchmarks/embedded/hand-claims-2.jsonl`` per gold label
+(single-hop claims), two-hop claims apart, into a small report beside the others (``yardsticks.sh`` runs it), so the
+table is printed from committed reports while the predictions stay in the data folder.
 
 Each row is a share of claims or pairs right, so its noise is one binomial standard error, sqrt(p(1-p)/n).
 With a baseline, a row counts as worse when it drops by more than its noise (the larger of the two); the
@@ -35,13 +40,12 @@ def _label_accuracy(report: dict, label: str, name: str = "hand claims") -> Row:
     return Row(f"{name} {label}", row[label] / n if n else 0.0, n)
 
 
-def _hand_claims_2(folder: Path, name: str) -> list[Row]:
-    """The second hand-written set by label (single-hop claims) and its two-hop claims apart, from its
-    predictions (``hand-claims-2.predictions.jsonl`` beside the reports, or in ``PREDICTIONS``)."""
-    claims_file = Path(__file__).parent / "embedded" / "hand-claims-2.jsonl"
-    predictions = folder / "hand-claims-2.predictions.jsonl"
-    if not claims_file.is_file() or not predictions.is_file():
-        return []
+HAND_CLAIMS_2 = Path(__file__).parent / "embedded" / "hand-claims-2.jsonl"
+
+
+def hand_claims_2_by_label(predictions: Path, claims_file: Path = HAND_CLAIMS_2) -> dict:
+    """``evaluate``'s predictions on the second hand-written set, right per gold label (single-hop claims) and for
+    the two-hop claims apart: ``{"predictions": path, "by_label": {group: {"n", "right", "accuracy"}}}``."""
     gold = {r["id"]: r for r in map(json.loads, claims_file.read_text(encoding="utf-8").splitlines()) if r}
     right: dict[str, list[bool]] = {}
     for line in predictions.read_text(encoding="utf-8").splitlines():
@@ -53,7 +57,9 @@ def _hand_claims_2(folder: Path, name: str) -> list[Row]:
             continue
         key = "two-hop" if claim.get("kind") == "two-hop" else claim["label"]
         right.setdefault(key, []).append(record["predicted_label"] == claim["label"])
-    return [Row(f"{name} {key}", sum(v) / len(v), len(v)) for key in (*LABELS, "two-hop") if (v := right.get(key))]
+    return {"predictions": str(predictions),
+            "by_label": {key: {"n": len(v), "right": sum(v), "accuracy": round(sum(v) / len(v), 4)}
+                         for key in (*LABELS, "two-hop") if (v := right.get(key))}}
 
 
 def rows_of(folder: Path) -> list[Row]:
@@ -88,7 +94,8 @@ def rows_of(folder: Path) -> list[Row]:
             rows.append(Row(title, r["accuracy"], r["n"]))  # with the model's NEI rule
     if (r := load("hand-claims")) is not None:
         rows += [_label_accuracy(r, label) for label in LABELS]
-    rows += _hand_claims_2(folder, "hand claims 2")
+    if (r := load("hand-claims-2-by-label")) is not None:
+        rows += [Row(f"hand claims 2 {group}", row["right"] / row["n"], row["n"]) for group, row in r["by_label"].items()]
     return rows
 
 
@@ -133,6 +140,13 @@ def main(argv: list[str]) -> int:
     if not argv:
         print(__doc__)
         return 2
+    if argv[0] == "by-label":
+        if len(argv) != 3:
+            print(__doc__)
+            return 2
+        report = hand_claims_2_by_label(Path(argv[1]))
+        Path(argv[2]).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        return 0
     baseline = rows_of(Path(argv[1])) if len(argv) > 1 else None
     print(table(rows_of(Path(argv[0])), baseline))
     if text := latency(Path(argv[0])):

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The balanced table a verifier ships on (issue 17): every yardstick, one command, from the project root.
 #   ./benchmarks/yardsticks.sh [VERIFIER [JOINT [OUT]]]
-# Defaults: the shipped verifier and joint verifier, reports into benchmarks/yardsticks/shipped/.
+# Defaults: the shipped verifier and joint verifier, reports into benchmarks/yardsticks/shipped/; the predictions
+# go to $FEVER_DATA_DIR/benchmarks/yardsticks/<OUT's name>/ (data/ by default) and are not committed.
 # An empty JOINT ("") runs without a joint verifier. About 45 minutes on 2 cores with the MiniLM verifier
 # (fever-dev and FM2 end to end are most of it; the corpora are built first if needed). SAMPLE=N checks a seeded
 # sample of N claims of fever-dev and fm2-dev instead of all (compare candidates on the same N). PAIRS=0 skips the
@@ -34,7 +35,7 @@ $PY -m benchmarks.plain_claims end-to-end "$PREDICTIONS/plain-claims.predictions
 claims hand-claims benchmarks/embedded/hand-claims.jsonl embedded
 if [ -f benchmarks/embedded/hand-claims-2.jsonl ]; then
   claims hand-claims-2 benchmarks/embedded/hand-claims-2.jsonl embedded
-  cp "$PREDICTIONS/hand-claims-2.predictions.jsonl" "$OUT/"
+  $PY benchmarks/yardsticks.py by-label "$PREDICTIONS/hand-claims-2.predictions.jsonl" "$OUT/hand-claims-2-by-label.json"
 fi
 claims fever-dev $S/claims/fever-dev.jsonl fever-dev "${SAMPLED[@]}"
 claims fm2-dev $S/claims/fm2-dev.jsonl fm2 "${SAMPLED[@]}"
