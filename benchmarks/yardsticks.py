@@ -95,7 +95,8 @@ def rows_of(folder: Path) -> list[Row]:
     if (r := load("hand-claims")) is not None:
         rows += [_label_accuracy(r, label) for label in LABELS]
     if (r := load("hand-claims-2-by-label")) is not None:
-        rows += [Row(f"hand claims 2 {group}", row["right"] / row["n"], row["n"]) for group, row in r["by_label"].items()]
+        rows += [Row(f"hand claims 2 {group}", row["right"] / row["n"], row["n"])
+                 for group, row in r["by_label"].items()]
     return rows
 
 
