@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pipeline benchmarks quoted in README.md and the model cards (FEVER metrics, recall, latency), from the
+# The pipeline benchmarks quoted in README.md, docs/models.md and the model cards (FEVER metrics, recall, latency), from the
 # project root:
 #   ./benchmarks/run_pipeline.sh            # everything (about an hour on 2 cores)
 # Reports land in benchmarks/pipeline/*.json (committed), predictions in data/benchmarks/pipeline/ (not committed).

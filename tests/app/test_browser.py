@@ -459,7 +459,7 @@ def test_evaluate_shows_n_a_for_metrics_without_gold_evidence(page, tmp_path):
 
 # --- evidence a journalist can trust, state that holds, a finished product (issue 27) --------------------------------
 
-# The verdict card on a true, a false and an unverifiable claim of the app's corpus (the screenshots the README shows).
+# The verdict card on a true, a false and an unverifiable claim of the app's corpus (the screenshots in docs/app.md).
 CARD_CLAIMS = {
     "true": ("Edinburgh is the capital of Scotland.", "Supported"),
     "false": ("Jaws is a 1980 film.", "Refuted"),

@@ -2,7 +2,7 @@
 encoder on a fixed handful of claims (the default MPNet verifier has its own: ``test_mpnet_verifier.py``).
 
 The numbers are what the shipped models gave when this test was written (CPU, float32); they pin behaviour,
-not correctness. Two of the eight verdicts below are wrong in the way README.md and the verifier's card
+not correctness. Two of the eight verdicts below are wrong in the way docs/models.md and the verifier's card
 describe (a true and a false claim called NOT ENOUGH INFO: the learned verdict leans that way on plain text),
 and the verifier alone reads an unverifiable claim about Marie Curie as refuted. A change to model loading,
 premise formatting, retrieval or the verdict policy moves these numbers: if the change is meant, re-measure
