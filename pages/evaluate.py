@@ -39,8 +39,8 @@ from pages.words import count, verdict_word, verdict_words
 
 METRICS = (*FEVER_METRICS, *LABEL_METRICS, *EVIDENCE_METRICS)
 NOT_IN_BATCH_RUNS = "computed when every claim of the file has a label"
+# The seed of the sample a smaller run checks (fever_core.common.formats.sample_across_labels).
 SAMPLE_SEED = 0
-"""The seed of the sample a smaller run checks (:func:`~fever_core.common.formats.sample_across_labels`)."""
 
 
 @dataclass(frozen=True)
@@ -203,7 +203,8 @@ def show_evaluation(ui: UiSettings, evaluation: Evaluation) -> None:
                f"label, {gold.with_evidence} of the {gold.verifiable} Supported / Refuted ones gold evidence. "
                "Metrics without gold data are n/a.")
     show_metrics(evaluation.metrics, evaluation.missing_for)
-    st.metric("latency p50 / p95 (s)", f"{data['latency_p50_s']:.2f} / {data['latency_p95_s']:.2f}")
+    st.metric("latency p50 / p95 (s)", f"{data['latency_p50_s']:.2f} / {data['latency_p95_s']:.2f}",
+              help="Seconds a claim took to check: the median (p50) and the 95th percentile (p95).")
     how = (f"retriever {data['retriever']}, two-hop {'on' if data['two_hop'] else 'off'}"
            if evaluation.scored_by_evaluate else "checked as a batch: some claims have no label")
     st.caption(f"{count(data['n_claims'], 'claim')}, {data['claims_per_s']:.2f} claims/s, {how}.")
