@@ -161,7 +161,7 @@ def check_claim(page, claim: str) -> tuple[float, float]:
     box.fill(claim)
     page.evaluate(WATCH_FOR_VERDICT, claim)
     started = time.perf_counter()
-    page.get_by_role("button", name="Check").click()
+    page.get_by_role("button", name="Check", exact=True).click()
     page.get_by_text("Claim: ", exact=False).filter(has_text=claim[:30]).first.wait_for(timeout=120_000)
     verdict = page.locator("h3", has_text="Verdict:").first
     verdict.wait_for(timeout=120_000)
@@ -264,7 +264,7 @@ def test_a_close_verdict_says_it_is_uncertain(page):
 
 def test_a_claim_that_can_t_be_checked_says_why_at_once(page):
     page.locator("textarea").first.fill("🙂🙂🙂")
-    page.get_by_role("button", name="Check").click()
+    page.get_by_role("button", name="Check", exact=True).click()
     reason = page.get_by_text("no words or numbers")
     reason.wait_for(timeout=10_000)  # visible: not folded into a closed box
     assert page.locator("h3", has_text="Verdict:").count() == 0
@@ -275,7 +275,7 @@ def test_a_too_long_paste_is_kept_cut_with_a_note(page):
     pasted = " ".join(["Edinburgh is the capital city of Scotland."] * 120)
     box = page.locator("textarea").first
     box.fill(pasted)
-    page.get_by_role("button", name="Check").click()
+    page.get_by_role("button", name="Check", exact=True).click()
     page.get_by_text(f"The text had {len(pasted):,} characters").wait_for(timeout=60_000)
     page.locator("h3", has_text="Verdict:").first.wait_for(timeout=120_000)
     kept = box.input_value()
