@@ -3,8 +3,9 @@
 Run with ``make run`` (or ``streamlit run app.py``). Each page in ``pages/`` does one job and calls
 ``fever_core`` only. The frame draws the sidebar settings on every run, whatever the page, so they
 keep their values across pages (``pages/shared.py``); before it draws them, a Verify permalink being
-opened restores its corpus and settings. It loads the checker for them before the page is drawn, so
-the first check is as fast as the next; models and indexes are loaded once with ``st.cache_resource``.
+opened restores its corpus and settings. It starts loading the checker for them in the background and draws the
+page at once (the claim box shows within seconds of the first visit; a Check made meanwhile waits for the load),
+so the first check is as fast as the next; models and indexes are loaded once for the whole server.
 It gives the browser its session cookie (whose checks History shows). The Deploy button and the developer
 menu are hidden by Streamlit's own setting (``client.toolbarMode`` in ``.streamlit/config.toml``); the menu
 keeps the About text set here.
@@ -12,18 +13,21 @@ keeps the About text set here.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
-from pages.shared import keep_browser_session, open_permalink, preload_checker, sidebar_settings
+from pages.shared import keep_browser_session, open_permalink, sidebar_settings, start_loading_checker
 
 ABOUT = (
     "**FEVER Workbench** checks a claim against Wikipedia: it finds pages, ranks evidence sentences, follows "
-    "links for two-hop evidence, and gives a verdict (SUPPORTS, REFUTES or NOT ENOUGH INFO) with the sentences it "
+    "links for two-hop evidence, and gives a verdict (Supported, Refuted or Not enough info) with the sentences it "
     "rests on. Everything runs on this server, offline. Text from Wikipedia, CC BY-SA; benchmarks from FEVER "
     "(Thorne et al. 2018) and Fool Me Twice (Eisenschlos et al. 2021)."
 )
 
 st.set_page_config(page_title="FEVER Workbench", page_icon="🔎", layout="wide", menu_items={"About": ABOUT})
+st.html(Path(__file__).with_name("app.css"))  # the quotes' contrast, the evidence tables on a phone
 
 verify = st.Page("pages/verify.py", title="Verify", icon="✅", default=True)
 navigation = st.navigation([
@@ -37,6 +41,6 @@ navigation = st.navigation([
 ])
 if navigation.url_path == verify.url_path:
     open_permalink()
-preload_checker(sidebar_settings())
+start_loading_checker(sidebar_settings())
 keep_browser_session()
 navigation.run()

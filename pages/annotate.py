@@ -34,6 +34,7 @@ from pages.shared import (
     plain,
     synced_widget,
 )
+from pages.words import count, verdict_word
 
 if TYPE_CHECKING:
     from fever_core.corpus import CorpusStore
@@ -41,6 +42,9 @@ if TYPE_CHECKING:
 
 Evidence = tuple[str, int]
 LINKED_SENTENCES_SHOWN = 5
+PAGE_HITS_SHOWN = 5
+# The searches that find a page to add: by its title, or by the words of a sentence in it (the full-text index).
+ADD_PAGE_SEARCHES = {"lexical": "sentence words", "title": "title"}
 # Keyboard shortcuts (Streamlit shows each on its button; Ctrl is Cmd on a Mac).
 SHORTCUTS = {SUPPORTS: "Alt+1", REFUTES: "Alt+2", NEI: "Alt+3", "save": "Ctrl+Enter", "skip": "Alt+K",
              "next": "Alt+N", "undo": "Alt+Z"}
@@ -134,7 +138,7 @@ def queue_claims(annotations: AnnotationStore) -> None:
             try:
                 added = annotations.add_claims_file(io.StringIO(upload.getvalue().decode("utf-8", errors="replace")))
                 st.session_state["uploaded_name"] = upload.name
-                st.success(f"Queued {added} claims from {plain(upload.name)}.")
+                st.success(f"Queued {count(added, 'claim')} from {plain(upload.name)}.")
             except (AnnotationError, UnusableDatabase) as exc:
                 st.error(plain(f"{upload.name}: {exc}"))
         with st.form("add_claim", clear_on_submit=True):
@@ -204,19 +208,31 @@ def show_page(store: CorpusStore, page: Page, draft: Draft, item_id: int, expand
                                           f"link-{page.page_id}-{sentence.line}")
 
 
-def add_page_by_search(workspace: Workspace, draft: Draft) -> None:
-    """Search the corpus for a page the checker did not find, and add it beside the candidates."""
+def add_page_by_search(workspace: Workspace, draft: Draft, shown: list[str]) -> None:
+    """Search the corpus for a page the checker did not find, by its title or by the words of a sentence in it
+    (the store's full-text index), and add it beside the candidates. Pages already ``shown`` are not offered."""
     with st.form("add_page", clear_on_submit=True):
-        query = st.text_input("Search a page to add")
+        query = st.text_input("Search a page to add: its title, or words of a sentence in it")
+        mode = st.radio("By", list(ADD_PAGE_SEARCHES), format_func=ADD_PAGE_SEARCHES.get, horizontal=True,
+                        key="add_page_mode")
         if st.form_submit_button("Search") and query.strip():
-            st.session_state["page_hits"] = search_corpus(workspace, query, "title", 5)
-    for hit in st.session_state.get("page_hits", []):
-        st.button(f"Add page: {plain(hit.title)}", key=f"add-{hit.page_id}", on_click=add_page,
+            st.session_state["page_hits"] = search_corpus(workspace, query, mode, PAGE_HITS_SHOWN)
+            st.session_state["page_query"] = query.strip()
+    hits = st.session_state.get("page_hits", [])
+    offered = [hit for hit in hits if hit.page_id not in shown]
+    for hit in offered:
+        found = f" — [{hit.line}] {hit.text}" if hit.text else ""
+        st.button(plain(f"Add page: {hit.title}{found}"), key=f"add-{hit.page_id}-{hit.line}", on_click=add_page,
                   args=(draft, hit.page_id))
+    if hits and not offered:
+        st.caption(plain(f"Every page found for “{st.session_state.get('page_query', '')}” is shown above."))
+    elif "page_hits" in st.session_state and not hits:
+        st.caption(plain(f"No page found for “{st.session_state.get('page_query', '')}”."))
 
 
 def add_page(draft: Draft, page_id: str) -> None:
-    draft.extra_pages.append(page_id)
+    if page_id not in draft.extra_pages:
+        draft.extra_pages.append(page_id)
     st.session_state.pop("page_hits", None)
 
 
@@ -225,7 +241,7 @@ def choose_label(draft: Draft, item_id: int) -> None:
     kept in the draft."""
     st.markdown("**Label**" + ("" if draft.label else ": none chosen yet"))
     for column, label in zip(st.columns(len(LABELS)), LABELS):
-        column.button(label, key=f"label-{item_id}-{label.replace(' ', '-')}", shortcut=SHORTCUTS[label],
+        column.button(verdict_word(label), key=f"label-{item_id}-{label.replace(' ', '-')}", shortcut=SHORTCUTS[label],
                       type="primary" if draft.label == label else "secondary", on_click=setattr,
                       args=(draft, "label", label), width="stretch")
     synced_widget(st.checkbox, "Ambiguous (left out of the export)", f"ambiguous-{item_id}", draft.ambiguous,
@@ -243,7 +259,7 @@ def save(annotations: AnnotationStore, item: QueueItem, draft: Draft, annotator:
         st.error(plain(str(exc)))
         return
     sets = sum(bool(group) for group in draft.sets) if draft.label != NEI else 0
-    st.session_state["notice"] = f"Saved as {draft.label} with {sets} evidence set{'' if sets == 1 else 's'}."
+    st.session_state["notice"] = f"Saved as {verdict_word(draft.label)} with {count(sets, 'evidence set')}."
     st.rerun()
 
 
@@ -261,8 +277,8 @@ def annotate(ui: UiSettings, annotations: AnnotationStore, item: QueueItem, anno
     page_ids = list(dict.fromkeys(candidate_pages(ui, item) + draft.extra_pages))
     pages = [page for page in map(store.page, page_ids) if page is not None]
     for number, page in enumerate(pages):
-        show_page(store, page, draft, item.item_id, expanded=number == 0)
-    add_page_by_search(checker.workspace, draft)
+        show_page(store, page, draft, item.item_id, expanded=number == 0 or page.page_id in draft.extra_pages)
+    add_page_by_search(checker.workspace, draft, [page.page_id for page in pages])
     for number, group in enumerate(draft.sets, 1):
         st.text(f"Evidence set {number}: " + (", ".join(f"{p} [{l}]" for p, l in sorted(group)) or "(empty)"))
     choose_label(draft, item.item_id)
@@ -303,7 +319,7 @@ def export(annotations: AnnotationStore) -> None:
     st.subheader("Export")
     buffer = io.StringIO()
     written = annotations.export_fever(buffer)
-    st.download_button(f"Download {written} annotations as FEVER jsonl", buffer.getvalue(), "annotations.jsonl",
+    st.download_button(f"Download {count(written, 'annotation')} as FEVER jsonl", buffer.getvalue(), "annotations.jsonl",
                        "application/jsonl", disabled=written == 0)
     st.caption("The export is FEVER jsonl, what the FEVER scorer reads. To improve the verifier with these "
                "annotations, on any corpus, open Models (or run `python -m fever_core train improve`).")

@@ -33,6 +33,7 @@ from pages.shared import (
     uploaded_claims,
     wikipedia_links,
 )
+from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
 
 # How often a running batch's progress is redrawn, in seconds.
 POLL_SECONDS = 1.0
@@ -40,14 +41,14 @@ POLL_SECONDS = 1.0
 FINISHED_KEPT = 20
 UPLOAD_TYPES = ["txt", "csv", "jsonl", "json"]
 # The results table's columns, in order, with their headings; the optional ones only when some row fills them.
-TABLE_COLUMNS = {"claim": "claim", "verdict": "verdict", "confidence": "confidence",
+TABLE_COLUMNS = {"claim": "claim", "verdict": "verdict", "confidence": PROBABILITY,
                  "deciding_sentence": "deciding sentence", "deciding_page": "page", "wikipedia": "Wikipedia",
                  "label": "gold label", "error": "can't check", "open": "open"}
 OPTIONAL_COLUMNS = ("label", "error")
 TABLE_COLUMN_CONFIG = {
     "claim": st.column_config.TextColumn("claim", width="large"),
     "deciding sentence": st.column_config.TextColumn("deciding sentence", width="large"),
-    "confidence": st.column_config.NumberColumn("confidence", format="%.2f"),
+    PROBABILITY: st.column_config.NumberColumn(PROBABILITY, format="%.2f", help=PROBABILITY_HELP),
     "Wikipedia": st.column_config.LinkColumn("Wikipedia", display_text="Wikipedia ↗"),
     "open": st.column_config.LinkColumn("open", display_text="check ↗", help="Check it again in Verify"),
 }
@@ -143,10 +144,12 @@ def records(batch: Batch, rows: list[BatchRow]) -> list[dict]:
 
 
 def results_table(batch: Batch, rows: list[BatchRow]) -> None:
-    """The rows as a table: claim, verdict, confidence, deciding sentence and its page linked to Wikipedia,
+    """The rows as a table: claim, verdict, its probability, deciding sentence and its page linked to Wikipedia,
     a link that checks the claim again in Verify; the gold label and the reason a claim can't be checked
-    only when some row has one."""
+    only when some row has one. Verdicts and labels in the app's words (the CSV download keeps FEVER's)."""
     frame = pd.DataFrame(records(batch, rows), columns=[*RESULT_COLUMNS, "wikipedia"])
+    for column in ("verdict", "label"):
+        frame[column] = frame[column].map(verdict_word, na_action="ignore")
     frame["open"] = [permalink_url(row.claim.claim, batch.ui) for row in rows]
     shown = [c for c in TABLE_COLUMNS if c not in OPTIONAL_COLUMNS or frame[c].notna().any()]
     st.dataframe(frame[shown].rename(columns=TABLE_COLUMNS), hide_index=True, width="stretch", placeholder="—",
@@ -163,7 +166,7 @@ def show_progress(batch: Batch) -> None:
     seconds = job.seconds()
     rate = job.done / seconds if seconds > 0 else 0.0
     left = f" · about {(job.total - job.done) / rate:.0f} s left" if rate else ""
-    st.progress(job.done / job.total, text=f"Checked {job.done} of {job.total} claims · {rate:.2f} claims/s{left}")
+    st.progress(job.done / job.total, text=f"Checked {job.done} of {count(job.total, 'claim')} · {rate:.2f} claims/s{left}")
     st.button("Stop", on_click=job.stop, help="End the batch after the claim being checked; the results so far stay.")
     results_table(batch, job.rows())
 
@@ -174,10 +177,11 @@ def show_results(batch: Batch) -> None:
     if job.error:
         st.error(plain(f"The batch ended early: {job.error}"))
     stopped = ", stopped" if report.stopped else ""
-    st.success(f"Checked {len(report.rows)} of {job.total} claims{stopped} in {report.seconds:.1f} s "
+    st.success(f"Checked {len(report.rows)} of {count(job.total, 'claim')}{stopped} in {report.seconds:.1f} s "
                f"({report.claims_per_s:.2f} claims/s).")
     gold = report.gold
-    st.caption(f"{gold.labelled} of {gold.claims} claims have a gold label; metrics need gold data, "
+    st.caption(f"{gold.labelled} of {count(gold.claims, 'claim')} {'has' if gold.claims == 1 else 'have'} a gold "
+               "label; metrics need gold data, "
                "so without it they are n/a.")
     show_metrics(report.metrics(), gold.missing_for, per_row=4)
     results_table(batch, report.rows)
@@ -195,7 +199,7 @@ st.caption(f"Corpus: {plain(corpus_label(ui.corpus))} (change it in the sidebar)
 batch = current_batch()
 batch_form(ui, running=batch is not None and batch.job.running)
 if batch is not None:
-    st.subheader(plain(f"{batch.job.total} claims from {batch.source}, on {corpus_label(batch.ui.corpus)}"))
+    st.subheader(plain(f"{count(batch.job.total, 'claim')} from {batch.source}, on {corpus_label(batch.ui.corpus)}"))
     if batch.job.running:
         show_progress(batch)
     else:

@@ -36,8 +36,10 @@ if searched:
     st.session_state["corpus_hits"] = search_corpus(workspace, query, mode, 20)
 hits = st.session_state.get("corpus_hits", [])
 if hits:
-    st.dataframe(pd.DataFrame([{"page": h.title, "line": h.line, "sentence": h.text, "score": round(h.score, 3)} for h in hits]),
-                 hide_index=True, width="stretch")
+    by_title = all(h.line is None for h in hits)  # a title search finds pages, not sentences
+    st.dataframe(pd.DataFrame([{"page": h.title, "score": round(h.score, 3)} if by_title else
+                               {"page": h.title, "line": h.line, "sentence": h.text, "score": round(h.score, 3)}
+                               for h in hits]), hide_index=True, width="stretch", placeholder="—")
     choice = st.selectbox("Read page", list(dict.fromkeys(h.page_id for h in hits)),
                           format_func=lambda pid: store.title_of(pid) or pid)
     if st.button("Open"):

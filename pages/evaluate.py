@@ -1,8 +1,10 @@
 """Evaluate: run the checker over a claims file and show FEVER's metrics, errors and latency.
 
 A metric is shown only where the file has gold data for it, "n/a" otherwise (label accuracy needs
-labels; the FEVER score gold evidence for every SUPPORTS / REFUTES claim; the evidence and
-retrieval metrics those evidence sets). A file whose claims all have labels is scored as
+labels; the FEVER score gold evidence for every Supported / Refuted claim; the evidence and
+retrieval metrics those evidence sets). A smaller run checks a sample drawn evenly across the labels (seeded, so
+the same each time), not the file's first claims, which are often all of one label. A file whose claims all have
+labels is scored as
 ``python -m fever_core evaluate`` scores it; one with unlabelled claims (text, CSV or jsonl) is checked
 as a batch, and scored on its labelled claims.
 """
@@ -12,13 +14,12 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from fever_core.common import LABELS, Claim, DataFileError, load_claim_list
+from fever_core.common import LABELS, Claim, DataFileError, load_claim_list, sample_across_labels
 from fever_core.evaluation import EVIDENCE_METRICS, FEVER_METRICS, LABEL_METRICS, BatchRow, GoldData, evaluate, run_batch
 from pages.shared import (
     UiSettings,
@@ -29,13 +30,17 @@ from pages.shared import (
     footer,
     permalink_url,
     plain,
+    project_path,
     ready_claims_file,
     show_metrics,
     uploaded_claims,
 )
+from pages.words import count, verdict_word, verdict_words
 
 METRICS = (*FEVER_METRICS, *LABEL_METRICS, *EVIDENCE_METRICS)
 NOT_IN_BATCH_RUNS = "computed when every claim of the file has a label"
+# The seed of the sample a smaller run checks (fever_core.common.formats.sample_across_labels).
+SAMPLE_SEED = 0
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,7 @@ def claims_file_problem(path: str) -> str:
     """Why ``path`` (as typed) can't be read as a claims file, before anything runs ("" when it can be tried)."""
     if not path.strip():
         return "Give the path of a claims file (FEVER jsonl, CSV or text, one claim a line), or upload one."
-    file = Path(path.strip()).expanduser()
+    file = project_path(path)
     if not file.exists():
         return f"There is no file at {path.strip()}: check the path, or upload the file instead."
     if not file.is_file():
@@ -74,9 +79,9 @@ def claims_file_problem(path: str) -> str:
     return ""
 
 
-def read_claims(path: str, upload, limit: int) -> list[Claim]:
-    """The first ``limit`` claims (all for 0) of the uploaded file, else of the file at ``path``; an error on
-    the page, and a stop, when they can't be read."""
+def read_claims(path: str, upload) -> list[Claim]:
+    """The claims of the uploaded file, else of the file at ``path`` (relative to the project, or absolute); an
+    error on the page, and a stop, when they can't be read."""
     try:
         if upload is not None:
             claims = uploaded_claims(upload)
@@ -85,11 +90,23 @@ def read_claims(path: str, upload, limit: int) -> list[Claim]:
             if problem:
                 st.error(plain(problem))
                 st.stop()
-            claims = load_claim_list(str(Path(path.strip()).expanduser()))
+            claims = load_claim_list(str(project_path(path)))
     except DataFileError as exc:
         st.error(plain(f"Can't read the claims: {exc}"))
         st.stop()
-    return claims[:limit] if limit else claims
+    return claims
+
+
+def sample_note(claims: list[Claim], sample: list[Claim]) -> str:
+    """What a run checks: all the claims, or a sample of them and how it was drawn, with its labels."""
+    if len(sample) == len(claims):
+        return f"Checking all {count(len(claims), 'claim')} of the file."
+    labels = [claim.label for claim in sample]
+    spread = ", ".join(f"{labels.count(label)} {verdict_word(label)}" for label in LABELS if label in labels)
+    unlabelled = f", {labels.count(None)} without a label" if None in labels else ""
+    return (f"Checking a sample of {len(sample)} of the file's {count(len(claims), 'claim')}, drawn at random evenly "
+            f"across the labels (seed {SAMPLE_SEED}, the same sample each run): {spread}{unlabelled}. "
+            "Set “Claims to check” to 0 to check them all.")
 
 
 def evaluate_labelled(ui: UiSettings, claims: list[Claim], source: str, oracle: bool, on_claim) -> Evaluation:
@@ -128,7 +145,7 @@ def run_evaluation(ui: UiSettings, claims: list[Claim], source: str, oracle: boo
     bar = st.progress(0.0, text="Checking claims…")
 
     def on_claim(done: int, total: int) -> None:
-        bar.progress(done / total, text=f"Checked {done} of {total} claims")
+        bar.progress(done / total, text=f"Checked {done} of {count(total, 'claim')}")
 
     if GoldData.of(claims).all_labelled:
         return evaluate_labelled(ui, claims, source, oracle, on_claim)
@@ -148,7 +165,7 @@ def is_error(row: dict, evaluation: Evaluation) -> bool:
 def show_confusion(evaluation: Evaluation) -> None:
     data = evaluation.report
     matrix = [[data["confusion_matrix"][gold][pred] for pred in LABELS] for gold in LABELS]
-    figure = px.imshow(matrix, x=list(LABELS), y=list(LABELS), text_auto=True, color_continuous_scale="Blues",
+    figure = px.imshow(matrix, x=verdict_words(), y=verdict_words(), text_auto=True, color_continuous_scale="Blues",
                        labels={"x": "predicted", "y": "gold", "color": "claims"})
     figure.update_layout(height=360, margin={"l": 10, "r": 10, "t": 30, "b": 10}, title="Confusion matrix")
     st.plotly_chart(figure, width="stretch")
@@ -158,7 +175,8 @@ def show_claims(ui: UiSettings, evaluation: Evaluation) -> None:
     """Every claim with its gold and predicted labels, or only the errors; each opens in Verify."""
     only_errors = st.toggle("Only errors (wrong label; or, where the FEVER score is computed, no gold evidence found)")
     table = pd.DataFrame([{
-        "id": r["id"], "claim": r["claim"], "gold": r["label"], "predicted": r["predicted_label"],
+        "id": r["id"], "claim": r["claim"], "gold": verdict_word(r["label"]),
+        "predicted": verdict_word(r["predicted_label"]),
         "FEVER correct": r["fever_correct"] if evaluation.metrics["fever_score"] is not None else None,
         "open": permalink_url(r["claim"], ui),
     } for r in evaluation.rows if not only_errors or is_error(r, evaluation)],
@@ -181,13 +199,15 @@ def show_evaluation(ui: UiSettings, evaluation: Evaluation) -> None:
     """The metrics ("n/a" without gold data), latency, the confusion matrix, the claims and the downloads."""
     data, gold = evaluation.report, evaluation.gold
     st.subheader("FEVER metrics")
-    st.caption(f"{gold.labelled} of {gold.claims} claims have a gold label, {gold.with_evidence} of the "
-               f"{gold.verifiable} SUPPORTS / REFUTES ones gold evidence. Metrics without gold data are n/a.")
+    st.caption(f"{gold.labelled} of {count(gold.claims, 'claim')} {'has' if gold.claims == 1 else 'have'} a gold "
+               f"label, {gold.with_evidence} of the {gold.verifiable} Supported / Refuted ones gold evidence. "
+               "Metrics without gold data are n/a.")
     show_metrics(evaluation.metrics, evaluation.missing_for)
-    st.metric("latency p50 / p95 (s)", f"{data['latency_p50_s']:.2f} / {data['latency_p95_s']:.2f}")
+    st.metric("latency p50 / p95 (s)", f"{data['latency_p50_s']:.2f} / {data['latency_p95_s']:.2f}",
+              help="Seconds a claim took to check: the median (p50) and the 95th percentile (p95).")
     how = (f"retriever {data['retriever']}, two-hop {'on' if data['two_hop'] else 'off'}"
            if evaluation.scored_by_evaluate else "checked as a batch: some claims have no label")
-    st.caption(f"{data['n_claims']} claims, {data['claims_per_s']:.2f} claims/s, {how}.")
+    st.caption(f"{count(data['n_claims'], 'claim')}, {data['claims_per_s']:.2f} claims/s, {how}.")
     if evaluation.scored_by_evaluate:
         show_confusion(evaluation)
     st.subheader("Claims")
@@ -206,14 +226,19 @@ with st.form("evaluate"):
     path = st.text_input("Claims file (FEVER jsonl; or CSV or text, labels optional)", ready,
                          placeholder="path/to/claims.jsonl")
     upload = st.file_uploader("…or upload one", type=["jsonl", "json", "csv", "txt"])
-    limit = st.number_input("Claims to check (0 = all)", min_value=0, value=50, step=10)
+    limit = st.number_input("Claims to check (0 = all)", min_value=0, value=50, step=10,
+                            help="Fewer than the file holds: a sample drawn at random evenly across the labels "
+                            f"(seed {SAMPLE_SEED}, the same each run), in the file's order.")
     oracle = st.checkbox("Oracle evidence (verify against gold evidence; judges the verifier alone)")
     run = st.form_submit_button("Run", type="primary")
 
 if run:
-    claims = read_claims(path, upload, int(limit))
-    st.session_state["evaluation"] = run_evaluation(ui, claims, upload.name if upload else path, oracle)
+    claims = read_claims(path, upload)
+    sample = sample_across_labels(claims, int(limit), seed=SAMPLE_SEED)
+    st.session_state["evaluation_sample"] = sample_note(claims, sample)
+    st.session_state["evaluation"] = run_evaluation(ui, sample, upload.name if upload else path, oracle)
 
 if "evaluation" in st.session_state:
+    st.caption(st.session_state.get("evaluation_sample", ""))
     show_evaluation(ui, st.session_state["evaluation"])
 footer()

@@ -15,6 +15,7 @@ import streamlit as st
 from fever_core.common import UnusableDatabase
 from fever_core.workbench import HistoryEntry, HistoryStore
 from pages.shared import (
+    check_on_verify,
     corpus_label,
     footer,
     history_session,
@@ -25,6 +26,7 @@ from pages.shared import (
     show_unusable_database,
     synced_widget,
 )
+from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
 
 # The newest checks matching the search that the page lists.
 SHOWN = 500
@@ -38,7 +40,8 @@ def checked_at(entry: HistoryEntry) -> str:
 
 def entries_table(entries: list[HistoryEntry]) -> pd.DataFrame:
     return pd.DataFrame([{
-        "checked": checked_at(e), "claim": e.claim, "verdict": e.verdict, "confidence": round(e.confidence, 3),
+        "checked": checked_at(e), "claim": e.claim, "verdict": verdict_word(e.verdict),
+        PROBABILITY: round(e.confidence, 3),
         "deciding sentence": e.deciding_sentence, "page": e.deciding_page, "corpus": corpus_label(e.corpus),
         "from": "batch" if e.batch else "Verify",
     } for e in entries])
@@ -47,33 +50,41 @@ def entries_table(entries: list[HistoryEntry]) -> pd.DataFrame:
 def describe(entry: HistoryEntry) -> str:
     """An entry in one line, for the choice of the check to open."""
     claim = entry.claim if len(entry.claim) <= CLAIM_CHARS_IN_CHOICE else entry.claim[:CLAIM_CHARS_IN_CHOICE] + "…"
-    return f"{checked_at(entry)} · {entry.verdict} · {claim}"
+    return f"{checked_at(entry)} · {verdict_word(entry.verdict)} · {claim}"
 
 
 def open_entry(entries: list[HistoryEntry]) -> None:
-    """Choose a check, then open it in Verify as it was made, or check it again there with its corpus and
-    settings (the sidebar takes them, as from a permalink)."""
+    """Choose a check (the choice stays while the person visits other pages), then open it in Verify as it was
+    made, or check it again there with its corpus and settings (the sidebar takes them, as from a permalink),
+    which keeps the new check in the history."""
     by_id = {entry.entry_id: entry for entry in entries}
-    entry = by_id[st.selectbox("Check", by_id, format_func=lambda entry_id: describe(by_id[entry_id]),
-                               key="history_choice")]
+    chosen = st.session_state.get("history_choice")
+    entry = by_id[synced_widget(st.selectbox, "Check", "_history_choice", chosen if chosen in by_id else next(iter(by_id)),
+                                partial(st.session_state.__setitem__, "history_choice"), options=list(by_id),
+                                format_func=lambda entry_id: describe(by_id[entry_id]))]
+    st.session_state["history_choice"] = entry.entry_id
     cols = st.columns([1, 1, 3])
     if cols[0].button("Open in Verify", type="primary", help="Shows the check as it was made, without checking again"):
+        st.session_state.pop("history_opened", None)  # the same check opened a second time opens again
         st.switch_page("pages/verify.py", query_params={"history": str(entry.entry_id)})
     if cols[1].button("Check again", help="Checks the claim again in Verify, with the corpus and settings it had"):
-        st.switch_page("pages/verify.py", query_params=permalink_params(entry.claim, settings_of(entry.settings)))
+        params = permalink_params(entry.claim, settings_of(entry.settings))
+        check_on_verify(params)  # checked even when it is the address of the last check
+        st.switch_page("pages/verify.py", query_params=params)
 
 
-def clear_history(history: HistoryStore, count: int, session: str | None) -> None:
+def clear_history(history: HistoryStore, kept: int, session: str | None) -> None:
     """Clear the history (``session``'s checks, or everyone's for ``None``), once the person has confirmed it."""
     if not st.session_state.get("confirm_clear"):
-        st.button("Clear the history…", disabled=not count, on_click=st.session_state.__setitem__,
+        st.button("Clear the history…", disabled=not kept, on_click=st.session_state.__setitem__,
                   args=("confirm_clear", True))
         return
     whose = "everyone's" if session is None else "this browser's"
-    st.warning(f"Delete all {count:,} of {whose} checks from the history? This can't be undone.", icon="⚠️")
+    which = f"all {kept:,} of {whose} checks" if kept > 1 else f"{whose} one check"
+    st.warning(f"Delete {which} from the history? This can't be undone.", icon="⚠️")
     cols = st.columns([1, 1, 3])
     if cols[0].button("Yes, delete them all", type="primary"):
-        st.session_state["history_notice"] = f"Deleted {history.clear(session):,} checks."
+        st.session_state["history_notice"] = f"Deleted {count(history.clear(session), 'check')}."
     elif not cols[1].button("Cancel"):
         return
     st.session_state["confirm_clear"] = False
@@ -83,8 +94,8 @@ def clear_history(history: HistoryStore, count: int, session: str | None) -> Non
 def show_history(history: HistoryStore, session: str | None) -> None:
     """``session``'s checks (everyone's for ``None``), the search, opening one, and clearing. Raises
     UnusableDatabase."""
-    count = history.count(session)
-    st.caption(f"{count:,} checks kept, newest first: "
+    kept = history.count(session)
+    st.caption(f"{count(kept, 'check')} kept, newest first: "
                + ("everyone's who uses this workbench (it was started with a shared history)." if session is None else
                   "those made in this browser until it is closed (others using the workbench have their own)."))
     if history.read_only:
@@ -96,13 +107,13 @@ def show_history(history: HistoryStore, session: str | None) -> None:
     entries = history.search(words, SHOWN, session)
     if entries:
         st.dataframe(entries_table(entries), hide_index=True, width="stretch",
-                     column_config={"confidence": st.column_config.NumberColumn(format="%.2f")})
+                     column_config={PROBABILITY: st.column_config.NumberColumn(format="%.2f", help=PROBABILITY_HELP)})
         open_entry(entries)
-    elif count:
+    elif kept:
         st.info(plain(f"No check holds every word of “{words}”."))
     else:
         st.info("No checks yet: those made on Verify and Batch are kept here.")
-    clear_history(history, count, session)
+    clear_history(history, kept, session)
 
 
 st.title("History")

@@ -18,7 +18,6 @@ import streamlit as st
 
 from fever_core.common import (
     DEFAULT_VERIFIER,
-    FALLBACK_VERIFIER,
     ModelVersion,
     Settings,
     active_verifier,
@@ -29,7 +28,8 @@ from fever_core.common import (
 from fever_core.corpus import LIVE_CORPUS, list_corpora
 from fever_core.verification import adapter_base
 from fever_core.workbench import DONE, FAILED, read_status, start_job
-from pages.shared import corpus_label, current_settings, footer, load_annotations, plain
+from pages.shared import corpus_label, current_settings, footer, load_annotations, plain, verifier_name
+from pages.words import count
 
 POLL_SECONDS = 2.0
 MIN_ANNOTATIONS = 20
@@ -54,15 +54,6 @@ IMPROVE_ADAPTER_FACTOR = 2.7
 
 def status_file(settings: Settings):
     return models_dir(settings.data_dir) / "improve-job.json"
-
-
-def model_name(path: str, versions: list[ModelVersion]) -> str:
-    """How a verifier is named on the page: ``shipped``, ``shipped, small``, a version's name, or its path."""
-    if path == DEFAULT_VERIFIER:
-        return "shipped (MPNet)"
-    if path == FALLBACK_VERIFIER:
-        return "shipped, small (MiniLM)"
-    return next((v.name for v in versions if str(v.path.resolve()) == path or str(v.path) == path), path)
 
 
 def switch_to(settings: Settings, path: str | None) -> None:
@@ -101,11 +92,12 @@ def improve_form(settings: Settings, in_use: str, versions: list[ModelVersion], 
     st.subheader("Improve the verifier")
     counts = load_annotations().counts()
     enough = counts["annotations"] >= MIN_ANNOTATIONS
-    st.caption(f"{counts['annotations']} annotations saved (Annotate). A quarter of the annotated claims are "
+    st.caption(f"{count(counts['annotations'], 'annotation')} saved (Annotate). A quarter of the annotated claims are "
                "held out to compare the new version with the one in use; the rest are learned from. "
                "The new version keeps the learned verdict of the one it starts from.")
     if not enough:
-        st.info(f"{WHY_MIN_ANNOTATIONS} Annotate {MIN_ANNOTATIONS - counts['annotations']} more claims first.",
+        st.info(f"{WHY_MIN_ANNOTATIONS} Annotate {count(MIN_ANNOTATIONS - counts['annotations'], 'more claim')} "
+                "first.",
                 icon="✍️")
     corpora = [name for name in list_corpora(settings.data_dir) if name != LIVE_CORPUS]
     ui = current_settings()
@@ -116,10 +108,10 @@ def improve_form(settings: Settings, in_use: str, versions: list[ModelVersion], 
                            help="More passes learn the annotations more closely, and take longer.")
         adapter = adapter_base(in_use) is not None
         st.caption(f"Takes {duration(improve_estimate(counts['annotations'], epochs, adapter))} on 2 CPU cores with "
-                   f"{counts['annotations']} annotations and {epochs} passes (measured rate; the app stays usable "
+                   f"{count(counts['annotations'], 'annotation')} and {count(epochs, 'pass', 'passes')} (measured rate; the app stays usable "
                    "meanwhile, and the run goes on if you leave the page).")
         started = st.form_submit_button("Improve the verifier", type="primary", disabled=running or not enough)
-    st.caption(f"Starts from: {plain(model_name(in_use, versions))}. The same from the command line: "
+    st.caption(f"Starts from: {plain(verifier_name(in_use, versions))}. The same from the command line: "
                "`python -m fever_core train improve --corpus NAME`.")
     if started:
         try:
@@ -164,8 +156,9 @@ def versions_list(settings: Settings, in_use: str, versions: list[ModelVersion])
         with st.container(border=True, key=f"version-{version.name}"):
             using = str(version.path.resolve()) == in_use or str(version.path) == in_use
             st.markdown(f"**{version.name}**" + (" · in use" if using else ""))
-            st.caption(plain(f"From {model_name(version.base, versions)}, on {version.annotations.get('train', 0)} "
-                             f"annotations ({version.annotations.get('heldout', 0)} held out), made "
+            st.caption(plain(f"From {verifier_name(version.base, versions)}, on "
+                             f"{count(version.annotations.get('train', 0), 'annotation')} "
+                             f"({version.annotations.get('heldout', 0)} held out), made "
                              f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(version.created_at))} in "
                              f"{version.wall_s:.0f} s."))
             st.table(comparison(version))
@@ -182,7 +175,7 @@ ui = current_settings()
 versions = list_versions(settings.data_dir)
 st.title("Models")
 in_use = ui.verifier_model
-st.markdown(f"Verifier in use: **{plain(model_name(in_use, versions))}**")
+st.markdown(f"Verifier in use: **{plain(verifier_name(in_use, versions))}**")
 if in_use != DEFAULT_VERIFIER:
     st.button("Switch back to the shipped verifier", on_click=switch_to, args=(settings, None))
 if active_verifier(settings.data_dir) is None and in_use != DEFAULT_VERIFIER:

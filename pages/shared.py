@@ -8,6 +8,7 @@ import re
 import urllib.parse
 import uuid
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import suppress
 from dataclasses import asdict, dataclass
 from functools import partial
@@ -19,18 +20,24 @@ import streamlit as st
 from fever_core.common import (
     CHECK_SETTING,
     CHECK_SETTINGS,
+    DEFAULT_VERIFIER,
+    FALLBACK_VERIFIER,
+    PROJECT_ROOT,
     SHARED_DATA_DIR,
     Claim,
     DataFileError,
+    ModelVersion,
     Settings,
     UnusableDatabase,
     decode_utf8,
     limit_cpu_threads,
+    list_versions,
     move_aside,
     read_claim_list,
 )
 from fever_core.corpus import LIVE_CORPUS, list_corpora
 from fever_core.verification import load_decision_rule
+from pages.words import metric_help, metric_word
 
 if TYPE_CHECKING:
     from fever_core.corpus import CorpusStore
@@ -43,6 +50,51 @@ SESSION_COOKIE = "fever_workbench_session"
 _SESSION_ID = re.compile(r"[0-9a-f]{32}")
 SETTING_LIMITS = {setting.name: setting.limits for setting in CHECK_SETTINGS if setting.limits is not None}
 """Each sidebar slider's range, from the declaration: the sliders draw it, a permalink's values are held to it."""
+
+
+SHIPPED_VERIFIER_NAMES = {DEFAULT_VERIFIER: "shipped (MPNet)", FALLBACK_VERIFIER: "shipped, small (MiniLM)"}
+"""The verifiers installed with the workbench, by the names the pages give them (never their install path)."""
+
+
+def shown_path(path: str | Path) -> str:
+    """A file or folder as the pages show it: relative to the project when it is in it (``../`` and the rest when
+    it is beside it, as the shared data is), else as given; never the server's install path."""
+    path = Path(path).expanduser()
+    if not path.is_absolute():
+        return str(path)
+    for base, prefix in ((PROJECT_ROOT, ""), (PROJECT_ROOT.parent, "../")):
+        with suppress(ValueError):
+            return prefix + str(path.resolve().relative_to(base))
+    return str(path)
+
+
+def project_path(typed: str) -> Path:
+    """A path typed on a page: relative ones are relative to the project (as :func:`shown_path` shows them)."""
+    path = Path(typed.strip()).expanduser()
+    return path if path.is_absolute() else PROJECT_ROOT / path
+
+
+def verifier_name(path: str, versions: list[ModelVersion] | None = None) -> str:
+    """How a verifier is named on the pages: ``shipped (MPNet)``, ``shipped, small (MiniLM)``, a version's name
+    (of ``versions``, by default the data folder's), a folder by :func:`shown_path`, or a hub id as it is."""
+    if path in SHIPPED_VERIFIER_NAMES:
+        return SHIPPED_VERIFIER_NAMES[path]
+    versions = list_versions(Settings.from_env().data_dir) if versions is None else versions
+    named = next((v.name for v in versions if path in (str(v.path.resolve()), str(v.path))), None)
+    return named or (shown_path(path) if Path(path).is_absolute() else path)
+
+
+def verifier_path(name: str) -> str:
+    """The verifier a name typed in the sidebar means (:func:`verifier_name` read back): a shipped one's or a
+    version's folder, a folder by its path (relative to the project, or absolute), else a hub id as typed."""
+    name = name.strip()
+    shipped = {shown: path for path, shown in SHIPPED_VERIFIER_NAMES.items()}
+    version = next((v for v in list_versions(Settings.from_env().data_dir) if v.name == name), None)
+    if name in shipped:
+        return shipped[name]
+    if version is not None:
+        return str(version.path.resolve())
+    return str(project_path(name)) if name and project_path(name).is_dir() else name
 
 
 def plain(text: str) -> str:
@@ -197,7 +249,12 @@ def sidebar_settings() -> UiSettings:
         number_check = CHECK_SETTING["number_check"]
         _setting_widget(st.toggle, number_check.label, "number_check", defaults,
                         help=number_check.help[:1].upper() + number_check.help[1:] + ".")
-        _setting_widget(st.text_input, "Verifier model (path or hub id)", "verifier_model", defaults)
+        synced_widget(st.text_input, "Verifier model (name, folder or hub id)", "_verifier_model",
+                      verifier_name(_setting("verifier_model", defaults)),
+                      lambda typed: st.session_state.__setitem__("verifier_model", verifier_path(typed)),
+                      help="The shipped verifier is “shipped (MPNet)”; “shipped, small (MiniLM)” is faster. Versions "
+                      "made on Models go by their names (verifier-v1...); any other folder by its path, relative to "
+                      "the project or absolute.")
     with sidebar.expander("Add a corpus from a FEVER wiki-pages file"), st.form("new_corpus"):
         name = st.text_input("Name", placeholder="my-pages")
         path = st.text_input("File path (FEVER wiki-pages jsonl)")
@@ -265,6 +322,13 @@ def open_permalink() -> None:
     params = st.query_params.to_dict()
     if "claim" not in params or st.session_state.get("permalink_opened") == params:
         return
+    check_on_verify(params)
+
+
+def check_on_verify(params: dict[str, str]) -> None:
+    """Make a permalink's check (:func:`permalink_params`) the one Verify makes next: its corpus and settings
+    restored, its claim left in ``session_state["permalink_claim"]`` (what could not be restored in
+    ``"permalink_refused"``), and the permalink marked opened, so that the frame does not open it again."""
     st.session_state["permalink_opened"] = params
     st.session_state["permalink_refused"] = restore_settings(params)
     st.session_state["permalink_claim"] = params["claim"]
@@ -298,10 +362,23 @@ def build_corpus(name: str, path: str, with_embedded: bool) -> None:
             status.update(label=plain(f"Can't build {name}: {exc}"), state="error")
 
 
-@st.cache_resource(show_spinner="Loading the corpus and models (the first time builds the corpus index)…")
-def load_checker(corpus: str, verifier_model: str):
-    """One checker per (corpus, model), shared by all sessions, warmed up (:meth:`Checker.warm_up`) so that
-    the person's first check is as fast as the next."""
+CHECKER_LOADING = "Loading the corpus and models (the first time builds the corpus index)…"
+
+
+@st.cache_resource(show_spinner=False)
+def _checker_loader() -> ThreadPoolExecutor:
+    """The thread that loads checkers, one for the whole server: a load goes on while the pages are drawn."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="checker-loader")
+
+
+@st.cache_resource(show_spinner=False)
+def _checker_loading(corpus: str, verifier_model: str) -> Future:
+    """The load of the checker for ``(corpus, verifier_model)``, started once and shared by all sessions."""
+    return _checker_loader().submit(_open_checker, corpus, verifier_model)
+
+
+def _open_checker(corpus: str, verifier_model: str):
+    """A checker, warmed up (:meth:`Checker.warm_up`) so that the person's first check is as fast as the next."""
     from fever_core.pipeline import Checker
 
     settings = Settings.from_env(verifier_model=verifier_model)
@@ -311,11 +388,30 @@ def load_checker(corpus: str, verifier_model: str):
     return checker
 
 
-def preload_checker(ui: UiSettings) -> None:
-    """Load the checker for the sidebar's choices now (a spinner shows while it loads), not on the
-    first Check. One that can't load is left to the page that needs it, which says why."""
-    with suppress(Exception):  # checker_or_stop reports it where a checker is needed
-        load_checker(ui.corpus, ui.verifier_model)
+def start_loading_checker(ui: UiSettings) -> None:
+    """Start loading the checker for the sidebar's choices in the background, once for the whole server. The
+    frame calls it on every run before the page is drawn, which it does not hold up: the claim box shows at once
+    on the first visit too, and a Check made meanwhile waits for the load (:func:`load_checker`)."""
+    _checker_loading(ui.corpus, ui.verifier_model)
+
+
+def checker_loading(ui: UiSettings) -> bool:
+    """Whether the checker for the sidebar's choices is still loading."""
+    return not _checker_loading(ui.corpus, ui.verifier_model).done()
+
+
+def load_checker(corpus: str, verifier_model: str):
+    """The checker for ``(corpus, verifier_model)``, shared by all sessions; while it loads, a spinner shows and
+    this waits. Raises what the load raised, and the next call loads it again."""
+    loading = _checker_loading(corpus, verifier_model)
+    if not loading.done():
+        with st.spinner(CHECKER_LOADING):
+            wait([loading])
+    try:
+        return loading.result()
+    except Exception:
+        _checker_loading.clear(corpus, verifier_model)
+        raise
 
 
 @st.cache_resource(show_spinner="Opening the corpus…")
@@ -458,24 +554,26 @@ def check_options(ui: UiSettings):
 
 
 def ready_claims_file(corpus: str) -> str:
-    """A labelled claims file that goes with a corpus: the hand-written claims for ``embedded`` (shipped in
-    ``benchmarks/embedded/``), the dev claims for ``fever-dev`` and ``fm2`` when ../shared is there; "" otherwise."""
+    """A labelled claims file that goes with a corpus, as the pages show it (:func:`shown_path`): the hand-written
+    claims for ``embedded`` (shipped in ``benchmarks/embedded/``), the dev claims for ``fever-dev`` and ``fm2`` when
+    ../shared is there; "" otherwise."""
     from fever_core.training.improve import HAND_CLAIMS
 
     name = {"fever-dev": "fever-dev.jsonl", "fm2": "fm2-dev.jsonl"}.get(corpus)
     path = HAND_CLAIMS if corpus == "embedded" else SHARED_DATA_DIR / "claims" / name if name else None
-    return str(path) if path and path.is_file() else ""
+    return shown_path(path) if path and path.is_file() else ""
 
 
 def show_metrics(metrics: Mapping[str, float | None], missing_for: Callable[[str], str], per_row: int = 5) -> None:
-    """Each metric (in [0, 1]) to three decimals, or "n/a" where there is no gold data for it, with the
-    reason (``missing_for(name)``) as its help."""
+    """Each metric (in [0, 1]) by its name for people, to three decimals, or "n/a" where there is no gold data
+    for it; its help says what it measures (:data:`~pages.words.METRIC_WORDS`) and, for "n/a", why
+    (``missing_for(name)``)."""
     names = list(metrics)
     for start in range(0, len(names), per_row):
         for col, name in zip(st.columns(per_row), names[start:start + per_row]):
             value = metrics[name]
-            col.metric(name.replace("_", " "), "n/a" if value is None else f"{value:.3f}",
-                       help=f"n/a: {missing_for(name)}" if value is None else None)
+            why = f"\n\nn/a: {missing_for(name)}." if value is None else ""
+            col.metric(metric_word(name), "n/a" if value is None else f"{value:.3f}", help=metric_help(name) + why)
 
 
 def footer() -> None:

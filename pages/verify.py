@@ -31,10 +31,12 @@ from fever_core.retrieval import drawn_chains
 from fever_core.verification import stance_label
 from fever_core.workbench import HistoryEntry
 from pages.shared import (
+    CHECKER_LOADING,
     UiSettings,
     WikipediaLink,
     browser_session,
     check_options,
+    checker_loading,
     checker_or_stop,
     corpus_label,
     corpus_store_or_none,
@@ -49,6 +51,7 @@ from pages.shared import (
     wikipedia_links,
     write_permalink,
 )
+from pages.words import PROBABILITY, verdict_word, verdict_words
 
 GENERAL_EXAMPLES = [
     "Stanley Kubrick directed 2001: A Space Odyssey.",
@@ -64,8 +67,10 @@ EXAMPLES = {
     ],
     "fm2": ["Filming for the movie Gandhi in India was delayed due to political unrest."],
 }
-VERDICT_STYLE = {SUPPORTS: ("green", "Supported"), REFUTES: ("red", "Refuted"), NEI: ("gray", "Not enough info")}
+VERDICT_COLOURS = {SUPPORTS: "green", REFUTES: "red", NEI: "gray"}
 BAR_COLOURS = {SUPPORTS: "#2e7d32", REFUTES: "#c62828", NEI: "#757575"}
+# How often the note shown while the checker loads looks whether it has loaded, in seconds.
+LOADING_POLL_SECONDS = 1.0
 # A verdict whose two likeliest labels are closer than this (in probability) is shown as uncertain.
 CLOSE_MARGIN = 0.15
 # How sure the verdict is, in words: the first whose lower bound its probability reaches.
@@ -76,11 +81,11 @@ PROBABILITY_HELP = ("How sure the workbench is of this verdict, from 0 to 1: its
                     "second verifier that reads the top sentences together. It is a model's estimate, not a "
                     "fact-check: read the deciding sentence.")
 EVIDENCE_LEGEND = (
-    "**stance**: the verifier's reading of that one sentence against the claim — its likeliest label and that "
-    "label's probability (0 to 1); *not judged* below the minimum evidence score. **score**: how closely the "
+    "**stance**: the verifier's reading of that one sentence against the claim — its likeliest verdict and that "
+    "verdict's probability (0 to 1); *not judged* below the minimum evidence score. **score**: how closely the "
     "sentence matches the claim (similarity, about −1 to 1; higher is closer). **hop 2**: reached through a link "
     "in a first-hop sentence. **used**: the verdict rests on it — it mentions what the claim is about and its own "
-    "stance is the verdict. Highlighted: the deciding sentence."
+    "stance is the verdict. Highlighted: the deciding sentence. On a phone, score, hop and used are in Details."
 )
 
 
@@ -161,7 +166,8 @@ def uncertainty(probabilities: dict[str, float]) -> str:
     (first, p_first), (second, p_second) = sorted(probabilities.items(), key=lambda item: -item[1])[:2]
     if p_first - p_second >= CLOSE_MARGIN:
         return ""
-    return (f"Uncertain: {first} {p_first:.2f} against {second} {p_second:.2f} is a close call. "
+    return (f"Uncertain: {verdict_word(first)} {p_first:.2f} against {verdict_word(second)} {p_second:.2f} is a "
+            "close call. "
             "Read the evidence below before relying on this verdict.")
 
 
@@ -179,10 +185,11 @@ def show_verdict(checked: CheckedClaim) -> None:
         st.warning(plain(warning))
     if probably_not_english(result.claim):
         st.info("This claim does not look English. The workbench reads English only (its Wikipedia text and its "
-                "verifier), so a claim in another language mostly gets NOT ENOUGH INFO: translate it to check it.",
+                "verifier), so a claim in another language gets a verdict that means little (most often Not "
+                "enough info): translate it to check it.",
                 icon="🌐")
     verdict = result.verdict
-    color, word = VERDICT_STYLE[verdict.label]
+    color, word = VERDICT_COLOURS[verdict.label], verdict_word(verdict.label)
     probability = verdict.probabilities[verdict.label]
     with st.container(border=True, key="verdict_card"):
         st.subheader(f"Verdict: :{color}[{word}]", anchor=False)
@@ -204,7 +211,8 @@ def show_verdict(checked: CheckedClaim) -> None:
         if caution:
             st.warning(caution, icon="⚠️")
     chart = go.Figure(go.Bar(
-        x=list(verdict.probabilities.values()), y=list(verdict.probabilities.keys()), orientation="h",
+        x=list(verdict.probabilities.values()), y=[verdict_word(label) for label in verdict.probabilities],
+        orientation="h",
         marker_color=[BAR_COLOURS[label] for label in verdict.probabilities], text=[f"{p:.2f}" for p in verdict.probabilities.values()],
     ))
     chart.update_layout(height=160, margin={"l": 10, "r": 10, "t": 10, "b": 10},
@@ -231,7 +239,7 @@ def evidence_rows(checked: CheckedClaim, indexes: list[int]) -> pd.DataFrame:
         e, s = item.sentence, item.stance
         label = stance_label(s, checked.ui.nei_threshold) if s else ""  # as the verdict's rule reads it
         rows.append({
-            "stance": f"{label.lower()} {s.of(label):.2f}" if s else "not judged",
+            "stance": f"{verdict_word(label)} {s.of(label):.2f}" if s else "not judged",
             "page": f"{plain(e.title)} [{e.line}] · " + checked.links[e.page_id].markdown(),
             "sentence": plain(e.text), "score": round(e.score, 3), "hop": e.hop, "used": index in used,
         })
@@ -247,7 +255,8 @@ def show_evidence(checked: CheckedClaim) -> None:
     st.subheader("Evidence the verdict used")
     if used:
         deciding = [used.index(i) for i in result.verdict.deciding_evidence if i in used]
-        st.table(highlight_rows(evidence_rows(checked, used), deciding), hide_index=True)
+        st.container(key="evidence_used").table(highlight_rows(evidence_rows(checked, used), deciding),
+                                                hide_index=True)
     elif result.evidence:
         st.caption("None: " + ("no sentence found settles the claim." if result.verdict.label == NEI
                                else "no single sentence says so on its own."))
@@ -255,7 +264,7 @@ def show_evidence(checked: CheckedClaim) -> None:
         st.caption("No evidence sentences: no page in the corpus matched the claim.")
     if rest:
         with st.expander(f"Other evidence read, not used by the verdict ({len(rest)})", expanded=not used):
-            st.table(highlight_rows(evidence_rows(checked, rest), []), hide_index=True)
+            st.container(key="evidence_rest").table(highlight_rows(evidence_rows(checked, rest), []), hide_index=True)
     if result.evidence:
         st.caption(EVIDENCE_LEGEND)
     chains = drawn_chains(result.pages, [item.sentence for item in result.evidence])
@@ -273,15 +282,16 @@ def show_details(checked: CheckedClaim) -> None:
     scored sentence, each evidence sentence's three stance probabilities, the claim analysis and the timings."""
     result, links = checked.result, checked.links
     wikipedia_column = st.column_config.LinkColumn("Wikipedia", display_text="Wikipedia ↗")
-    probability = {name: st.column_config.NumberColumn(name, format="%.3f", help=f"P({name}) for this sentence alone")
-                   for name in (label.lower() for label in LABELS)}
+    probability = {word: st.column_config.NumberColumn(word, format="%.3f", help=f"The {PROBABILITY} of {word} "
+                                                        "for this sentence alone")
+                   for word in verdict_words()}
     with st.expander("Details: retrieved pages, every scored sentence, stances, claim analysis, timings"):
         pages, sentences, stances, analysis = st.tabs(["Pages and why", "Scored sentences", "Stances", "Analysis"])
         pages.dataframe(pd.DataFrame([{
             "page": p.title, "Wikipedia": links[p.page_id].url, "corpus text": links[p.page_id].text_age,
             "score": round(p.score, 4), "used": p.used, "title match": p.match or "",
             **{f"{k} score": round(v, 3) for k, v in p.signals.items()},
-        } for p in result.pages]), hide_index=True, width="stretch", column_config={
+        } for p in result.pages]), hide_index=True, width="stretch", placeholder="—", column_config={
             "Wikipedia": wikipedia_column,
             "score": st.column_config.NumberColumn(help="Fused retrieval score: comparable within this claim only"),
             "used": st.column_config.CheckboxColumn(help="Its sentences were read (the top pages, and pages a "
@@ -292,17 +302,17 @@ def show_details(checked: CheckedClaim) -> None:
         sentences.dataframe(pd.DataFrame([{"page": s.title, "Wikipedia": links[s.page_id].url, "line": s.line,
                                            "sentence": s.text, "score": round(s.score, 3), "hop": s.hop}
                                           for s in result.sentences]),
-                            hide_index=True, width="stretch", column_config={
+                            hide_index=True, width="stretch", placeholder="—", column_config={
                                 "Wikipedia": wikipedia_column,
                                 "score": st.column_config.NumberColumn(help="Similarity to the claim, about −1 to 1")})
         stances.dataframe(pd.DataFrame([{
             "page": item.sentence.title, "line": item.sentence.line, "sentence": item.sentence.text,
-            **{label.lower(): item.stance.of(label) if item.stance else None for label in LABELS},
+            **{verdict_word(label): item.stance.of(label) if item.stance else None for label in LABELS},
             "premise read": item.premise,
-        } for item in result.evidence]), hide_index=True, width="stretch", column_config=probability)
+        } for item in result.evidence]), hide_index=True, width="stretch", placeholder="—", column_config=probability)
         analysis.json(result.analysis.to_dict())
         analysis.dataframe(pd.DataFrame([{"stage": k, "seconds": v} for k, v in result.timings.items()]),
-                           hide_index=True, column_config={"seconds": st.column_config.NumberColumn(
+                           hide_index=True, placeholder="—", column_config={"seconds": st.column_config.NumberColumn(
                                format="%.3f", help="Wall-clock seconds this stage took")})
 
 
@@ -355,6 +365,15 @@ def open_stored_check() -> None:
     st.session_state["claim_text"] = result.claim
 
 
+@st.fragment(run_every=LOADING_POLL_SECONDS)
+def loading_note(ui: UiSettings) -> None:
+    """While the checker loads (the first visit after the server starts, or another corpus or verifier): a note
+    that says so; once it has loaded, the page is drawn again without it."""
+    if not checker_loading(ui):
+        st.rerun()
+    st.caption(f"{CHECKER_LOADING} A claim can be typed meanwhile: Check waits for them.")
+
+
 @st.fragment
 def check_and_show(ui: UiSettings) -> None:
     with st.form("check"):
@@ -396,5 +415,7 @@ if example != "—" and st.session_state.get("last_example") != example:
     st.session_state["claim_text"] = example
     st.session_state["last_example"] = example
 
+if checker_loading(ui):
+    loading_note(ui)
 check_and_show(ui)
 footer()

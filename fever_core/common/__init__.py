@@ -29,6 +29,7 @@ from fever_core.common.formats import (
     load_pairs,
     pair_premise,
     read_claim_list,
+    sample_across_labels,
     write_pairs,
 )
 from fever_core.common.jsonl import JsonlError, decode_utf8, read_jsonl, write_json, write_jsonl
@@ -80,6 +81,7 @@ __all__ = [
     "file_checksum", "model_checksum", "file_kind", "iter_records", "limit_cpu_threads", "line_number", "list_versions",
     "load_claim_list", "load_claims", "load_pairs", "load_spacy", "missing_local_model", "models_dir",
     "move_aside", "next_version_dir", "normalise_title_key", "pair_premise", "page_id_to_title", "premise_text",
-    "probably_not_english", "read_claim_list", "read_jsonl", "select_device", "split_sentences",
+    "probably_not_english", "read_claim_list", "read_jsonl", "sample_across_labels", "select_device",
+    "split_sentences",
     "title_to_page_id", "use_verifier", "write_json", "write_jsonl", "write_pairs", "write_version",
 ]

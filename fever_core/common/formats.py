@@ -122,6 +122,32 @@ def load_claims(path: str | Path, limit: int | None = None, sample: int | None =
     return claims
 
 
+def sample_across_labels(claims: Sequence[Claim], size: int, seed: int = 0) -> list[Claim]:
+    """A reproducible sample of ``size`` claims, as even across the labels as they allow, in file order.
+
+    Each label (and the unlabelled claims, as one more group) gets an equal share of ``size``; a label with
+    fewer claims than its share gives them all, and the rest is shared among the others. Within a label the
+    claims are drawn at random with ``seed``. All the claims when ``size`` is 0 or at least their number.
+    """
+    if not size or size >= len(claims):
+        return list(claims)
+    groups: dict[str | None, list[int]] = {}
+    for index, claim in enumerate(claims):
+        groups.setdefault(claim.label, []).append(index)
+    order = sorted(groups, key=lambda label: LABELS.index(label) if label in LABELS else len(LABELS))
+    quota = dict.fromkeys(order, 0)
+    left = size
+    while left:
+        open_groups = [label for label in order if quota[label] < len(groups[label])]
+        share, extra = divmod(left, len(open_groups))
+        for number, label in enumerate(open_groups):
+            quota[label] += min(share + (number < extra), len(groups[label]) - quota[label])
+        left = size - sum(quota.values())
+    rng = random.Random(seed)
+    kept = sorted(index for label in order for index in rng.sample(groups[label], quota[label]))
+    return [claims[index] for index in kept]
+
+
 # ---------------------------------------------------------------------------------------------
 # claim lists: what a batch check reads (labels and evidence optional)
 

@@ -167,12 +167,12 @@ def normalise_title_key(text: str) -> str:
 
 
 _OTHER_LANGUAGES_FUNCTION_WORDS = frozenset(
-    "le la les des du une est et dans sur pour avec sont était "  # French
-    "der das ist und ein eine nicht mit auf dem den zu wurde "  # German
-    "el los las es y del por con una que fue "  # Spanish
-    "il lo gli è di che della sono era "  # Italian
-    "os um uma não é em foi "  # Portuguese
-    "het een zijn niet werd".split()  # Dutch
+    "le la les des du un une est et dans sur pour avec sont était se à au aux trouve "  # French
+    "der das ist und ein eine nicht mit auf dem den zu wurde steht liegt hat war im "  # German
+    "el los las es y del por con una que fue en está son se encuentra "  # Spanish
+    "il lo gli è di che della sono era si trova nel nella "  # Italian
+    "os um uma não é em foi fica "  # Portuguese
+    "het een zijn niet werd ligt".split()  # Dutch
 )
 NON_LATIN_SHARE = 0.3
 """A text whose letters are more than this share non-ASCII is taken to be written in another script."""
@@ -182,13 +182,16 @@ def probably_not_english(text: str) -> bool:
     """A cheap guess that ``text`` is not English, for a notice (the verifier reads English only).
 
     True when more than :data:`NON_LATIN_SHARE` of its letters are not ASCII (Cyrillic, Greek, Chinese...), or
-    when its lower-case words (names left out) hold at least two function words of French, German, Spanish,
-    Italian, Portuguese or Dutch and more of them than English ones (:data:`STOP_WORDS`): "Paris est la
-    capitale de la France." but not "Charles de Gaulle was a French general."
+    when its lower-case words (names left out; the first word counts, lower-cased) hold at least two function
+    words of French, German, Spanish, Italian, Portuguese or Dutch and more of them than English ones
+    (:data:`STOP_WORDS`): "Paris est la capitale de la France." and "La tour Eiffel se trouve à Paris." but not
+    "Charles de Gaulle was a French general." nor "Le Mans hosts a famous car race."
     """
     letters = [ch for ch in text if ch.isalpha()]
     if letters and sum(not ch.isascii() for ch in letters) / len(letters) > NON_LATIN_SHARE:
         return True
-    words = [w for w in WORD_RE.findall(text) if w.islower()]
+    found = WORD_RE.findall(text)
+    words = [w for w in found[:1] if w[:1].isupper() and w[1:].islower()] + [w for w in found if w.islower()]
+    words = [w.lower() for w in words]
     other = sum(w in _OTHER_LANGUAGES_FUNCTION_WORDS for w in words)
     return other >= 2 and other > sum(w in STOP_WORDS for w in words)

@@ -10,6 +10,7 @@ nothing and two annotators can work at the same time. The file is opened and use
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import sqlite3
 import time
@@ -275,22 +276,37 @@ class AnnotationStore:
         return [self._from_row(r) for r in rows]
 
     def export_fever(self, out: IO[str], include_ambiguous: bool = False) -> int:
-        """Write annotations as FEVER claims jsonl; returns lines written.
+        """Write annotations as FEVER claims jsonl, as FEVER's own files are; returns lines written.
 
-        Evidence is ``[[[annotation_id, None, page, line], ...], ...]`` (NOT ENOUGH INFO:
-        ``[[[annotation_id, None, None, None]]]``), as in FEVER's own files. Ambiguous ones are
-        left out unless ``include_ambiguous``.
+        Each line: ``id`` (an integer: the claim's own FEVER id when it came with a whole number, else its queue
+        number, or, where that is some other claim's FEVER id, the next number no claim uses), ``verifiable``
+        ("VERIFIABLE", or "NOT VERIFIABLE" for NOT ENOUGH INFO), ``label``, ``claim`` and ``evidence``:
+        ``[[[annotation_id, evidence_id, page, line], ...], ...]``, one list per evidence set, each sentence
+        with its own ``evidence_id`` (numbered from 1 in export order); NOT ENOUGH INFO:
+        ``[[[annotation_id, None, None, None]]]``. Also ``annotator`` and ``ambiguous`` (FEVER readers ignore
+        them). Ambiguous ones are left out unless ``include_ambiguous``.
         """
+        annotations = [a for a in self.annotations() if include_ambiguous or not a.ambiguous]
+        fever_ids = {int(a.claim_id) for a in annotations if a.claim_id.isdigit()}
+        next_free = max(fever_ids | {a.item_id for a in annotations}, default=0) + 1
+        local_ids: dict[int, int] = {}
+        evidence_ids = itertools.count(1)
         written = 0
-        for a in self.annotations():
-            if a.ambiguous and not include_ambiguous:
-                continue
+        for a in annotations:
+            if a.claim_id.isdigit():
+                claim_id = int(a.claim_id)
+            else:
+                if a.item_id not in local_ids and a.item_id in fever_ids:
+                    local_ids[a.item_id], next_free = next_free, next_free + 1
+                claim_id = local_ids.setdefault(a.item_id, a.item_id)
             if a.label == NEI:
                 evidence = [[[a.annotation_id, None, None, None]]]
             else:
-                evidence = [[[a.annotation_id, None, page, line] for page, line in group] for group in a.evidence_sets]
-            record = {"id": a.claim_id, "label": a.label, "claim": a.claim, "evidence": evidence,
-                      "annotator": a.annotator, "ambiguous": a.ambiguous}
+                evidence = [[[a.annotation_id, next(evidence_ids), page, line] for page, line in group]
+                            for group in a.evidence_sets]
+            record = {"id": claim_id, "verifiable": "NOT VERIFIABLE" if a.label == NEI else "VERIFIABLE",
+                      "label": a.label, "claim": a.claim, "evidence": evidence, "annotator": a.annotator,
+                      "ambiguous": a.ambiguous}
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
             written += 1
         return written

@@ -115,10 +115,14 @@ def server(settings, app_corpus):
         process.kill()
 
 
+FIRST_VISIT_LIMIT_S = 8.0  # issue 36: the claim box within 8 s of the first visit (it took 21 s while models loaded)
+
+
 @pytest.fixture(scope="module")
 def page(server):
-    """The app's tab, opened once the models are loaded; ``startup_seconds`` is how long that took
-    from opening the address (a spinner shows meanwhile, saved as ``startup-loading.png``)."""
+    """The app's tab, opened once the models are loaded. ``claim_box_seconds`` is how long the claim box took to
+    show from opening the address (the models load in the background meanwhile, with a note saved as
+    ``startup-loading.png``); ``startup_seconds`` how long until they had loaded and the note was gone."""
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
@@ -130,9 +134,12 @@ def page(server):
         tab.dialogs = dialogs
         started = time.perf_counter()
         tab.goto(server, wait_until="commit")
-        tab.get_by_text("Loading the corpus and models").wait_for(timeout=60_000)
-        tab.screenshot(path=str(ARTIFACTS / "startup-loading.png"))
-        tab.get_by_text("Verify a claim").wait_for(timeout=300_000)
+        tab.locator("textarea").first.wait_for(timeout=60_000)
+        tab.claim_box_seconds = time.perf_counter() - started
+        loading = tab.get_by_text("Loading the corpus and models")
+        if loading.count():
+            tab.screenshot(path=str(ARTIFACTS / "startup-loading.png"))
+        loading.wait_for(state="detached", timeout=300_000)
         tab.startup_seconds = time.perf_counter() - started
         yield tab
         browser.close()
@@ -154,7 +161,7 @@ def check_claim(page, claim: str) -> tuple[float, float]:
     box.fill(claim)
     page.evaluate(WATCH_FOR_VERDICT, claim)
     started = time.perf_counter()
-    page.get_by_role("button", name="Check").click()
+    page.get_by_role("button", name="Check", exact=True).click()
     page.get_by_text("Claim: ", exact=False).filter(has_text=claim[:30]).first.wait_for(timeout=120_000)
     verdict = page.locator("h3", has_text="Verdict:").first
     verdict.wait_for(timeout=120_000)
@@ -220,7 +227,8 @@ def test_first_check_after_start_is_as_fast_as_warm_ones(page):
     seen, painted = zip(*timings)
     p50, painted_p50 = statistics.median(seen), statistics.median(painted)
     (ARTIFACTS / "browser-latency.txt").write_text(
-        "opening the app until it is ready (models and indexes loaded, one warm-up check): "
+        f"opening the app until the claim box shows: {page.claim_box_seconds:.2f} s\n"
+        "opening the app until it is ready (models and indexes loaded in the background, one warm-up check): "
         f"{page.startup_seconds:.2f} s\n"
         f"first check after start, pressing Check to the verdict on screen: {first_seen:.2f} s "
         f"(in the page, its own clock: {first_painted:.2f} s)\n"
@@ -228,11 +236,12 @@ def test_first_check_after_start_is_as_fast_as_warm_ones(page):
         "in the page (its own clock, no polling delay): " + ", ".join(f"{t:.2f}" for t in painted)
         + f"\np50 {painted_p50:.2f}\n"
     )
-    print(f"\nbrowser: ready after {page.startup_seconds:.1f} s; first check {first_seen:.2f} s "
+    print(f"\nbrowser: claim box after {page.claim_box_seconds:.1f} s, ready after {page.startup_seconds:.1f} s; first check {first_seen:.2f} s "
           f"(in the page {first_painted:.2f} s); warm p50 {p50:.2f} s (in the page {painted_p50:.2f} s) "
           f"over {WARM_CHECKS}")
     # loading on the first click (32 s before the app loaded at start) would be many times a warm check
     assert first_painted <= 3 * painted_p50 + 2
+    assert page.claim_box_seconds <= FIRST_VISIT_LIMIT_S
 
 
 def test_the_verdict_quotes_its_deciding_sentence_highlights_it_and_links_pages_to_wikipedia(page):
@@ -255,7 +264,7 @@ def test_a_close_verdict_says_it_is_uncertain(page):
 
 def test_a_claim_that_can_t_be_checked_says_why_at_once(page):
     page.locator("textarea").first.fill("🙂🙂🙂")
-    page.get_by_role("button", name="Check").click()
+    page.get_by_role("button", name="Check", exact=True).click()
     reason = page.get_by_text("no words or numbers")
     reason.wait_for(timeout=10_000)  # visible: not folded into a closed box
     assert page.locator("h3", has_text="Verdict:").count() == 0
@@ -266,7 +275,7 @@ def test_a_too_long_paste_is_kept_cut_with_a_note(page):
     pasted = " ".join(["Edinburgh is the capital city of Scotland."] * 120)
     box = page.locator("textarea").first
     box.fill(pasted)
-    page.get_by_role("button", name="Check").click()
+    page.get_by_role("button", name="Check", exact=True).click()
     page.get_by_text(f"The text had {len(pasted):,} characters").wait_for(timeout=60_000)
     page.locator("h3", has_text="Verdict:").first.wait_for(timeout=120_000)
     kept = box.input_value()
@@ -349,7 +358,7 @@ def test_annotate_the_munich_claim(page, settings):
     wait_until_idle(page)
     page.screenshot(path=str(ARTIFACTS / "annotate-munich.png"), full_page=True)
     page.keyboard.press("Control+Enter")  # Save
-    page.get_by_text("Saved as REFUTES with 1 evidence set.").wait_for(timeout=30_000)
+    page.get_by_text("Saved as Refuted with 1 evidence set.").wait_for(timeout=30_000)
     wait_until_idle(page)
 
     page.reload()  # a new session, then Undo: the claim comes back with its label and tick
@@ -362,7 +371,7 @@ def test_annotate_the_munich_claim(page, settings):
     chosen_label(page, "REFUTES").wait_for(timeout=30_000)
     page.get_by_text("Evidence set 1: Munich [0]").wait_for(timeout=30_000)
     page.get_by_role("button", name="Save").click()
-    page.get_by_text("Saved as REFUTES with 1 evidence set.").wait_for(timeout=30_000)
+    page.get_by_text("Saved as Refuted with 1 evidence set.").wait_for(timeout=30_000)
     store = AnnotationStore(settings.data_dir / "annotations.sqlite")
     saved = [(a.label, a.evidence_sets, a.annotator) for a in store.annotations() if a.claim == MUNICH_CLAIM]
     assert saved == [("REFUTES", [[("Munich", 0)]], "Browser tester")]
@@ -453,7 +462,7 @@ def test_evaluate_shows_n_a_for_metrics_without_gold_evidence(page, tmp_path):
     shown = dict(zip(page.locator('[data-testid="stMetricLabel"]').all_inner_texts(),
                      page.locator('[data-testid="stMetricValue"]').all_inner_texts()))
     assert shown["label accuracy"] != "n/a"
-    assert {shown[m] for m in ("fever score", "evidence recall", "doc recall at 1", "sentence recall at 5")} == {"n/a"}
+    assert {shown[m] for m in ("FEVER score", "evidence recall", "page found first", "sentences in top 5")} == {"n/a"}
     page.screenshot(path=str(ARTIFACTS / "evaluate-n-a.png"), full_page=True)
 
 
@@ -479,6 +488,9 @@ SIZES = {
     "projector-1920x1080-large-text": {"viewport": {"width": 1280, "height": 720}, "device_scale_factor": 1.5},
 }
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+# The colour of the verdict card's quoted sentences, and of the page's text: the same (Streamlit greys quotes).
+QUOTE_COLOUR = "() => getComputedStyle(document.querySelector('.st-key-verdict_card blockquote p')).color"
+TEXT_COLOUR = "() => getComputedStyle(document.querySelector('.st-key-verdict_card p:not(blockquote p)')).color"
 
 
 def test_the_verdict_card_on_a_true_a_false_and_an_unverifiable_claim(page, server):
@@ -583,6 +595,12 @@ def test_every_page_is_usable_on_a_laptop_a_phone_and_a_projector(page, server):
                     stance = tab.locator('[data-testid="stTable"] th', has_text="stance").first.bounding_box()
                     assert card["x"] >= 0 and card["x"] + card["width"] <= width + 1, f"the card at {size}"
                     assert stance["x"] + stance["width"] <= width + 1, f"the stance column at {size}"
+                    sentence = tab.locator('[class*="st-key-evidence_"] [data-testid="stTable"] td:nth-child(3)').first
+                    main = tab.locator('[data-testid="stMainBlockContainer"]').bounding_box()
+                    share = 0.8 if size.startswith("phone") else 0.3  # on a phone, the sentence spans the table
+                    assert sentence.bounding_box()["width"] >= share * main["width"], f"the sentence column at {size}"
+                    assert tab.evaluate(QUOTE_COLOUR) == tab.evaluate(TEXT_COLOUR), f"the quotes' contrast at {size}"
+                    sentence.screenshot(path=str(sizes / f"{size}-evidence-sentence.png"))
                 tab.screenshot(path=str(sizes / f"{size}-{name}.png"), full_page=True)
         finally:
             context.close()
@@ -710,14 +728,14 @@ def test_improve_the_verifier_from_the_app_then_use_it_and_switch_back(page, ser
     box.get_by_role("button", name="Use this version").click()
     page.get_by_text(f"Verifier in use: {version.name}").wait_for(timeout=60_000)
     wait_until_idle(page)
-    assert sidebar_settings_shown(page)["_verifier_model"] == str(version.path.resolve())
+    assert sidebar_settings_shown(page)["_verifier_model"] == version.name  # its name, not the server's path
     open_from_sidebar(page, "Verify", "Verify a claim")
     check_claim(page, "Dresden is in Bavaria.")  # the new version checks claims
     open_from_sidebar(page, "Models", "Models")
     page.get_by_role("button", name="Switch back to the shipped verifier").click()
     page.get_by_text("Verifier in use: shipped").wait_for(timeout=60_000)
     wait_until_idle(page)
-    assert sidebar_settings_shown(page)["_verifier_model"] == DEFAULT_VERIFIER
+    assert sidebar_settings_shown(page)["_verifier_model"] == "shipped (MPNet)"
 
     table = "\n".join(f"  {row['name']} (n={row['n']}): {row['before']:.3f} -> {row['after']:.3f}"
                       for row in version.table if row["before"] is not None and row["after"] is not None)

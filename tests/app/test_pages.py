@@ -175,8 +175,9 @@ def ticks_of(app: AppTest, sentence: str) -> list:
 
 
 def label_buttons(app: AppTest) -> dict:
-    """Annotate's label buttons, by label."""
-    return {button.label: button for button in app.button if (button.key or "").startswith("label-")}
+    """Annotate's label buttons, by FEVER label (their keys end with it; they show the app's words)."""
+    return {label: button for button in app.button if (button.key or "").startswith("label-") for label in LABELS
+            if button.key.endswith("-" + label.replace(" ", "-"))}
 
 
 def chosen_label(app: AppTest) -> str | None:
@@ -207,12 +208,14 @@ def test_annotate_counts_a_tick_on_a_sentence_also_shown_in_another_page_s_links
     assert evidence_sets(app) == ["Evidence set 1: Munich [0]"]
     assert all(box.value for box in ticks_of(app, MUNICH_KEY_SENTENCE))
     assert chosen_label(app) is None and set(label_buttons(app)) == set(LABELS)  # the label starts unset
+    assert [button.label for button in label_buttons(app).values()] == ["Supported", "Refuted", "Not enough info"]
     label_buttons(app)["REFUTES"].click().run()
     assert chosen_label(app) == "REFUTES"
     assert evidence_sets(app) == ["Evidence set 1: Munich [0]"]
     press(app, "Save")
     assert not app.exception
-    assert [note.value for note in app.success] == ["Saved as REFUTES with 1 evidence set."]
+    assert [note.value for note in app.success] == ["Saved as Refuted with 1 evidence set."]
+    assert [d.proto.label for d in app.get("download_button")] == ["Download 1 annotation as FEVER jsonl"]
     saved = [a for a in AnnotationStore(data_dir / "annotations.sqlite").annotations() if a.claim == MUNICH_CLAIM]
     assert saved[-1].label == "REFUTES" and saved[-1].evidence_sets == [[("Munich", 0)]]
     assert saved[-1].annotator == "tester"
@@ -308,7 +311,8 @@ def test_evaluate_shows_metrics(open_page, claims_file):
     app.button[0].click().run()
     assert not app.exception
     labels = {m.label for m in app.metric}
-    assert {"fever score", "label accuracy", "doc recall at 5", "sentence recall at 5"} <= labels
+    assert {"FEVER score", "label accuracy", "pages in top 5", "sentences in top 5"} <= labels
+    assert all(m.proto.help for m in app.metric)  # each says what it measures
     assert len(app.dataframe[0].value) == len(CLAIMS)
 
 
@@ -482,9 +486,9 @@ def test_a_pasted_batch_without_labels_has_results_and_downloads_but_no_metrics(
     app = run_batch_page(open_page, SPEECH)
     assert not app.exception
     assert app.success[0].value.startswith("Checked 3 of 3 claims")
-    assert metric_values(app) == {"label accuracy": "n/a", "fever score": "n/a"}
+    assert metric_values(app) == {"label accuracy": "n/a", "FEVER score": "n/a"}
     table = app.dataframe[0].value
-    assert list(table.columns) == ["claim", "verdict", "confidence", "deciding sentence", "page", "Wikipedia",
+    assert list(table.columns) == ["claim", "verdict", "probability", "deciding sentence", "page", "Wikipedia",
                                    "can't check", "open"]
     assert table["Wikipedia"].dropna().str.startswith("https://en.wikipedia.org/wiki/").all()
     assert "no words or numbers" in table["can't check"].iloc[2]
@@ -498,8 +502,8 @@ def test_a_pasted_csv_batch_with_labels_has_label_accuracy_but_no_fever_score(op
                                     "Jaws is a film by Steven Spielberg.,\n")
     assert not app.exception
     values = metric_values(app)
-    assert values["fever score"] == "n/a" and values["label accuracy"] in ("0.000", "1.000")
-    assert list(app.dataframe[0].value["gold label"].fillna("")) == ["SUPPORTS", ""]
+    assert values["FEVER score"] == "n/a" and values["label accuracy"] in ("0.000", "1.000")
+    assert list(app.dataframe[0].value["gold label"].fillna("")) == ["Supported", ""]
 
 
 def test_a_batch_list_that_can_t_be_read_says_why(open_page):
@@ -526,7 +530,7 @@ def test_evaluate_shows_n_a_for_metrics_without_gold_evidence(open_page, tmp_pat
     assert not app.exception
     values = metric_values(app)
     assert values["label accuracy"] != "n/a"
-    for metric in ("fever score", "evidence recall", "evidence precision", "doc recall at 1", "sentence recall at 5"):
+    for metric in ("FEVER score", "evidence recall", "evidence precision", "page found first", "sentences in top 5"):
         assert values[metric] == "n/a", metric
 
 
@@ -534,7 +538,7 @@ def test_evaluate_accepts_a_file_without_labels(open_page, tmp_path):
     app = run_evaluate_page(open_page, tmp_path, "speech.txt", SPEECH)
     assert not app.exception
     values = metric_values(app)
-    assert {values[m] for m in ("fever score", "label accuracy", "evidence recall", "doc recall at 5")} == {"n/a"}
+    assert {values[m] for m in ("FEVER score", "label accuracy", "evidence recall", "pages in top 5")} == {"n/a"}
     assert list(app.dataframe[0].value["claim"]) == SPEECH.split("\n")[:3]
 
 
@@ -553,8 +557,7 @@ def test_verify_shows_the_evidence_it_used_first_and_no_used_row_leans_against_t
     check(app, "Fox 2000 Pictures released the film Soul Food.")
     assert not app.exception
     label = verdicts(app)[0]
-    word = {"Supported": "supports", "Refuted": "refutes", "Not enough info": "not enough info"}
-    expected = next(stance for name, stance in word.items() if name in label)
+    expected = next(word for word in ("Supported", "Refuted", "Not enough info") if word in label)
     rows = evidence_of(app)
     used = rows[rows["used"]]
     assert list(rows["used"]) == sorted(rows["used"], reverse=True)  # used first, then the rest
@@ -579,8 +582,9 @@ def test_coming_back_to_verify_keeps_the_claim_the_result_and_the_permalink(app_
 
 
 def test_a_claim_that_is_not_english_gets_a_notice(app):
-    check(app, "Paris est la capitale de la France.")
-    assert any("does not look English" in note.value for note in app.info)
+    for claim in ("Paris est la capitale de la France.", "La tour Eiffel se trouve à Paris."):
+        check(app, claim)
+        assert any("does not look English" in note.value for note in app.info), claim
     check(app, "Fox 2000 Pictures released the film Soul Food.")
     assert not any("does not look English" in note.value for note in app.info)
 
@@ -589,7 +593,7 @@ def test_evaluate_offers_the_hand_claims_for_embedded_and_refuses_a_missing_file
     from fever_core.training.improve import HAND_CLAIMS
     from pages.shared import ready_claims_file
 
-    assert ready_claims_file("embedded") == str(HAND_CLAIMS) and HAND_CLAIMS.is_file()
+    assert ready_claims_file("embedded") == str(HAND_CLAIMS.relative_to(PROJECT_ROOT)) and HAND_CLAIMS.is_file()
     assert ready_claims_file("fixture") == ""
     app = open_page("evaluate")
     assert app.text_input[0].value == ""
@@ -634,11 +638,12 @@ def test_models_asks_for_twenty_annotations_and_says_how_long_improving_takes(op
     assert not next(b for b in app.button if b.label == "Improve the verifier").disabled
 
 
-@pytest.mark.parametrize("page", [p for p in sorted((PROJECT_ROOT / "pages").glob("*.py")) if p.name != "shared.py"]
+@pytest.mark.parametrize("page", [p for p in sorted((PROJECT_ROOT / "pages").glob("*.py"))
+                                  if p.name not in ("shared.py", "words.py")]
                          + [PROJECT_ROOT / "app.py"], ids=lambda path: path.name)
 def test_no_page_has_a_bare_string_that_streamlit_would_show(page):
-    """Streamlit's magic writes every bare expression of a page script onto the page (not of ``pages/shared.py``, which
-    is imported), a string below a constant included: a docstring only counts at the top of a module, function or
+    """Streamlit's magic writes every bare expression of a page script onto the page (not of ``pages/shared.py`` and
+    ``pages/words.py``, which are imported), a string below a constant included: a docstring only counts at the top of a module, function or
     class."""
     import ast
 
@@ -646,3 +651,118 @@ def test_no_page_has_a_bare_string_that_streamlit_would_show(page):
     shown = [node.lineno for node in body[1:]
              if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)]
     assert not shown, f"{page.name}: bare strings at lines {shown} would be shown on the page; make them comments"
+
+
+# --- the rough edges a newcomer hit in the browser (issue 36, item 4) ------------------------------------------------
+
+
+def test_history_check_again_checks_the_chosen_check_again_after_opening_it(app_env, app_corpus, data_dir):
+    at = open_frame({"claim": MUNICH_CLAIM, "corpus": app_corpus, "sentences_k": "2"})  # the older check
+    at.session_state["corpus"] = "fixture"
+    check(at, "Fox 2000 Pictures released the film Soul Food.")  # the newest, with the default settings
+    at.switch_page("pages/history.py").run()
+    munich = next(e for e in history_of(data_dir).search() if e.claim == MUNICH_CLAIM)
+    at.selectbox(key="_history_choice").set_value(munich.entry_id).run()
+    press(at, "Open in Verify")
+    assert any(note.value.startswith("Re-opened from History") for note in at.info)
+    at.switch_page("pages/history.py").run()
+    assert at.selectbox(key="_history_choice").value == munich.entry_id  # the choice stayed
+    press(at, "Check again")
+    assert not at.exception and at.title[0].value == "Verify a claim"
+    assert not any(note.value.startswith("Re-opened from History") for note in at.info)
+    assert any(caption.value == "Claim: " + MUNICH_CLAIM.replace(".", r"\.") for caption in at.caption)
+    assert len(evidence_of(at)) == 2  # with the settings the check had
+    assert [e.claim for e in history_of(data_dir).search()][:1] == [MUNICH_CLAIM]  # a new entry, the newest
+    assert history_of(data_dir).count() == 3
+    at.switch_page("pages/history.py").run()
+    press(at, "Check again")  # the newest check, whose permalink is the address: checked again all the same
+    assert history_of(data_dir).count() == 4
+
+
+def test_every_page_says_supported_refuted_not_enough_info_and_probability(app_env, app_corpus):
+    at = open_frame()
+    check(at, "Fox 2000 Pictures released the film Soul Food.")
+    words = {"Supported", "Refuted", "Not enough info"}
+    assert {stance.rsplit(" ", 1)[0] for stance in evidence_of(at)["stance"]} <= words | {"not judged"}
+    assert set(at.dataframe[2].value.columns) >= words  # Details: each sentence's stance probabilities
+    at.switch_page("pages/history.py").run()
+    table = at.dataframe[0].value
+    assert "probability" in table.columns and "confidence" not in table.columns and set(table["verdict"]) <= words
+
+
+def test_a_batch_shows_verdicts_and_gold_labels_in_the_app_s_words(open_page):
+    app = run_batch_page(open_page, LABELLED_CSV)
+    table = app.dataframe[0].value
+    assert set(table["verdict"]) <= {"Supported", "Refuted", "Not enough info"}
+    assert list(table["gold label"]) == ["Supported", "Refuted", "Not enough info"]
+    assert "probability" in table.columns and "confidence" not in table.columns
+    assert app.success[0].value.startswith("Checked 3 of 3 claims")
+
+
+def test_counts_say_one_thing_and_many_things():
+    from pages.words import count
+
+    assert [count(1, "annotation"), count(2, "annotation"), count(0, "claim"), count(1200, "pass", "passes")] == [
+        "1 annotation", "2 annotations", "0 claims", "1,200 passes"]
+
+
+def test_no_server_path_on_screen_claims_files_and_verifiers_go_by_short_names(open_page, data_dir):
+    from fever_core.common import DEFAULT_VERIFIER, FALLBACK_VERIFIER, write_version
+    from pages.shared import project_path, shown_path, verifier_name, verifier_path
+
+    app = open_page("evaluate", "embedded")
+    typed = app.text_input[0].value
+    assert typed == "benchmarks/embedded/hand-claims.jsonl" and project_path(typed).is_file()
+    assert str(PROJECT_ROOT) not in " ".join(c.value for c in app.caption)
+    assert shown_path(PROJECT_ROOT.parent / "shared" / "data" / "claims.jsonl") == "../shared/data/claims.jsonl"
+    assert (verifier_name(DEFAULT_VERIFIER), verifier_name(FALLBACK_VERIFIER)) == (
+        "shipped (MPNet)", "shipped, small (MiniLM)")
+    assert verifier_path("shipped (MPNet)") == DEFAULT_VERIFIER and verifier_path("org/some-model") == "org/some-model"
+    assert verifier_name(str(PROJECT_ROOT / "assets")) == "assets" and verifier_path("assets") == str(PROJECT_ROOT / "assets")
+    assert verifier_name("org/some-model") == "org/some-model"
+
+
+def test_missing_values_show_as_a_dash_not_none(app, open_page):
+    check(app, "Fox 2000 Pictures released the film Soul Food.")
+    assert [frame.proto.placeholder for frame in app.dataframe] == ["—"] * len(app.dataframe) and app.dataframe
+    corpus = open_page("corpus")
+    corpus.text_input(key="corpus_query").input("Spielberg")
+    corpus.radio(key="corpus_mode").set_value("title")
+    corpus.button[0].click().run()
+    hits = corpus.dataframe[0]
+    assert list(hits.value.columns) == ["page", "score"] and hits.proto.placeholder == "—"  # pages, not lines
+
+
+def test_annotate_finds_a_page_by_the_words_of_a_sentence_and_offers_only_pages_not_shown(annotate_munich):
+    app = annotate_munich
+    assert "Steven Spielberg" not in {e.label for e in app.expander}
+    search = next(t for t in app.text_input if t.label.startswith("Search a page to add"))
+    search.input("born in Cincinnati")  # words of a sentence of Steven Spielberg's page, not its title
+    press(app, "Search")
+    offered = {b.label.replace("\\", ""): b for b in app.button if b.label.startswith("Add page")}  # escaped
+    assert "Add page: Steven Spielberg — [1] Spielberg was born in Cincinnati, Ohio, in 1946." in offered
+    offered["Add page: Steven Spielberg — [1] Spielberg was born in Cincinnati, Ohio, in 1946."].click().run()
+    assert not app.exception and "Steven Spielberg" in {e.label for e in app.expander}
+    assert not [b for b in app.button if b.label.startswith("Add page")]  # gone once the page is shown
+    search = next(t for t in app.text_input if t.label.startswith("Search a page to add"))
+    search.input("Steven Spielberg")
+    app.radio(key="add_page_mode").set_value("title")
+    press(app, "Search")
+    assert not [b for b in app.button if "Steven Spielberg" in b.label]  # shown: not offered again
+    assert any("is shown above" in c.value for c in app.caption)
+
+
+def test_evaluate_checks_a_sample_across_labels_and_says_so(open_page, tmp_path):
+    sorted_by_label = "claim,label\n" + "".join(f"Jaws is film number {n}.,SUPPORTS\n" for n in range(6)) + (
+        "Sherlock Holmes was created by Charles Dickens.,REFUTES\nEdinburgh has a famous castle.,NOT ENOUGH INFO\n")
+    path = tmp_path / "sorted.csv"
+    path.write_text(sorted_by_label)
+    app = open_page("evaluate")
+    app.text_input[0].input(str(path))
+    app.number_input[0].set_value(3)
+    press(app, "Run")
+    assert not app.exception
+    assert sorted(app.dataframe[0].value["gold"]) == ["Not enough info", "Refuted", "Supported"]
+    assert any(c.value.startswith("Checking a sample of 3 of the file's 8 claims, drawn at random evenly across the "
+                                  "labels (seed 0") and "1 Supported, 1 Refuted, 1 Not enough info" in c.value
+               for c in app.caption)

@@ -1,5 +1,7 @@
 """FEVER's file formats (fever_core/common/formats.py): claims files and pair files, read and written in one place."""
 
+from collections import Counter
+
 import pytest
 
 from fever_core.common.formats import (
@@ -12,6 +14,7 @@ from fever_core.common.formats import (
     load_claims,
     load_pairs,
     read_written_pairs,
+    sample_across_labels,
     write_pairs,
 )
 from fever_core.common.types import NEI
@@ -215,3 +218,17 @@ def test_a_claim_list_longer_than_its_limit_is_refused_as_its_first_claim_over_i
         read_claim_list("a\nb\nc\nd\ne\nf\n", "a.txt", max_claims=3)
     assert read == [1, 2, 3, 4]  # the rest was never read
     assert len(read_claim_list("a\n" * 7, "a.txt", max_claims=0)) == 7  # 0: no limit
+
+
+def test_a_sample_across_labels_is_even_reproducible_and_in_file_order():
+    # sorted by label, as the hand-written claims are: the first 9 would all be SUPPORTS
+    claims = ([Claim(n, f"s{n}", "SUPPORTS") for n in range(30)] + [Claim(100 + n, f"r{n}", "REFUTES") for n in range(20)]
+              + [Claim(200 + n, f"n{n}", "NOT ENOUGH INFO") for n in range(2)])
+    sample = sample_across_labels(claims, 9, seed=0)
+    assert Counter(c.label for c in sample) == {"SUPPORTS": 4, "REFUTES": 3, "NOT ENOUGH INFO": 2}  # NEI has 2
+    assert [c.id for c in sample] == sorted(c.id for c in sample)  # file order
+    assert sample == sample_across_labels(claims, 9, seed=0) and sample != sample_across_labels(claims, 9, seed=1)
+    assert sample_across_labels(claims, 0) == claims and sample_across_labels(claims, 99) == claims
+    unlabelled = [Claim(n, f"u{n}", None) for n in range(5)]
+    mixed = sample_across_labels(claims + unlabelled, 8)
+    assert Counter(c.label for c in mixed) == {"SUPPORTS": 2, "REFUTES": 2, "NOT ENOUGH INFO": 2, None: 2}

@@ -53,9 +53,19 @@ def test_text_that_is_not_typed_loses_only_its_lone_surrogates():
 def test_a_claim_in_another_language_is_told_from_an_english_one():
     for other in ["Paris est la capitale de la France.", "Berlin ist die Hauptstadt von Deutschland und liegt an der Spree.",
                   "Madrid es la capital de España.", "Roma è la capitale d'Italia e una città antica.",
-                  "Москва — столица России.", "东京是日本的首都。", "Η Αθήνα είναι η πρωτεύουσα της Ελλάδας."]:
+                  "Москва — столица России.", "东京是日本的首都。", "Η Αθήνα είναι η πρωτεύουσα της Ελλάδας.",
+                  # short ones, where a capitalised first word is one of the few function words
+                  "La tour Eiffel se trouve à Paris.", "Le Louvre est un musée.", "Der Eiffelturm steht in Paris.",
+                  "Goethe war ein Dichter.", "Die Zugspitze ist der höchste Berg.", "La torre Eiffel está en París.",
+                  "El Prado es un museo.", "Lisboa fica em Portugal."]:
         assert probably_not_english(other), other
     for english in ["Charles de Gaulle was a French general.", "Leonardo da Vinci painted the Mona Lisa.",
                     "Marie Curie won two Nobel Prizes.", "Björk was born in Reykjavík.", "ABBA formed in Norway",
-                    "El Niño is a climate pattern.", "🙂", "La La Land won six Academy Awards."]:
+                    "El Niño is a climate pattern.", "🙂", "La La Land won six Academy Awards.",
+                    # English with foreign names, the first word one of them
+                    "La Paz is the capital of Bolivia.", "Le Mans hosts a famous car race.", "Die Hard is a 1988 film.",
+                    "Der Spiegel is a German magazine.", "Los Angeles is in California.",
+                    "The Tour de France ends in Paris.", "Jean-Paul Sartre wrote La Nausée.",
+                    "Real Madrid plays at the Santiago Bernabéu.", "Bal du moulin de la Galette was painted by Renoir.",
+                    "Un Chien Andalou is a 1929 film.", "The war lasted six years."]:
         assert not probably_not_english(english), english

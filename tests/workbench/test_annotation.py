@@ -6,6 +6,7 @@ import pytest
 
 from fever_core.workbench.annotation import AnnotationError, AnnotationStore
 from fever_core.evaluation.scorer import fever_score
+from fever_core.common.formats import load_claims
 from fever_core.common.sqlite import UnusableDatabase
 
 
@@ -89,6 +90,31 @@ def test_export_is_fever_format_the_scorer_reads(annotations):
     predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [["Jaws_-LRB-film-RRB-", 0]]},
                    {"predicted_label": "NOT ENOUGH INFO", "predicted_evidence": []}]
     assert fever_score(predictions, lines).fever_score == 1.0
+
+
+def test_export_is_real_fever_jsonl_that_the_claims_loader_reads_back(annotations, tmp_path):
+    fever = annotations.add_claim("Jaws is a film.", 2)  # a FEVER claim with its own id; item 1
+    local = annotations.add_claim("Jaws is a 1975 film.")  # typed: no id of its own; item 2, taken by the first
+    unsure = annotations.add_claim("Jaws is loved.")  # item 3
+    annotations.save(fever, "SUPPORTS", [[("Jaws_-LRB-film-RRB-", 0)], [("Jaws", 0), ("Jaws", 1)]], "ann")
+    annotations.save(local, "REFUTES", [[("Jaws_-LRB-film-RRB-", 1)]], "ann")
+    annotations.save(unsure, "NOT ENOUGH INFO", [], "ann")
+    path = tmp_path / "annotations.jsonl"
+    with path.open("w") as out:
+        assert annotations.export_fever(out) == 3
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [line["id"] for line in lines] == [2, 4, 3]  # integers, none twice (2 is the FEVER claim's own)
+    assert [line["verifiable"] for line in lines] == ["VERIFIABLE", "VERIFIABLE", "NOT VERIFIABLE"]
+    sentences = [sentence for group in lines[0]["evidence"] + lines[1]["evidence"] for sentence in group]
+    assert all(isinstance(annotation, int) and isinstance(evidence, int) and isinstance(line, int)
+               for annotation, evidence, _, line in sentences)
+    assert [evidence for _, evidence, _, _ in sentences] == [1, 2, 3, 4]
+    assert lines[2]["evidence"] == [[[lines[2]["evidence"][0][0][0], None, None, None]]]
+    claims = load_claims(path)
+    assert [(c.id, c.claim, c.label) for c in claims] == [
+        (2, "Jaws is a film.", "SUPPORTS"), (4, "Jaws is a 1975 film.", "REFUTES"), (3, "Jaws is loved.", "NOT ENOUGH INFO")]
+    assert [[pair[2:] for pair in group] for group in claims[0].evidence] == [
+        [["Jaws_-LRB-film-RRB-", 0]], [["Jaws", 0], ["Jaws", 1]]]
 
 
 def test_a_file_that_is_not_a_database_is_refused_naming_it(tmp_path):
