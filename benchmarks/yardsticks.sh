@@ -6,7 +6,8 @@
 # An empty JOINT ("") runs without a joint verifier. About 45 minutes on 2 cores with the MiniLM verifier
 # (fever-dev and FM2 end to end are most of it; the corpora are built first if needed). SAMPLE=N checks a seeded
 # sample of N claims of fever-dev and fm2-dev instead of all (compare candidates on the same N). PAIRS=0 skips the
-# gold-evidence and pair rows (when the verifier's training already evaluated them on the same files). Then
+# gold-evidence and pair rows (when the verifier's training already evaluated them on the same files).
+# CHECK_OPTIONS="--no-number-check" passes per-check options to every end-to-end run. Then
 #   .venv/bin/python benchmarks/yardsticks.py OUT [BASELINE_OUT]     prints the table (and the change)
 set -euo pipefail
 S=../shared/data
@@ -21,7 +22,7 @@ export HF_HUB_OFFLINE=1 FEVER_VERIFIER_MODEL="$V" FEVER_JOINT_VERIFIER_MODEL="$J
 mkdir -p "$OUT"
 claims() {  # NAME CLAIMS CORPUS [evaluate options]
   name=$1 file=$2 corpus=$3; shift 3
-  $PY -m fever_core evaluate --claims "$file" --corpus "$corpus" "$@" --report "$OUT/$name.json" \
+  $PY -m fever_core evaluate --claims "$file" --corpus "$corpus" "$@" ${CHECK_OPTIONS:-} --report "$OUT/$name.json" \
     --predictions "$PREDICTIONS/$name.predictions.jsonl" > /dev/null
 }
 pairs() {  # NAME PAIRS

@@ -4,6 +4,7 @@ a tiny randomly initialised NLI model saved locally, and Wikipedia's API served 
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -222,3 +223,19 @@ def offline_wikipedia_url() -> str:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     return f"http://127.0.0.1:{port}/w/api.php"
+
+
+@contextmanager
+def read_only_or_skip(folder: Path) -> Iterator[Path]:
+    """``folder`` read-only while the block runs (bind-mounted for root, ``chmod a-w`` for others:
+    ``benchmarks.reliability.messages.read_only``), or the test skipped with the reason where this user can't make it
+    so."""
+    from benchmarks.reliability.messages import read_only
+
+    try:
+        with read_only(folder):
+            if os.access(folder, os.W_OK):
+                pytest.skip("this user can write to a chmod a-w folder, and can't mount one read-only")
+            yield folder
+    except PermissionError as exc:
+        pytest.skip(str(exc))

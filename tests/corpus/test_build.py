@@ -9,7 +9,7 @@ from fever_core.corpus.sources import CorpusSourceError
 from fever_core.corpus.sources.fever_jsonl import FeverJsonlSource
 from fever_core.corpus.store import CorpusStore, DiskFull
 
-from ..conftest import PAGES, write_jsonl
+from ..conftest import PAGES, read_only_or_skip, write_jsonl
 
 
 def test_earlier_source_wins_a_title_clash(tmp_path, pages_file):
@@ -160,17 +160,10 @@ def test_an_intact_store_on_a_full_disk_is_reported_full_never_damaged(full_disk
 
 
 def test_building_in_a_read_only_data_folder_says_so_naming_it(tmp_path, pages_file):
-    from benchmarks.reliability.messages import read_only
-
     data_dir = tmp_path / "data"
     data_dir.mkdir()
-    try:
-        with read_only(data_dir):
-            if os.access(data_dir, os.W_OK):
-                pytest.skip("this user can write to a chmod a-w folder, and can't mount one read-only")
-            with pytest.raises(RuntimeError, match=rf"Corpus x can't be built in {corpus_dir(data_dir, 'x')}: "
-                               rf"{data_dir / 'corpora'} can't be written \(read-only file system\)\. Point --data-dir"):
-                ensure_corpus_store(data_dir, "x", specs=[f"fever:{pages_file}"], progress=False)
-    except PermissionError as exc:
-        pytest.skip(str(exc))
+    with read_only_or_skip(data_dir):
+        with pytest.raises(RuntimeError, match=rf"Corpus x can't be built in {corpus_dir(data_dir, 'x')}: "
+                           rf"{data_dir / 'corpora'} can't be written \(read-only file system\)\. Point --data-dir"):
+            ensure_corpus_store(data_dir, "x", specs=[f"fever:{pages_file}"], progress=False)
     assert list(data_dir.iterdir()) == []

@@ -16,11 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.reliability.messages import fill_disk, read_only, small_disk
+from benchmarks.reliability.messages import fill_disk, small_disk
 from fever_core.cli import main
 from fever_core.common.formats import Claim
 from fever_core.evaluation.batch import PARTIAL_SUFFIX, BatchRow, ResultsFile, ResultsFileError, predictions_jsonl, \
     results_csv
+
+from ..conftest import read_only_or_skip
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CLAIMS = [Claim(n, text, None) for n, text in enumerate(
@@ -128,14 +130,9 @@ def test_results_on_a_read_only_folder_are_refused_before_any_check(settings, tm
     claims.write_text("Jaws is a film.\n", encoding="utf-8")
     folder = tmp_path / "read-only"
     folder.mkdir()
-    try:
-        with read_only(folder):
-            if os.access(folder, os.W_OK):
-                pytest.skip("this user can write to a chmod a-w folder, and can't mount one read-only")
-            code = main(["--data-dir", str(settings.data_dir), *CHECK, str(claims), "--corpus", "not-built",
-                         "--out", str(folder / "results.csv")])
-    except PermissionError as exc:
-        pytest.skip(str(exc))
+    with read_only_or_skip(folder):
+        code = main(["--data-dir", str(settings.data_dir), *CHECK, str(claims), "--corpus", "not-built",
+                     "--out", str(folder / "results.csv")])
     err = capsys.readouterr().err
     assert code == 2 and err.startswith(f"error: Can't write results to {folder / 'results.csv'}") and "read-only" in err
     assert "Traceback" not in err and "folder you can write to" in err
