@@ -450,11 +450,15 @@ def number_trial(claim: str, sentences: Sequence[str], max_candidates: int = MAX
 def number_check(trial: NumberTrial, p_supports: Sequence[float], settled: float = SETTLED) -> NumberCheck | None:
     """What the claim's numbers settle, given the verifier's P(SUPPORTS) for each candidate's rewritten claim
     against its sentence (the candidates' order): REFUTES when a number of the claim is apart from the number of a
-    sentence that, with that number, states the claim (the surest such sentence); SUPPORTS when every number of
-    the claim holds in such a sentence; else ``None`` (the verdict stands)."""
+    sentence that, with that number, states the claim; SUPPORTS when every number of the claim holds in such a
+    sentence; else ``None`` (the verdict stands). Each claim number is read against the best-ranked such sentence
+    (then its surest number): "Barack Obama was the 45th president" against "... the 44th president ..." of the
+    first sentence, not "... the first African American to serve as president" of the second."""
     best: dict[NumberMention, tuple[float, NumberCandidate]] = {}
-    for candidate, p in zip(trial.candidates, p_supports):
-        if p >= settled and (candidate.claim_number not in best or p > best[candidate.claim_number][0]):
+    for candidate, p in zip(trial.candidates, p_supports):  # the best-ranked sentence first, then the surest reading
+        if p >= settled and (candidate.claim_number not in best
+                             or (candidate.evidence, -p) < (best[candidate.claim_number][1].evidence,
+                                                            -best[candidate.claim_number][0])):
             best[candidate.claim_number] = (float(p), candidate)
     apart = [(p, c) for p, c in best.values() if c.claim_number.apart_from(c.sentence_number)]
     if apart:

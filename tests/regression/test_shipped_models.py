@@ -48,9 +48,11 @@ CHECKS = [
     ("Marie Curie was a Polish chemist.", "SUPPORTS", "SUPPORTS", (0.90, 0.05, 0.05), ("Marie_Curie", 0)),
     ("Marie Curie won a Nobel Prize.", "SUPPORTS", "SUPPORTS", (0.73, 0.05, 0.22), ("Marie_Curie", 1)),
     ("Mount Everest is located in the Himalayas.", "SUPPORTS",
-     "NOT ENOUGH INFO", (0.24, 0.13, 0.63), ("Mount_Everest", 0)),
+     "NOT ENOUGH INFO", (0.24, 0.14, 0.62), ("Mount_Everest", 0)),
+    # the number check decides (1991 against 2005): P(REFUTES) is how sure the verifier is that the sentence states
+    # the claim up to its year, the rest NOT ENOUGH INFO
     ("Python was first released in 2005.", "REFUTES",
-     "REFUTES", (0.01, 0.63, 0.36), ("Python_-LRB-programming_language-RRB-", 1)),
+     "REFUTES", (0.00, 0.81, 0.19), ("Python_-LRB-programming_language-RRB-", 1)),
     ("Mount Everest is the lowest mountain on Earth.", "REFUTES",
      "REFUTES", (0.02, 0.63, 0.35), ("Mount_Everest", 0)),
     ("The Beatles were an American jazz band.", "REFUTES",

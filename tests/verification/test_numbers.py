@@ -132,3 +132,12 @@ def test_eras_centuries_decades_durations_and_shares_are_compared_as_values(clai
 
 def test_a_number_inside_a_name_is_no_value():
     assert number_mentions("The expedition of the Ten Thousand crossed Anatolia.") == []
+
+
+def test_each_claim_number_is_read_against_the_best_ranked_sentence_that_states_the_claim():
+    trial = number_trial("Barack Obama was the 45th president of the United States.",
+                         ["Barack Obama served as the 44th president of the United States.",
+                          "He was the first African American to serve as president."])
+    assert [c.sentence_number.text for c in trial.candidates] == ["44th", "first"]
+    check = number_check(trial, [0.9, 0.99])
+    assert (check.evidence, check.sentence_says) == (0, "44th")
