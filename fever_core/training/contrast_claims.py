@@ -37,6 +37,7 @@ from fever_core.common.text import content_words, premise_text
 from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from fever_core.training.distractors import PoolSentence
 from fever_core.training.pairs import page_split
+from fever_core.verification.verdict import subject_title
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token  # noqa: F401 (Span: in annotations)
@@ -72,16 +73,12 @@ def _phrase(token: Token) -> str:
     return _text([t for t in token.subtree if t.i not in dropped])
 
 
-def _title_name(title: str) -> str:
-    return re.sub(r"\s*\([^)]*\)$", "", title)
-
-
 def _subject(token: Token, title: str) -> str | None:
     """The written subject of the clause whose head is ``token`` (a pronoun subject is the page title), or None."""
     for child in token.children:
         if child.dep_ in ("nsubj", "nsubjpass"):
             if child.lower_ in ("it", "he", "she", "they"):
-                return _title_name(title)
+                return subject_title(title)
             if child.pos_ in ("PROPN", "NOUN"):
                 return _phrase(child)
     return None
@@ -171,10 +168,10 @@ def _capital_and_place(doc: Doc, title: str) -> tuple[str, str] | None:
         if ofs:
             place = _phrase(ofs[0])
         elif owner is not None:
-            place = _title_name(title) if owner.lower_ == "its" else (
+            place = subject_title(title) if owner.lower_ == "its" else (
                 owner.text if owner.ent_type_ in ("GPE", "LOC") else None)
         else:
-            place = _title_name(title)
+            place = subject_title(title)
         if place is None:
             continue
         verb = token.head
@@ -232,7 +229,7 @@ def role_claims(doc: Doc, title: str) -> Iterator[tuple[str, str, str]]:
             if patient.lower_ in ("who", "which", "that") and token.dep_ == "relcl" and token.head.pos_ == "PROPN":
                 patient_text = _phrase(token.head)
             elif patient.lower_ in ("it", "he", "she", "they"):
-                patient_text = _title_name(title)
+                patient_text = subject_title(title)
             elif patient.text[:1].isupper():
                 patient_text = _phrase(patient)
             else:

@@ -247,7 +247,7 @@ def _rounding(value: float) -> float:
 def _interval(kind: str, low: float, high: float, bound: Bound | None, exact: bool) -> tuple[float, float, bool, bool]:
     """The interval a number (``low`` to ``high`` as written; equal for a point) asserts under its qualifier.
     ``exact``: an unqualified point means itself (years, ordinals, small counts), else what rounds to it."""
-    if bound in (Bound.ABOVE,):
+    if bound is Bound.ABOVE:
         return high, _INF, True, False
     if bound is Bound.AT_LEAST:
         return low, _INF, False, False
