@@ -44,6 +44,7 @@ from .conftest import APP_CORPUS, MUNICH_CLAIM, MUNICH_KEY_SENTENCE
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
+SERVER_LOG = ARTIFACTS / "streamlit-server.log"  # the app server's output (the server fixture)
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
@@ -90,11 +91,16 @@ def server(settings, app_corpus):
         "FEVER_CORPUS": app_corpus,
         "PYTHONPATH": str(PROJECT_ROOT),
     }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(PROJECT_ROOT / "app.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=PROJECT_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
+    # The server's output goes to a file, never to a pipe nobody reads: once a pipe's 64 KiB buffer filled up
+    # with the server's warnings, its next write blocked the whole server (seen in CI: a page change after the
+    # 30th check or so never came).
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with SERVER_LOG.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(PROJECT_ROOT / "app.py"), "--server.port", str(port),
+             "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+            cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 90
     while time.time() < deadline:
@@ -106,7 +112,7 @@ def server(settings, app_corpus):
             time.sleep(0.5)
     else:
         process.kill()
-        pytest.fail(f"streamlit did not start: {process.stdout.read().decode(errors='replace')[-2000:]}")
+        pytest.fail(f"streamlit did not start: {SERVER_LOG.read_text(errors='replace')[-2000:]}")
     yield url
     process.terminate()
     try:
@@ -184,9 +190,35 @@ def evidence_rows(page) -> int:
 
 
 def open_from_sidebar(page, link: str, title: str) -> None:
-    """Click a page's link in the sidebar and wait until that page has been drawn."""
-    page.locator('[data-testid="stSidebarNavLink"]', has_text=link).click()
-    page.locator("h1", has_text=title).wait_for(timeout=120_000)
+    """Click a page's link in the sidebar and wait until that page has been drawn.
+
+    A click after which the app sits idle on the same address for a minute was lost (seen once in CI on a 2-core
+    machine, right after a check with a new verifier version): it is written to ``lost-clicks.txt`` among the test
+    artifacts, with a screenshot, and clicked once more. When the page still does not come, the test fails with
+    the address, the script's state and the end of the server's log."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    heading = page.locator("h1", has_text=title)
+    nav_link = page.locator('[data-testid="stSidebarNavLink"]', has_text=link)
+    address = page.url
+    nav_link.click()
+    try:
+        heading.wait_for(timeout=60_000)
+    except PlaywrightTimeout:
+        idle = page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').count() == 1
+        if idle and page.url == address:
+            shot = ARTIFACTS / f"lost-click-{int(time.time())}.png"
+            page.screenshot(path=str(shot), full_page=True)
+            with (ARTIFACTS / "lost-clicks.txt").open("a", encoding="utf-8") as log:
+                log.write(f"{time.ctime()}: clicking {link!r} on {address} did nothing for 60 s ({shot.name})\n")
+            nav_link.click()
+        try:
+            heading.wait_for(timeout=120_000)
+        except PlaywrightTimeout:
+            state = page.locator('[data-testid="stApp"]').get_attribute("data-test-script-state")
+            log_end = SERVER_LOG.read_text(errors="replace")[-3000:] if SERVER_LOG.exists() else "(no log)"
+            pytest.fail(f"{title} did not open from {address} (now {page.url}, script {state}); "
+                        f"the server's log ends:\n{log_end}")
     wait_until_idle(page)
 
 
