@@ -34,6 +34,7 @@ from fever_core.common import (
     list_versions,
     move_aside,
     read_claim_list,
+    wikipedia_url,
 )
 from fever_core.corpus import LIVE_CORPUS, list_corpora
 from fever_core.verification import load_decision_rule
@@ -44,7 +45,6 @@ if TYPE_CHECKING:
     from fever_core.pipeline import CheckResult
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
-WIKIPEDIA_ARTICLE = "https://en.wikipedia.org/wiki/"
 FM2_SOURCE = "fever:fm2-pages.jsonl"
 SESSION_COOKIE = "fever_workbench_session"
 _SESSION_ID = re.compile(r"[0-9a-f]{32}")
@@ -112,11 +112,6 @@ class WikipediaLink:
 
     def markdown(self) -> str:
         return f"[Wikipedia ↗]({self.url})" + (f" · corpus has the {self.text_age}" if self.text_age else "")
-
-
-def wikipedia_url(title: str) -> str:
-    """The English Wikipedia address of a page title: spaces as underscores, URL-quoted."""
-    return WIKIPEDIA_ARTICLE + urllib.parse.quote(title.replace(" ", "_"))
 
 
 def text_age(source: str) -> str:

@@ -7,10 +7,10 @@ the pages show these words instead. Files made for programs (CSV, jsonl, JSON do
 
 from __future__ import annotations
 
-from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS
+from fever_core.common import LABELS, VERDICT_WORDS
 
-VERDICT_WORDS = {SUPPORTS: "Supported", REFUTES: "Refuted", NEI: "Not enough info"}
-"""Each FEVER label as the pages show it: a verdict, a gold label, a sentence's stance, an annotation."""
+# VERDICT_WORDS (declared in fever_core.common.types, where a ClaimReview's rating reads them too): each FEVER label as
+# the pages show it: a verdict, a gold label, a sentence's stance, an annotation.
 PROBABILITY = "probability"
 """The word for a verdict's or a stance's probability (in [0, 1]), on every page (never "confidence")."""
 PROBABILITY_HELP = "How sure the model is of this verdict, from 0 to 1: a model's estimate, not a fact-check."
