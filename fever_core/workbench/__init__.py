@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from fever_core.workbench.annotation import Annotation, AnnotationError, AnnotationStore, QueueItem, Undone
 from fever_core.workbench.claimreview import (
+    AUTHOR_KINDS,
+    JSONLD_MEDIA_TYPE,
     Author,
     ModelRecord,
     Provenance,
@@ -25,7 +27,7 @@ from fever_core.workbench.jobs import DONE, FAILED, RUNNING, JobStatus, log_path
 from fever_core.workbench.search import SEARCH_MODES, CorpusHit, search_corpus
 
 __all__ = [
-    "DONE", "FAILED", "RUNNING", "SEARCH_MODES",
+    "AUTHOR_KINDS", "DONE", "FAILED", "JSONLD_MEDIA_TYPE", "RUNNING", "SEARCH_MODES",
     "Annotation", "AnnotationError", "AnnotationStore", "Author", "CorpusHit", "HistoryEntry", "HistoryStore",
     "JobStatus", "ModelRecord", "Provenance", "QueueItem", "Undone",
     "checker_provenance", "claim_review", "claim_reviews", "log_path", "read_status", "search_corpus", "start_job",

@@ -55,7 +55,8 @@ if TYPE_CHECKING:
 
 CONTEXT = "https://schema.org"
 """The JSON-LD context every document names (``assets/jsonld/`` holds the part of it the documents use)."""
-MEDIA_TYPE = "application/ld+json"
+JSONLD_MEDIA_TYPE = "application/ld+json"
+"""The media type of a ClaimReview document (a download's, a response's)."""
 RATING_VALUES = {REFUTES: 1, NEI: 2, SUPPORTS: 3}
 """Each verdict's ``ratingValue``: refuted is the worst rating, supported the best."""
 WORST_RATING, BEST_RATING = min(RATING_VALUES.values()), max(RATING_VALUES.values())
