@@ -571,6 +571,27 @@ def show_metrics(metrics: Mapping[str, float | None], missing_for: Callable[[str
             col.metric(metric_word(name), "n/a" if value is None else f"{value:.3f}", help=metric_help(name) + why)
 
 
+def claimreview_author():
+    """The author that ClaimReview downloads name (:class:`~fever_core.workbench.Author`), chosen in a collapsed
+    section and kept for the session on every page; ``None``, with the reason shown, when it can't be one."""
+    from fever_core.workbench import AUTHOR_KINDS, Author
+
+    name = st.session_state.get("claimreview_author", Author.name)
+    kind = st.session_state.get("claimreview_author_kind", Author.kind)
+    with st.expander(plain(f"ClaimReview author: {name} ({kind})")):
+        synced_widget(st.text_input, "Name", "_claimreview_author", name,
+                      partial(st.session_state.__setitem__, "claimreview_author"),
+                      help="Who publishes the ClaimReview: an organisation or a person.")
+        synced_widget(st.radio, "The author is", "_claimreview_author_kind", kind,
+                      partial(st.session_state.__setitem__, "claimreview_author_kind"), options=AUTHOR_KINDS,
+                      horizontal=True)
+    try:
+        return Author(name, kind)
+    except ValueError as exc:
+        st.warning(plain(f"No ClaimReview: {exc}"))
+        return None
+
+
 def footer() -> None:
     st.divider()
     st.caption(
