@@ -172,7 +172,7 @@ def checker_provenance(checker: Checker, options: CheckOptions | None = None) ->
     """The provenance of checks the running ``checker`` makes with ``options``: the models it loaded, its corpus, its
     retriever, and each setting as ``options`` give it, else as the checker's settings do, else its default (``None``
     for those the verifier's rule decides). Reads two small files and the corpus's recorded checksum; the corpus's
-    size is counted once per corpus build (about 1 s a million sentences)."""
+    size is counted once per corpus build (:func:`corpus_size`)."""
     data_dir = checker.settings.data_dir
     verification = checker.verification
     joint = verification.joint_verifier
