@@ -67,7 +67,8 @@ class ClaimReviewRequest(CheckRequest):
 
     author: str | None = Field(None, description="the review's author, a name (default: FEVER Workbench)",
                                examples=["Fact Desk"])
-    author_type: Literal[AUTHOR_KINDS] = Field("Organization", description="what the author is")  # type: ignore[valid-type]
+    author_type: Literal[AUTHOR_KINDS] = Field(  # type: ignore[valid-type]
+        "Organization", description="what the author is")
     url: str | None = Field(None, pattern=r"^https?://", max_length=2000,
                             description="the web address of the page that shows the check, if there is one")
 

@@ -22,7 +22,9 @@ fact-check aggregators read); nothing in it needs another vocabulary:
   (:meth:`Provenance.properties`): the workbench's version, the verifier (and joint verifier) with its checksum, the
   corpus with its build checksum and size, the retriever and every per-check setting, and the verdict's FEVER label
   and probability. ``additionalProperty`` and ``PropertyValue`` are schema.org's own terms, so any JSON-LD processor
-  keeps them on expansion, where a term of a vocabulary of the workbench's own would need an address of its own.
+  keeps them on expansion, where a term of a vocabulary of the workbench's own would need an address of its own
+  (schema.org lists ``additionalProperty`` for products and places, so a strict validator may note it as unexpected
+  on a review; it is kept all the same).
 
 Nothing here hashes a large file: a verifier's checksum is the SHA-256 of its ``checksums.json`` (the recorded
 SHA-256 of every file it reads, compared with them when it was loaded), a corpus's is the one its build recorded,
@@ -122,7 +124,8 @@ class Provenance:
         corpus_sentences: sentences in the corpus.
         retriever: the retriever's name (``fused``, ``bm25``, ``tfidf``).
         settings: every per-check setting (:data:`~fever_core.common.settings.CHECK_SETTINGS`) by name, as the check
-            used it; ``None`` means the verifier's own decision rule.
+            was asked to use it; ``None`` means the verifier's own decision rule. (Whether a ``learned`` verdict could
+            be used depends on the verifier, which its checksum pins, and on the retriever.)
     """
 
     workbench_version: str
@@ -180,8 +183,9 @@ def checker_provenance(checker: Checker, options: CheckOptions | None = None) ->
     sizes = corpus_size(store)
     settings = {}
     for setting in CHECK_SETTINGS:
-        given = getattr(options, setting.name, None) if options is not None else None
-        settings[setting.name] = given if given is not None else getattr(checker.settings, setting.name, setting.default)
+        given = getattr(options, setting.name, None)  # (None without options)
+        default = getattr(checker.settings, setting.name, setting.default)
+        settings[setting.name] = given if given is not None else default
     return Provenance(
         workbench_version=workbench_version(),
         verifier=model_record(verification.verifier.name, data_dir),
@@ -242,7 +246,8 @@ def workbench_version() -> str:
 
 def _date(published: float | None) -> str:
     """Unix seconds (``None``: now) as the ISO date in UTC."""
-    return dt.datetime.fromtimestamp(time.time() if published is None else published, dt.timezone.utc).date().isoformat()
+    moment = dt.datetime.fromtimestamp(time.time() if published is None else published, dt.timezone.utc)
+    return moment.date().isoformat()
 
 
 def _citations(result: CheckResult) -> list[dict]:

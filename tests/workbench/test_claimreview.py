@@ -32,7 +32,8 @@ def provenance(checker):
 @pytest.fixture(scope="module")
 def jaws(checker):
     """A check whose verdict used evidence from two pages (Jaws, and Steven Spielberg reached by its link)."""
-    result = checker.check("Jaws was directed by a man born in Ohio.", CheckOptions(two_hop=True, two_hop_threshold=0.0))
+    options = CheckOptions(two_hop=True, two_hop_threshold=0.0)
+    result = checker.check("Jaws was directed by a man born in Ohio.", options)
     pages = [item.sentence.page_id for item in result.evidence]
     assert {"Jaws_-LRB-film-RRB-", "Steven_Spielberg"} <= set(pages)
     used = sorted(range(len(pages)), key=lambda i: pages[i] != "Steven_Spielberg")  # Spielberg's sentences first
