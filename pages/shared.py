@@ -34,6 +34,7 @@ from fever_core.common import (
     list_versions,
     move_aside,
     read_claim_list,
+    wikipedia_url,
 )
 from fever_core.corpus import LIVE_CORPUS, list_corpora
 from fever_core.verification import load_decision_rule
@@ -44,7 +45,6 @@ if TYPE_CHECKING:
     from fever_core.pipeline import CheckResult
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
-WIKIPEDIA_ARTICLE = "https://en.wikipedia.org/wiki/"
 FM2_SOURCE = "fever:fm2-pages.jsonl"
 SESSION_COOKIE = "fever_workbench_session"
 _SESSION_ID = re.compile(r"[0-9a-f]{32}")
@@ -112,11 +112,6 @@ class WikipediaLink:
 
     def markdown(self) -> str:
         return f"[Wikipedia ↗]({self.url})" + (f" · corpus has the {self.text_age}" if self.text_age else "")
-
-
-def wikipedia_url(title: str) -> str:
-    """The English Wikipedia address of a page title: spaces as underscores, URL-quoted."""
-    return WIKIPEDIA_ARTICLE + urllib.parse.quote(title.replace(" ", "_"))
 
 
 def text_age(source: str) -> str:
@@ -574,6 +569,27 @@ def show_metrics(metrics: Mapping[str, float | None], missing_for: Callable[[str
             value = metrics[name]
             why = f"\n\nn/a: {missing_for(name)}." if value is None else ""
             col.metric(metric_word(name), "n/a" if value is None else f"{value:.3f}", help=metric_help(name) + why)
+
+
+def claimreview_author():
+    """The author that ClaimReview downloads name (:class:`~fever_core.workbench.Author`), chosen in a collapsed
+    section and kept for the session on every page; ``None``, with the reason shown, when it can't be one."""
+    from fever_core.workbench import AUTHOR_KINDS, Author
+
+    name = st.session_state.get("claimreview_author", Author.name)
+    kind = st.session_state.get("claimreview_author_kind", Author.kind)
+    with st.expander(plain(f"ClaimReview author: {name} ({kind})")):
+        synced_widget(st.text_input, "Name", "_claimreview_author", name,
+                      partial(st.session_state.__setitem__, "claimreview_author"),
+                      help="Who publishes the ClaimReview: an organisation or a person.")
+        synced_widget(st.radio, "The author is", "_claimreview_author_kind", kind,
+                      partial(st.session_state.__setitem__, "claimreview_author_kind"), options=AUTHOR_KINDS,
+                      horizontal=True)
+    try:
+        return Author(name, kind)
+    except ValueError as exc:
+        st.warning(plain(f"No ClaimReview: {exc}"))
+        return None
 
 
 def footer() -> None:

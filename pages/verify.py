@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import asdict, dataclass
+import urllib.parse
+from dataclasses import asdict, dataclass, field
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -29,7 +30,14 @@ from fever_core.corpus import LIVE_CORPUS
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, EvidenceResult, check_claim_text
 from fever_core.retrieval import drawn_chains
 from fever_core.verification import stance_label
-from fever_core.workbench import HistoryEntry
+from fever_core.workbench import (
+    JSONLD_MEDIA_TYPE,
+    HistoryEntry,
+    Provenance,
+    checker_provenance,
+    claim_review,
+    to_jsonld,
+)
 from pages.shared import (
     CHECKER_LOADING,
     UiSettings,
@@ -38,6 +46,7 @@ from pages.shared import (
     check_options,
     checker_loading,
     checker_or_stop,
+    claimreview_author,
     corpus_label,
     corpus_store_or_none,
     current_settings,
@@ -45,6 +54,7 @@ from pages.shared import (
     history_session,
     keep_in_history,
     load_history,
+    permalink_url,
     plain,
     settings_of,
     show_unusable_database,
@@ -92,13 +102,15 @@ EVIDENCE_LEGEND = (
 @dataclass(frozen=True)
 class CheckedClaim:
     """A check as the page shows it: the result, the Wikipedia link of each of its pages, the sidebar settings
-    it was made with (its permalink's), and the history entry it was re-opened from (``None`` for a check just
-    made)."""
+    it was made with (its permalink's), the history entry it was re-opened from (``None`` for a check just
+    made), what it was made with (gathered when it is made; ``None`` for a re-opened one) and when (Unix seconds)."""
 
     result: CheckResult
     links: dict[str, WikipediaLink]
     ui: UiSettings
     stored: HistoryEntry | None = None
+    provenance: Provenance | None = None
+    made_at: float = field(default_factory=time.time)
 
 
 def result_pages(result: CheckResult) -> list[tuple[str, str]]:
@@ -144,7 +156,8 @@ def run_check(ui: UiSettings, claim: str) -> None:
     with st.status("Searching Wikipedia and checking…" if live else "Checking…", expanded=False) as status:
         result = checker.check(claim, check_options(ui))
         links = wikipedia_links(checker.workspace.store, result_pages(result))
-        st.session_state["checked"] = CheckedClaim(result, links, ui)
+        st.session_state["checked"] = CheckedClaim(result, links, ui, provenance=checker_provenance(
+            checker, check_options(ui)))
         write_permalink(result.claim, ui)
         fetched = f" (Wikipedia: {result.timings.get('fetch', 0.0):.1f} s)" if live else ""
         status.update(label=("Checked, with a warning" if result.warnings else "Checked") + fetched, state="complete")
@@ -316,13 +329,52 @@ def show_details(checked: CheckedClaim) -> None:
                                format="%.3f", help="Wall-clock seconds this stage took")})
 
 
-def show_actions(result: CheckResult) -> None:
-    """Downloads (the whole result as JSON, the FEVER prediction line) and sending the claim to Annotate."""
-    cols = st.columns(3)
+def provenance_of(checked: CheckedClaim) -> Provenance | None:
+    """What the check was made with: gathered when it was made; for one re-opened from History, from the checker of
+    its corpus and verifier when that is the one loaded (the sidebar's), else ``None``."""
+    if checked.provenance is not None:
+        return checked.provenance
+    ui = current_settings()
+    if (ui.corpus, ui.verifier_model) != (checked.ui.corpus, checked.ui.verifier_model) or checker_loading(ui):
+        return None
+    return checker_provenance(checker_or_stop(ui), check_options(checked.ui))
+
+
+def check_address(checked: CheckedClaim) -> str | None:
+    """The whole web address of a check just made (its permalink, which checks it again with its settings); ``None``
+    for a re-opened one (its address is this browser's History) or where the browser's address is not known."""
+    if checked.stored is not None or not st.context.url:
+        return None
+    return urllib.parse.urljoin(st.context.url, permalink_url(checked.result.claim, checked.ui))
+
+
+def claimreview_button(column, checked: CheckedClaim, author) -> None:
+    """The check as a schema.org ClaimReview JSON-LD download (:mod:`fever_core.workbench.claimreview`); disabled,
+    saying why, when its author can't be one or its provenance is not at hand."""
+    provenance = provenance_of(checked) if author is not None else None
+    label = "Download ClaimReview (JSON-LD)"
+    if provenance is None:
+        why = ("Name an author above." if author is None else "Made with another corpus or verifier than the "
+               "sidebar's (or before it loaded): check it again to download its ClaimReview.")
+        column.download_button(label, "", disabled=True, help=why)
+        return
+    document = claim_review(checked.result, provenance, author, published=checked.made_at, url=check_address(checked))
+    column.download_button(label, to_jsonld(document), "claimreview.jsonld", JSONLD_MEDIA_TYPE, on_click="ignore",
+                           help="The check as schema.org ClaimReview, with the verifier's and the corpus's checksums "
+                           "and the settings, for fact-check publishers and search engines.")
+
+
+def show_actions(checked: CheckedClaim) -> None:
+    """Downloads (the whole result as JSON, the FEVER prediction line, the ClaimReview) and sending the claim to
+    Annotate."""
+    result = checked.result
+    author = claimreview_author()
+    cols = st.columns(4)
     cols[0].download_button("Download result (JSON)", result.to_json(), "check.json", "application/json", on_click="ignore")
     cols[1].download_button("Download FEVER prediction", json.dumps(result.fever_prediction()) + "\n",
                             "prediction.jsonl", "application/jsonl", on_click="ignore")
-    if cols[2].button("Send to Annotate"):
+    claimreview_button(cols[2], checked, author)
+    if cols[3].button("Send to Annotate"):
         st.session_state["annotate_claim"] = result.claim
         st.switch_page("pages/annotate.py")
 
@@ -361,7 +413,8 @@ def open_stored_check() -> None:
         st.warning(f"Check {entry_id} is not in this browser's history (any more).")
         return
     links = wikipedia_links(corpus_store_or_none(result.corpus), result_pages(result))
-    st.session_state["checked"] = CheckedClaim(result, links, settings_of(entry.settings), entry)
+    st.session_state["checked"] = CheckedClaim(result, links, settings_of(entry.settings), entry,
+                                               made_at=entry.checked_at)
     st.session_state["claim_text"] = result.claim
 
 
@@ -389,7 +442,7 @@ def check_and_show(ui: UiSettings) -> None:
         show_verdict(checked)
         show_evidence(checked)
         show_details(checked)
-        show_actions(checked.result)
+        show_actions(checked)
 
 
 ui = current_settings()

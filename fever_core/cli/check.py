@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +19,8 @@ from fever_core.common.formats import MAX_LIST_CLAIMS
 if TYPE_CHECKING:
     from fever_core.common.formats import Claim
     from fever_core.evaluation.batch import BatchReport, ResultsFile
+    from fever_core.pipeline import Checker
+    from fever_core.workbench import Author
 
 from fever_core.cli.common import (
     add_checker_options,
@@ -32,11 +36,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     from fever_core.pipeline import check_claim_text
 
     claim = check_claim_text(args.claim)  # refuse a claim that can't be checked before loading any model
+    author = claimreview_author(args)
     checker = open_checker(args)
-    result = checker.check(claim, check_options_from(args))
+    options = check_options_from(args)
+    result = checker.check(claim, options)
     for warning in result.warnings:
         if warning not in checker.verification.warnings:
             print(f"warning: {warning}", file=sys.stderr)
+    if author is not None:
+        from fever_core.workbench import checker_provenance, claim_review
+
+        write_json(args.claimreview, claim_review(result, checker_provenance(checker, options), author))
     if args.json:
         print(result.to_json())
         return 0
@@ -57,6 +67,11 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
 
     # a list, or an output, that can't be used is refused before any model loads
     claims = load_claim_list(args.claims, args.max_claims)
+    author = claimreview_author(args)
+    if author is not None and args.ray is not None:
+        raise ValueError("--claimreview records the models and corpus of the checker in this process, which --ray "
+                         "does not open: leave out --ray, or write the results with --out.")
+    started = time.time()
     with ResultsFile(args.out, claims) if args.out else contextlib.nullcontext() as out:
         kept = out.kept if out is not None else 0
         if out is not None and out.replacing:
@@ -65,9 +80,17 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
         if kept:
             print(f"note: {out.writing} has the rows of the first {kept:,} claims already: checking the other "
                   f"{len(claims) - kept:,} (the figures below are theirs).", file=sys.stderr)
-        report = _check_claims(args, claims[kept:], out, len(claims)) if kept < len(claims) else BatchReport([], 0.0)
+        checker = open_checker(args) if args.ray is None and (kept < len(claims) or author is not None) else None
+        report = (_check_claims(args, claims[kept:], out, len(claims), checker) if kept < len(claims)
+                  else BatchReport([], 0.0))
         if out is not None:
             out.finish()
+    if author is not None:
+        from fever_core.workbench import checker_provenance, claim_reviews
+
+        checked = [row.result for row in report.rows if row.result is not None]
+        provenance = checker_provenance(checker, check_options_from(args))
+        write_json(args.claimreview, claim_reviews(checked, provenance, author, published=started))
     for row in report.rows:
         confidence = f"{row.confidence:.2f}" if row.confidence is not None else "    "
         print(f"{row.verdict or 'ERROR':<15} {confidence}  {row.claim.claim}" + (f"  ({row.error})" if row.error else ""))
@@ -77,8 +100,43 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_claims(args: argparse.Namespace, claims: list[Claim], out: ResultsFile | None, total: int) -> BatchReport:
-    """Check ``claims`` (the last of a list of ``total``) here or on Ray, each row written to ``out`` as it comes."""
+def claimreview_author(args: argparse.Namespace) -> Author | None:
+    """The :class:`~fever_core.workbench.Author` of the command's ClaimReview (``--author``, ``--author-type``);
+    ``None`` without ``--claimreview``.
+
+    Raises:
+        ValueError: before any model loads, for an author that can't be one, or a ``--claimreview`` file that can't be
+            written (a folder, a folder that can't be written to), so no check is lost for want of a place to keep it.
+    """
+    if not args.claimreview:
+        return None
+    from fever_core.workbench import Author
+
+    author = Author(args.author if args.author is not None else Author.name, args.author_type)
+    path = Path(args.claimreview)
+    if path.is_dir():
+        raise ValueError(f"--claimreview {path} is a folder: give a file, e.g. {path / 'claimreview.jsonld'}.")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ValueError(f"--claimreview {path} can't be written (no permission): give a file in a folder you can "
+                         "write to.")
+    return author
+
+
+def add_claimreview_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--claimreview FILE``, ``--author NAME`` and ``--author-type``: ``what`` written as schema.org ClaimReview
+    JSON-LD (:mod:`fever_core.workbench.claimreview`)."""
+    parser.add_argument("--claimreview", metavar="FILE", help=f"also write {what} as schema.org ClaimReview JSON-LD "
+                        "to FILE, with the verifier's and the corpus's checksums and the settings (docs/cli.md)")
+    parser.add_argument("--author", help="the ClaimReview's author, a name (default: the workbench itself)")
+    parser.add_argument("--author-type", default="Organization", metavar="Organization|Person",
+                        help="whether the author is an Organization (default) or a Person")
+
+
+def _check_claims(args: argparse.Namespace, claims: list[Claim], out: ResultsFile | None, total: int,
+                  checker: Checker | None) -> BatchReport:
+    """Check ``claims`` (the last of a list of ``total``) with ``checker``, or on Ray when it is ``None``, each row
+    written to ``out`` as it comes."""
     from fever_core.evaluation.batch import run_batch
 
     options = check_options_from(args)
@@ -93,8 +151,6 @@ def _check_claims(args: argparse.Namespace, claims: list[Claim], out: ResultsFil
             return check_batch_on_ray(args.corpus, settings_from(args), claims, options, args.retriever,
                                       address=args.ray, workers=args.ray_workers, on_row=on_row)
     else:
-        checker = open_checker(args)
-
         def check(on_row):
             return run_batch(checker, claims, options, on_row=on_row)
     with tqdm(total=total, initial=total - len(claims), desc="Checking claims", unit="claim", file=sys.stderr) as bar:
@@ -144,6 +200,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p.add_argument("claim")
     add_checker_options(p)
     p.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    add_claimreview_options(p, "the check")
     p.set_defaults(func=cmd_check)
 
     p = commands.add_parser("check-batch", help="check a list of claims (text, CSV or jsonl; labels optional)")
@@ -154,6 +211,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                    "with the same file, a batch that stopped goes on from its last finished row")
     p.add_argument("--max-claims", type=int, default=MAX_LIST_CLAIMS, metavar="N",
                    help=f"refuse a list of more than N claims (default {MAX_LIST_CLAIMS:,}; 0: no limit)")
+    add_claimreview_options(p, "the claims this run checks (one document, a ClaimReview each in its @graph; claims "
+                            "that can't be checked have none)")
     add_ray_options(p, "check the claims on a Ray cluster's workers, each with its own checker")
     p.set_defaults(func=cmd_check_batch)
 

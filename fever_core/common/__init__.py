@@ -68,12 +68,13 @@ from fever_core.common.text import (
     premise_text,
     probably_not_english,
     title_to_page_id,
+    wikipedia_url,
 )
-from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, Link, Page, Sentence, Stance
+from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, VERDICT_WORDS, Link, Page, Sentence, Stance
 
 __all__ = [
     "BUNDLED_MODELS_DIR", "LABELS", "NEI", "PROJECT_ROOT", "REFUTES", "SHARED_DATA_DIR", "SHIPPED_JOINT_VERIFIER",
-    "DEFAULT_VERIFIER", "FALLBACK_VERIFIER", "SUPPORTS",
+    "DEFAULT_VERIFIER", "FALLBACK_VERIFIER", "SUPPORTS", "VERDICT_WORDS",
     "Claim", "DataFileError", "DatabaseKind", "JsonlError", "Link", "ModelVersion", "Page", "Pair", "Sentence",
     "CHECK_SETTING", "CHECK_SETTINGS", "CheckSetting", "Settings", "Stance", "ThreadConnections", "UnusableDatabase", "WorkbenchDatabase",
     "active_choice_problem", "active_verifier", "claim_list_kind", "clean_json_text", "clean_user_text",
@@ -83,5 +84,5 @@ __all__ = [
     "move_aside", "next_version_dir", "normalise_title_key", "pair_premise", "page_id_to_title", "premise_text",
     "probably_not_english", "read_claim_list", "read_jsonl", "sample_across_labels", "select_device",
     "split_sentences",
-    "title_to_page_id", "use_verifier", "write_json", "write_jsonl", "write_pairs", "write_version",
+    "title_to_page_id", "use_verifier", "wikipedia_url", "write_json", "write_jsonl", "write_pairs", "write_version",
 ]

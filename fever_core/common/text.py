@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import urllib.parse
 
 _ID_TOKENS = {
     "-LRB-": "(",
@@ -56,6 +57,18 @@ def page_id_to_title(page_id: str) -> str:
     'Soul Food (film)'
     """
     return _ID_TOKEN_RE.sub(lambda m: _ID_TOKENS[m.group(0)], page_id).replace("_", " ")
+
+
+WIKIPEDIA_ARTICLE = "https://en.wikipedia.org/wiki/"
+
+
+def wikipedia_url(title: str) -> str:
+    """The English Wikipedia address of a page title: spaces as underscores, URL-quoted.
+
+    >>> wikipedia_url("Soul Food (film)")
+    'https://en.wikipedia.org/wiki/Soul_Food_%28film%29'
+    """
+    return WIKIPEDIA_ARTICLE + urllib.parse.quote(title.replace(" ", "_"))
 
 
 def title_to_page_id(title: str) -> str:

@@ -13,6 +13,9 @@ REFUTES = "REFUTES"
 NEI = "NOT ENOUGH INFO"
 LABELS = (SUPPORTS, REFUTES, NEI)
 """FEVER's three labels, in the order of every probability row and model output in the workbench."""
+VERDICT_WORDS = {SUPPORTS: "Supported", REFUTES: "Refuted", NEI: "Not enough info"}
+"""Each FEVER label in the workbench's words for people: the verdicts the app's pages show (``pages/words.py``), and a
+ClaimReview's rating (:mod:`fever_core.workbench.claimreview`)."""
 
 
 @dataclass

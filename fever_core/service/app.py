@@ -1,6 +1,7 @@
 """The HTTP API over the checker: :func:`create_app` makes the FastAPI app that ``python -m fever_core serve`` runs.
 
-Endpoints: ``POST /check`` (one claim, the JSON of ``check --json``), ``POST /predict`` (the FEVER 2.0 builders'
+Endpoints: ``POST /check`` (one claim, the JSON of ``check --json``), ``POST /claimreview`` (the same check as a
+schema.org ClaimReview in JSON-LD, with its provenance), ``POST /predict`` (the FEVER 2.0 builders'
 format), ``GET /corpora``, ``GET /health`` (200 once models and indexes are loaded, 503 before), ``GET /metrics``
 (Prometheus text), and the OpenAPI document at ``/openapi.json`` with its docs at ``/docs`` (served from the
 install, no CDN).
@@ -53,6 +54,7 @@ from fever_core.service.metrics import CONTENT_TYPE, Gauge, Metrics
 from fever_core.service.schemas import (
     CheckRequest,
     CheckResponse,
+    ClaimReviewRequest,
     CorporaResponse,
     ErrorResponse,
     HealthResponse,
@@ -63,6 +65,7 @@ from fever_core.service.schemas import (
     error_body,
 )
 from fever_core.service.startup import check_can_serve, load_checkers
+from fever_core.workbench import JSONLD_MEDIA_TYPE, Author, checker_provenance, claim_review
 
 log = logging.getLogger(__name__)
 
@@ -414,6 +417,10 @@ class _CleanJSONResponse(JSONResponse):
             return super().render(clean_json_text(content))
 
 
+class _JSONLDResponse(_CleanJSONResponse):
+    media_type = JSONLD_MEDIA_TYPE
+
+
 async def _until_disconnected(request: Request) -> None:
     """Returns once the client has closed its connection (called after the body was read: nothing else arrives)."""
     while (await request.receive())["type"] != "http.disconnect":
@@ -440,6 +447,8 @@ ERRORS = {
     503: {"model": ErrorResponse, "description": "loading, overloaded, or timed out: try again after Retry-After "
           "seconds", "headers": {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}}},
 }
+CLAIMREVIEW = {"description": "the check as a schema.org ClaimReview (https://schema.org/ClaimReview)",
+               "content": {JSONLD_MEDIA_TYPE: {"schema": {"type": "object"}}}}
 NOT_READY = {503: {"model": HealthResponse, "description": "loading, or loading failed"}}
 
 
@@ -549,17 +558,37 @@ def create_app(
 
     guarded = [Depends(require_key)] if config.api_key else []
 
-    @app.post("/check", response_model=CheckResponse, responses=ERRORS, dependencies=guarded,
-              summary="Check one claim", tags=["checking"])
-    async def check(body: CheckRequest, request: Request) -> JSONResponse:
-        """The claim's verdict, probabilities and reason, its evidence with stances and links, the pages with why
-        they were retrieved, timings and warnings: the JSON of `python -m fever_core check --json`."""
+    async def check_one(body: CheckRequest, request: Request) -> CheckResult:
+        """The check of a request's claim; one that can't be checked is a 422 ``bad_claim``."""
         options = body.options.to_options() if body.options else None
         claims = [ClaimRequest(service.corpus(body.corpus), body.claim, options)]
         outcome = (await service.check(claims, functools.partial(_until_disconnected, request)))[0]
         if isinstance(outcome, ClaimError):
             raise ServiceError(422, "bad_claim", str(outcome))
-        return _CleanJSONResponse(outcome.to_dict())
+        return outcome
+
+    @app.post("/check", response_model=CheckResponse, responses=ERRORS, dependencies=guarded,
+              summary="Check one claim", tags=["checking"])
+    async def check(body: CheckRequest, request: Request) -> JSONResponse:
+        """The claim's verdict, probabilities and reason, its evidence with stances and links, the pages with why
+        they were retrieved, timings and warnings: the JSON of `python -m fever_core check --json`."""
+        return _CleanJSONResponse((await check_one(body, request)).to_dict())
+
+    @app.post("/claimreview", responses={200: CLAIMREVIEW, **ERRORS}, dependencies=guarded,
+              summary="Check one claim: a schema.org ClaimReview", tags=["checking"])
+    async def claimreview(body: ClaimReviewRequest, request: Request) -> Response:
+        """The check `/check` makes, as a schema.org ClaimReview in JSON-LD (`application/ld+json`): the claim, the
+        verdict as a rating (1 Refuted, 2 Not enough info, 3 Supported), the Wikipedia pages of the evidence it used,
+        the author, today's date, and the verifier's and the corpus's checksums and the settings as
+        `additionalProperty` (docs/service.md)."""
+        try:
+            author = Author(body.author if body.author is not None else Author.name, body.author_type)
+        except ValueError as exc:
+            raise ServiceError(422, "invalid_request", str(exc)) from None
+        result = await check_one(body, request)
+        options = body.options.to_options() if body.options else None
+        provenance = await asyncio.to_thread(checker_provenance, service.checkers[result.corpus], options)
+        return _JSONLDResponse(claim_review(result, provenance, author, url=body.url))
 
     @app.post("/predict", response_model=PredictResponse, responses=ERRORS, dependencies=guarded,
               summary="Check claims in the FEVER 2.0 builders' format", tags=["checking"])

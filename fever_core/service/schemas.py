@@ -6,6 +6,8 @@ task's fever-api): ``{"instances": [{"id", "claim"}, ...]}`` (or a list of claim
 ``{"result": "success", "data": {"predictions": [...]}}`` out, each prediction with ``predicted_label`` and
 ``predicted_evidence`` as ``[page, line]`` pairs, as the FEVER scorer reads them. Errors, on every endpoint, are
 ``{"result": "error", "data": {"code", "message"}}`` (fever-api's error shape, with a code to switch on).
+``/claimreview`` takes ``/check``'s body with the review's author (and the page's address), and answers with a
+schema.org ClaimReview in JSON-LD, whose shape schema.org describes.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from fever_core.common import CHECK_SETTINGS, NEI, REFUTES, SUPPORTS, CheckSetting
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions
+from fever_core.workbench import AUTHOR_KINDS
 
 Label = Literal[SUPPORTS, REFUTES, NEI]  # type: ignore[valid-type]
 
@@ -56,6 +59,18 @@ class CheckRequest(BaseModel):
     corpus: str | None = Field(None, description="one of the corpora this server serves (GET /corpora); "
                                "default: the first")
     options: CheckOptionsBody | None = None
+
+
+class ClaimReviewRequest(CheckRequest):
+    """A check to answer as a schema.org ClaimReview (``fever_core.workbench.claimreview``): ``/check``'s body, and who
+    publishes the review."""
+
+    author: str | None = Field(None, description="the review's author, a name (default: FEVER Workbench)",
+                               examples=["Fact Desk"])
+    author_type: Literal[AUTHOR_KINDS] = Field(  # type: ignore[valid-type]
+        "Organization", description="what the author is")
+    url: str | None = Field(None, pattern=r"^https?://", max_length=2000,
+                            description="the web address of the page that shows the check, if there is one")
 
 
 class PredictInstance(BaseModel):

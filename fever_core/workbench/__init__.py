@@ -2,21 +2,34 @@
 
 :mod:`~fever_core.workbench.history` (the checks made, per browser session), :mod:`~fever_core.workbench.annotation`
 (a queue of claims, the evidence and labels people give them, export as FEVER jsonl),
-:mod:`~fever_core.workbench.jobs` (long commands run as processes whose progress any page can read) and
-:mod:`~fever_core.workbench.search` (a corpus searched by title, words or meaning, for people browsing it).
+:mod:`~fever_core.workbench.jobs` (long commands run as processes whose progress any page can read),
+:mod:`~fever_core.workbench.search` (a corpus searched by title, words or meaning, for people browsing it) and
+:mod:`~fever_core.workbench.claimreview` (checks exported as schema.org ClaimReview JSON-LD, with their provenance).
 The pages and the CLI use them; the checker does not.
 """
 
 from __future__ import annotations
 
 from fever_core.workbench.annotation import Annotation, AnnotationError, AnnotationStore, QueueItem, Undone
+from fever_core.workbench.claimreview import (
+    AUTHOR_KINDS,
+    JSONLD_MEDIA_TYPE,
+    Author,
+    ModelRecord,
+    Provenance,
+    checker_provenance,
+    claim_review,
+    claim_reviews,
+    to_jsonld,
+)
 from fever_core.workbench.history import HistoryEntry, HistoryStore
 from fever_core.workbench.jobs import DONE, FAILED, RUNNING, JobStatus, log_path, read_status, start_job, write_status
 from fever_core.workbench.search import SEARCH_MODES, CorpusHit, search_corpus
 
 __all__ = [
-    "DONE", "FAILED", "RUNNING", "SEARCH_MODES",
-    "Annotation", "AnnotationError", "AnnotationStore", "CorpusHit", "HistoryEntry", "HistoryStore", "JobStatus",
-    "QueueItem", "Undone",
-    "log_path", "read_status", "search_corpus", "start_job", "write_status",
+    "AUTHOR_KINDS", "DONE", "FAILED", "JSONLD_MEDIA_TYPE", "RUNNING", "SEARCH_MODES",
+    "Annotation", "AnnotationError", "AnnotationStore", "Author", "CorpusHit", "HistoryEntry", "HistoryStore",
+    "JobStatus", "ModelRecord", "Provenance", "QueueItem", "Undone",
+    "checker_provenance", "claim_review", "claim_reviews", "log_path", "read_status", "search_corpus", "start_job",
+    "to_jsonld", "write_status",
 ]

@@ -7,6 +7,7 @@ the browser tests (``test_browser.py``).
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 
@@ -493,7 +494,8 @@ def test_a_pasted_batch_without_labels_has_results_and_downloads_but_no_metrics(
     assert table["Wikipedia"].dropna().str.startswith("https://en.wikipedia.org/wiki/").all()
     assert "no words or numbers" in table["can't check"].iloc[2]
     downloads = {d.proto.label: d for d in app.get("download_button")}
-    assert set(downloads) == {"Download results (CSV)", "Download FEVER predictions (jsonl)"}
+    assert set(downloads) == {"Download results (CSV)", "Download FEVER predictions (jsonl)",
+                              "Download ClaimReviews (JSON-LD)"}
     assert [e.batch for e in history_of(data_dir).search()] == [dict(app.query_params)["batch"]] * 2
 
 
@@ -766,3 +768,68 @@ def test_evaluate_checks_a_sample_across_labels_and_says_so(open_page, tmp_path)
     assert any(c.value.startswith("Checking a sample of 3 of the file's 8 claims, drawn at random evenly across the "
                                   "labels (seed 0") and "1 Supported, 1 Refuted, 1 Not enough info" in c.value
                for c in app.caption)
+
+
+@pytest.fixture
+def downloads(monkeypatch) -> dict[str, bytes]:
+    """What the download buttons of the runs that follow serve, by file name (the last run's, for each name)."""
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    served: dict[str, bytes] = {}
+    keep = MemoryMediaFileStorage.load_and_get_id
+
+    def load_and_get_id(self, path_or_data, mimetype, kind, filename=None):
+        served[filename] = path_or_data if isinstance(path_or_data, bytes) else path_or_data.encode()
+        return keep(self, path_or_data, mimetype, kind, filename)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", load_and_get_id)
+    return served
+
+
+def test_verify_downloads_the_check_as_a_claimreview_by_the_author_named(app, downloads):
+    from fever_core.common.types import VERDICT_WORDS
+    from tests.jsonld import expand, values
+
+    claim = "Fox 2000 Pictures released the film <b>Soul Food</b>."
+    check(app, claim)
+    button = next(d for d in app.get("download_button") if d.proto.label == "Download ClaimReview (JSON-LD)")
+    assert not button.proto.disabled
+    document = json.loads(downloads["claimreview.jsonld"].decode("utf-8"))
+    label = next(node["value"] for node in document["additionalProperty"] if node["propertyID"] == "feverLabel")
+    assert document["claimReviewed"] == claim and document["reviewRating"]["alternateName"] == VERDICT_WORDS[label]
+    assert document["author"] == {"@type": "Organization", "name": "FEVER Workbench"}
+    (review,), dropped = expand(document)
+    assert not dropped
+    facts = {values(node, "propertyID")[0]: values(node, "value") for node in values(review, "additionalProperty")}
+    assert facts["corpus"] == ["fixture"] and facts["corpusChecksum"][0].startswith("sha256:")
+    app.text_input(key="_claimreview_author").input("Fact Desk").run()
+    app.radio(key="_claimreview_author_kind").set_value("Person").run()
+    assert not app.exception
+    assert json.loads(downloads["claimreview.jsonld"])["author"] == {"@type": "Person", "name": "Fact Desk"}
+    app.text_input(key="_claimreview_author").input("  ").run()
+    button = next(d for d in app.get("download_button") if d.proto.label == "Download ClaimReview (JSON-LD)")
+    assert button.proto.disabled and any("author's name is empty" in w.value for w in app.warning)
+
+
+def test_a_batch_downloads_a_claimreview_for_each_claim_it_could_check(open_page, downloads):
+    from tests.jsonld import expand
+
+    app = run_batch_page(open_page, SPEECH)
+    assert not app.exception
+    document = json.loads(downloads["claimreviews.jsonld"].decode("utf-8"))
+    assert [node["claimReviewed"] for node in document["@graph"]] == SPEECH.splitlines()[:2]  # the emoji: none
+    expanded, dropped = expand(document)
+    assert len(expanded) == 2 and not dropped
+
+
+def test_a_check_re_opened_from_history_downloads_its_claimreview_dated_when_it_was_made(app_env, data_dir, downloads):
+    at = open_frame()
+    check(at, "Fox 2000 Pictures released the film Soul Food.")
+    at.switch_page("pages/history.py").run()
+    press(at, "Open in Verify")
+    assert dict(at.query_params) == {"history": "1"}
+    button = next(d for d in at.get("download_button") if d.proto.label == "Download ClaimReview (JSON-LD)")
+    assert not button.proto.disabled  # made with the sidebar's corpus and verifier, which are loaded
+    document = json.loads(downloads["claimreview.jsonld"])
+    made = history_of(data_dir).search()[0].checked_at
+    assert document["datePublished"] == time.strftime("%Y-%m-%d", time.gmtime(made)) and "url" not in document

@@ -77,3 +77,59 @@ def test_check_with_a_damaged_verifier_says_so_on_stderr_and_answers_with_the_sh
     assert "small shipped verifier (MiniLM) was used instead" in out.err
     data = json.loads(out.out, parse_constant=lambda constant: pytest.fail(f"{constant} in the JSON"))
     assert data["warnings"] and all(math.isfinite(p) for p in data["verdict"]["probabilities"].values())
+
+
+def test_check_writes_its_claimreview_with_the_author_and_the_provenance(settings, workspace, tiny_nli_model, tmp_path,
+                                                                           capsys):
+    from tests.jsonld import SCHEMA, expand, values
+
+    out = tmp_path / "reviews" / "jaws.jsonld"
+    claim = "Jaws is a film by <i>Steven Spielberg</i>."
+    assert main(["--data-dir", str(settings.data_dir), "check", claim, "--corpus", "fixture", "--model",
+                 str(tiny_nli_model), "--pages-k", "2", "--claimreview", str(out), "--author", "Fact Desk",
+                 "--author-type", "Person"]) == 0
+    assert capsys.readouterr().out.startswith(("SUPPORTS", "REFUTES", "NOT ENOUGH INFO"))  # the usual answer too
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert document["claimReviewed"] == claim and document["author"] == {"@type": "Person", "name": "Fact Desk"}
+    (review,), dropped = expand(document)
+    assert not dropped and review["@type"] == [SCHEMA + "ClaimReview"]
+    facts = {values(node, "propertyID")[0]: values(node, "value") for node in values(review, "additionalProperty")}
+    assert facts["corpus"] == ["fixture"] and facts["pages_k"] == [2]
+    assert facts["verifierModel"] == [tiny_nli_model.name]
+    assert facts["verifierChecksum"][0].startswith("blake2b-128:") and facts["corpusChecksum"][0].startswith("sha256:")
+
+
+def test_check_batch_writes_one_claimreview_graph_of_the_claims_it_could_check(settings, workspace, tiny_nli_model,
+                                                                                tmp_path, capsys):
+    from tests.jsonld import expand
+
+    claims = tmp_path / "speech.txt"
+    claims.write_text("Jaws is a film by Steven Spielberg.\n🙂🙂\nEdinburgh is in Scotland.\n", encoding="utf-8")
+    out = tmp_path / "speech.jsonld"
+    assert main(["--data-dir", str(settings.data_dir), "check-batch", str(claims), "--corpus", "fixture", "--model",
+                 str(tiny_nli_model), "--claimreview", str(out)]) == 0
+    assert "3 claims" in capsys.readouterr().out
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert [node["claimReviewed"] for node in document["@graph"]] == [
+        "Jaws is a film by Steven Spielberg.", "Edinburgh is in Scotland."]  # the emoji line can't be checked
+    assert all(node["author"] == {"@type": "Organization", "name": "FEVER Workbench"} for node in document["@graph"])
+    expanded, dropped = expand(document)
+    assert len(expanded) == 2 and not dropped
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--author-type", "Robot"], "an Organization or a Person, not 'Robot'"),
+    (["--author", " "], "author's name is empty"),
+])
+def test_a_claimreview_author_that_can_t_be_one_is_refused_before_any_model_loads(options, message, tmp_path, capsys):
+    assert main(["--data-dir", "/nonexistent", "check", "Jaws is a film.", "--corpus", "nothing", "--model",
+                 "/nonexistent", "--claimreview", str(tmp_path / "x.jsonld"), *options]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_claimreview_file_that_is_a_folder_is_refused_before_the_batch_is_checked(tmp_path, capsys):
+    claims = tmp_path / "claims.txt"
+    claims.write_text("Jaws is a film.\n", encoding="utf-8")
+    assert main(["--data-dir", "/nonexistent", "check-batch", str(claims), "--corpus", "nothing", "--model",
+                 "/nonexistent", "--claimreview", str(tmp_path)]) == 2
+    assert "is a folder: give a file" in capsys.readouterr().err

@@ -1,0 +1,47 @@
+"""``POST /claimreview``: /check's body in, the check as schema.org ClaimReview JSON-LD out, with its provenance."""
+
+from __future__ import annotations
+
+from fever_core.common.types import VERDICT_WORDS
+from tests.jsonld import expand, values
+
+JAWS = "Jaws was directed by a man born in Ohio."
+
+
+def test_claimreview_answers_the_check_as_json_ld_with_its_provenance(client, checker):
+    body = {"claim": JAWS, "options": {"sentences_k": 2}, "author": "Fact Desk", "author_type": "Person",
+            "url": "https://example.org/checks/jaws"}
+    response = client.post("/claimreview", json=body)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("application/ld+json")
+    document = response.json()
+    label = checker.check(JAWS).verdict.label  # the tiny verifier is deterministic
+    assert document["claimReviewed"] == JAWS and document["reviewRating"]["alternateName"] == VERDICT_WORDS[label]
+    assert document["author"] == {"@type": "Person", "name": "Fact Desk"}
+    (review,), dropped = expand(document)
+    assert not dropped and values(review, "url") == ["https://example.org/checks/jaws"]
+    facts = {values(node, "propertyID")[0]: values(node, "value") for node in values(review, "additionalProperty")}
+    assert facts["corpus"] == ["fixture"] and facts["sentences_k"] == [2] and facts["feverLabel"] == [label]
+    assert facts["corpusChecksum"][0].startswith("sha256:") and facts["verifierChecksum"]
+
+
+def test_claimreview_is_by_the_workbench_unless_an_author_is_named(client):
+    document = client.post("/claimreview", json={"claim": JAWS}).json()
+    assert document["author"] == {"@type": "Organization", "name": "FEVER Workbench"} and "url" not in document
+
+
+def test_claimreview_refuses_an_author_or_a_claim_that_can_t_be_one_saying_why(client):
+    for body, code, words in [({"claim": JAWS, "author": "  "}, "invalid_request", "author's name is empty"),
+                              ({"claim": JAWS, "author_type": "Robot"}, "invalid_request", "author_type"),
+                              ({"claim": JAWS, "url": "./?claim=x"}, "invalid_request", "url"),
+                              ({"claim": "🙂"}, "bad_claim", "no words or numbers")]:
+        response = client.post("/claimreview", json=body)
+        assert response.status_code == 422 and response.json()["data"]["code"] == code, response.text
+        assert words in response.json()["data"]["message"]
+
+
+def test_the_openapi_document_says_claimreview_answers_json_ld(client):
+    operation = client.get("/openapi.json").json()["paths"]["/claimreview"]["post"]
+    assert "application/ld+json" in operation["responses"]["200"]["content"]
+    assert {"claim", "corpus", "options", "author", "author_type", "url"} <= set(
+        client.get("/openapi.json").json()["components"]["schemas"]["ClaimReviewRequest"]["properties"])
