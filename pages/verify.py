@@ -26,7 +26,7 @@ import streamlit as st
 
 from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, UnusableDatabase, probably_not_english
 from fever_core.corpus import LIVE_CORPUS
-from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, EvidenceResult, check_claim_text
+from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, JudgedSentence, check_claim_text
 from fever_core.retrieval import drawn_chains
 from fever_core.verification import stance_label
 from fever_core.workbench import HistoryEntry
@@ -171,7 +171,7 @@ def uncertainty(probabilities: dict[str, float]) -> str:
             "Read the evidence below before relying on this verdict.")
 
 
-def quote_markdown(item: EvidenceResult, link: WikipediaLink) -> str:
+def quote_markdown(item: JudgedSentence, link: WikipediaLink) -> str:
     """A deciding sentence as the card quotes it: its words, then its page, line and Wikipedia link."""
     e = item.sentence
     return f"> “{plain(e.text)}”\n>\n> — **{plain(e.title)}**, sentence {e.line} · {link.markdown()}"
