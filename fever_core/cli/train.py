@@ -82,10 +82,9 @@ def cmd_verdict(args: argparse.Namespace) -> int:
                                              retrieval_runs, args.seed)
             print(f"wrote {path}", file=sys.stderr)
     joint_model = NliModel.load(args.joint_model, settings.device) if args.joint_model else None
-    learned = fit_learned_verdict(runs, policy.nei_threshold, seed=args.seed,
-                                  joint_model=joint_model)
+    learned = fit_learned_verdict(runs, policy.nei_threshold, seed=args.seed, joint_model=joint_model,
+                                  subject_stance_min=args.subject_stance_min)
     learned.two_hop_chains = chains
-    learned.subject_stance_min = args.subject_stance_min
     learned.report.update({"corpus": args.corpus, "pairs": str(args.pairs), "nei_claims": str(args.nei_claims),
                            "joint_model": args.joint_model, "wall_s": round(time.perf_counter() - started, 1)})
     path = learned.save(model_dir)

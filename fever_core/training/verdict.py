@@ -39,11 +39,13 @@ from fever_core.common.formats import evidence_sentences, iter_records
 from fever_core.common.text import fever_to_plain
 from fever_core.training.runs import append_checks
 from fever_core.common.types import LABELS, NEI
-from fever_core.verification.deciders import best_sentence_rule
+from fever_core.retrieval.claim_analysis import ClaimAnalysis
+from fever_core.verification.deciders import Decision, best_sentence_rule, page_rule
 from fever_core.verification.evidence import JudgedSentence
 from fever_core.verification.features import FEATURE_NAMES, claim_features, joint_premise
 from fever_core.verification.learned import LearnedVerdict, mix
 from fever_core.verification.nli import NliModel
+from fever_core.verification.policy import LEARNED
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +155,7 @@ def fit_learned_verdict(
     seed: int = 0,
     joint_model: NliModel | None = None,
     balanced: bool = True,
+    subject_stance_min: float | None = None,
 ) -> LearnedVerdict:
     """Fit the learned verdict on end-to-end runs (from :func:`collect_runs`).
 
@@ -168,11 +171,13 @@ def fit_learned_verdict(
         balanced: weigh the labels equally in the fit (``class_weight="balanced"``), so the verdict does not
             learn the training corpus's share of NOT ENOUGH INFO claims (a third of FEVER's; none of FM2's).
             Default True; verdicts shipped before it were fit without.
+        subject_stance_min: the page rule's threshold to ship with it (``None``: no page rule).
 
     Returns:
         The learned verdict; ``report`` holds the hold-out accuracy of it and of the best-sentence rule,
-        the chosen regularisation and the claim counts, and with a joint verifier its own hold-out
-        accuracy, the chosen ``joint_weight`` and the mix's accuracy.
+        the chosen regularisation and the claim counts, with a joint verifier its own hold-out
+        accuracy, the chosen ``joint_weight`` and the mix's accuracy, and ``holdout_accuracy_as_shipped``: the
+        learned verdict as it decides in a check (the mix, overridden by the page rule; the number check aside).
     """
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
@@ -224,11 +229,13 @@ def fit_learned_verdict(
     log.info("learned verdict hold-out accuracy %s (best-sentence rule %s), C=%s",
              report["holdout_accuracy"], report["holdout_accuracy_best_sentence_rule"], c)
     joint_weight = 0.0
+    shipped = predicted
     if joint_model is not None and model is not None:
         joint = joint_model.predict([(joint_premise([item.titled for item in judged]), r["claim"])
                                      for r, judged, h in zip(runs, evidence, held) if h])
         regression = model.predict_proba((X[held] - mean) / scale)
         joint_weight, mixed_accuracy = choose_joint_weight(regression, joint.astype(np.float64), y[held])
+        shipped = mix(regression, joint.astype(np.float64), joint_weight).argmax(axis=1)
         report.update({
             "holdout_accuracy_joint_verifier": float((joint.argmax(axis=1) == y[held]).mean()),
             "joint_weight": joint_weight,
@@ -236,5 +243,25 @@ def fit_learned_verdict(
         })
         log.info("joint verifier hold-out accuracy %.4f; mixed with weight %.2f: %.4f",
                  report["holdout_accuracy_joint_verifier"], joint_weight, mixed_accuracy)
+    if held.any():
+        shipped = with_page_rule(shipped, [(r["claim"], judged) for r, judged, h in zip(runs, evidence, held) if h],
+                                 subject_stance_min)
+        report["holdout_accuracy_as_shipped"] = float((shipped == y[held]).mean())
     final, mean, scale, _ = fit(np.ones(len(runs), dtype=bool), c)
-    return LearnedVerdict(final.coef_, final.intercept_, mean, scale, list(FEATURE_NAMES), report, joint_weight)
+    return LearnedVerdict(final.coef_, final.intercept_, mean, scale, list(FEATURE_NAMES), report, joint_weight,
+                          subject_stance_min=subject_stance_min)
+
+
+def with_page_rule(labels: np.ndarray, claims: Sequence[tuple[str, Sequence[JudgedSentence]]],
+                   minimum: float | None) -> np.ndarray:
+    """The learned verdict's label indexes with the page rule at ``minimum`` applied, as a check applies it
+    (:func:`~fever_core.verification.deciders.page_rule`); ``None``: as they are."""
+    if minimum is None:
+        return labels
+    out = labels.copy()
+    for i, (claim, judged) in enumerate(claims):
+        decided = Decision(LABELS[int(labels[i])], {}, LEARNED)
+        overridden = page_rule(ClaimAnalysis(claim), judged, minimum, decided)
+        if overridden is not None:
+            out[i] = LABELS.index(overridden.label)
+    return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fever_core.common.nlp import parse
-from fever_core.common.text import WORD_RE
+from fever_core.common.text import WORD_RE, content_words
 from fever_core.common.types import NEI, SUPPORTS
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.results import EvidenceSentence
@@ -25,8 +25,9 @@ QUOTE_CHARS = 200
 """A quoted sentence in a verdict's reason is cut to this many characters."""
 _NUMERIC_ENTITIES = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
 _PLACES = {"GPE", "LOC", "FAC"}
-"""Entity kinds that stand for one another when a sentence names another place than the claim."""
-_ARTICLES = {"the", "a", "an"}
+_KINDS = (_PLACES, {"PERSON", "ORG"}, {"ORG", "PRODUCT", "WORK_OF_ART", "EVENT"})
+"""Entity labels that stand for one another when no entity of the sentence has the claim's own label: places; people
+and groups; groups and what they make (the small spaCy model tells these apart unreliably)."""
 
 
 def quote(sentence: EvidenceSentence) -> str:
@@ -100,15 +101,19 @@ def says_instead(claim: ClaimAnalysis, sentence: EvidenceSentence) -> str:
     """What a refuting sentence says where the claim says something else: ``"says 1975, where the claim says 1980"``,
     ``"says Paris, France, where the claim says Berlin"``; "" when they differ in no number and no name of one kind.
 
-    Numbers first: each number of the claim against the nearest comparable one of the sentence
-    (:meth:`~fever_core.verification.numbers.NumberMention.comparable`) that it does not hold. Then names: each
-    named entity of the claim that the sentence (with its page title) does not mention, against the sentence's
-    entities of the same kind (a place for a place) that the claim does not mention; names written one after the
-    other with a comma ("Paris, France") are quoted as one.
+    Numbers first: each number of the claim that is not part of the page's name, against the nearest comparable
+    one of the sentence (:meth:`~fever_core.verification.numbers.NumberMention.comparable`) that it does not hold.
+    Then names: each named entity of the claim whose words the sentence (with its page title) lacks, against the
+    sentence's entities of the same kind (:data:`_KINDS`: a place for a place) whose words neither the claim nor the
+    page's title has; a place written after another with a comma ("Paris, France") is quoted with it.
     """
     said, instead = [], []
     stated = None
+    subject, claimed = _words(sentence.title), _words(claim.claim)
+    mentioned = subject | _words(sentence.text)
     for number in number_mentions(claim.claim):
+        if _words(number.text) <= subject:
+            continue  # part of the page's name ("Blade Runner 2049")
         stated = number_mentions(sentence.text, as_written=True) if stated is None else stated
         others = [m for m in stated if number.comparable(m)]
         if others and not any(number.contains(m) for m in others):
@@ -116,14 +121,13 @@ def says_instead(claim: ClaimAnalysis, sentence: EvidenceSentence) -> str:
             instead.append(min(others, key=lambda m: abs(m.reference - number.reference)).text)
     if said:
         return f"says {_joined(instead)}, where the claim says {_joined(said)}"
-    doc = parse(sentence.text)
-    mentioned, claimed = _words(f"{sentence.title} {sentence.text}"), _words(claim.claim)
-    names = [e for e in doc.ents if e.label_ not in _NUMERIC_ENTITIES and not _words(e.text) <= claimed]
+    names = [e for e in parse(sentence.text).ents
+             if e.label_ not in _NUMERIC_ENTITIES and not _name_words(e) <= claimed | subject]
     for entity in claim.doc.ents:
-        if entity.label_ in _NUMERIC_ENTITIES or _words(entity.text) <= mentioned:
+        if entity.label_ in _NUMERIC_ENTITIES or _name_words(entity) <= mentioned:
             continue
         alike = ([e for e in names if e.label_ == entity.label_]
-                 or [e for e in names if {e.label_, entity.label_} <= _PLACES])
+                 or [e for e in names if any({e.label_, entity.label_} <= kind for kind in _KINDS)])
         if alike:
             said.append(_bare(entity))
             instead += _phrases(alike, sentence.text)
@@ -133,17 +137,30 @@ def says_instead(claim: ClaimAnalysis, sentence: EvidenceSentence) -> str:
 
 
 def _bare(span) -> str:
-    """An entity's words without a leading article ("the Champ de Mars" -> "Champ de Mars")."""
-    return (span[1:] if len(span) > 1 and span[0].lower_ in _ARTICLES else span).text
+    """An entity's name without the lower-case words and punctuation spaCy took in before it and a possessive or
+    punctuation after it ("the Champ de Mars" -> "Champ de Mars", "stars Ryan Gosling" -> "Ryan Gosling", "Ian
+    Fleming's" -> "Ian Fleming")."""
+    start, end = span.start, span.end
+    while end - start > 1 and (span.doc[end - 1].tag_ == "POS" or span.doc[end - 1].is_punct):
+        end -= 1
+    while end - start > 1 and (span.doc[start].text.islower() or span.doc[start].is_punct):
+        start += 1
+    return span.doc[start:end].text
+
+
+def _name_words(span) -> set[str]:
+    """The words of an entity's name that say something (:func:`_bare`, without stop words)."""
+    return set(content_words(_bare(span)))
 
 
 def _phrases(entities, text: str) -> list[str]:
-    """The entities' words, those written one after the other with a comma between joined ("Paris, France")."""
-    phrases, previous_end = [], None
+    """The entities' names; a place written after another with a comma between is one with it ("Paris, France")."""
+    phrases, previous = [], None
     for entity in sorted(entities, key=lambda e: e.start_char):
-        if previous_end is not None and text[previous_end:entity.start_char] in (", ", ","):
-            phrases[-1] += text[previous_end:entity.start_char] + _bare(entity)
+        between = text[previous.end_char:entity.start_char] if previous is not None else None
+        if between in (", ", ",") and {previous.label_, entity.label_} <= _PLACES and ", " not in phrases[-1]:
+            phrases[-1] += ", " + _bare(entity)
         else:
             phrases.append(_bare(entity))
-        previous_end = entity.end_char
+        previous = entity
     return phrases

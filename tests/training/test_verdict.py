@@ -46,6 +46,7 @@ def test_fitting_learns_what_the_best_sentence_rule_misses_and_survives_saving(t
     assert report["holdout_accuracy"] > 0.95
     assert report["holdout_accuracy_best_sentence_rule"] < 0.5
     assert set(report["holdout_confusion"]) == {"SUPPORTS", "REFUTES", "NOT ENOUGH INFO"}
+    assert report["holdout_accuracy_as_shipped"] == report["holdout_accuracy"]  # no joint verifier, no page rule
 
     learned.save(tmp_path)
     loaded = LearnedVerdict.load(tmp_path)
@@ -63,6 +64,17 @@ def test_the_baseline_is_the_best_sentence_rule_as_it_ships_and_old_runs_are_ref
     old = [{"claim": "c", "label": "SUPPORTS", "evidence": [{"score": 0.5, "hop": 1, "stance": None, "text": "T: x"}]}]
     with pytest.raises(ValueError, match="older workbench.*collect the runs anew"):
         fit_learned_verdict(old)
+
+
+def test_the_report_scores_the_learned_verdict_as_it_ships_with_its_page_rule():
+    runs = synthetic_runs()
+    for run in runs:  # every claim names the page, whose sure first sentence refutes it
+        run["claim"] = f"Page claim {run['claim']}"
+        run["evidence"][0]["stance"] = Stance(0.0, 1.0, 0.0).to_dict()
+    learned = fit_learned_verdict(runs, nei_threshold=0.5, subject_stance_min=0.95)  # above the other sentence's 0.9
+    assert learned.subject_stance_min == 0.95
+    refuted = sum(run["label"] == "REFUTES" for run in runs) / len(runs)
+    assert learned.report["holdout_accuracy_as_shipped"] == pytest.approx(refuted, abs=0.1)
 
 
 def test_the_joint_weight_is_the_smallest_that_labels_most_claims_right():

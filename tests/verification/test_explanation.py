@@ -28,6 +28,12 @@ def words(claim, evidence, decision):
     (ABBA, *ABBA_LEAD, "says Stockholm, where the claim says Norway"),
     (DERRIDA, *DERRIDA_ROWS[0], "says French, where the claim says German"),
     ("Munich is the capital of Bavaria.", "Munich", "Munich is the capital of Bavaria.", ""),
+    ("Blade Runner 2049 stars Keanu Reeves.", "Blade Runner 2049",
+     "Blade Runner 2049 is a 2017 sequel to the 1982 film, starring Ryan Gosling.",
+     "says Ryan Gosling, where the claim says Keanu Reeves"),
+    ("Vedam is a 2010 Indian action film by Karan Johar.", "Vedam (film)",
+     "Vedam is a 2010 Indian action film written and directed by Krish, starring Allu Arjun, Manoj Manchu, Anushka Shetty.",
+     "says Allu Arjun and Manoj Manchu, where the claim says Karan Johar"),  # people listed: two, not one phrase
 ])
 def test_a_refuting_sentence_is_read_for_what_it_says_instead(claim, title, sentence, instead):
     assert says_instead(ClaimAnalysis(claim), EvidenceSentence(title, title, 0, sentence, 0.8)) == instead
