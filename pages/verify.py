@@ -4,7 +4,7 @@ The claim form and the result are a fragment: pressing Check reruns only them, n
 The verdict card comes first: the verdict with its probability in words, the one or two sentences that
 decide it quoted with their page and link, one line saying why, and a caution when it is close. The
 evidence the verdict used follows (what "used" and "deciding" mean is the library's:
-:mod:`fever_core.verification.verdict`), then, collapsed, the rest; every number has a legend. Developer
+:mod:`fever_core.verification.deciders`), then, collapsed, the rest; every number has a legend. Developer
 detail (pages and why, every scored sentence, the claim analysis, timings) sits in one collapsed section.
 
 Every check is kept in the history, and the page's address becomes its permalink (the claim, the

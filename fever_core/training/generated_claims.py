@@ -22,7 +22,7 @@ own mutations (Thorne et al. 2018), each summary sentence gives up to three pair
 A share of every kind is also written as a two-hop chain (:func:`chain_after_link`): the same premise read after
 a sentence of another page that names its page ("Norway: Its capital and largest city is Oslo. Oslo: Oslo is
 ...."), the form in which the pipeline reads second-hop evidence
-(:func:`~fever_core.verification.claim_verifier.chain_premise`). A verifier that never saw chains read them as
+(:func:`~fever_core.verification.evidence.chain_premise`). A verifier that never saw chains read them as
 NOT ENOUGH INFO whatever they held (issue 25: "Oslo is the capital of Sweden." against the Norway → Oslo chain).
 
 Pages are split by a hash of their title, so a held-out file never shares a page with the training file.

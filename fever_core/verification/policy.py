@@ -76,7 +76,7 @@ class VerdictPolicy:
     nei_threshold: float | None = None
     min_evidence_score: float = MIN_EVIDENCE_SCORE
     learned: LearnedVerdict | None = None
-    number_check: bool = True
+    number_check: bool = CHECK_SETTING["number_check"].default
 
     @classmethod
     def load(cls, model: str | Path) -> VerdictPolicy:
