@@ -57,12 +57,13 @@ def score_pairs(verifier_dir: str) -> dict:
     from fever_core.common.text import page_id_to_title
     from fever_core.common.types import LABELS as MODEL_LABELS
     from fever_core.verification.nli import NliModel
-    from fever_core.verification.numbers import number_check, number_trial
-    from fever_core.verification.verdict import decide, load_decision_rule
+    from fever_core.retrieval.claim_analysis import ClaimAnalysis
+    from fever_core.verification.number_check import number_trial, settle
+    from fever_core.verification.policy import VerdictPolicy, decide
 
     claims = load_claims()
     model = NliModel.load(verifier_dir, device="cpu")
-    rule = load_decision_rule(verifier_dir)
+    rule = VerdictPolicy.from_config(verifier_dir)
     premises = [" ".join(c["settling"]) if c["settling"] else c["near"]["text"] for c in claims]
     probabilities = model.predict([(p, c["claim"]) for p, c in zip(premises, claims)])
     alone = [MODEL_LABELS[i] for i in decide(probabilities, rule.nei_threshold)]
@@ -70,13 +71,13 @@ def score_pairs(verifier_dir: str) -> dict:
     for claim in claims:
         titles = [page_id_to_title(e[2]) for e in claim["evidence"][0] if e[2]]
         sentences = [_own_words(s, t) for s, t in zip(claim["settling"], titles)]
-        trial = number_trial(claim["claim"], sentences)
+        trial = number_trial(ClaimAnalysis(claim["claim"]), sentences)
         trials.append(trial)
         pairs += [(claim["settling"][c.evidence], c.rewritten_claim) for c in trial.candidates]
     p_supports = iter(model.predict(pairs)[:, 0] if pairs else [])
     checked = []
     for label, trial in zip(alone, trials):
-        check = number_check(trial, [next(p_supports) for _ in trial.candidates])
+        check = settle(trial, [next(p_supports) for _ in trial.candidates])
         checked.append(label if check is None else check.label)
     return {
         "verifier": verifier_dir,

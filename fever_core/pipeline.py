@@ -15,12 +15,13 @@ from dataclasses import asdict, dataclass, field, make_dataclass
 
 from fever_core.retrieval.claim_analysis import ClaimAnalysis, analyse_claim
 from fever_core.retrieval.registry import get_retriever
-from fever_core.retrieval.results import EvidenceSentence, HopLink, PageCandidate
+from fever_core.retrieval.results import EvidenceSentence, PageCandidate
 from fever_core.retrieval.two_hop import merge_hops, rank_linked_pages, second_hop
 from fever_core.common.settings import CHECK_SETTINGS, Settings
 from fever_core.common.text import clean_user_text
-from fever_core.common.types import Stance
-from fever_core.verification.claim_verifier import ClaimVerifier, EvidenceResult, VerificationTask
+from fever_core.verification.claim_verifier import ClaimVerifier, VerificationTask
+from fever_core.verification.evidence import JudgedSentence
+from fever_core.verification.policy import LEARNED, RULE
 from fever_core.verification.verdict import Verdict
 from fever_core.workspace import Workspace, open_workspace
 
@@ -41,7 +42,7 @@ CheckOptions.__module__ = __name__  # where pickle (Ray's workers) finds it
 CheckOptions.__doc__ = """Per-check knobs, one field per setting of :data:`~fever_core.common.settings.CHECK_SETTINGS` (where
 their meaning, units and limits are declared: ``pages_k``, ``sentences_k``, ``two_hop``, ``two_hop_threshold``,
 ``min_evidence_score``, ``nei_threshold``, ``number_check``, ``verdict``); ``None`` means "use the settings" (for the verdict's
-thresholds: the verifier's decision rule)."""
+values: the verifier's policy, :class:`~fever_core.verification.policy.VerdictPolicy`)."""
 
 
 @dataclass
@@ -69,7 +70,7 @@ class CheckResult:
     analysis: ClaimAnalysis
     pages: list[PageCandidate]
     sentences: list[EvidenceSentence]
-    evidence: list[EvidenceResult]
+    evidence: list[JudgedSentence]
     verdict: Verdict
     timings: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -81,11 +82,7 @@ class CheckResult:
             "analysis": self.analysis.to_dict(),
             "pages": [asdict(p) for p in self.pages],
             "sentences": [asdict(s) for s in self.sentences],
-            "evidence": [
-                {**asdict(e.sentence), "stance": e.stance.to_dict() if e.stance else None, "trusted": e.trusted,
-                 "premise": e.premise}
-                for e in self.evidence
-            ],
+            "evidence": [e.to_dict() for e in self.evidence],
             "verdict": self.verdict.to_dict(),
             "timings": self.timings,
             "warnings": self.warnings,
@@ -94,17 +91,11 @@ class CheckResult:
     @classmethod
     def from_dict(cls, data: dict) -> CheckResult:
         """The result that :meth:`to_dict` wrote (the History page re-opens checks with it)."""
-
-        def sentence(fields: dict) -> EvidenceSentence:
-            via = fields.get("via")
-            return EvidenceSentence(fields["page_id"], fields["title"], fields["line"], fields["text"],
-                                    fields["score"], fields["hop"], HopLink(**via) if via else None)
-
-        evidence = [EvidenceResult(sentence(item), Stance.from_dict(item["stance"]) if item["stance"] else None,
-                                   item["trusted"], item["premise"]) for item in data["evidence"]]
         return cls(
             data["claim"], data["corpus"], ClaimAnalysis(**data["analysis"]),
-            [PageCandidate(**page) for page in data["pages"]], [sentence(s) for s in data["sentences"]], evidence,
+            [PageCandidate(**page) for page in data["pages"]],
+            [EvidenceSentence.from_dict(s) for s in data["sentences"]],
+            [JudgedSentence.from_dict(item) for item in data["evidence"]],
             Verdict(**data["verdict"]), data["timings"], data["warnings"],
         )
 
@@ -161,7 +152,8 @@ class Checker:
         verification: the verifier and the verdict policy (:class:`~fever_core.verification.claim_verifier.ClaimVerifier`).
         retriever: ``"fused"`` (title + dense + lexical; default), ``"bm25"`` (lexical only) or ``"tfidf"`` (the
             FEVER baseline's DrQA-style TF-IDF), see :mod:`fever_core.retrieval.registry`. The learned verdict
-            was trained on the ``fused`` retriever's selection scores, so the others use the best-sentence rule.
+            was trained on the ``fused`` retriever's selection scores, so the others get the best-sentence rule
+            (:meth:`~fever_core.verification.policy.VerdictPolicy.decider`).
     """
 
     def __init__(self, workspace: Workspace, verification: ClaimVerifier, retriever: str = "fused"):
@@ -230,8 +222,8 @@ class Checker:
         retrieved = [(o, claim_options) for o, claim_options in zip(outcomes, options) if isinstance(o, _Retrieved)]
         started = time.perf_counter()
         judged = iter(self.verification.verify_many([
-            VerificationTask(r.claim, r.evidence, learned=self._learned(o), min_evidence_score=o.min_evidence_score,
-                             nei_threshold=o.nei_threshold, number_check=o.number_check is not False)
+            VerificationTask(r.analysis, r.evidence, o.verdict or LEARNED, self.retriever, o.min_evidence_score,
+                             o.nei_threshold, o.number_check)
             for r, o in retrieved
         ]))
         verification = round(time.perf_counter() - started, 4)
@@ -289,16 +281,14 @@ class Checker:
         options = options or CheckOptions()
         claim = check_claim_text(claim)
         started = time.perf_counter()
-        results, verdict = self.verification.verify(claim, evidence, learned=False, nei_threshold=options.nei_threshold,
-                                                    as_one_premise=True, number_check=options.number_check is not False)
+        analysis = ClaimAnalysis(claim)
+        results, verdict = self.verification.verify(analysis, evidence, RULE, nei_threshold=options.nei_threshold,
+                                                    number_check=options.number_check, one_premise=True)
         elapsed = round(time.perf_counter() - started, 4)
         return CheckResult(
-            claim, self.workspace.name, ClaimAnalysis(claim), [], evidence, results, verdict,
+            claim, self.workspace.name, analysis, [], evidence, results, verdict,
             {"verification": elapsed, "total": elapsed}, list(self.verification.warnings),
         )
 
-    def _learned(self, options: CheckOptions) -> bool:
-        return self.retriever == "fused" and options.verdict != "rule"
 
-
-__all__ = ["Checker", "CheckOptions", "CheckResult", "ClaimError", "EvidenceResult", "check_claim_text"]
+__all__ = ["Checker", "CheckOptions", "CheckResult", "ClaimError", "JudgedSentence", "check_claim_text"]

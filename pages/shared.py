@@ -37,7 +37,7 @@ from fever_core.common import (
     wikipedia_url,
 )
 from fever_core.corpus import LIVE_CORPUS, list_corpora
-from fever_core.verification import load_decision_rule
+from fever_core.verification import RULE, VerdictPolicy
 from pages.words import metric_help, metric_word
 
 if TYPE_CHECKING:
@@ -167,7 +167,7 @@ def setting_defaults() -> dict[str, Any]:
     """Each sidebar setting's value before the person changes it: the environment's settings and
     the default verifier's own decision rule."""
     settings = Settings.from_env()
-    rule = load_decision_rule(settings.verifier_model)
+    rule = VerdictPolicy.from_config(settings.verifier_model)
     return {
         "corpus": settings.corpus, "verifier_model": settings.verifier_model, "pages_k": settings.pages_k,
         "sentences_k": settings.sentences_k, "two_hop": settings.two_hop,
@@ -545,6 +545,7 @@ def check_options(ui: UiSettings):
         pages_k=ui.pages_k, sentences_k=ui.sentences_k, two_hop=ui.two_hop,
         two_hop_threshold=ui.two_hop_threshold, min_evidence_score=ui.min_evidence_score,
         nei_threshold=ui.nei_threshold, number_check=ui.number_check,
+        verdict=RULE if ui.nei_threshold is not None else None,  # the threshold is the best-sentence rule's
     )
 
 

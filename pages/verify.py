@@ -4,7 +4,7 @@ The claim form and the result are a fragment: pressing Check reruns only them, n
 The verdict card comes first: the verdict with its probability in words, the one or two sentences that
 decide it quoted with their page and link, one line saying why, and a caution when it is close. The
 evidence the verdict used follows (what "used" and "deciding" mean is the library's:
-:mod:`fever_core.verification.verdict`), then, collapsed, the rest; every number has a legend. Developer
+:mod:`fever_core.verification.deciders`), then, collapsed, the rest; every number has a legend. Developer
 detail (pages and why, every scored sentence, the claim analysis, timings) sits in one collapsed section.
 
 Every check is kept in the history, and the page's address becomes its permalink (the claim, the
@@ -27,7 +27,7 @@ import streamlit as st
 
 from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, UnusableDatabase, probably_not_english
 from fever_core.corpus import LIVE_CORPUS
-from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, EvidenceResult, check_claim_text
+from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, JudgedSentence, check_claim_text
 from fever_core.retrieval import drawn_chains
 from fever_core.verification import stance_label
 from fever_core.workbench import (
@@ -184,7 +184,7 @@ def uncertainty(probabilities: dict[str, float]) -> str:
             "Read the evidence below before relying on this verdict.")
 
 
-def quote_markdown(item: EvidenceResult, link: WikipediaLink) -> str:
+def quote_markdown(item: JudgedSentence, link: WikipediaLink) -> str:
     """A deciding sentence as the card quotes it: its words, then its page, line and Wikipedia link."""
     e = item.sentence
     return f"> “{plain(e.text)}”\n>\n> — **{plain(e.title)}**, sentence {e.line} · {link.markdown()}"

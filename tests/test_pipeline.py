@@ -16,7 +16,7 @@ def test_a_check_returns_pages_scored_evidence_a_verdict_and_timings(checker):
     assert set(result.timings) == {"analysis", "fetch", "documents", "sentences", "two_hop", "verification", "total"}
     assert result.warnings == []
     # evidence scoring at least the rule's minimum is judged; without a learned verdict the best of it decides
-    min_score = checker.verification.rule.min_evidence_score
+    min_score = checker.verification.policy.min_evidence_score
     assert [e.trusted for e in result.evidence] == [e.sentence.score >= min_score for e in result.evidence]
     assert all(e.stance is not None for e in result.evidence if e.trusted)
     assert result.verdict.probabilities == next(e.stance for e in result.evidence if e.trusted).to_dict()

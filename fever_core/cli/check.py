@@ -180,16 +180,16 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def cmd_evaluate_pairs(args: argparse.Namespace) -> int:
     from fever_core.evaluation.pairs import evaluate_pairs
     from fever_core.common.formats import load_pairs
-    from fever_core.verification.verdict import load_decision_rule
     from fever_core.verification.nli import NliModel
+    from fever_core.verification.policy import VerdictPolicy
 
     pairs = [pair for path in args.pairs for pair in load_pairs(Path(path))]
     if args.limit:
         pairs = pairs[: args.limit]
     settings = settings_from(args)
     model = NliModel.load(settings.verifier_model, settings.device)
-    rule = load_decision_rule(settings.verifier_model)
-    data = evaluate_pairs(model, pairs, nei_threshold=rule.nei_threshold).to_dict()
+    policy = VerdictPolicy.from_config(settings.verifier_model)
+    data = evaluate_pairs(model, pairs, nei_threshold=policy.nei_threshold).to_dict()
     write_json(args.report, data)
     print(json.dumps(data, indent=2))
     return 0

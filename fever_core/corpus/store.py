@@ -3,6 +3,9 @@
 In the spirit of DrQA's ``DocDB``: a small class with a handful of clear methods. The database runs
 in WAL mode, so one writer and any number of readers can work at once; each thread gets its own
 connection. All SQL is parameterised.
+
+Why one module of some 450 lines: the schema, the writes and the reads of one database belong together; split,
+each part would need the others' SQL.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from fever_core.common.types import LABELS
-from fever_core.verification.verdict import NEI_INDEX, decide
+from fever_core.verification.policy import NEI_INDEX, decide
 
 if TYPE_CHECKING:
     from fever_core.verification.nli import NliModel

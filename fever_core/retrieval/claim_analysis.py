@@ -1,14 +1,20 @@
-"""Claim analysis: the mentions in a claim that document retrieval looks up.
+"""Claim analysis: the claim parsed once, and the mentions in it that document retrieval looks up.
 
 spaCy entities and noun chunks, runs of capitalised words, and the prefix before the first
 lower-case verb (Columbia's trick for titles like "Soul Food"); dates and numbers are kept aside.
+The verdict reads the same analysis: the claim's names (which evidence bears on it) and its parse (its numbers).
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
-from fever_core.common.nlp import load_spacy
+from fever_core.common.names import claim_names
+from fever_core.common.nlp import parse
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
 
 _NUMERIC_ENTS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
 _CONNECTORS = {"of", "the", "and", "de", "la", "von", "van", "du", "del", "&", "-", "'s", ":"}
@@ -24,6 +30,16 @@ class ClaimAnalysis:
     capitalised: list[str] = field(default_factory=list)
     prefix: str = ""
     numbers: list[str] = field(default_factory=list)
+
+    @property
+    def doc(self) -> Doc:
+        """The claim's spaCy parse (:func:`~fever_core.common.nlp.parse`: made once, by :func:`analyse_claim`)."""
+        return parse(self.claim)
+
+    @property
+    def names(self) -> list[str]:
+        """What the claim is about, as it writes them (:func:`~fever_core.common.names.claim_names`)."""
+        return claim_names(self.claim)
 
     @property
     def mentions(self) -> list[str]:
@@ -49,7 +65,7 @@ def _unique(items) -> list[str]:
 
 def analyse_claim(claim: str) -> ClaimAnalysis:
     """Run spaCy over the claim and collect its mentions (see :class:`ClaimAnalysis`)."""
-    doc = load_spacy("full")(claim)
+    doc = parse(claim)
     entities = [e.text for e in doc.ents if e.label_ not in _NUMERIC_ENTS]
     numbers = [e.text for e in doc.ents if e.label_ in _NUMERIC_ENTS]
     chunks = []

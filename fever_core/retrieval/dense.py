@@ -9,6 +9,9 @@ old index, or another corpus's index whose files still match their checksums, al
 saved under ``dense.partial/``, so a killed build resumes where it stopped. A store that grows (the live
 Wikipedia cache) has its new sentences appended with :meth:`DenseSentenceIndex.extend_from` and
 :meth:`DenseSentenceIndex.save`, without a rebuild.
+
+Why one module of some 550 lines: building, resuming, reusing, extending and querying one index share its files
+and their checks (its plan by size is apart: :mod:`~fever_core.retrieval.dense_plan`).
 """
 
 from __future__ import annotations

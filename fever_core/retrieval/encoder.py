@@ -16,6 +16,9 @@ Precision: ``fp32``, or ``int8``: the export with its weights quantised to 8 bit
 about 3x fp32's speed on a CPU, vectors within a cosine of 0.98 of fp32's and the same retrieval recall on fever-dev
 and fm2 (``benchmarks/scale/README.md``). A dense index is queried with the precision it was built with
 (:func:`resolve_precision`); by default a new index is built int8 on a CPU, fp32 on a GPU.
+
+Why one module of some 500 lines: what a model is, where its export lives, how the export is checked and how it
+runs are one job, and must agree.
 """
 
 from __future__ import annotations

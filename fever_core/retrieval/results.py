@@ -73,6 +73,13 @@ class EvidenceSentence:
         """``(page_id, line)``, the FEVER evidence pair."""
         return (self.page_id, self.line)
 
+    @classmethod
+    def from_dict(cls, fields: dict) -> EvidenceSentence:
+        """The sentence ``dataclasses.asdict`` wrote (other keys of ``fields`` are ignored)."""
+        via = fields.get("via")
+        return cls(fields["page_id"], fields["title"], fields["line"], fields["text"], fields["score"], fields["hop"],
+                   HopLink(**via) if via else None)
+
 
 def evidence_from_hits(hits: list[SentenceHit], scores: list[float]) -> list[EvidenceSentence]:
     """Evidence sentences from store hits and their scores, best first."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from fever_core.corpus.linking import base_name
+from fever_core.common.names import base_title
 from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.common.text import TITLE_STOP_WORDS, normalise_title_key
@@ -36,7 +36,7 @@ class TitleMatcher:
         self.store = store
         self._by_base: dict[str, list[tuple[str, str]]] = {}
         for page_id, title in store.titles():
-            key = normalise_title_key(base_name(title))
+            key = normalise_title_key(base_title(title))
             if key:
                 self._by_base.setdefault(key, []).append((page_id, title))
 
@@ -81,7 +81,7 @@ class TitleMatcher:
             if exact:
                 page_score, how = score, "exact"
             else:
-                hint = set(normalise_title_key(title[len(base_name(title)):]).split()) - TITLE_STOP_WORDS
+                hint = set(normalise_title_key(title[len(base_title(title)):]).split()) - TITLE_STOP_WORDS
                 overlap = len(hint & claim_words) / len(hint) if hint else 0.0
                 page_score, how = score * (0.75 + 0.25 * overlap), "disambiguated"
             if page_id not in found or found[page_id].score < page_score:
@@ -91,7 +91,7 @@ class TitleMatcher:
         words = set(key.split())
         out = []
         for hit in self.store.search_titles(key, k=10):
-            title_key = normalise_title_key(base_name(hit.title))
+            title_key = normalise_title_key(base_title(hit.title))
             title_words = set(title_key.split())
             if words <= title_words:
                 out.append((hit.page_id, 0.7 * len(words) / len(title_words)))

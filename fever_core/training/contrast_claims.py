@@ -37,7 +37,7 @@ from fever_core.common.text import content_words, premise_text
 from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from fever_core.training.distractors import PoolSentence
 from fever_core.training.pairs import page_split
-from fever_core.verification.verdict import subject_title
+from fever_core.common.names import base_title
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token  # noqa: F401 (Span: in annotations)
@@ -78,7 +78,7 @@ def _subject(token: Token, title: str) -> str | None:
     for child in token.children:
         if child.dep_ in ("nsubj", "nsubjpass"):
             if child.lower_ in ("it", "he", "she", "they"):
-                return subject_title(title)
+                return base_title(title)
             if child.pos_ in ("PROPN", "NOUN"):
                 return _phrase(child)
     return None
@@ -168,10 +168,10 @@ def _capital_and_place(doc: Doc, title: str) -> tuple[str, str] | None:
         if ofs:
             place = _phrase(ofs[0])
         elif owner is not None:
-            place = subject_title(title) if owner.lower_ == "its" else (
+            place = base_title(title) if owner.lower_ == "its" else (
                 owner.text if owner.ent_type_ in ("GPE", "LOC") else None)
         else:
-            place = subject_title(title)
+            place = base_title(title)
         if place is None:
             continue
         verb = token.head
@@ -229,7 +229,7 @@ def role_claims(doc: Doc, title: str) -> Iterator[tuple[str, str, str]]:
             if patient.lower_ in ("who", "which", "that") and token.dep_ == "relcl" and token.head.pos_ == "PROPN":
                 patient_text = _phrase(token.head)
             elif patient.lower_ in ("it", "he", "she", "they"):
-                patient_text = subject_title(title)
+                patient_text = base_title(title)
             elif patient.text[:1].isupper():
                 patient_text = _phrase(patient)
             else:

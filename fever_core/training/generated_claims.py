@@ -22,7 +22,7 @@ own mutations (Thorne et al. 2018), each summary sentence gives up to three pair
 A share of every kind is also written as a two-hop chain (:func:`chain_after_link`): the same premise read after
 a sentence of another page that names its page ("Norway: Its capital and largest city is Oslo. Oslo: Oslo is
 ...."), the form in which the pipeline reads second-hop evidence
-(:func:`~fever_core.verification.claim_verifier.chain_premise`). A verifier that never saw chains read them as
+(:func:`~fever_core.verification.evidence.chain_premise`). A verifier that never saw chains read them as
 NOT ENOUGH INFO whatever they held (issue 25: "Oslo is the capital of Sweden." against the Norway → Oslo chain).
 
 Pages are split by a hash of their title, so a held-out file never shares a page with the training file.
@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from fever_core.common.formats import Pair, write_pairs
+from fever_core.common.names import base_title
 from fever_core.common.text import premise_text
 from fever_core.training.distractors import PoolSentence
 from fever_core.training.pairs import page_split
@@ -236,11 +237,6 @@ def swap_subject(claim: CoreClaim, premise: str, substitutes: Substitutes, rng: 
     return None
 
 
-def _base_title(title: str) -> str:
-    """A page title as sentences name it: without its disambiguation (``"Mercury (planet)"`` -> ``"Mercury"``)."""
-    return re.sub(r"\s*\([^)]*\)$", "", title)
-
-
 MAX_NAME_WORDS = 5
 """Titles longer than this many tokens (words and punctuation) are not looked for in other pages' sentences."""
 
@@ -253,7 +249,7 @@ def link_index(by_page: dict[str, list[str]]) -> dict[str, list[tuple[str, str]]
 
     names: dict[str, list[str]] = defaultdict(list)
     for title in by_page:
-        name = tokens(_base_title(title))
+        name = tokens(base_title(title))
         if len("".join(name)) >= 4 and len(name) <= MAX_NAME_WORDS:
             names[" ".join(name)].append(title)
     index: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -282,7 +278,7 @@ def chain_after_link(
     """
     candidates = links.get(title, [])
     if record["label"] == NEI:
-        words = [w for w in claim_words if w.lower() not in _base_title(title).lower()]
+        words = [w for w in claim_words if w.lower() not in base_title(title).lower()]
         candidates = [
             (page, s) for page, s in candidates
             if not any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", s.lower()) for w in words)

@@ -37,7 +37,7 @@ from fever_core.training.verifier import TrainConfig, train_verifier
 from fever_core.common.types import NEI
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.model_integrity import record_checksums
-from fever_core.verification.verdict import VERDICT_FILE, verdict_file
+from fever_core.verification.learned import VERDICT_FILE, verdict_file
 from fever_core.workspace import Workspace, open_workspace
 
 log = logging.getLogger(__name__)
@@ -161,7 +161,7 @@ class _Yardsticks:
                                                           claim_accuracy(embedded, self.hand_claims))
         verification = checker.verification
         for name, pairs in self.pair_sets.items():
-            report = evaluate_pairs(verification.verifier, pairs, nei_threshold=verification.rule.nei_threshold)
+            report = evaluate_pairs(verification.verifier, pairs, nei_threshold=verification.policy.nei_threshold)
             rows[name] = (len(pairs), report.accuracy)
         return rows
 

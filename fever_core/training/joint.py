@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from fever_core.training.minimal_pairs import collect_retrieval_runs, gold_evidence, write_minimal_pairs
-from fever_core.training.verdict import HOLDOUT, in_holdout
-from fever_core.verification.verdict import joint_premise
+from fever_core.training.verdict import HOLDOUT, in_holdout, run_evidence
+from fever_core.verification.features import joint_premise
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ def write_joint_pairs(runs: Sequence[dict], out_dir: Path, holdout: float = HOLD
         for run in runs:
             is_held = in_holdout(run["claim"], holdout, seed)
             record = {
-                "premise": joint_premise([e["text"] for e in run["evidence"]]),
+                "premise": joint_premise([item.titled for item in run_evidence(run)]),
                 "hypothesis": run["claim"],
                 "label": run["label"],
                 "source": "joint-heldout" if is_held else "joint",

@@ -9,8 +9,8 @@ minimal pair draws that line, as FEVER systems' NEI sampling from retrieved non-
 - NOT ENOUGH INFO: the claim's top retrieved sentences once its gold sentences are taken out;
 - the claim's label: the same sentences with one gold evidence set put in at a random place.
 
-Both premises have :data:`~fever_core.verification.verdict.JOINT_EVIDENCE_K` sentences and are built
-by :func:`~fever_core.verification.verdict.joint_premise`, as the pipeline builds them. Claims come
+Both premises have :data:`~fever_core.verification.features.JOINT_EVIDENCE_K` sentences and are built
+by :func:`~fever_core.verification.features.joint_premise`, as the pipeline builds them. Claims come
 from a pair file with FEVER evidence pages (``nli/fever-paper-test.jsonl``); those whose gold sentences
 are not in the corpus (so no end-to-end run could use them) get pairs too.
 """
@@ -27,7 +27,7 @@ from fever_core.common.formats import evidence_sentences, iter_records
 from fever_core.common.text import fever_to_plain, page_id_to_title, premise_text
 from fever_core.training.runs import append_checks
 from fever_core.common.types import NEI
-from fever_core.verification.verdict import JOINT_EVIDENCE_K, joint_premise
+from fever_core.verification.features import JOINT_EVIDENCE_K, joint_premise
 
 RETRIEVED_K = 10
 """Sentences kept per retrieval run: enough to fill a premise once the gold ones are taken out."""
@@ -78,7 +78,7 @@ def collect_retrieval_runs(checker, claims: Sequence[GoldEvidence], out: Path, k
     :func:`~fever_core.training.runs.append_checks`). Returns ``{claim: texts}`` for everything in ``out``."""
     from fever_core.pipeline import CheckOptions
     options = CheckOptions(sentences_k=k, min_evidence_score=float("inf"))  # judge nothing: retrieval only
-    records = append_checks(checker, claims, out, lambda result: {"texts": [e.view().text for e in result.evidence]},
+    records = append_checks(checker, claims, out, lambda result: {"texts": [e.titled for e in result.evidence]},
                             options, desc="retrieval runs", progress=progress)
     return {r["claim"]: r["texts"] for r in records}
 

@@ -1,4 +1,4 @@
-"""Fitting the learned verdict (:class:`~fever_core.verification.verdict.LearnedVerdict`) on end-to-end runs.
+"""Fitting the learned verdict (:class:`~fever_core.verification.learned.LearnedVerdict`) on end-to-end runs.
 
 The verifier judges one premise at a time; the verdict for a claim has to weigh several retrieved
 sentences, their selection scores and the verifier's stances, and above all tell a claim that the
@@ -9,10 +9,12 @@ pipeline actually hands the verifier:
    file and the NEI claims file), kept where the corpus can answer them: a SUPPORTS / REFUTES claim
    only when every sentence of its gold evidence is in the corpus pages file;
 2. :func:`collect_runs`: each claim checked end to end (retrieval, selection, two-hop, verifier),
-   the evidence's scores and stances appended to a jsonl file, so a killed run resumes;
+   its judged evidence (:class:`~fever_core.verification.evidence.JudgedSentence`, as a check's JSON writes it)
+   appended to a jsonl file, so a killed run resumes;
 3. :func:`fit_learned_verdict`: a multinomial logistic regression over
-   :func:`~fever_core.verification.verdict.claim_features`, regularisation chosen by
-   cross-validation, scored on a held-out share of the claims against the best-sentence rule;
+   :func:`~fever_core.verification.features.claim_features` (the function the checker calls), regularisation chosen
+   by cross-validation, scored on a held-out share of the claims against the best-sentence rule as it ships
+   (:func:`~fever_core.verification.deciders.best_sentence_rule`, on the same judged evidence);
    with a joint verifier, the share of its probabilities in the verdict (``joint_weight``) is
    chosen on the held-out claims too.
 
@@ -37,16 +39,13 @@ from fever_core.common.formats import evidence_sentences, iter_records
 from fever_core.common.text import fever_to_plain
 from fever_core.training.runs import append_checks
 from fever_core.common.types import LABELS, NEI
-from fever_core.verification.verdict import (
-    FEATURE_NAMES,
-    EvidenceView,
-    LearnedVerdict,
-    claim_features,
-    joint_premise,
-    mix,
-    rule_verdict,
-)
+from fever_core.retrieval.claim_analysis import ClaimAnalysis
+from fever_core.verification.deciders import Decision, best_sentence_rule, page_rule
+from fever_core.verification.evidence import JudgedSentence
+from fever_core.verification.features import FEATURE_NAMES, claim_features, joint_premise
+from fever_core.verification.learned import LearnedVerdict, mix
 from fever_core.verification.nli import NliModel
+from fever_core.verification.policy import LEARNED
 
 log = logging.getLogger(__name__)
 
@@ -95,12 +94,24 @@ def proxy_claims(pairs_file: Path, nei_claims_file: Path | None, pages_file: Pat
 
 def collect_runs(checker, claims: Sequence[ProxyClaim], out: Path, progress: bool = True) -> list[dict]:
     """Check every claim end to end and append ``{"claim", "label", "evidence": [...]}`` lines to
-    ``out`` (resumable, :func:`~fever_core.training.runs.append_checks`).
+    ``out`` (resumable, :func:`~fever_core.training.runs.append_checks`), the evidence as
+    :meth:`~fever_core.verification.evidence.JudgedSentence.to_dict` writes it.
 
     Checks run with the default options, as the app and the benchmarks run them.
     """
-    return append_checks(checker, claims, out, lambda result: {"evidence": [e.view().to_dict() for e in result.evidence]},
+    return append_checks(checker, claims, out, lambda result: {"evidence": [e.to_dict() for e in result.evidence]},
                          progress=progress)
+
+
+def run_evidence(run: dict) -> list[JudgedSentence]:
+    """A run's judged evidence (:func:`collect_runs`). Raises ``ValueError`` for a run written before the runs
+    recorded the whole judged sentence."""
+    try:
+        return [JudgedSentence.from_dict(item) for item in run["evidence"]]
+    except KeyError as exc:
+        raise ValueError(f"The run of {run.get('claim', '?')!r} lacks {exc}: it was written by an older workbench, "
+                         "whose runs recorded only scores, hops, stances and text. Move the runs file aside (its name "
+                         "is printed above) and run `train verdict` again to collect the runs anew.") from None
 
 
 def verifier_fingerprint(model_dir: Path) -> str:
@@ -130,13 +141,11 @@ def choose_joint_weight(regression: np.ndarray, joint: np.ndarray, labels: np.nd
     return best
 
 
-def best_sentence_labels(views: Sequence[Sequence[EvidenceView]], nei_threshold: float | None) -> np.ndarray:
-    """The best-sentence rule's labels (what a verifier without a learned verdict does), for comparison."""
-    labels = []
-    for evidence in views:
-        stances = [e.stance for e in evidence]
-        labels.append(LABELS.index(rule_verdict(stances, [""] * len(stances), nei_threshold).label))
-    return np.array(labels, dtype=np.int64)
+def best_sentence_labels(evidence: Sequence[Sequence[JudgedSentence]], nei_threshold: float | None) -> np.ndarray:
+    """The best-sentence rule's labels, as it ships (what a verifier without a learned verdict decides), for
+    comparison."""
+    return np.array([LABELS.index(best_sentence_rule(judged, nei_threshold).label) for judged in evidence],
+                    dtype=np.int64)
 
 
 def fit_learned_verdict(
@@ -146,11 +155,12 @@ def fit_learned_verdict(
     seed: int = 0,
     joint_model: NliModel | None = None,
     balanced: bool = True,
+    subject_stance_min: float | None = None,
 ) -> LearnedVerdict:
     """Fit the learned verdict on end-to-end runs (from :func:`collect_runs`).
 
     Args:
-        runs: ``{"claim", "label", "evidence": [EvidenceView as dict, ...]}`` records.
+        runs: ``{"claim", "label", "evidence": [JudgedSentence as dict, ...]}`` records.
         nei_threshold: the verifier's NEI rule, for the best-sentence baseline in the report.
         holdout: share of claims (by a hash of the claim) held out for the report; the regularisation
             is chosen by 5-fold cross-validation on the rest, and the final model refit with it on all claims.
@@ -161,17 +171,19 @@ def fit_learned_verdict(
         balanced: weigh the labels equally in the fit (``class_weight="balanced"``), so the verdict does not
             learn the training corpus's share of NOT ENOUGH INFO claims (a third of FEVER's; none of FM2's).
             Default True; verdicts shipped before it were fit without.
+        subject_stance_min: the page rule's threshold to ship with it (``None``: no page rule).
 
     Returns:
         The learned verdict; ``report`` holds the hold-out accuracy of it and of the best-sentence rule,
-        the chosen regularisation and the claim counts, and with a joint verifier its own hold-out
-        accuracy, the chosen ``joint_weight`` and the mix's accuracy.
+        the chosen regularisation and the claim counts, with a joint verifier its own hold-out
+        accuracy, the chosen ``joint_weight`` and the mix's accuracy, and ``holdout_accuracy_as_shipped``: the
+        learned verdict as it decides in a check (the mix, overridden by the page rule; the number check aside).
     """
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
-    views = [[EvidenceView.from_dict(e) for e in r["evidence"]] for r in runs]
-    X = np.stack([claim_features(r["claim"], v) for r, v in zip(runs, views)])
+    evidence = [run_evidence(r) for r in runs]
+    X = np.stack([claim_features(r["claim"], judged) for r, judged in zip(runs, evidence)])
     y = np.array([LABELS.index(r["label"]) for r in runs], dtype=np.int64)
     held = np.array([in_holdout(r["claim"], holdout, seed) for r in runs])
     options = {"max_iter": 2000, "class_weight": "balanced" if balanced else None}
@@ -199,7 +211,7 @@ def fit_learned_verdict(
     else:
         model, mean, scale, c = fit(~held)
     predicted = model.predict((X[held] - mean) / scale) if model is not None else np.zeros(0, dtype=np.int64)
-    baseline = best_sentence_labels([v for v, h in zip(views, held) if h], nei_threshold)
+    baseline = best_sentence_labels([judged for judged, h in zip(evidence, held) if h], nei_threshold)
     confusion = {
         gold: {pred: int(((y[held] == i) & (predicted == j)).sum()) for j, pred in enumerate(LABELS)}
         for i, gold in enumerate(LABELS)
@@ -217,11 +229,13 @@ def fit_learned_verdict(
     log.info("learned verdict hold-out accuracy %s (best-sentence rule %s), C=%s",
              report["holdout_accuracy"], report["holdout_accuracy_best_sentence_rule"], c)
     joint_weight = 0.0
+    shipped = predicted
     if joint_model is not None and model is not None:
-        held_runs = [r for r, h in zip(runs, held) if h]
-        joint = joint_model.predict([(joint_premise([e["text"] for e in r["evidence"]]), r["claim"]) for r in held_runs])
+        joint = joint_model.predict([(joint_premise([item.titled for item in judged]), r["claim"])
+                                     for r, judged, h in zip(runs, evidence, held) if h])
         regression = model.predict_proba((X[held] - mean) / scale)
         joint_weight, mixed_accuracy = choose_joint_weight(regression, joint.astype(np.float64), y[held])
+        shipped = mix(regression, joint.astype(np.float64), joint_weight).argmax(axis=1)
         report.update({
             "holdout_accuracy_joint_verifier": float((joint.argmax(axis=1) == y[held]).mean()),
             "joint_weight": joint_weight,
@@ -229,5 +243,25 @@ def fit_learned_verdict(
         })
         log.info("joint verifier hold-out accuracy %.4f; mixed with weight %.2f: %.4f",
                  report["holdout_accuracy_joint_verifier"], joint_weight, mixed_accuracy)
+    if held.any():
+        shipped = with_page_rule(shipped, [(r["claim"], judged) for r, judged, h in zip(runs, evidence, held) if h],
+                                 subject_stance_min)
+        report["holdout_accuracy_as_shipped"] = float((shipped == y[held]).mean())
     final, mean, scale, _ = fit(np.ones(len(runs), dtype=bool), c)
-    return LearnedVerdict(final.coef_, final.intercept_, mean, scale, list(FEATURE_NAMES), report, joint_weight)
+    return LearnedVerdict(final.coef_, final.intercept_, mean, scale, list(FEATURE_NAMES), report, joint_weight,
+                          subject_stance_min=subject_stance_min)
+
+
+def with_page_rule(labels: np.ndarray, claims: Sequence[tuple[str, Sequence[JudgedSentence]]],
+                   minimum: float | None) -> np.ndarray:
+    """The learned verdict's label indexes with the page rule at ``minimum`` applied, as a check applies it
+    (:func:`~fever_core.verification.deciders.page_rule`); ``None``: as they are."""
+    if minimum is None:
+        return labels
+    out = labels.copy()
+    for i, (claim, judged) in enumerate(claims):
+        decided = Decision(LABELS[int(labels[i])], {}, LEARNED)
+        overridden = page_rule(ClaimAnalysis(claim), judged, minimum, decided)
+        if overridden is not None:
+            out[i] = LABELS.index(overridden.label)
+    return out

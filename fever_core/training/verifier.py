@@ -13,6 +13,9 @@ pass of a model of at least ``BF16_MIN_PARAMETERS`` runs under bf16 autocast (ab
 MiniLM verifiers train in fp32 as they always did); on a CUDA GPU training runs there, under fp16 autocast.
 
 Run ``python -m fever_core train verifier --data FILE... --out DIR`` (:mod:`fever_core.cli.train`).
+
+Why one module of some 600 lines: the loop, its resumable checkpoints, the NEI rule tuned at its end and the scores
+written beside the weights share one run's state.
 """
 
 from __future__ import annotations

@@ -1,29 +1,30 @@
 """The verification layer: each evidence sentence's stance towards the claim (NLI), and the claim's verdict.
 
-:mod:`~fever_core.verification.nli` (:class:`NliModel`: a stance per premise),
-:mod:`~fever_core.verification.verdict` (evidence stances -> :class:`Verdict`: the NOT ENOUGH INFO decision rule,
-the best-sentence rule and the :class:`LearnedVerdict`), :mod:`~fever_core.verification.claim_verifier`
-(:class:`ClaimVerifier`, the verdict policy: the stances of a claim's evidence, and which verdict decides),
+Read in this order: :mod:`~fever_core.verification.claim_verifier` (:class:`ClaimVerifier`: the flow, from evidence
+to verdict), :mod:`~fever_core.verification.evidence` (:class:`JudgedSentence`, the one form of a judged sentence),
+:mod:`~fever_core.verification.policy` (:class:`VerdictPolicy`: every value, and which decider a check gets),
+:mod:`~fever_core.verification.deciders` (each decider, returning one :class:`Decision`),
+:mod:`~fever_core.verification.explanation` (the decision in words), :mod:`~fever_core.verification.verdict`
+(:class:`Verdict`, what a check reports). Beneath them: :mod:`~fever_core.verification.nli` (:class:`NliModel`: a
+stance per premise), :mod:`~fever_core.verification.learned` and :mod:`~fever_core.verification.features` (the
+learned verdict's file and what it reads, shared with training), :mod:`~fever_core.verification.numbers` and
+:mod:`~fever_core.verification.number_check` (the claim's numbers against the evidence's),
 :mod:`~fever_core.verification.base_models` (the models training starts from) and
 :mod:`~fever_core.verification.model_integrity` (model folders checked before they are loaded).
 """
 
 from __future__ import annotations
 
-from fever_core.verification.claim_verifier import ClaimVerifier, EvidenceResult, VerificationTask
+from fever_core.verification.claim_verifier import ClaimVerifier, VerificationTask
+from fever_core.verification.deciders import Decision
+from fever_core.verification.evidence import JudgedSentence
+from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
 from fever_core.verification.model_integrity import ModelDamaged
 from fever_core.verification.nli import NliModel, adapter_base
-from fever_core.verification.verdict import (
-    VERDICT_FILE,
-    DecisionRule,
-    LearnedVerdict,
-    Verdict,
-    load_decision_rule,
-    rule_verdict,
-    stance_label,
-)
+from fever_core.verification.policy import DECIDERS, LEARNED, RULE, VerdictPolicy, stance_label
+from fever_core.verification.verdict import Verdict
 
 __all__ = [
-    "VERDICT_FILE", "ClaimVerifier", "DecisionRule", "EvidenceResult", "LearnedVerdict", "ModelDamaged", "NliModel",
-    "VerificationTask", "Verdict", "adapter_base", "load_decision_rule", "rule_verdict", "stance_label",
+    "DECIDERS", "LEARNED", "RULE", "VERDICT_FILE", "ClaimVerifier", "Decision", "JudgedSentence", "LearnedVerdict",
+    "ModelDamaged", "NliModel", "VerdictPolicy", "VerificationTask", "Verdict", "adapter_base", "stance_label",
 ]

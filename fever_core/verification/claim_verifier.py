@@ -1,14 +1,24 @@
 """Verifying a claim against its evidence: each sentence's stance, then the claim's verdict.
 
-:class:`ClaimVerifier` holds the verdict policy in one place. The verifier (an NLI cross-encoder) judges each
-trustworthy sentence (selection score at least the rule's ``min_evidence_score``); then either the learned verdict
-decides (a regression over the evidence, mixed with the joint verifier that reads the top sentences together:
-:class:`~fever_core.verification.verdict.LearnedVerdict`), or the best trustworthy sentence does by the NEI rule
-(:func:`~fever_core.verification.verdict.rule_verdict`). Either way the verdict names the evidence it used
-and the sentences that decide it, among those that bear on the claim (read with their chain, :func:`chain_premise`;
-the oracle mode's gold evidence always counts). The learned verdict was trained on the ``fused``
-retriever's selection scores, so the caller says when it may be used; a check that sets its own NEI threshold,
-and the oracle mode, use the rule.
+:meth:`ClaimVerifier.verify_many` is the whole flow, for several claims at once (each model runs once over all of
+them):
+
+1. **Read** (:meth:`ClaimVerifier._read`): for each evidence sentence, the premise the verifier reads (its chain for
+   a second-hop sentence, :func:`~fever_core.verification.evidence.chain_premise`), whether it is trusted (selection
+   score at least the policy's ``min_evidence_score``) and whether it bears on the claim (mentions one of its
+   names); the verifier judges the trusted ones: a :class:`~fever_core.verification.evidence.JudgedSentence` each.
+2. **The joint verifier** reads the top sentences of each claim the learned verdict decides, together.
+3. **Decide** (:meth:`ClaimVerifier._decide`): the decider the policy gives the check
+   (:meth:`~fever_core.verification.policy.VerdictPolicy.decider`): the learned verdict, which the page rule may
+   override, or the best-sentence rule (:mod:`~fever_core.verification.deciders`).
+4. **The number check** (:meth:`ClaimVerifier._check_numbers`): where the verifier reads the claim, rewritten with a
+   judged sentence's number, as stated by that sentence, the numbers decide instead
+   (:mod:`~fever_core.verification.number_check`).
+5. **Words**: the decision becomes the :class:`~fever_core.verification.verdict.Verdict` with its reason and its
+   plain why (:mod:`~fever_core.verification.explanation`).
+
+The oracle mode (``one_premise``) reads every given sentence together as one premise, the way the verifier was
+trained on gold evidence groups, and the best-sentence rule decides.
 """
 
 from __future__ import annotations
@@ -19,111 +29,85 @@ from pathlib import Path
 import numpy as np
 
 from fever_core.common.model_versions import active_choice_problem
-from fever_core.retrieval.results import EvidenceSentence
+from fever_core.common.names import mentions_a_name
 from fever_core.common.settings import DEFAULT_VERIFIER, FALLBACK_VERIFIER, SHIPPED_JOINT_VERIFIER, Settings
 from fever_core.common.text import premise_text
-from fever_core.common.types import NEI, REFUTES, SUPPORTS, Stance
+from fever_core.common.types import Stance
+from fever_core.retrieval.claim_analysis import ClaimAnalysis
+from fever_core.retrieval.results import EvidenceSentence
 from fever_core.verification.base_models import BaseModelError
+from fever_core.verification.deciders import (
+    Decision,
+    best_sentence_rule,
+    learned_verdict,
+    number_check,
+    page_rule,
+)
+from fever_core.verification.evidence import JudgedSentence, chain_premise
+from fever_core.verification.explanation import explain
+from fever_core.verification.features import joint_premise
 from fever_core.verification.model_integrity import ModelDamaged, finite_probabilities
 from fever_core.verification.nli import NliModel
-from fever_core.verification.numbers import NumberCheck, NumberTrial, number_check, number_mentions, number_trial
-from fever_core.verification.verdict import (
-    DecisionRule,
-    EvidenceView,
-    LearnedVerdict,
-    Verdict,
-    bears_on_claim,
-    claim_names,
-    joint_premise,
-    load_decision_rule,
-    rule_verdict,
-)
-
-
-def chain_premise(sentence: EvidenceSentence) -> str:
-    """A second-hop sentence read after the first-hop sentence whose link led to it, as one premise
-    (``"Kraftwerk: Kraftwerk was formed in Düsseldorf. Düsseldorf: Düsseldorf is the capital of ..."``):
-    a claim that needs both is settled by neither alone. Any other sentence is read on its own."""
-    own = premise_text(sentence.title, sentence.text)
-    via = sentence.via
-    if sentence.hop != 2 or via is None or not via.from_text:
-        return own
-    return f"{premise_text(via.from_title, via.from_text)} {own}"
-
+from fever_core.verification.number_check import number_sentences, number_trial, settle
+from fever_core.verification.numbers import number_mentions
+from fever_core.verification.policy import LEARNED, LEARNED_RETRIEVER, RULE, VerdictPolicy
+from fever_core.verification.verdict import Verdict
 
 PROBE_CLAIM = "Oslo is the capital of Norway."
 """What each model reads once when it is loaded: one whose probabilities are not finite is refused there."""
 NUMBER_PROBE = "The Nile is more than 6,000 kilometres long."
 """What :meth:`ClaimVerifier.warm_up` parses once, so the number check's parsers are loaded before the first claim."""
-NUMBER_SENTENCES = 3
-"""The number check reads this many of the best judged sentences that bear on the claim."""
-QUOTE_CHARS = 200
-"""A quoted sentence in a verdict's reason is cut to this many characters."""
-
-
-def quote(sentence: EvidenceSentence) -> str:
-    """How a verdict's reason names a sentence: its page and its words, ``Munich: "Munich is the capital ..."``."""
-    text = sentence.text if len(sentence.text) <= QUOTE_CHARS else sentence.text[: QUOTE_CHARS - 1].rstrip() + "…"
-    return f'{sentence.title}: "{text}"'
-
-
-@dataclass
-class EvidenceResult:
-    """An evidence sentence as the verifier judged it.
-
-    Attributes:
-        sentence: the sentence, with its selection score.
-        stance: the verifier's stance, ``None`` when it was not trusted (not judged).
-        trusted: its selection score reached the minimum evidence score (or the oracle trusts it).
-        premise: the text the verifier read for it (``"Title: sentence"``, or a two-hop chain).
-    """
-
-    sentence: EvidenceSentence
-    stance: Stance | None
-    trusted: bool
-    premise: str = ""
-
-    def view(self) -> EvidenceView:
-        """What the learned verdict sees of it (and what its training runs record): its score, hop and stance,
-        and the sentence itself as ``"Title: sentence"`` (the joint verifier reads those together)."""
-        sentence = self.sentence
-        return EvidenceView(sentence.score, sentence.hop, self.stance, premise_text(sentence.title, sentence.text))
 
 
 @dataclass
 class VerificationTask:
-    """One claim and its evidence (best first) for :meth:`ClaimVerifier.verify_many`; the other fields are
-    :meth:`ClaimVerifier.verify`'s options."""
+    """One claim and its evidence (best first) for :meth:`ClaimVerifier.verify_many`.
 
-    claim: str
+    Attributes:
+        claim: the claim's analysis (its words, names and parse; ``ClaimAnalysis(claim)`` parses it when needed).
+        evidence: the evidence sentences, best first.
+        verdict: the decider the check asks for: ``"learned"`` (default) or ``"rule"``
+            (:meth:`~fever_core.verification.policy.VerdictPolicy.decider` says which it gets).
+        retriever: the retriever that selected the evidence (the learned verdict was fit on ``fused``'s scores).
+        min_evidence_score, nei_threshold, number_check: the check's own policy values (``None``: the verifier's;
+            :meth:`~fever_core.verification.policy.VerdictPolicy.for_check`).
+        one_premise: the oracle mode: every sentence is trusted and read together as one premise; the stance is
+            reported on the first.
+    """
+
+    claim: ClaimAnalysis
     evidence: list[EvidenceSentence]
-    learned: bool = True
+    verdict: str = LEARNED
+    retriever: str = LEARNED_RETRIEVER
     min_evidence_score: float | None = None
     nei_threshold: float | None = None
-    as_one_premise: bool = False
-    number_check: bool = True
+    number_check: bool | None = None
+    one_premise: bool = False
 
 
 @dataclass
-class _Plan:
-    """What the verifier reads for one task: each sentence's premise and whether it is judged, the pairs to
-    predict (one joined pair in the one-premise mode), and whether the learned verdict decides."""
+class _Reading:
+    """One task on its way through :meth:`ClaimVerifier.verify_many`: its policy and decider, what the verifier reads
+    (the pairs; one joined pair in the one-premise mode), and its evidence as judged."""
 
     task: VerificationTask
+    policy: VerdictPolicy
+    decider: str
     premises: list[str]
     trusted: list[bool]
+    bears: list[bool]
     pairs: list[tuple[str, str]]
     joined: bool
-    learned: bool
+    evidence: list[JudgedSentence] | None = None
 
 
 class ClaimVerifier:
-    """The verifier, its decision rule, and the learned verdict with its joint verifier when it has one.
+    """The verifier, its verdict policy, and the joint verifier when the learned verdict mixes one in.
 
     Args:
         verifier: the one-premise NLI model.
-        rule: its NEI decision rule and minimum evidence score (plain argmax and 0.25 by default).
-        learned_verdict: the learned verdict (``None``: the rule decides).
+        policy: the verdict policy (:class:`~fever_core.verification.policy.VerdictPolicy`; default: plain argmax,
+            minimum evidence score 0.25, no learned verdict: the best-sentence rule decides).
         joint_verifier: the model that reads the top evidence together with the claim, mixed into the
             learned verdict's probabilities (``None``: the learned verdict alone).
 
@@ -132,26 +116,16 @@ class ClaimVerifier:
             refused and the shipped one used instead: :meth:`load`).
     """
 
-    def __init__(
-        self,
-        verifier: NliModel,
-        rule: DecisionRule | None = None,
-        learned_verdict: LearnedVerdict | None = None,
-        joint_verifier: NliModel | None = None,
-    ):
+    def __init__(self, verifier: NliModel, policy: VerdictPolicy | None = None, joint_verifier: NliModel | None = None):
         self.warnings: list[str] = []
         self.verifier = verifier
-        self.rule = rule or DecisionRule()
-        self.learned_verdict = learned_verdict
-        self.joint_verifier = joint_verifier if learned_verdict is not None else None
-        self.two_hop_chains = learned_verdict.two_hop_chains if learned_verdict is not None else True
-        """Read second-hop sentences as chains (:func:`chain_premise`): as the learned verdict was fit, and
-        always without one."""
+        self.policy = policy or VerdictPolicy()
+        self.joint_verifier = joint_verifier if self.policy.learned is not None else None
 
     @classmethod
     def load(cls, settings: Settings) -> ClaimVerifier:
-        """The configured verifier with its rule and learned verdict (:data:`~fever_core.verification.verdict.VERDICT_FILE` beside it), and the
-        joint verifier when the learned verdict gives it a weight.
+        """The configured verifier with its verdict policy (:meth:`~fever_core.verification.policy.VerdictPolicy.load`,
+        from the files beside it), and the joint verifier when the learned verdict gives it a weight.
 
         A model that is damaged (:class:`~fever_core.verification.model_integrity.ModelDamaged`: a file differs
         from its checksum or is missing, a shipped model has no checksums, its folder's files can't be loaded, or its
@@ -188,11 +162,11 @@ class ClaimVerifier:
     def _load(cls, settings: Settings) -> ClaimVerifier:
         """The models ``settings`` name, each run once on :data:`PROBE_CLAIM`. Raises :class:`ModelDamaged`."""
         verifier = _load_model(settings.verifier_model, settings.device)
-        learned_verdict = LearnedVerdict.load(settings.verifier_model)
+        policy = VerdictPolicy.load(settings.verifier_model)
         joint = None
-        if settings.joint_verifier_model and learned_verdict is not None and learned_verdict.joint_weight > 0:
+        if settings.joint_verifier_model and policy.learned is not None and policy.learned.joint_weight > 0:
             joint = _load_model(settings.joint_verifier_model, settings.device)
-        verification = cls(verifier, load_decision_rule(settings.verifier_model), learned_verdict, joint)
+        verification = cls(verifier, policy, joint)
         verification.warm_up(PROBE_CLAIM)
         return verification
 
@@ -206,133 +180,105 @@ class ClaimVerifier:
 
     def verify(
         self,
-        claim: str,
+        claim: ClaimAnalysis | str,
         evidence: list[EvidenceSentence],
-        learned: bool = True,
+        verdict: str = LEARNED,
         min_evidence_score: float | None = None,
         nei_threshold: float | None = None,
-        as_one_premise: bool = False,
-        number_check: bool = True,
-    ) -> tuple[list[EvidenceResult], Verdict]:
-        """Judge ``evidence`` (best first) and decide the claim.
-
-        Args:
-            learned: the learned verdict may decide (when there is one); ``False`` makes the rule decide.
-            min_evidence_score: overrides the rule's minimum selection score for evidence to be judged.
-            nei_threshold: overrides the rule's P(NOT ENOUGH INFO) threshold; setting it makes the rule decide.
-            as_one_premise: every sentence is trusted and read together as one premise, the way the verifier
-                was trained on gold evidence groups (the oracle mode); the stance is reported on the first.
-            number_check: the claim's numbers, dates and ordinals are compared with the evidence's
-                (:meth:`check_numbers`), and decide where they settle the claim.
-        """
-        task = VerificationTask(claim, evidence, learned, min_evidence_score, nei_threshold, as_one_premise,
-                                number_check)
+        number_check: bool | None = None,
+        one_premise: bool = False,
+    ) -> tuple[list[JudgedSentence], Verdict]:
+        """Judge ``evidence`` (best first) and decide the claim (a ``str`` is taken as ``ClaimAnalysis(claim)``); the
+        other arguments are :class:`VerificationTask`'s."""
+        analysis = claim if isinstance(claim, ClaimAnalysis) else ClaimAnalysis(claim)
+        task = VerificationTask(analysis, evidence, verdict, LEARNED_RETRIEVER, min_evidence_score, nei_threshold,
+                                number_check, one_premise)
         return self.verify_many([task])[0]
 
-    def verify_many(self, tasks: list[VerificationTask]) -> list[tuple[list[EvidenceResult], Verdict]]:
-        """Judge several claims' evidence and decide each claim, as :meth:`verify` does one by one, but running
-        the verifier once over every claim's (premise, claim) pairs and the joint verifier once over every claim's
-        top sentences: fewer, fuller model batches. On a GPU a batch takes about the time of one claim; on a CPU,
-        whose models are compute-bound, about the time of its claims one by one. With several tasks the pairs are
-        read shortest first, so each model batch pads less; a claim's outcome is then :meth:`verify`'s up to float
+    def verify_many(self, tasks: list[VerificationTask]) -> list[tuple[list[JudgedSentence], Verdict]]:
+        """Judge several claims' evidence and decide each claim (the module's docstring: the flow), running the
+        verifier once over every claim's (premise, claim) pairs and the joint verifier once over every claim's top
+        sentences: fewer, fuller model batches. On a GPU a batch takes about the time of one claim; on a CPU, whose
+        models are compute-bound, about the time of its claims one by one. With several tasks the pairs are read
+        shortest first, so each model batch pads less; a claim's outcome is then :meth:`verify`'s up to float
         rounding.
 
         Returns:
             For each task, in order: the evidence as judged, and the claim's verdict.
         """
-        plans = [self._plan(task) for task in tasks]
+        readings = [self._read(task) for task in tasks]
         by_length = len(tasks) > 1
-        rows = iter(_predict(self.verifier, [pair for plan in plans for pair in plan.pairs], by_length))
-        judged: list[tuple[list[EvidenceResult], list[Stance | None], list[EvidenceView]]] = []
-        for plan in plans:
-            if plan.joined:
-                stances = [Stance.from_row(next(rows))] + [None] * (len(plan.task.evidence) - 1)
-            else:
-                stances = [Stance.from_row(next(rows)) if ok else None for ok in plan.trusted]
-            results = [EvidenceResult(e, stance, ok, premise) for e, stance, ok, premise
-                       in zip(plan.task.evidence, stances, plan.trusted, plan.premises)]
-            judged.append((results, stances, [result.view() for result in results] if plan.learned else []))
-        joint_pairs = {i: (joint_premise([view.text for view in views]), plan.task.claim)
-                       for i, (plan, (_, _, views)) in enumerate(zip(plans, judged))
-                       if plan.learned and views and self.joint_verifier is not None}
+        rows = iter(_predict(self.verifier, [pair for reading in readings for pair in reading.pairs], by_length))
+        for reading in readings:
+            reading.evidence = _judged(reading, rows)
+        joint_pairs = {i: (joint_premise([item.titled for item in reading.evidence]), reading.task.claim.claim)
+                       for i, reading in enumerate(readings)
+                       if reading.decider == LEARNED and reading.evidence and self.joint_verifier is not None}
         joint_rows = dict(zip(joint_pairs, _predict(self.joint_verifier, list(joint_pairs.values()), by_length)))
-        outcomes = []
-        for i, (plan, (results, stances, views)) in enumerate(zip(plans, judged)):
-            names = [quote(e) for e in plan.task.evidence]
-            texts = None if plan.task.as_one_premise else [(e.title, chain_premise(e)) for e in plan.task.evidence]
-            if plan.learned:
-                verdict = self.learned_verdict.verdict(plan.task.claim, views, names, joint_rows.get(i), texts)
-            else:
-                threshold = self.rule.nei_threshold if plan.task.nei_threshold is None else plan.task.nei_threshold
-                verdict = rule_verdict(stances, names, threshold, plan.task.claim, texts)
-            finite_probabilities(np.array(list(verdict.probabilities.values())), self.verifier.name,
-                                 "verdict of the verifier")
-            outcomes.append((results, verdict))
-        return self._checked_numbers(plans, outcomes, by_length)
+        decisions = [self._decide(reading, joint_rows.get(i)) for i, reading in enumerate(readings)]
+        decisions = self._check_numbers(readings, decisions, by_length)
+        return [(reading.evidence, Verdict.of(decision, *explain(decision, reading.task.claim, reading.evidence)))
+                for reading, decision in zip(readings, decisions)]
 
-    def _checked_numbers(self, plans: list[_Plan], outcomes: list[tuple[list[EvidenceResult], Verdict]],
-                         by_length: bool) -> list[tuple[list[EvidenceResult], Verdict]]:
-        """The outcomes with the verdict of each claim whose numbers settle it replaced by what they settle
-        (:mod:`~fever_core.verification.numbers`): the verifier reads every task's rewritten claims in one batch."""
-        trials: dict[int, tuple[NumberTrial, list[int]]] = {}
-        for i, (plan, (results, verdict)) in enumerate(zip(plans, outcomes)):
-            if plan.task.number_check:
-                trial, sentences = self.number_trial(plan.task.claim, results)
+    def _read(self, task: VerificationTask) -> _Reading:
+        """What the verifier reads for ``task``, under the check's policy."""
+        policy = self.policy.for_check(task.min_evidence_score, task.nei_threshold, task.number_check)
+        decider = policy.decider(task.verdict, task.retriever, task.one_premise)
+        claim, evidence = task.claim.claim, task.evidence
+        premises = [chain_premise(e) if policy.two_hop_chains else premise_text(e.title, e.text) for e in evidence]
+        trusted = [task.one_premise or e.score >= policy.min_evidence_score for e in evidence]
+        bears = [task.one_premise or mentions_a_name(task.claim.names, chain_premise(e)) for e in evidence]
+        pairs = [(premise, claim) for premise, ok in zip(premises, trusted) if ok]
+        joined = task.one_premise and len(pairs) > 1
+        if joined:
+            pairs = [(" ".join(premise for premise, _ in pairs), claim)]
+            trusted = [True] + [False] * (len(evidence) - 1)
+        return _Reading(task, policy, decider, premises, trusted, bears, pairs, joined)
+
+    def _decide(self, reading: _Reading, joint: np.ndarray | None) -> Decision:
+        """The decision of the claim's decider: the best-sentence rule, or the learned verdict (``joint``: the joint
+        verifier's probabilities) unless the page rule overrides it."""
+        claim, evidence, policy = reading.task.claim, reading.evidence, reading.policy
+        if reading.decider == RULE:
+            decision = best_sentence_rule(evidence, policy.nei_threshold)
+        else:
+            decision = learned_verdict(policy.learned, claim, evidence, joint)
+            decision = page_rule(claim, evidence, policy.page_rule_min, decision) or decision
+        finite_probabilities(np.array(list(decision.probabilities.values())), self.verifier.name,
+                             "verdict of the verifier")
+        return decision
+
+    def _check_numbers(self, readings: list[_Reading], decisions: list[Decision], by_length: bool) -> list[Decision]:
+        """``decisions`` with that of each claim whose numbers settle it replaced by the number check's: the verifier
+        reads every claim's rewritten claims in one batch."""
+        trials = {}
+        for i, reading in enumerate(readings):
+            if reading.policy.number_check:
+                sentences = number_sentences(reading.evidence)
+                trial = number_trial(reading.task.claim, [reading.evidence[j].sentence.text for j in sentences])
                 if trial.candidates:
                     trials[i] = (trial, sentences)
         if not trials:
-            return outcomes
-        pairs = [(outcomes[i][0][sentences[c.evidence]].premise, c.rewritten_claim)
+            return decisions
+        pairs = [(readings[i].evidence[sentences[c.evidence]].premise, c.rewritten_claim)
                  for i, (trial, sentences) in trials.items() for c in trial.candidates]
         p_supports = iter(_predict(self.verifier, pairs, by_length)[:, 0])
-        checked = list(outcomes)
+        checked = list(decisions)
         for i, (trial, sentences) in trials.items():
-            check = number_check(trial, [next(p_supports) for _ in trial.candidates])
-            results, verdict = outcomes[i]
-            if check is not None:
-                checked[i] = (results, numbers_verdict(check, results, sentences))
+            settled = settle(trial, [next(p_supports) for _ in trial.candidates])
+            if settled is not None:
+                checked[i] = number_check(settled, sentences)
         return checked
 
-    def number_trial(self, claim: str, results: list[EvidenceResult]) -> tuple[NumberTrial, list[int]]:
-        """The claim's numbers tried against those of its best judged evidence that bears on it (at most
-        :data:`NUMBER_SENTENCES`), and those sentences' indexes in ``results`` (a candidate's ``evidence`` indexes
-        this list)."""
-        names = claim_names(claim)
-        sentences = [i for i, r in enumerate(results)
-                     if r.stance is not None and bears_on_claim(names, r.premise)][:NUMBER_SENTENCES]
-        return number_trial(claim, [results[i].sentence.text for i in sentences]), sentences
 
-    def _plan(self, task: VerificationTask) -> _Plan:
-        min_score = self.rule.min_evidence_score if task.min_evidence_score is None else task.min_evidence_score
-        trusted = [task.as_one_premise or e.score >= min_score for e in task.evidence]
-        premises = [self.premise_of(e) for e in task.evidence]
-        pairs = [(premise, task.claim) for premise, ok in zip(premises, trusted) if ok]
-        joined = task.as_one_premise and len(pairs) > 1
-        if joined:
-            pairs = [(" ".join(p for p, _ in pairs), task.claim)]
-            trusted = [True] + [False] * (len(task.evidence) - 1)
-        learned = (self.learned_verdict is not None and task.learned and task.nei_threshold is None
-                   and not task.as_one_premise)
-        return _Plan(task, premises, trusted, pairs, joined, learned)
-
-    def premise_of(self, sentence: EvidenceSentence) -> str:
-        """The text the verifier reads for one evidence sentence."""
-        return chain_premise(sentence) if self.two_hop_chains else premise_text(sentence.title, sentence.text)
-
-
-def numbers_verdict(check: NumberCheck, results: list[EvidenceResult], sentences: list[int]) -> Verdict:
-    """The verdict the claim's numbers settle (:func:`~fever_core.verification.numbers.number_check`), resting on the
-    sentence whose number decides. Its probability is the verifier's P(SUPPORTS) that the sentence states the claim
-    up to the number; the rest is NOT ENOUGH INFO (the numbers themselves are not in doubt)."""
-    best = sentences[check.evidence]
-    sentence = results[best].sentence
-    label = check.label
-    probabilities = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: round(1.0 - check.p_settled, 6)}
-    probabilities[label] = round(check.p_settled, 6)
-    why = check.why(sentence.title)
-    verb = "Supported" if label == SUPPORTS else "Refuted"
-    return Verdict(label, probabilities, f"{verb} by {quote(sentence)} (P = {check.p_settled:.2f}). {why}",
-                   [best], [best], why)
+def _judged(reading: _Reading, rows) -> list[JudgedSentence]:
+    """The reading's evidence with the stances of its pairs, taken from ``rows`` (the verifier's, in pair order)."""
+    if reading.joined:
+        stances = [Stance.from_row(next(rows))] + [None] * (len(reading.task.evidence) - 1)
+    else:
+        stances = [Stance.from_row(next(rows)) if ok else None for ok in reading.trusted]
+    return [JudgedSentence(e, premise, stance, ok, bears) for e, premise, stance, ok, bears
+            in zip(reading.task.evidence, reading.premises, stances, reading.trusted, reading.bears)]
 
 
 def _same_model(a: str, b: str) -> bool:

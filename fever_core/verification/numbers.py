@@ -1,24 +1,15 @@
-"""Numbers, dates and ordinals in a claim, checked against an evidence sentence instead of guessed by the verifier.
+"""The numbers, dates and ordinals a text states, each as the interval of values it asserts.
 
 An NLI verifier reads "Barack Obama was the 45th president." against "... served as the 44th president ..." as
 SUPPORTS (one token differs), and "The Nile is more than 7,000 kilometres long." against "At 7,088 kilometres
-long ..." as REFUTES (the numbers differ). What a number asserts is arithmetic, so it is computed here:
-
-1. **Mentions** (:func:`number_mentions`): the years, ordinals, quantities with a unit and plain counts a text
-   states, each as the interval it asserts with its qualifier honoured: "more than 7,000 km" is (7000, inf) km,
-   "about a third" is [0.3, 0.367], "in the 1990s" is [1990, 1999], "the 19th century" is [1800, 1900], an
-   unqualified "7,000" is what rounds to it, [6500, 7500], and a year, an ordinal or a small count is exact.
-   Quantities come from ``quantulum3`` (units, scales, fractions), entities and parts of speech from spaCy,
-   number words from ``numerizer``.
-2. **Candidates** (:func:`number_trial`): for each number of the claim and each number of the same kind (and
-   unit) in a sentence, the claim rewritten with the sentence's number in its place ("Barack Obama was the 44th
-   president of the United States.").
-3. **The check** (:func:`number_check`): the verifier reads each rewritten claim against its sentence (the caller
-   runs the model: this module runs none). Where it is sure (P(SUPPORTS) at least ``settled``) the sentence states
-   the claim's fact up to that number, and the numbers decide: the claim's interval holding the sentence's makes
-   it SUPPORTS, the two being apart makes it REFUTES ("the claim says 45th; the sentence says 44th"). Overlapping
-   intervals ("about 1,200" against "over 1,000") decide nothing, and neither do numbers the verifier can't tie to
-   a sentence that states the rest of the claim.
+long ..." as REFUTES (the numbers differ). What a number asserts is arithmetic, so the number check
+(:mod:`~fever_core.verification.number_check`) computes it from what this module reads (:func:`number_mentions`):
+the years, ordinals, quantities with a unit, shares and plain counts a text states, each as the interval it asserts
+with its qualifier honoured: "more than 7,000 km" is (7000, inf) km, "about a third" is [0.3, 0.367], "in the
+1990s" is [1990, 1999], "the 19th century" is [1800, 1900], an unqualified "7,000" is what rounds to it, [6500,
+7500], and a year, an ordinal or a small count is exact. Quantities come from ``quantulum3`` (units, scales,
+fractions), entities and parts of speech from spaCy (the text's parse: :func:`~fever_core.common.nlp.parse`, a
+claim's made once by its analysis), number words from ``numerizer``.
 """
 
 from __future__ import annotations
@@ -27,13 +18,11 @@ import calendar
 import math
 import re
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
-from fever_core.common.nlp import load_spacy
-from fever_core.common.types import REFUTES, SUPPORTS
+from fever_core.common.nlp import parse
 
 YEAR = "year"
 ORDINAL = "ordinal"
@@ -44,11 +33,6 @@ KINDS = (YEAR, ORDINAL, QUANTITY, SHARE, COUNT)
 """What a number is: a year (or span of years; BC negative), an ordinal or rank, a quantity with a unit (durations
 in years), a share of a whole (a fraction or a percentage, as a fraction: "a third", "17%"), a plain count."""
 
-SETTLED = 0.8
-"""P(SUPPORTS), in [0, 1], from which the verifier's reading of a rewritten claim counts as the sentence stating the
-claim's fact up to the number (see the module's docstring). Default 0.8."""
-MAX_CANDIDATES = 4
-"""The most sentence numbers a claim's number is tried against, per sentence (nearest kind first)."""
 EXACT_COUNT_BELOW = 100
 """An unqualified whole count under this ("four moons") asserts exactly that number; a larger one ("7,000"),
 what rounds to it."""
@@ -150,62 +134,6 @@ class NumberMention:
             return True
         a, b = abs(self.reference), abs(other.reference)
         return min(a, b) > 0 and max(a, b) / min(a, b) <= MAGNITUDE
-
-
-@dataclass(frozen=True)
-class NumberCandidate:
-    """A claim's number tried against one number of one evidence sentence.
-
-    Attributes:
-        evidence: the sentence's index in the evidence list the caller gave.
-        claim_number, sentence_number: the two numbers.
-        rewritten_claim: the claim with the sentence's number in the place of its own (what the verifier reads
-            against the sentence).
-    """
-
-    evidence: int
-    claim_number: NumberMention
-    sentence_number: NumberMention
-    rewritten_claim: str
-
-
-@dataclass(frozen=True)
-class NumberTrial:
-    """A claim's numbers and every rewriting of it to try (:func:`number_trial`).
-
-    Attributes:
-        claim_numbers: the numbers the claim states, in order.
-        candidates: each claim number against each comparable number of each sentence.
-    """
-
-    claim_numbers: tuple[NumberMention, ...]
-    candidates: tuple[NumberCandidate, ...]
-
-
-@dataclass(frozen=True)
-class NumberCheck:
-    """What the numbers settle.
-
-    Attributes:
-        label: SUPPORTS (every number of the claim holds in a sentence that states the rest of the claim) or
-            REFUTES (one number is apart from the sentence's).
-        evidence: the deciding sentence's index in the evidence list.
-        p_settled: the verifier's P(SUPPORTS) of the rewritten claim against that sentence, in [0, 1]: how sure it
-            is that the sentence states the claim's fact up to the number.
-        claim_says, sentence_says: the two numbers as written ("45th", "44th").
-    """
-
-    label: str
-    evidence: int
-    p_settled: float
-    claim_says: str
-    sentence_says: str
-
-    def why(self, title: str) -> str:
-        """The plain line for the card, naming the sentence's page: ``The claim says 45th; the sentence from
-        Barack Obama says 44th.``"""
-        fits = ", which fits" if self.label == SUPPORTS else ""
-        return f"The claim says {self.claim_says}; the sentence from {title} says {self.sentence_says}{fits}."
 
 
 @lru_cache(maxsize=1)
@@ -419,7 +347,7 @@ def number_mentions(text: str, as_written: bool = False) -> list[NumberMention]:
             ``False`` (default, a claim's): a large one means what rounds to it ("7,000 km" is 6,500 to 7,500).
     """
     text = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in text)  # "8,848.86\xa0m": same spans
-    doc = load_spacy("full")(text)
+    doc = parse(text)
     found: list[NumberMention] = []
 
     def free(start: int, end: int) -> bool:
@@ -429,43 +357,3 @@ def number_mentions(text: str, as_written: bool = False) -> list[NumberMention]:
     found += _years(text, doc, free, as_written)
     found += _quantities(text, doc, free, as_written)
     return sorted(found, key=lambda m: m.start)
-
-
-def number_trial(claim: str, sentences: Sequence[str], max_candidates: int = MAX_CANDIDATES) -> NumberTrial:
-    """Each number of the claim tried against each comparable number (:meth:`NumberMention.comparable`) of each
-    sentence, at most ``max_candidates`` per sentence, as the claim rewritten with the sentence's number in place.
-    ``sentences`` are the sentences' own words (without their page titles). A claim without numbers is not parsed
-    further (no candidates)."""
-    claimed = tuple(number_mentions(claim))
-    candidates = []
-    for index, sentence in enumerate(sentences if claimed else ()):
-        stated = number_mentions(sentence, as_written=True)
-        for number in claimed:
-            for other in [m for m in stated if number.comparable(m)][:max_candidates]:
-                rewritten = claim[:number.start] + other.text + claim[number.end:]
-                candidates.append(NumberCandidate(index, number, other, rewritten))
-    return NumberTrial(claimed, tuple(candidates))
-
-
-def number_check(trial: NumberTrial, p_supports: Sequence[float], settled: float = SETTLED) -> NumberCheck | None:
-    """What the claim's numbers settle, given the verifier's P(SUPPORTS) for each candidate's rewritten claim
-    against its sentence (the candidates' order): REFUTES when a number of the claim is apart from the number of a
-    sentence that, with that number, states the claim; SUPPORTS when every number of the claim holds in such a
-    sentence; else ``None`` (the verdict stands). Each claim number is read against the best-ranked such sentence
-    (then its surest number): "Barack Obama was the 45th president" against "... the 44th president ..." of the
-    first sentence, not "... the first African American to serve as president" of the second."""
-    best: dict[NumberMention, tuple[float, NumberCandidate]] = {}
-    for candidate, p in zip(trial.candidates, p_supports):  # the best-ranked sentence first, then the surest reading
-        if p >= settled and (candidate.claim_number not in best
-                             or (candidate.evidence, -p) < (best[candidate.claim_number][1].evidence,
-                                                            -best[candidate.claim_number][0])):
-            best[candidate.claim_number] = (float(p), candidate)
-    apart = [(p, c) for p, c in best.values() if c.claim_number.apart_from(c.sentence_number)]
-    if apart:
-        p, c = max(apart, key=lambda pc: pc[0])
-        return NumberCheck(REFUTES, c.evidence, p, c.claim_number.text, c.sentence_number.text)
-    held = [(p, c) for p, c in best.values() if c.claim_number.contains(c.sentence_number)]
-    if held and len(held) == len(trial.claim_numbers):
-        p, c = min(held, key=lambda pc: pc[0])
-        return NumberCheck(SUPPORTS, c.evidence, p, c.claim_number.text, c.sentence_number.text)
-    return None

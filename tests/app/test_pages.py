@@ -20,7 +20,7 @@ from fever_core.workbench.history import HistoryStore
 from fever_core.pipeline import MAX_CLAIM_CHARS
 from fever_core.common.settings import CHECK_SETTING, CHECK_SETTINGS, PROJECT_ROOT, Settings
 from fever_core.common.types import LABELS
-from fever_core.verification.verdict import load_decision_rule
+from fever_core.verification.policy import VerdictPolicy
 
 from pages.shared import SETTING_LIMITS
 
@@ -86,7 +86,7 @@ def test_the_frame_opens_on_verify_with_the_shared_sidebar(app_env, tiny_nli_mod
     assert not at.exception
     assert at.title[0].value == "Verify a claim"
     assert at.sidebar.selectbox(key="_corpus").value == "fixture"
-    rule = load_decision_rule(tiny_nli_model).nei_threshold
+    rule = VerdictPolicy.from_config(tiny_nli_model).nei_threshold
     assert at.sidebar.slider(key="_nei_threshold").value == (0.5 if rule is None else rule)
 
 

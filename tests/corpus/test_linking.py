@@ -1,10 +1,12 @@
-from fever_core.corpus.linking import TitleLinker, base_name
+from fever_core.common.names import base_title
+from fever_core.corpus.linking import TitleLinker
 from fever_core.common.types import Link, Page, Sentence
 
 
-def test_base_name_drops_disambiguation():
-    assert base_name("Soul Food (film)") == "Soul Food"
-    assert base_name("Paris") == "Paris"
+def test_base_title_drops_disambiguation():
+    assert base_title("Soul Food (film)") == "Soul Food"
+    assert base_title("Paris") == "Paris"
+    assert base_title("(film)") == "(film)"
 
 
 def test_longest_match_wins_and_no_self_links():

@@ -7,7 +7,7 @@ import pytest
 from fever_core.common.settings import BUNDLED_MODELS_DIR
 from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from fever_core.verification.nli import NliModel
-from fever_core.verification.verdict import decide, load_decision_rule
+from fever_core.verification.policy import VerdictPolicy, decide
 
 MODEL = BUNDLED_MODELS_DIR / "verifier-mpnet"
 if not (MODEL / "adapter_model.safetensors").is_file():
@@ -44,7 +44,7 @@ def verifier():
 
 
 def _labels(verifier, pairs):
-    rule = load_decision_rule(MODEL)
+    rule = VerdictPolicy.from_config(MODEL)
     return [(SUPPORTS, REFUTES, NEI)[i] for i in decide(verifier.predict(pairs), rule.nei_threshold)]
 
 
@@ -112,11 +112,11 @@ def test_the_default_checker_gets_the_capitals_right_end_to_end(default_checker,
 @pytest.mark.parametrize("claim, label, why", [
     # the verifier alone read one changed ordinal as support (issue 37): the numbers decide
     ("Barack Obama was the 45th president of the United States.", REFUTES,
-     "The claim says 45th; the sentence from Barack Obama says 44th."),
+     "The sentence from Barack Obama says 44th, where the claim says 45th."),
     ("The Nile is more than 7,000 kilometres long.", SUPPORTS,
-     "The claim says more than 7,000 kilometres; the sentence from Nile says 7,088 kilometres, which fits."),
+     "The sentence from Nile says 7,088 kilometres, which fits the claim's more than 7,000 kilometres."),
     ("The Nile is less than 5,000 kilometres long.", REFUTES,
-     "The claim says less than 5,000 kilometres; the sentence from Nile says 7,088 kilometres."),
+     "The sentence from Nile says 7,088 kilometres, where the claim says less than 5,000 kilometres."),
 ])
 def test_numbers_ordinals_and_qualifiers_are_checked_not_guessed(default_checker, claim, label, why):
     verdict = default_checker.check(claim).verdict

@@ -16,7 +16,7 @@ from fever_core.common.formats import evidence_premise
 from fever_core.pipeline import Checker, CheckOptions
 from fever_core.common.settings import BUNDLED_MODELS_DIR, FALLBACK_VERIFIER, Settings
 from fever_core.common.types import LABELS
-from fever_core.verification.verdict import joint_premise
+from fever_core.verification.features import joint_premise
 from fever_core.workspace import open_workspace
 from tests.conftest import write_jsonl
 
@@ -127,8 +127,8 @@ def test_print_the_observed_values_to_re_pin_them(checker):
 
 
 def test_the_shipped_verdict_mixes_in_the_joint_verifier(checker):
-    assert checker.verification.learned_verdict is not None and checker.verification.joint_verifier is not None
-    assert checker.verification.learned_verdict.joint_weight > 0
+    assert checker.verification.policy.learned is not None and checker.verification.joint_verifier is not None
+    assert checker.verification.policy.learned.joint_weight > 0
 
 
 @pytest.mark.parametrize("claim, truth, verdict, probabilities, best_evidence", CHECKS, ids=[c[0] for c in CHECKS])

@@ -8,7 +8,8 @@ import pytest
 
 from fever_core.pipeline import Checker, CheckOptions, ClaimError
 from fever_core.common.settings import BUNDLED_MODELS_DIR
-from fever_core.verification.verdict import LearnedVerdict
+from fever_core.verification.learned import LearnedVerdict
+from fever_core.verification.policy import VerdictPolicy
 from fever_core.verification.claim_verifier import ClaimVerifier
 from tests.conftest import CLAIMS
 
@@ -97,7 +98,7 @@ def test_the_learned_verdict_with_the_joint_verifier_is_the_same_in_a_batch(work
             calls[name] += 1
             return predict(pairs, batch_size)
         model.predict = counted
-    checker = Checker(workspace, ClaimVerifier(verifier, learned_verdict=learned, joint_verifier=joint))
+    checker = Checker(workspace, ClaimVerifier(verifier, VerdictPolicy(learned=learned), joint))
     claims = claims_with_a_bad_one()
     together = checker.check_many(claims)
     assert calls == {"verifier": 1, "joint": 1}

@@ -16,7 +16,7 @@ from fever_core.common.settings import BUNDLED_MODELS_DIR
 from fever_core.common.text import premise_text
 from fever_core.training.improve import ImproveConfig, annotation_pairs, improve_verifier, split_annotations
 from fever_core.common.types import NEI
-from fever_core.verification.verdict import VERDICT_FILE
+from fever_core.verification.learned import VERDICT_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.model_integrity import model_files
 
@@ -80,7 +80,7 @@ def test_improve_makes_a_new_version_that_keeps_the_learned_verdict(tmp_path, se
     assert {"model.safetensors", "config.json", VERDICT_FILE} <= listed == set(model_files(version.path))
     assert json.loads((version.path / "config.json").read_text())["nei_threshold"] == 0.61
     verifier = ClaimVerifier.load(replace(quiet, verifier_model=str(version.path)))
-    assert verifier.learned_verdict is not None and verifier.rule.nei_threshold == 0.61
+    assert verifier.policy.learned is not None and verifier.policy.nei_threshold == 0.61
     new, old = load_file(version.path / "model.safetensors"), load_file(base / "model.safetensors")
     assert any((new[name].astype("float32") != old[name].astype("float32")).any() for name in old)
     assert {p.name: p.read_bytes() for p in base.iterdir()} == base_files  # the base is never written to

@@ -3,7 +3,7 @@
 import random
 
 from fever_core.training.minimal_pairs import GoldEvidence, gold_evidence, minimal_pair, write_minimal_pairs
-from fever_core.verification.verdict import joint_premise
+from fever_core.verification.features import joint_premise
 from tests.conftest import write_jsonl
 
 GOLD = "Jaws is a 1975 American thriller film directed by Steven Spielberg."

@@ -11,8 +11,17 @@ import pytest
 from fever_core.cli import main as cli_main
 from fever_core.training.verdict import choose_joint_weight, fit_learned_verdict, proxy_claims
 from fever_core.common.types import Stance
-from fever_core.verification.verdict import VERDICT_FILE, EvidenceView, LearnedVerdict, joint_premise
+from fever_core.retrieval.results import EvidenceSentence
+from fever_core.verification.evidence import JudgedSentence
+from fever_core.verification.features import joint_premise
+from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
 from tests.conftest import write_jsonl
+
+
+def judged(score, stance, line=0, title="Page"):
+    """A judged first-hop sentence of ``title`` (it bears on the claim) with this selection score and stance."""
+    sentence = EvidenceSentence(title, title, line, f"Sentence {line}.", score)
+    return JudgedSentence(sentence, f"{title}: Sentence {line}.", stance, True)
 
 
 def synthetic_runs(n=600, seed=0):
@@ -26,10 +35,7 @@ def synthetic_runs(n=600, seed=0):
             label, Stance(0.1, 0.1, 0.8))
         offtopic = Stance(0.1, 0.8, 0.1)  # an off-topic first sentence the verifier misreads as REFUTES
         noise = rng.uniform(-0.05, 0.05)
-        evidence = [
-            {"score": 0.3 + noise, "hop": 1, "stance": offtopic.to_dict()},
-            {"score": 0.7 + noise, "hop": 1, "stance": decisive.to_dict()},
-        ]
+        evidence = [judged(0.3 + noise, offtopic).to_dict(), judged(0.7 + noise, decisive, 1).to_dict()]
         runs.append({"claim": f"claim {i}", "label": label, "evidence": evidence})
     return runs
 
@@ -40,13 +46,35 @@ def test_fitting_learns_what_the_best_sentence_rule_misses_and_survives_saving(t
     assert report["holdout_accuracy"] > 0.95
     assert report["holdout_accuracy_best_sentence_rule"] < 0.5
     assert set(report["holdout_confusion"]) == {"SUPPORTS", "REFUTES", "NOT ENOUGH INFO"}
+    assert report["holdout_accuracy_as_shipped"] == report["holdout_accuracy"]  # no joint verifier, no page rule
 
     learned.save(tmp_path)
     loaded = LearnedVerdict.load(tmp_path)
-    views = [EvidenceView(0.3, 1, Stance(0.1, 0.8, 0.1)), EvidenceView(0.7, 1, Stance(0.9, 0.05, 0.05))]
+    views = [judged(0.3, Stance(0.1, 0.8, 0.1)), judged(0.7, Stance(0.9, 0.05, 0.05), 1)]
     assert np.allclose(loaded.probabilities("claim 1", views), learned.probabilities("claim 1", views))
     assert loaded.probabilities("claim 1", views).argmax() == 0
     assert loaded.probabilities("claim 1", views).sum() == pytest.approx(1.0)
+
+
+def test_the_baseline_is_the_best_sentence_rule_as_it_ships_and_old_runs_are_refused_saying_why():
+    runs = synthetic_runs()
+    for run in runs:  # the off-topic first sentence names nothing of the claim: the rule skips it, as a check does
+        run["evidence"][0]["bears_on_claim"] = False
+    assert fit_learned_verdict(runs, nei_threshold=0.5).report["holdout_accuracy_best_sentence_rule"] > 0.95
+    old = [{"claim": "c", "label": "SUPPORTS", "evidence": [{"score": 0.5, "hop": 1, "stance": None, "text": "T: x"}]}]
+    with pytest.raises(ValueError, match="older workbench.*collect the runs anew"):
+        fit_learned_verdict(old)
+
+
+def test_the_report_scores_the_learned_verdict_as_it_ships_with_its_page_rule():
+    runs = synthetic_runs()
+    for run in runs:  # every claim names the page, whose sure first sentence refutes it
+        run["claim"] = f"Page claim {run['claim']}"
+        run["evidence"][0]["stance"] = Stance(0.0, 1.0, 0.0).to_dict()
+    learned = fit_learned_verdict(runs, nei_threshold=0.5, subject_stance_min=0.95)  # above the other sentence's 0.9
+    assert learned.subject_stance_min == 0.95
+    refuted = sum(run["label"] == "REFUTES" for run in runs) / len(runs)
+    assert learned.report["holdout_accuracy_as_shipped"] == pytest.approx(refuted, abs=0.1)
 
 
 def test_the_joint_weight_is_the_smallest_that_labels_most_claims_right():
@@ -125,6 +153,6 @@ def test_train_verdict_command_runs_claims_end_to_end_and_saves_beside_the_verif
     for pair in pairs_written:
         run = by_claim[pair["hypothesis"]]
         assert pair["label"] == run["label"]
-        assert pair["premise"] == joint_premise([e["text"] for e in run["evidence"]])
+        assert pair["premise"] == joint_premise([f"{e['title']}: {e['text']}" for e in run["evidence"]])
     saved = LearnedVerdict.load(model)
     assert saved.joint_weight == saved.report.get("joint_weight", 0.0)  # the weight chosen on the held-out claims

@@ -17,7 +17,7 @@ transformers = pytest.importorskip("transformers")
 
 from fever_core.training.verifier import TrainConfig, choose_nei_threshold, plan_batches, train_verifier
 from fever_core.common.types import NEI
-from fever_core.verification.verdict import decide
+from fever_core.verification.policy import decide
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, ModelDamaged, check_model_folder, model_files
 from fever_core.verification.nli import NliModel
 from tests.conftest import save_tiny_bert, write_jsonl

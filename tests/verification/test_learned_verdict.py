@@ -1,6 +1,5 @@
-"""The learned verdict (LearnedVerdict in fever_core/verification/verdict.py): features, the joint verifier's weight,
-saving, loading (an older verifier's aggregator.json too), and its use by the checker. Fitting it:
-tests/training/test_verdict.py."""
+"""The learned verdict (fever_core/verification/learned.py, features.py): features, the joint verifier's weight,
+saving, loading, and its use by the checker. Fitting it: tests/training/test_verdict.py."""
 
 import json
 import shutil
@@ -10,21 +9,27 @@ import pytest
 
 from fever_core.pipeline import Checker, CheckOptions
 from fever_core.common.types import Stance
-from fever_core.verification.verdict import (
-    FEATURE_NAMES,
-    EvidenceView,
-    LearnedVerdict,
-    claim_features,
-    joint_premise,
-)
+from fever_core.retrieval.results import EvidenceSentence
 from fever_core.verification.claim_verifier import ClaimVerifier
+from fever_core.verification.evidence import JudgedSentence
+from fever_core.verification.features import FEATURE_NAMES, claim_features, joint_premise
+from fever_core.verification.learned import LearnedVerdict
+from fever_core.verification.model_integrity import ModelDamaged
 from fever_core.verification.nli import NliModel
+from fever_core.verification.policy import VerdictPolicy
+
+from .test_deciders import always
+
+
+def judged(score, hop, stance, title="Page", text="Sentence."):
+    return JudgedSentence(EvidenceSentence(title, title, 0, text, score, hop), f"{title}: {text}", stance,
+                          stance is not None)
 
 
 def test_features_describe_the_top_evidence_and_pad_missing_positions():
     views = [
-        EvidenceView(0.8, 1, Stance(0.7, 0.2, 0.1), "Jaws: Jaws is a 1975 film directed by Steven Spielberg."),
-        EvidenceView(0.4, 2, None, "Steven Spielberg: He was born in Cincinnati."),
+        judged(0.8, 1, Stance(0.7, 0.2, 0.1), "Jaws", "Jaws is a 1975 film directed by Steven Spielberg."),
+        judged(0.4, 2, None, "Steven Spielberg", "He was born in Cincinnati."),
     ]
     claim = "Jaws was not directed by Steven Spielberg in 1974."
     values = claim_features(claim, views)
@@ -43,25 +48,18 @@ def test_features_describe_the_top_evidence_and_pad_missing_positions():
     assert empty["min_p_nei"] == 1 and empty["max_score"] == 0 and empty["coverage@1"] == 0
 
 
-def always(label_index: int) -> LearnedVerdict:
-    """A learned verdict whose bias alone picks one label."""
-    n = len(FEATURE_NAMES)
-    bias = np.full(3, -20.0)
-    bias[label_index] = 20.0
-    return LearnedVerdict(np.zeros((3, n)), bias, np.zeros(n), np.ones(n), list(FEATURE_NAMES), {})
-
-
-def test_a_learned_verdict_for_other_features_is_not_loaded(tmp_path):
+def test_a_learned_verdict_for_other_features_is_refused_saying_so(tmp_path):
     path = always(0).save(tmp_path)
     data = json.loads(path.read_text())
     data["feature_names"] = data["feature_names"][:-1]
     path.write_text(json.dumps(data))
-    assert LearnedVerdict.load(tmp_path) is None
+    with pytest.raises(ModelDamaged, match="fit on other features .* coverage@1\\*p_nei@1.*train the verdict again"):
+        LearnedVerdict.load(tmp_path)
     assert LearnedVerdict.load(tmp_path / "missing") is None
 
 
 def test_the_joint_verifier_counts_by_its_weight_and_the_weight_survives_saving(tmp_path):
-    views = [EvidenceView(0.7, 1, Stance(0.1, 0.8, 0.1))]
+    views = [judged(0.7, 1, Stance(0.1, 0.8, 0.1))]
     joint = np.array([0.9, 0.05, 0.05])
     refuting = always(1)
     assert refuting.probabilities("c", views, joint).argmax() == 1  # weight 0: the regression alone
@@ -79,7 +77,7 @@ def test_the_checker_mixes_in_the_joint_verifier_reading_the_top_evidence_togeth
     model = NliModel.load(str(tiny_nli_model), "cpu")
     only_joint = always(1)
     only_joint.joint_weight = 1.0
-    checker = Checker(workspace, ClaimVerifier(model, learned_verdict=only_joint, joint_verifier=model))
+    checker = Checker(workspace, ClaimVerifier(model, VerdictPolicy(learned=only_joint), model))
     claim = "Sherlock Holmes was created by Charles Dickens."
     result = checker.check(claim)
     texts = [f"{e.sentence.title}: {e.sentence.text}" for e in result.evidence]
@@ -89,7 +87,7 @@ def test_the_checker_mixes_in_the_joint_verifier_reading_the_top_evidence_togeth
     # the rule and the baselines' retrievers leave it out
     rule = checker.check(claim, CheckOptions(verdict="rule"))
     assert rule.verdict.probabilities == next(e.stance for e in rule.evidence if e.stance is not None).to_dict()
-    baseline = Checker(workspace, ClaimVerifier(model, learned_verdict=only_joint, joint_verifier=model), retriever="bm25")
+    baseline = Checker(workspace, ClaimVerifier(model, VerdictPolicy(learned=only_joint), model), retriever="bm25")
     bm25 = baseline.check(claim)
     assert bm25.verdict.probabilities == next(e.stance for e in bm25.evidence if e.stance is not None).to_dict()
 
@@ -112,18 +110,21 @@ def test_open_loads_the_joint_verifier_only_when_the_verdict_gives_it_weight(tmp
     assert Checker.open("fixture", with_joint, progress=False).verification.joint_verifier is None
 
 
-def test_the_checker_decides_with_the_learned_verdict_unless_a_threshold_is_asked_for(workspace, tiny_nli_model):
-    checker = Checker(workspace, ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu"), learned_verdict=always(1)))
+def test_the_checker_decides_with_the_learned_verdict_unless_the_rule_is_asked_for(workspace, tiny_nli_model):
+    checker = Checker(workspace, ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu"), VerdictPolicy(learned=always(1))))
     result = checker.check("Sherlock Holmes was created by Charles Dickens.")
     assert result.verdict.label == "REFUTES"
     assert result.verdict.probabilities["REFUTES"] > 0.99
     assert all(e.stance is None or e.stance.refutes >= e.stance.supports
                for e in result.evidence[: (result.verdict.deciding_evidence or [0])[0]])
 
-    nei = Checker(workspace, ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu"), learned_verdict=always(2)))
+    nei = Checker(workspace, ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu"), VerdictPolicy(learned=always(2))))
     assert nei.check("Sherlock Holmes was created by Charles Dickens.").verdict.label == "NOT ENOUGH INFO"
-    ruled = nei.check("Sherlock Holmes was created by Charles Dickens.", CheckOptions(nei_threshold=1.01))
-    assert ruled.verdict.label in {"SUPPORTS", "REFUTES"}
+    # a threshold is a value of the best-sentence rule: it never makes the rule decide on its own
+    threshold = nei.check("Sherlock Holmes was created by Charles Dickens.", CheckOptions(nei_threshold=1.01))
+    assert (threshold.verdict.label, threshold.verdict.decided_by) == ("NOT ENOUGH INFO", "learned")
+    ruled = nei.check("Sherlock Holmes was created by Charles Dickens.", CheckOptions(verdict="rule", nei_threshold=1.01))
+    assert ruled.verdict.label in {"SUPPORTS", "REFUTES"} and ruled.verdict.decided_by == "rule"
     rule = nei.check("Sherlock Holmes was created by Charles Dickens.", CheckOptions(verdict="rule"))
     best = next(e.stance for e in rule.evidence if e.stance is not None)
     assert rule.verdict.probabilities == best.to_dict()

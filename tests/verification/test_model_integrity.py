@@ -27,7 +27,7 @@ from fever_core.verification.model_integrity import (
     weight_files,
 )
 from fever_core.verification.nli import ADAPTER_CONFIG, NliModel
-from fever_core.verification.verdict import LEGACY_VERDICT_FILE, VERDICT_FILE, LearnedVerdict
+from fever_core.verification.learned import LEGACY_VERDICT_FILE, VERDICT_FILE, LearnedVerdict
 
 from benchmarks.reliability.models import (
     chosen_version,
@@ -172,7 +172,7 @@ def test_a_verifier_without_the_learned_verdict_it_needs_is_refused(tmp_path, ti
     version = a_version(tmp_path, tiny_nli_model)
     (version / VERDICT_FILE).unlink()
     verification = ClaimVerifier.load(chosen_settings(tmp_path))
-    assert verification.verifier.name == FALLBACK_VERIFIER and verification.learned_verdict is not None
+    assert verification.verifier.name == FALLBACK_VERIFIER and verification.policy.learned is not None
     assert f"lacks {VERDICT_FILE}" in verification.warnings[0]
 
 
@@ -190,7 +190,7 @@ def test_a_version_trained_before_the_rename_is_read_with_its_aggregator_json_ch
     verification = ClaimVerifier.load(chosen_settings(tmp_path))
     assert verification.verifier.name == str(version) and not verification.warnings
     shipped = LearnedVerdict.load(FALLBACK_VERIFIER)
-    assert np.array_equal(verification.learned_verdict.weights, shipped.weights)
+    assert np.array_equal(verification.policy.learned.weights, shipped.weights)
 
     legacy = version / LEGACY_VERDICT_FILE
     legacy.write_text(legacy.read_text() + " ")  # still JSON, other bytes: checked under its old name

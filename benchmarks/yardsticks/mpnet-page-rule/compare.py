@@ -12,17 +12,21 @@ from collections import Counter
 
 from fever_core.common import NEI, REFUTES, SUPPORTS, Stance
 from fever_core.evaluation import fever_score
-from fever_core.verification.verdict import EvidenceView, subject_evidence
+from fever_core.retrieval.claim_analysis import ClaimAnalysis
+from fever_core.retrieval.results import EvidenceSentence
+from fever_core.verification import LEARNED, Decision, JudgedSentence
+from fever_core.verification.deciders import page_rule
 
 
 def override(row: dict, threshold: float) -> str:
     """The recorded verdict, unless the page rule at ``threshold`` decides otherwise (the shipped
-    :func:`~fever_core.verification.verdict.subject_evidence`, on the recorded stances)."""
-    views = [EvidenceView(e["score"], e["hop"], Stance.from_dict(e["stance"]) if e["stance"] else None,
-                          f"{e['title']}: {e['text']}") for e in row["evidence"]]
-    texts = [(e["title"], view.text) for e, view in zip(row["evidence"], views)]
-    found = subject_evidence(row["claim"], views, texts, threshold)
-    return found[0] if found else row["verdict"]
+    :func:`~fever_core.verification.deciders.page_rule`, on the recorded stances)."""
+    evidence = [JudgedSentence(EvidenceSentence(e["page_id"], e["title"], e["line"], e["text"], e["score"], e["hop"]),
+                               f"{e['title']}: {e['text']}", Stance.from_dict(e["stance"]) if e["stance"] else None,
+                               e["trusted"]) for e in row["evidence"]]
+    recorded = Decision(row["verdict"], row["probabilities"], LEARNED)
+    overridden = page_rule(ClaimAnalysis(row["claim"]), evidence, threshold, recorded)
+    return overridden.label if overridden else row["verdict"]
 
 
 def score(rows: list[dict], policy) -> dict:

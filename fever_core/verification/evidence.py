@@ -1,0 +1,81 @@
+"""A judged evidence sentence: the one form an evidence sentence has from the verifier to the verdict card.
+
+:func:`chain_premise` is what the verifier reads for a sentence; :class:`JudgedSentence` is the sentence with that
+premise, the verifier's stance, and whether it counts (trusted, bears on the claim). The deciders
+(:mod:`~fever_core.verification.deciders`), the learned verdict's features (:mod:`~fever_core.verification.features`),
+the number check, the explanation, the check's result, its JSON, the verdict's training runs and the app all read
+this one type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from fever_core.common.text import premise_text
+from fever_core.common.types import Stance
+from fever_core.retrieval.results import EvidenceSentence
+
+
+def chain_premise(sentence: EvidenceSentence) -> str:
+    """A second-hop sentence read after the first-hop sentence whose link led to it, as one premise
+    (``"Kraftwerk: Kraftwerk was formed in Düsseldorf. Düsseldorf: Düsseldorf is the capital of ..."``):
+    a claim that needs both is settled by neither alone. Any other sentence is read on its own
+    (``"Title: sentence"``)."""
+    own = premise_text(sentence.title, sentence.text)
+    via = sentence.via
+    if sentence.hop != 2 or via is None or not via.from_text:
+        return own
+    return f"{premise_text(via.from_title, via.from_text)} {own}"
+
+
+@dataclass
+class JudgedSentence:
+    """An evidence sentence as the verifier judged it.
+
+    Attributes:
+        sentence: the sentence: its page, line and words, its selection score, its hop and the link that led to it.
+        premise: the text the verifier read for it: ``"Title: sentence"``, or for a second-hop sentence the chain
+            (:func:`chain_premise`).
+        stance: the verifier's stance; ``None`` when it was not judged (not trusted; in the one-premise mode, every
+            sentence but the first, on which the joined premise's stance is reported).
+        trusted: its selection score reached the minimum evidence score (the one-premise mode trusts every one).
+        bears_on_claim: read with its page title and its chain, it mentions one of the claim's names
+            (:func:`~fever_core.common.names.mentions_a_name`): only such a sentence is used by a verdict or
+            decides it. The one-premise mode's gold evidence always bears on the claim.
+    """
+
+    sentence: EvidenceSentence
+    premise: str
+    stance: Stance | None
+    trusted: bool
+    bears_on_claim: bool = True
+
+    @property
+    def judged(self) -> bool:
+        return self.stance is not None
+
+    @property
+    def titled(self) -> str:
+        """The sentence alone with its page title, ``"Title: sentence"``, never the chain: what the learned
+        verdict's features and the joint verifier read of it."""
+        return premise_text(self.sentence.title, self.sentence.text)
+
+    @property
+    def own_words(self) -> str:
+        """The sentence's own words, without its page title (nor the title repeated at its start: page "Jaws",
+        "Jaws: The Revenge is ..." -> "The Revenge is ..."): whether these name what the claim is about decides
+        whether it may be a second deciding sentence."""
+        return self.titled.rpartition(f"{self.sentence.title}: ")[2]
+
+    def to_dict(self) -> dict:
+        """As a check's JSON and the verdict's training runs write it: the sentence's fields, then the stance as
+        ``{label: probability}``, ``trusted``, ``premise`` and ``bears_on_claim``."""
+        return {**asdict(self.sentence), "stance": self.stance.to_dict() if self.stance else None,
+                "trusted": self.trusted, "premise": self.premise, "bears_on_claim": self.bears_on_claim}
+
+    @classmethod
+    def from_dict(cls, record: dict) -> JudgedSentence:
+        """The inverse of :meth:`to_dict` (a check kept before ``bears_on_claim`` was written bears on its claim)."""
+        stance = record["stance"]
+        return cls(EvidenceSentence.from_dict(record), record["premise"], Stance.from_dict(stance) if stance else None,
+                   record["trusted"], record.get("bears_on_claim", True))

@@ -1,0 +1,166 @@
+"""Why a verdict: the card's one plain line, and the reason logs and the command line print, from its Decision.
+
+:func:`explain` words every decider's :class:`~fever_core.verification.deciders.Decision`, naming the deciding
+sentence by its page and saying what it says: "The sentence from Eiffel Tower says Paris, France, where the claim
+says Berlin (this sentence alone: refutes 0.97)." What a refuting sentence says instead (:func:`says_instead`) comes
+from the parses of the claim and the sentence: their numbers of one kind that differ, else their names (spaCy's
+entities) of one kind that differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fever_core.common.nlp import parse
+from fever_core.common.text import WORD_RE, content_words
+from fever_core.common.types import NEI, SUPPORTS
+from fever_core.retrieval.claim_analysis import ClaimAnalysis
+from fever_core.retrieval.results import EvidenceSentence
+from fever_core.verification.deciders import NUMBER_CHECK, PAGE_RULE, Decision
+from fever_core.verification.evidence import JudgedSentence
+from fever_core.verification.numbers import number_mentions
+from fever_core.verification.policy import LEARNED, RULE
+
+QUOTE_CHARS = 200
+"""A quoted sentence in a verdict's reason is cut to this many characters."""
+_NUMERIC_ENTITIES = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
+_PLACES = {"GPE", "LOC", "FAC"}
+_KINDS = (_PLACES, {"PERSON", "ORG"}, {"ORG", "PRODUCT", "WORK_OF_ART", "EVENT"})
+"""Entity labels that stand for one another when no entity of the sentence has the claim's own label: places; people
+and groups; groups and what they make (the small spaCy model tells these apart unreliably)."""
+
+
+def quote(sentence: EvidenceSentence) -> str:
+    """How a verdict's reason names a sentence: its page and its words, ``Munich: "Munich is the capital ..."``."""
+    text = sentence.text if len(sentence.text) <= QUOTE_CHARS else sentence.text[: QUOTE_CHARS - 1].rstrip() + "…"
+    return f'{sentence.title}: "{text}"'
+
+
+def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedSentence]) -> tuple[str, str]:
+    """The verdict's reason (one line for logs and the command line: the verdict, the deciding sentence quoted,
+    why) and its why (the card's line, in plain words, without the quote: the card quotes the sentence itself)."""
+    label, p = decision.label, decision.probabilities[decision.label]
+    verb = "Supported" if label == SUPPORTS else "Refuted"
+    if not decision.deciding:
+        if label != NEI:
+            why = ("No single sentence says so on its own: the verdict weighs the evidence read together "
+                   f"(the likeliest single sentences are {NEI if label == SUPPORTS else 'not refuting'}).")
+            return f"{verb} on balance of the evidence (P = {p:.2f}). {why}", why
+        if decision.decider == RULE:
+            why = (_unsettled(claim.names, evidence) if any(item.judged for item in evidence) and claim.names
+                   else "No trustworthy evidence was found in the corpus.")
+            return why, why
+        why = _unsettled(claim.names, evidence)
+        return f"The evidence found does not settle the claim (P(NOT ENOUGH INFO) = {p:.2f}). {why}", why
+    best = evidence[decision.deciding[0]]
+    sentence, title = best.sentence, best.sentence.title
+    if decision.decider == NUMBER_CHECK:
+        numbers = decision.numbers
+        if label != SUPPORTS:
+            why = f"The sentence from {title} says {numbers.sentence_says}, where the claim says {numbers.claim_says}."
+        elif numbers.sentence_says.lower() == numbers.claim_says.lower():
+            why = f"The sentence from {title} says {numbers.sentence_says}, as the claim does."
+        else:
+            why = f"The sentence from {title} says {numbers.sentence_says}, which fits the claim's {numbers.claim_says}."
+        return f"{verb} by {quote(sentence)} (P = {numbers.p_settled:.2f}). {why}", why
+    if label == NEI:
+        why = (f"The best evidence, from {title}, neither supports nor refutes the claim "
+               f"(this sentence alone: not enough info {best.stance.not_enough_info:.2f}).")
+        return (f"The best evidence, {quote(sentence)}, neither supports nor refutes the claim "
+                f"(P(NOT ENOUGH INFO) = {best.stance.not_enough_info:.2f}).", why)
+    source = f"{title}, a page the claim names," if decision.decider == PAGE_RULE else title
+    own = f"(this sentence alone: {label.lower()} {best.stance.of(label):.2f})"
+    instead = "" if label == SUPPORTS else says_instead(claim, sentence)
+    said = ("states what the claim says" if label == SUPPORTS
+            else instead or "contradicts the claim")
+    why = f"The sentence from {source} {said} {own}."
+    if decision.decider == LEARNED:
+        return f"{verb} by {quote(sentence)} (P = {p:.2f}). {why}", why
+    if decision.decider == PAGE_RULE:
+        return f"{verb} by {quote(sentence)}, a sentence of a page the claim names (P = {p:.2f}). {why}", why
+    return f"{verb} by {quote(sentence)}. {why}", why
+
+
+def _unsettled(names: Sequence[str], evidence: Sequence[JudgedSentence]) -> str:
+    """Why a NOT ENOUGH INFO verdict: no sentence about the claim's names, or none that settles it."""
+    if not any(item.bears_on_claim for item in evidence):
+        return f"No evidence found mentions {' or '.join(names[:3])}: the corpus may not have a page about it."
+    return f"The sentences found about {' and '.join(names[:3])} neither state nor contradict what the claim says."
+
+
+def _words(text: str) -> set[str]:
+    return set(WORD_RE.findall(text.lower()))
+
+
+def _joined(phrases: Sequence[str]) -> str:
+    """The first two of ``phrases`` (without repeats), joined with "and"."""
+    return " and ".join(list(dict.fromkeys(phrases))[:2])
+
+
+def says_instead(claim: ClaimAnalysis, sentence: EvidenceSentence) -> str:
+    """What a refuting sentence says where the claim says something else: ``"says 1975, where the claim says 1980"``,
+    ``"says Paris, France, where the claim says Berlin"``; "" when they differ in no number and no name of one kind.
+
+    Numbers first: each number of the claim that is not part of the page's name, against the nearest comparable
+    one of the sentence (:meth:`~fever_core.verification.numbers.NumberMention.comparable`) that it does not hold.
+    Then names: each named entity of the claim whose words the sentence (with its page title) lacks, against the
+    sentence's entities of the same kind (:data:`_KINDS`: a place for a place) whose words neither the claim nor the
+    page's title has; a place written after another with a comma ("Paris, France") is quoted with it.
+    """
+    said, instead = [], []
+    stated = None
+    subject, claimed = _words(sentence.title), _words(claim.claim)
+    mentioned = subject | _words(sentence.text)
+    for number in number_mentions(claim.claim):
+        if _words(number.text) <= subject:
+            continue  # part of the page's name ("Blade Runner 2049")
+        stated = number_mentions(sentence.text, as_written=True) if stated is None else stated
+        others = [m for m in stated if number.comparable(m)]
+        if others and not any(number.contains(m) for m in others):
+            said.append(number.text)
+            instead.append(min(others, key=lambda m: abs(m.reference - number.reference)).text)
+    if said:
+        return f"says {_joined(instead)}, where the claim says {_joined(said)}"
+    names = [e for e in parse(sentence.text).ents
+             if e.label_ not in _NUMERIC_ENTITIES and not _name_words(e) <= claimed | subject]
+    for entity in claim.doc.ents:
+        if entity.label_ in _NUMERIC_ENTITIES or _name_words(entity) <= mentioned:
+            continue
+        alike = ([e for e in names if e.label_ == entity.label_]
+                 or [e for e in names if any({e.label_, entity.label_} <= kind for kind in _KINDS)])
+        if alike:
+            said.append(_bare(entity))
+            instead += _phrases(alike, sentence.text)
+    if said:
+        return f"says {_joined(instead)}, where the claim says {_joined(said)}"
+    return ""
+
+
+def _bare(span) -> str:
+    """An entity's name without the lower-case words and punctuation spaCy took in before it and a possessive or
+    punctuation after it ("the Champ de Mars" -> "Champ de Mars", "stars Ryan Gosling" -> "Ryan Gosling", "Ian
+    Fleming's" -> "Ian Fleming")."""
+    start, end = span.start, span.end
+    while end - start > 1 and (span.doc[end - 1].tag_ == "POS" or span.doc[end - 1].is_punct):
+        end -= 1
+    while end - start > 1 and (span.doc[start].text.islower() or span.doc[start].is_punct):
+        start += 1
+    return span.doc[start:end].text
+
+
+def _name_words(span) -> set[str]:
+    """The words of an entity's name that say something (:func:`_bare`, without stop words)."""
+    return set(content_words(_bare(span)))
+
+
+def _phrases(entities, text: str) -> list[str]:
+    """The entities' names; a place written after another with a comma between is one with it ("Paris, France")."""
+    phrases, previous = [], None
+    for entity in sorted(entities, key=lambda e: e.start_char):
+        between = text[previous.end_char:entity.start_char] if previous is not None else None
+        if between in (", ", ",") and {previous.label_, entity.label_} <= _PLACES and ", " not in phrases[-1]:
+            phrases[-1] += ", " + _bare(entity)
+        else:
+            phrases.append(_bare(entity))
+        previous = entity
+    return phrases

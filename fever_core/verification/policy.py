@@ -1,0 +1,132 @@
+"""The verdict policy: every value that turns one verifier's stances into verdicts, read once from its folder.
+
+A verifier's folder holds two files the policy is read from. ``config.json`` (beside the weights) carries the
+**NEI rule**: training chooses ``nei_threshold`` on held-out data and saves it with the weights, so a model and the
+rule it was calibrated for travel together: a stance is NOT ENOUGH INFO when P(NEI) reaches the threshold, else the
+larger of SUPPORTS and REFUTES (:func:`stance_label`); a model without it (a hub NLI model) gets plain argmax. It also
+carries ``min_evidence_score``, the selection score from which a sentence is judged at all (DOMLIN's finding: only
+trustworthy evidence counts). :data:`~fever_core.verification.learned.VERDICT_FILE` carries the learned verdict
+(:class:`~fever_core.verification.learned.LearnedVerdict`) with the page rule's threshold; a verifier without it
+has the best-sentence rule decide.
+
+A check may change the policy's values (:meth:`VerdictPolicy.for_check`: the thresholds, the number check), never
+which decider runs: that is :meth:`VerdictPolicy.decider`'s answer to what the check asks for.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from fever_core.common.settings import CHECK_SETTING
+from fever_core.common.types import LABELS, NEI, Stance
+from fever_core.verification.learned import LearnedVerdict
+
+DECIDERS = CHECK_SETTING["verdict"].choices
+"""What a check may ask for, as the ``verdict`` check setting declares it: :data:`LEARNED` or :data:`RULE`."""
+LEARNED, RULE = DECIDERS
+""":data:`LEARNED`: the learned verdict decides (:func:`~fever_core.verification.deciders.learned_verdict`), with the
+page rule; :data:`RULE`: the best trustworthy sentence decides
+(:func:`~fever_core.verification.deciders.best_sentence_rule`)."""
+LEARNED_RETRIEVER = "fused"
+"""The retriever whose selection scores the learned verdict was fit on: evidence another one selected is decided by
+the best-sentence rule."""
+MIN_EVIDENCE_SCORE = 0.25
+"""The minimum selection score (bi-encoder cosine) of a verifier whose ``config.json`` does not say."""
+NEI_INDEX = LABELS.index(NEI)
+"""NOT ENOUGH INFO's column in a probability row."""
+
+
+def decide(probs: np.ndarray, nei_threshold: float | None = None) -> np.ndarray:
+    """Label indices (in ``LABELS`` order) for ``(n, 3)`` probabilities under the NEI rule (``None``: argmax).
+
+    Returns:
+        int64 array of shape ``(n,)``; ties between SUPPORTS and REFUTES go to SUPPORTS.
+    """
+    probs = np.asarray(probs)
+    if nei_threshold is None:
+        return probs.argmax(axis=1).astype(np.int64)
+    stance = np.where(probs[:, 0] >= probs[:, 1], 0, 1)
+    return np.where(probs[:, NEI_INDEX] >= nei_threshold, NEI_INDEX, stance).astype(np.int64)
+
+
+def stance_label(stance: Stance, nei_threshold: float | None = None) -> str:
+    """One sentence's own label: its stance under the NEI rule (``None``: the likeliest label)."""
+    return LABELS[int(decide(stance.as_row()[None, :], nei_threshold)[0])]
+
+
+@dataclass(frozen=True, eq=False)
+class VerdictPolicy:
+    """How one verifier's evidence becomes a verdict. One per verifier (:meth:`load`); a check's own values come
+    from :meth:`for_check`.
+
+    Attributes:
+        nei_threshold: the NEI rule's P(NOT ENOUGH INFO), in [0, 1], from which one sentence's stance counts as NOT
+            ENOUGH INFO (:func:`stance_label`); ``None``: the likeliest label. The best-sentence rule reads stances
+            by it.
+        min_evidence_score: the selection score (bi-encoder cosine) from which a sentence is trusted, i.e. judged
+            by the verifier and able to count in a verdict; those below are shown, not judged. Default 0.25.
+        learned: the learned verdict with its joint weight and page rule; ``None``: the best-sentence rule decides.
+        number_check: the claim's numbers are compared with the evidence's and decide where they settle it.
+    """
+
+    nei_threshold: float | None = None
+    min_evidence_score: float = MIN_EVIDENCE_SCORE
+    learned: LearnedVerdict | None = None
+    number_check: bool = CHECK_SETTING["number_check"].default
+
+    @classmethod
+    def load(cls, model: str | Path) -> VerdictPolicy:
+        """The policy of a local verifier folder (its ``config.json`` and its learned verdict), or the defaults
+        for a hub model.
+
+        Raises:
+            ModelDamaged: its learned verdict's file can't be used (see
+                :meth:`~fever_core.verification.learned.LearnedVerdict.load`).
+        """
+        return replace(cls.from_config(model), learned=LearnedVerdict.load(model))
+
+    @classmethod
+    def from_config(cls, model: str | Path) -> VerdictPolicy:
+        """The values in the verifier's ``config.json`` alone (the NEI rule and the minimum evidence score), without
+        its learned verdict: what scoring the verifier on pairs and the app's default settings read."""
+        path = Path(model) / "config.json"
+        config = json.loads(path.read_text()) if path.is_file() else {}
+        threshold = config.get("nei_threshold")
+        return cls(None if threshold is None else float(threshold),
+                   float(config.get("min_evidence_score", MIN_EVIDENCE_SCORE)))
+
+    def for_check(self, min_evidence_score: float | None = None, nei_threshold: float | None = None,
+                  number_check: bool | None = None) -> VerdictPolicy:
+        """This policy with a check's own values (``None``: the verifier's). They change values, never the decider."""
+        return replace(
+            self,
+            min_evidence_score=self.min_evidence_score if min_evidence_score is None else min_evidence_score,
+            nei_threshold=self.nei_threshold if nei_threshold is None else nei_threshold,
+            number_check=self.number_check if number_check is None else number_check,
+        )
+
+    def decider(self, asked: str = LEARNED, retriever: str = LEARNED_RETRIEVER, one_premise: bool = False) -> str:
+        """Which decider a check gets, settled here only: :data:`LEARNED` when the check asks for it (the default),
+        the verifier has a learned verdict, the evidence was selected by :data:`LEARNED_RETRIEVER` (the scores it
+        was fit on) and is read sentence by sentence (not ``one_premise``, the oracle mode); else :data:`RULE`.
+        The thresholds never change it."""
+        if asked not in DECIDERS:
+            raise ValueError(f"The verdict must be one of {', '.join(DECIDERS)}, not {asked!r}.")
+        fits = self.learned is not None and retriever == LEARNED_RETRIEVER and not one_premise
+        return LEARNED if asked == LEARNED and fits else RULE
+
+    @property
+    def two_hop_chains(self) -> bool:
+        """Read a second-hop sentence after the sentence that links to it
+        (:func:`~fever_core.verification.evidence.chain_premise`): always, except for a learned verdict fit before
+        chains were read."""
+        return self.learned is None or self.learned.two_hop_chains
+
+    @property
+    def page_rule_min(self) -> float | None:
+        """The page rule's threshold (:func:`~fever_core.verification.deciders.page_rule`); ``None``: no page rule."""
+        return None if self.learned is None else self.learned.subject_stance_min

@@ -1,0 +1,31 @@
+"""What a text names (fever_core/common/names.py): titles without their disambiguation, a claim's names."""
+
+from fever_core.common.names import base_title, claim_names, mentions_a_name, names_page
+
+
+def test_a_title_loses_its_trailing_disambiguation_only():
+    assert base_title("Soul Food (film)") == "Soul Food"
+    assert base_title("Mercury (planet) ") == "Mercury"
+    assert base_title("Paris") == "Paris" and base_title("(film)") == "(film)"
+    assert base_title("Love (Is) All") == "Love (Is) All"
+
+
+def test_claim_names_are_its_capitalised_words_else_its_content_words():
+    assert claim_names("ABBA was a pop group formed in Norway.") == ["ABBA", "Norway"]
+    assert claim_names("The Great Wall of China is in Japan.") == ["Great Wall", "China", "Japan"]
+    assert claim_names("Leonardo da Vinci painted the Mona Lisa.") == ["Leonardo", "Vinci", "Mona Lisa"]
+    assert claim_names("cats are mammals") == ["cats", "mammals"]
+
+
+def test_a_text_mentions_a_name_by_any_of_its_words_whatever_their_case():
+    names = ["ABBA", "Norway"]
+    assert mentions_a_name(names, "ABBA: ABBA were a Swedish pop group formed in Stockholm in 1972.")
+    assert mentions_a_name(names, "the norway debate")
+    assert not mentions_a_name(names, "Alibaba Group: Alibaba Group Holding Limited was founded in Hangzhou.")
+    assert mentions_a_name([], "anything")
+
+
+def test_a_claim_names_a_page_by_its_base_title_as_whole_words():
+    assert names_page("Soul Food is a film.", "Soul Food (film)")
+    assert names_page("soul food is a film.", "Soul Food (film)")
+    assert not names_page("Soul Foodies is a film.", "Soul Food (film)")
