@@ -2,21 +2,23 @@
 
 :mod:`~fever_core.workbench.history` (the checks made, per browser session), :mod:`~fever_core.workbench.annotation`
 (a queue of claims, the evidence and labels people give them, export as FEVER jsonl),
-:mod:`~fever_core.workbench.jobs` (long commands run as processes whose progress any page can read) and
-:mod:`~fever_core.workbench.search` (a corpus searched by title, words or meaning, for people browsing it).
+:mod:`~fever_core.workbench.checked_before` (the earlier checks of a claim or of a paraphrase of it, in the history
+and the annotations), :mod:`~fever_core.workbench.jobs` (long commands run as processes whose progress any page can
+read) and :mod:`~fever_core.workbench.search` (a corpus searched by title, words or meaning, for people browsing it).
 The pages and the CLI use them; the checker does not.
 """
 
 from __future__ import annotations
 
 from fever_core.workbench.annotation import Annotation, AnnotationError, AnnotationStore, QueueItem, Undone
+from fever_core.workbench.checked_before import ANNOTATION, HISTORY, EarlierCheck, EarlierChecks, ago, same_claim
 from fever_core.workbench.history import HistoryEntry, HistoryStore
 from fever_core.workbench.jobs import DONE, FAILED, RUNNING, JobStatus, log_path, read_status, start_job, write_status
 from fever_core.workbench.search import SEARCH_MODES, CorpusHit, search_corpus
 
 __all__ = [
-    "DONE", "FAILED", "RUNNING", "SEARCH_MODES",
-    "Annotation", "AnnotationError", "AnnotationStore", "CorpusHit", "HistoryEntry", "HistoryStore", "JobStatus",
-    "QueueItem", "Undone",
-    "log_path", "read_status", "search_corpus", "start_job", "write_status",
+    "ANNOTATION", "DONE", "FAILED", "HISTORY", "RUNNING", "SEARCH_MODES",
+    "Annotation", "AnnotationError", "AnnotationStore", "CorpusHit", "EarlierCheck", "EarlierChecks", "HistoryEntry",
+    "HistoryStore", "JobStatus", "QueueItem", "Undone",
+    "ago", "log_path", "read_status", "same_claim", "search_corpus", "start_job", "write_status",
 ]
