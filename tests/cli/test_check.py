@@ -77,3 +77,32 @@ def test_check_with_a_damaged_verifier_says_so_on_stderr_and_answers_with_the_sh
     assert "small shipped verifier (MiniLM) was used instead" in out.err
     data = json.loads(out.out, parse_constant=lambda constant: pytest.fail(f"{constant} in the JSON"))
     assert data["warnings"] and all(math.isfinite(p) for p in data["verdict"]["probabilities"].values())
+
+
+def test_check_says_when_a_claim_was_checked_before_and_why_a_history_can_t_be_read(settings, workspace, checker,
+                                                                                     tiny_nli_model, tmp_path, capsys):
+    from fever_core.workbench import HistoryStore
+
+    folders = {}
+    for name in ("kept", "damaged"):
+        folders[name] = tmp_path / name
+        folders[name].mkdir()
+        (folders[name] / "corpora").symlink_to(settings.data_dir / "corpora", target_is_directory=True)
+    HistoryStore(folders["kept"] / "history.sqlite").add(checker.check("Fox 2000 Pictures released the film Soul Food."),
+                                                         {})
+    (folders["damaged"] / "history.sqlite").write_bytes(b"not a database" * 100)
+    for name, claim in (("kept", "The film Soul Food was released by Fox 2000 Pictures."),
+                        ("kept", "Edinburgh is the capital of Scotland."),
+                        ("damaged", "The film Soul Food was released by Fox 2000 Pictures.")):
+        assert main(["--data-dir", str(folders[name]), "check", claim, "--corpus", "fixture",
+                     "--model", str(tiny_nli_model)]) == 0
+        out = capsys.readouterr()
+        said = [line for line in out.out.splitlines() if line.startswith("Checked before:")]
+        if claim.startswith("The film") and name == "kept":
+            assert said == ["Checked before: 'Fox 2000 Pictures released the film Soul Food.', "
+                            f"{checker.check('Fox 2000 Pictures released the film Soul Food.').verdict.label}, "
+                            "just now (history entry 1)"]
+        else:
+            assert said == []
+        assert ("history database" in out.err and "is damaged" in out.err) == (name == "damaged")
+    assert (folders["damaged"] / "history.sqlite").read_bytes() == b"not a database" * 100
