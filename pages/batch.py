@@ -4,21 +4,22 @@ Claims are uploaded or pasted: plain text (one a line), CSV (a "claim" column, o
 "id") or FEVER jsonl, labelled or not. A batch runs in a thread of its own
 (:class:`~fever_core.evaluation.batch.BatchJob`), kept in a registry shared by all sessions and named
 in the page's address, so the page stays usable, the other pages too, and a reload finds the batch
-again. Its progress is polled by a fragment. Each checked claim is also kept in the history.
-Metrics are shown only where the list has gold data for them ("n/a" otherwise).
+again. Its progress is polled by a fragment. Each checked claim is also kept in the history, and one checked
+before (in any session's history, earlier in the batch too, or the annotations: a paraphrase counts) names the earlier
+claim in the column "checked before". Metrics are shown only where the list has gold data for them ("n/a" otherwise).
 """
 
 from __future__ import annotations
 
 from contextlib import suppress
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import pandas as pd
 import streamlit as st
 
 from fever_core.common import Claim, DataFileError, UnusableDatabase, read_claim_list
 from fever_core.evaluation import RESULT_COLUMNS, BatchJob, BatchRow, predictions_jsonl, results_csv
-from fever_core.workbench import JSONLD_MEDIA_TYPE, checker_provenance, claim_reviews, to_jsonld
+from fever_core.workbench import JSONLD_MEDIA_TYPE, EarlierCheck, checker_provenance, claim_reviews, to_jsonld
 from pages.shared import (
     UiSettings,
     browser_session,
@@ -27,6 +28,7 @@ from pages.shared import (
     claimreview_author,
     corpus_label,
     current_settings,
+    earlier_checks,
     footer,
     load_history,
     permalink_url,
@@ -45,24 +47,29 @@ UPLOAD_TYPES = ["txt", "csv", "jsonl", "json"]
 # The results table's columns, in order, with their headings; the optional ones only when some row fills them.
 TABLE_COLUMNS = {"claim": "claim", "verdict": "verdict", "confidence": PROBABILITY,
                  "deciding_sentence": "deciding sentence", "deciding_page": "page", "wikipedia": "Wikipedia",
-                 "label": "gold label", "error": "can't check", "open": "open"}
-OPTIONAL_COLUMNS = ("label", "error")
+                 "label": "gold label", "error": "can't check", "checked_before": "checked before", "open": "open"}
+OPTIONAL_COLUMNS = ("label", "error", "checked_before")
 TABLE_COLUMN_CONFIG = {
     "claim": st.column_config.TextColumn("claim", width="large"),
     "deciding sentence": st.column_config.TextColumn("deciding sentence", width="large"),
     PROBABILITY: st.column_config.NumberColumn(PROBABILITY, format="%.2f", help=PROBABILITY_HELP),
     "Wikipedia": st.column_config.LinkColumn("Wikipedia", display_text="Wikipedia ↗"),
+    "checked before": st.column_config.TextColumn("checked before", width="large", help=(
+        "An earlier check of this claim or of a paraphrase of it (History, earlier in this batch too, or the "
+        "annotations): its claim")),
     "open": st.column_config.LinkColumn("open", display_text="check ↗", help="Check it again in Verify"),
 }
 
 
 @dataclass(frozen=True)
 class Batch:
-    """A batch as the page knows it: the job, where its claims came from, and the settings it runs with."""
+    """A batch as the page knows it: the job, where its claims came from, the settings it runs with, and for each
+    row checked so far its claim's best earlier check (``None`` for none)."""
 
     job: BatchJob
     source: str
     ui: UiSettings
+    earlier: list[EarlierCheck | None] = field(default_factory=list)
 
 
 @st.cache_resource
@@ -97,15 +104,17 @@ def start_batch(ui: UiSettings, claims: list[Claim], source: str) -> None:
     and draw the page again (its form disabled while the batch runs)."""
     checker = checker_or_stop(ui)
     history, settings, session = load_history(), asdict(ui), browser_session()
-    job = BatchJob(claims)
+    job, find_earlier = BatchJob(claims), earlier_checks(checker)
+    batch = Batch(job, source, ui)
 
     def keep_in_history(row: BatchRow) -> None:
+        batch.earlier.append(next(iter(find_earlier(row.result.claim)), None) if row.result is not None else None)
         if row.result is not None and history is not None:
             with suppress(UnusableDatabase):  # the batch's results stand; load_history said why it can't keep them
                 history.add(row.result, settings, batch=job.job_id, session=session)
 
     job.start(checker, check_options(ui), on_row=keep_in_history)
-    keep_batch(Batch(job, source, ui))
+    keep_batch(batch)
     st.session_state["batch_id"] = job.job_id
     st.rerun()
 
@@ -138,18 +147,20 @@ def current_batch() -> Batch | None:
 
 def records(batch: Batch, rows: list[BatchRow]) -> list[dict]:
     """The rows' records (:data:`~fever_core.evaluation.batch.RESULT_COLUMNS`) with the Wikipedia address of
-    each deciding sentence's page."""
+    each deciding sentence's page and the claim of its earlier check (``checked_before``)."""
     deciding = [row.deciding_sentence() for row in rows]
     links = wikipedia_links(checker_or_stop(batch.ui).workspace.store,
                             [(s.page_id, s.title) for s in deciding if s is not None])
-    return [{**row.record(), "wikipedia": links[s.page_id].url if s else None} for row, s in zip(rows, deciding)]
+    earlier = batch.earlier + [None] * (len(rows) - len(batch.earlier))  # a row whose lookup is still running
+    return [{**row.record(), "wikipedia": links[s.page_id].url if s else None,
+             "checked_before": e.claim if e else None} for row, s, e in zip(rows, deciding, earlier)]
 
 
 def results_table(batch: Batch, rows: list[BatchRow]) -> None:
     """The rows as a table: claim, verdict, its probability, deciding sentence and its page linked to Wikipedia,
     a link that checks the claim again in Verify; the gold label and the reason a claim can't be checked
     only when some row has one. Verdicts and labels in the app's words (the CSV download keeps FEVER's)."""
-    frame = pd.DataFrame(records(batch, rows), columns=[*RESULT_COLUMNS, "wikipedia"])
+    frame = pd.DataFrame(records(batch, rows), columns=[*RESULT_COLUMNS, "wikipedia", "checked_before"])
     for column in ("verdict", "label"):
         frame[column] = frame[column].map(verdict_word, na_action="ignore")
     frame["open"] = [permalink_url(row.claim.claim, batch.ui) for row in rows]

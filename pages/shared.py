@@ -499,6 +499,20 @@ def keep_in_history(result: CheckResult, settings: dict) -> None:
         show_unusable_database(exc)
 
 
+def earlier_checks(checker) -> Callable[[str], list]:
+    """The lookup of a claim's earlier checks (:class:`~fever_core.workbench.EarlierChecks`: every browser session's
+    history and the annotations of the data folder; one for the server) with the encoder of ``checker``'s corpus, as
+    a function of the claim that any thread may call (a batch's). Call it before the check is kept in the history."""
+    return partial(_earlier_checks(str(Settings.from_env().data_dir)).find, encoder=checker.workspace.dense.encoder)
+
+
+@st.cache_resource
+def _earlier_checks(data_dir: str):
+    from fever_core.workbench import EarlierChecks
+
+    return EarlierChecks(data_dir)
+
+
 def show_unusable_database(error: UnusableDatabase) -> None:
     """A warning naming the database that can't be used and why; for a damaged or foreign one, a button that
     moves it aside (kept, renamed) so that a new one starts."""

@@ -9,8 +9,10 @@ detail (pages and why, every scored sentence, the claim analysis, timings) sits 
 
 Every check is kept in the history, and the page's address becomes its permalink (the claim, the
 corpus and the settings: opening it restores them and checks the claim). ``?history=ID`` shows a
-check of the history as it was made, without checking it again. Coming back to Verify from another
-page shows the last check again, with its claim in the box and its permalink in the address.
+check of the history (any browser session's) as it was made, without checking it again. Coming back to
+Verify from another page shows the last check again, with its claim in the box and its permalink in the
+address. A new check that was made before (the same claim or a paraphrase, in any session's history or
+the annotations: :mod:`fever_core.workbench.checked_before`) says so on its card, with a link to the earlier one.
 """
 
 from __future__ import annotations
@@ -31,9 +33,12 @@ from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, Judged
 from fever_core.retrieval import drawn_chains
 from fever_core.verification import stance_label
 from fever_core.workbench import (
+    HISTORY,
     JSONLD_MEDIA_TYPE,
+    EarlierCheck,
     HistoryEntry,
     Provenance,
+    ago,
     checker_provenance,
     claim_review,
     to_jsonld,
@@ -50,8 +55,8 @@ from pages.shared import (
     corpus_label,
     corpus_store_or_none,
     current_settings,
+    earlier_checks,
     footer,
-    history_session,
     keep_in_history,
     load_history,
     permalink_url,
@@ -103,7 +108,8 @@ EVIDENCE_LEGEND = (
 class CheckedClaim:
     """A check as the page shows it: the result, the Wikipedia link of each of its pages, the sidebar settings
     it was made with (its permalink's), the history entry it was re-opened from (``None`` for a check just
-    made), what it was made with (gathered when it is made; ``None`` for a re-opened one) and when (Unix seconds)."""
+    made), what it was made with (gathered when it is made; ``None`` for a re-opened one), when (Unix seconds), and
+    the earlier checks of its claim (looked up when it was made)."""
 
     result: CheckResult
     links: dict[str, WikipediaLink]
@@ -111,6 +117,7 @@ class CheckedClaim:
     stored: HistoryEntry | None = None
     provenance: Provenance | None = None
     made_at: float = field(default_factory=time.time)
+    earlier: tuple[EarlierCheck, ...] = ()
 
 
 def result_pages(result: CheckResult) -> list[tuple[str, str]]:
@@ -156,8 +163,9 @@ def run_check(ui: UiSettings, claim: str) -> None:
     with st.status("Searching Wikipedia and checking…" if live else "Checking…", expanded=False) as status:
         result = checker.check(claim, check_options(ui))
         links = wikipedia_links(checker.workspace.store, result_pages(result))
+        earlier = tuple(earlier_checks(checker)(result.claim))  # before it is kept: not itself
         st.session_state["checked"] = CheckedClaim(result, links, ui, provenance=checker_provenance(
-            checker, check_options(ui)))
+            checker, check_options(ui)), earlier=earlier)
         write_permalink(result.claim, ui)
         fetched = f" (Wikipedia: {result.timings.get('fetch', 0.0):.1f} s)" if live else ""
         status.update(label=("Checked, with a warning" if result.warnings else "Checked") + fetched, state="complete")
@@ -190,6 +198,17 @@ def quote_markdown(item: JudgedSentence, link: WikipediaLink) -> str:
     return f"> “{plain(e.text)}”\n>\n> — **{plain(e.title)}**, sentence {e.line} · {link.markdown()}"
 
 
+def checked_before_markdown(earlier: EarlierCheck) -> str:
+    """The card's line for an earlier check of the claim: its claim, verdict and when, and a link that re-opens it
+    (a check in Verify, as it was made; an annotation in Annotate)."""
+    verdict = verdict_word(earlier.verdict)
+    if earlier.source == HISTORY:
+        link = f"[re-open it ↗](./?history={earlier.entry_id})"
+    else:
+        verdict, link = f"{verdict} (annotated)", f"[open it in Annotate ↗](./annotate?item={earlier.entry_id})"
+    return f"🔁 **Checked before:** “{plain(earlier.claim)}”, {verdict}, {ago(earlier.checked_at)} · {link}"
+
+
 def show_verdict(checked: CheckedClaim) -> None:
     """The verdict card: the verdict with its probability in words, the claim it answers, the one or two
     sentences that decide it, why, and a caution when it is close; then the probability of each label."""
@@ -209,6 +228,8 @@ def show_verdict(checked: CheckedClaim) -> None:
         st.markdown(f"**{confidence_words(probability)}** — probability {probability:.2f} (on a scale of 0 to 1)",
                     help=PROBABILITY_HELP)
         st.caption("Claim: " + plain(result.claim))
+        for earlier in checked.earlier:
+            st.markdown(checked_before_markdown(earlier))
         if checked.stored is not None:
             made = time.strftime("%Y-%m-%d %H:%M", time.localtime(checked.stored.checked_at))
             st.info(f"Re-opened from History: checked {made} on {plain(corpus_label(result.corpus))}, shown as it "
@@ -403,14 +424,13 @@ def open_stored_check() -> None:
     history = load_history()
     if history is None:  # it can't be read: load_history said why
         return
-    session = history_session()
-    try:
-        entry, result = history.entry(int(entry_id), session), history.result(int(entry_id), session)
+    try:  # any session's: a check made before in another browser is linked to by the card's "Checked before"
+        entry, result = history.entry(int(entry_id)), history.result(int(entry_id))
     except UnusableDatabase as exc:
         show_unusable_database(exc)
         return
     if entry is None or result is None:
-        st.warning(f"Check {entry_id} is not in this browser's history (any more).")
+        st.warning(f"Check {entry_id} is not in the history (any more).")
         return
     links = wikipedia_links(corpus_store_or_none(result.corpus), result_pages(result))
     st.session_state["checked"] = CheckedClaim(result, links, settings_of(entry.settings), entry,

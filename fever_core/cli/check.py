@@ -53,12 +53,26 @@ def cmd_check(args: argparse.Namespace) -> int:
     verdict = result.verdict
     print(f"{verdict.label}  " + "  ".join(f"{k}={v:.2f}" for k, v in verdict.probabilities.items()))
     print(verdict.reason)
+    _print_checked_before(checker, result.claim)
     for item in result.evidence:
         e = item.sentence
         hop = f" via {e.via.anchor!r}" if e.via else ""
         print(f"  [{e.score:.3f}] hop {e.hop}{hop}  {e.title} ({e.line}): {e.text}")
     print("timings (s): " + ", ".join(f"{k}={v:.3f}" for k, v in result.timings.items()))
     return 0
+
+
+def _print_checked_before(checker, claim: str) -> None:
+    """A "Checked before:" line for each earlier check of the claim in the data folder's history and annotations
+    (:class:`~fever_core.workbench.EarlierChecks`); why one of them can't be read, on stderr."""
+    from fever_core.workbench import HISTORY, EarlierChecks, ago
+
+    lookup = EarlierChecks(checker.settings.data_dir)
+    for earlier in lookup.find(claim, checker.workspace.dense.encoder):
+        where = f"history entry {earlier.entry_id}" if earlier.source == HISTORY else f"annotated, item {earlier.entry_id}"
+        print(f"Checked before: {earlier.claim!r}, {earlier.verdict}, {ago(earlier.checked_at)} ({where})")
+    for problem in lookup.problems:
+        print(f"note: {problem}", file=sys.stderr)
 
 
 def cmd_check_batch(args: argparse.Namespace) -> int:

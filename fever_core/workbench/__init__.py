@@ -2,8 +2,9 @@
 
 :mod:`~fever_core.workbench.history` (the checks made, per browser session), :mod:`~fever_core.workbench.annotation`
 (a queue of claims, the evidence and labels people give them, export as FEVER jsonl),
-:mod:`~fever_core.workbench.jobs` (long commands run as processes whose progress any page can read),
-:mod:`~fever_core.workbench.search` (a corpus searched by title, words or meaning, for people browsing it) and
+:mod:`~fever_core.workbench.checked_before` (the earlier checks of a claim or of a paraphrase of it, in the history
+and the annotations), :mod:`~fever_core.workbench.jobs` (long commands run as processes whose progress any page can
+read), :mod:`~fever_core.workbench.search` (a corpus searched by title, words or meaning, for people browsing it) and
 :mod:`~fever_core.workbench.claimreview` (checks exported as schema.org ClaimReview JSON-LD, with their provenance).
 The pages and the CLI use them; the checker does not.
 """
@@ -11,6 +12,7 @@ The pages and the CLI use them; the checker does not.
 from __future__ import annotations
 
 from fever_core.workbench.annotation import Annotation, AnnotationError, AnnotationStore, QueueItem, Undone
+from fever_core.workbench.checked_before import ANNOTATION, HISTORY, EarlierCheck, EarlierChecks, ago, same_claim
 from fever_core.workbench.claimreview import (
     AUTHOR_KINDS,
     JSONLD_MEDIA_TYPE,
@@ -27,9 +29,9 @@ from fever_core.workbench.jobs import DONE, FAILED, RUNNING, JobStatus, log_path
 from fever_core.workbench.search import SEARCH_MODES, CorpusHit, search_corpus
 
 __all__ = [
-    "AUTHOR_KINDS", "DONE", "FAILED", "JSONLD_MEDIA_TYPE", "RUNNING", "SEARCH_MODES",
-    "Annotation", "AnnotationError", "AnnotationStore", "Author", "CorpusHit", "HistoryEntry", "HistoryStore",
-    "JobStatus", "ModelRecord", "Provenance", "QueueItem", "Undone",
-    "checker_provenance", "claim_review", "claim_reviews", "log_path", "read_status", "search_corpus", "start_job",
-    "to_jsonld", "write_status",
+    "ANNOTATION", "AUTHOR_KINDS", "DONE", "FAILED", "HISTORY", "JSONLD_MEDIA_TYPE", "RUNNING", "SEARCH_MODES",
+    "Annotation", "AnnotationError", "AnnotationStore", "Author", "CorpusHit", "EarlierCheck", "EarlierChecks",
+    "HistoryEntry", "HistoryStore", "JobStatus", "ModelRecord", "Provenance", "QueueItem", "Undone",
+    "ago", "checker_provenance", "claim_review", "claim_reviews", "log_path", "read_status", "same_claim",
+    "search_corpus", "start_job", "to_jsonld", "write_status",
 ]

@@ -270,9 +270,10 @@ class AnnotationStore:
         row = conn.execute(cls._SELECT_ANNOTATIONS + " WHERE a.id = ?", (annotation_id,)).fetchone()
         return cls._from_row(row) if row else None
 
-    def annotations(self) -> list[Annotation]:
+    def annotations(self, after: int = 0) -> list[Annotation]:
+        """Every annotation saved after annotation ``after`` (all of them for 0), oldest first."""
         with self._conn() as conn:
-            rows = conn.execute(self._SELECT_ANNOTATIONS + " ORDER BY a.id").fetchall()
+            rows = conn.execute(self._SELECT_ANNOTATIONS + " WHERE a.id > ? ORDER BY a.id", (after,)).fetchall()
         return [self._from_row(r) for r in rows]
 
     def export_fever(self, out: IO[str], include_ambiguous: bool = False) -> int:

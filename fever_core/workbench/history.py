@@ -152,6 +152,13 @@ class HistoryStore:
                                 (*values, limit)).fetchall()
         return [HistoryEntry.from_row(row) for row in rows]
 
+    def since(self, entry_id: int = 0) -> list[HistoryEntry]:
+        """Every check kept after entry ``entry_id`` (everyone's), oldest first: all of them for 0. What looks for
+        earlier checks of a claim reads, the new ones each time (:mod:`~fever_core.workbench.checked_before`)."""
+        with self._db.transaction() as conn:
+            rows = conn.execute(f"SELECT {_ENTRY_COLUMNS} FROM checks WHERE id > ? ORDER BY id", (entry_id,)).fetchall()
+        return [HistoryEntry.from_row(row) for row in rows]
+
     def count(self, session: str | None = None) -> int:
         """How many checks are kept (``session``'s, or everyone's for ``None``)."""
         where, values = _of_session(session)

@@ -777,3 +777,21 @@ def test_improve_the_verifier_from_the_app_then_use_it_and_switch_back(page, ser
         f"pressing Improve to the new version on screen: {seconds:.1f} s (the run's own clock: {version.wall_s} s)\n"
         f"accuracy, base -> {version.name}:\n{table}\n")
     print(f"\nimprove: {seconds:.1f} s; {table}")
+
+
+def test_a_claim_checked_before_says_so_and_its_link_reopens_the_earlier_check(page, server):
+    check_claim(page, "Fox 2000 Pictures released the film Soul Food.")
+    check_claim(page, "The film Soul Food was released by Fox 2000 Pictures.")
+    card = page.locator(".st-key-verdict_card")
+    line = card.locator("p", has_text="Checked before:").first
+    line.wait_for(timeout=30_000)
+    assert "Fox 2000 Pictures released the film Soul Food." in line.inner_text()
+    link = card.get_by_role("link", name="re-open it ↗").first
+    address = urllib.parse.urljoin(page.url, link.get_attribute("href"))
+    entry = urllib.parse.parse_qs(urllib.parse.urlparse(address).query)["history"]
+    page.screenshot(path=str(ARTIFACTS / "checked-before.png"), full_page=True)
+    page.goto(address)
+    page.get_by_text("Re-opened from History").wait_for(timeout=120_000)
+    wait_until_idle(page)
+    assert page.get_by_text("Claim: Fox 2000 Pictures released the film Soul Food.").count() == 1
+    assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["history"] == entry

@@ -23,6 +23,7 @@ from fever_core.common.types import LABELS
 from fever_core.verification.policy import VerdictPolicy
 
 from pages.shared import SETTING_LIMITS
+from pages.words import verdict_word
 
 from ..conftest import CLAIMS
 from .conftest import MUNICH_CLAIM, MUNICH_KEY_SENTENCE
@@ -833,3 +834,43 @@ def test_a_check_re_opened_from_history_downloads_its_claimreview_dated_when_it_
     document = json.loads(downloads["claimreview.jsonld"])
     made = history_of(data_dir).search()[0].checked_at
     assert document["datePublished"] == time.strftime("%Y-%m-%d", time.gmtime(made)) and "url" not in document
+# --- checked before (issue 36, item 2) -----------------------------------------------------------------------------
+
+
+def checked_before(app: AppTest) -> list[str]:
+    """The card's "Checked before" lines, unescaped."""
+    return [md.value.replace("\\", "") for md in app.markdown if "Checked before:" in md.value]
+
+
+def test_verify_says_a_paraphrase_was_checked_before_in_any_browser_and_links_to_it(app_env, data_dir):
+    first = check(open_frame(), "Fox 2000 Pictures released the film Soul Food.")
+    assert not first.exception and not checked_before(first)  # nothing before it
+    (kept,) = history_of(data_dir).search()
+    other_browser = check(open_frame(), "The film Soul Food was released by Fox 2000 Pictures.")
+    assert checked_before(other_browser) == [
+        f"🔁 **Checked before:** “Fox 2000 Pictures released the film Soul Food.”, {verdict_word(kept.verdict)}, "
+        f"just now · [re-open it ↗](./?history={kept.entry_id})"]
+    check(other_browser, "Edinburgh is the capital of Scotland.")
+    assert not other_browser.exception and verdicts(other_browser) and not checked_before(other_browser)
+    reopened = open_frame({"history": str(kept.entry_id)})  # the link, in the other browser
+    assert any(note.value.startswith("Re-opened from History") for note in reopened.info)
+    assert reopened.caption and any(c.value.replace("\\", "") == "Claim: Fox 2000 Pictures released the film Soul Food."
+                                    for c in reopened.caption)
+
+
+def test_verify_says_an_annotated_claim_was_checked_before(app_env, data_dir):
+    store = AnnotationStore(data_dir / "annotations.sqlite")
+    item = store.add_claim("Jaws is a film by Steven Spielberg.")
+    store.save(item, "SUPPORTS", [[("Jaws_-LRB-film-RRB-", 0)]], "tester")
+    at = check(open_frame(), "jaws is a film by steven spielberg")
+    assert checked_before(at) == ["🔁 **Checked before:** “Jaws is a film by Steven Spielberg.”, Supported (annotated), "
+                                  f"just now · [open it in Annotate ↗](./annotate?item={item})"]
+
+
+def test_a_batch_names_the_claims_checked_before(open_page, data_dir):
+    app = run_batch_page(open_page, "Fox 2000 Pictures released the film Soul Food.\nJaws is a film by Steven Spielberg."
+                                    "\nThe film Soul Food was released by Fox 2000 Pictures.\n")
+    assert not app.exception
+    table = app.dataframe[0].value
+    assert list(table.columns)[-2:] == ["checked before", "open"]
+    assert list(table["checked before"].fillna("")) == ["", "", "Fox 2000 Pictures released the film Soul Food."]

@@ -133,3 +133,30 @@ def test_a_claimreview_file_that_is_a_folder_is_refused_before_the_batch_is_chec
     assert main(["--data-dir", "/nonexistent", "check-batch", str(claims), "--corpus", "nothing", "--model",
                  "/nonexistent", "--claimreview", str(tmp_path)]) == 2
     assert "is a folder: give a file" in capsys.readouterr().err
+def test_check_says_when_a_claim_was_checked_before_and_why_a_history_can_t_be_read(settings, workspace, checker,
+                                                                                     tiny_nli_model, tmp_path, capsys):
+    from fever_core.workbench import HistoryStore
+
+    folders = {}
+    for name in ("kept", "damaged"):
+        folders[name] = tmp_path / name
+        folders[name].mkdir()
+        (folders[name] / "corpora").symlink_to(settings.data_dir / "corpora", target_is_directory=True)
+    HistoryStore(folders["kept"] / "history.sqlite").add(checker.check("Fox 2000 Pictures released the film Soul Food."),
+                                                         {})
+    (folders["damaged"] / "history.sqlite").write_bytes(b"not a database" * 100)
+    for name, claim in (("kept", "The film Soul Food was released by Fox 2000 Pictures."),
+                        ("kept", "Edinburgh is the capital of Scotland."),
+                        ("damaged", "The film Soul Food was released by Fox 2000 Pictures.")):
+        assert main(["--data-dir", str(folders[name]), "check", claim, "--corpus", "fixture",
+                     "--model", str(tiny_nli_model)]) == 0
+        out = capsys.readouterr()
+        said = [line for line in out.out.splitlines() if line.startswith("Checked before:")]
+        if claim.startswith("The film") and name == "kept":
+            assert said == ["Checked before: 'Fox 2000 Pictures released the film Soul Food.', "
+                            f"{checker.check('Fox 2000 Pictures released the film Soul Food.').verdict.label}, "
+                            "just now (history entry 1)"]
+        else:
+            assert said == []
+        assert ("history database" in out.err and "is damaged" in out.err) == (name == "damaged")
+    assert (folders["damaged"] / "history.sqlite").read_bytes() == b"not a database" * 100

@@ -1,0 +1,206 @@
+"""Checked before (fever_core/workbench/checked_before.py): earlier checks of a claim or of a paraphrase found in a real
+history and annotations database with the fixture corpus's encoder; numbers, names and negation that differ keep a
+near claim apart; vectors kept between lookups; missing, empty, damaged and replaced files."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from fever_core.common.sqlite import move_aside
+from fever_core.common.types import NEI, REFUTES, SUPPORTS
+from fever_core.pipeline import CheckResult
+from fever_core.retrieval.claim_analysis import ClaimAnalysis
+from fever_core.verification.verdict import Verdict
+from fever_core.workbench.annotation import AnnotationStore
+from fever_core.workbench.checked_before import (
+    ANNOTATION,
+    HISTORY,
+    THRESHOLD,
+    VECTORS_FILE,
+    EarlierChecks,
+    ago,
+    names_agree,
+    negation_agrees,
+    normalised_claim,
+    numbers_agree,
+    same_claim,
+)
+from fever_core.workbench.history import HistoryStore
+
+SOUL_FOOD = "Fox 2000 Pictures released the film Soul Food."
+SOUL_FOOD_REWORDED = "The film Soul Food was released by Fox 2000 Pictures."
+SPIELBERG_BORN = "Steven Spielberg was born in Cincinnati, Ohio, in 1946."
+SPIELBERG_BORN_LATER = "Steven Spielberg was born in Cincinnati, Ohio, in 1947."
+SPIELBERG_BORN_ELSEWHERE = "Steven Spielberg was born in Cleveland, Ohio, in 1946."
+EDINBURGH = "Edinburgh is the capital of Scotland."
+
+
+class CountingEncoder:
+    """The fixture corpus's encoder, counting the texts it is given to embed."""
+
+    def __init__(self, encoder):
+        self._encoder = encoder
+        self.identity, self.precision, self.name, self.backend = (encoder.identity, encoder.precision, encoder.name,
+                                                                  encoder.backend)
+        self.texts: list[str] = []
+
+    def dimension(self) -> int:
+        return self._encoder.dimension()
+
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        self.texts += texts
+        return self._encoder.encode(texts, batch_size)
+
+
+@pytest.fixture
+def encoder(workspace) -> CountingEncoder:
+    return CountingEncoder(workspace.dense.encoder)
+
+
+def cosine(encoder, a: str, b: str) -> float:
+    va, vb = encoder.encode([a, b])
+    return float(va @ vb)
+
+
+def keep(history: HistoryStore, claim: str, label: str = SUPPORTS, session: str = "") -> int:
+    """Keep a check of ``claim`` with verdict ``label`` (nothing else: all a lookup reads); returns its entry id."""
+    probabilities = {SUPPORTS: 0.1, REFUTES: 0.1, NEI: 0.1, label: 0.8}
+    result = CheckResult(claim, "fixture", ClaimAnalysis(claim), [], [], [], Verdict(label, probabilities, "", []))
+    return history.add(result, {}, session=session)
+
+
+def annotate(path, claim: str, label: str) -> int:
+    """Annotate ``claim`` with ``label`` (evidence from the fixture corpus); returns its queue item."""
+    store = AnnotationStore(path)
+    item = store.add_claim(claim)
+    store.save(item, label, [] if label == NEI else [[("Soul_Food_-LRB-film-RRB-", 0)]], "tester")
+    return item
+
+
+def test_a_claim_is_normalised_for_exact_matching():
+    assert normalised_claim("  The Nile is LONG!! ") == "the nile is long"
+    assert normalised_claim("Café  au lait.") == normalised_claim("cafe\u0301 au LAIT")  # NFC: é either way
+    assert normalised_claim("It is 45th?”") == "it is 45th"
+    assert normalised_claim("...") == ""
+
+
+def test_numbers_names_and_negation_must_agree():
+    assert not numbers_agree("Barack Obama was the 45th president.", "Barack Obama was the 44th president.")
+    assert numbers_agree("The Nile is more than 7,000 km long.", "The Nile is over 7,000 kilometres long.")
+    assert not numbers_agree("Soul Food is a 1997 film.", "Soul Food is a film.")
+    assert not names_agree("Polish is a West Slavic language.", "Polish is an East Slavic language.")
+    assert names_agree("Vladimir Putin became president of Russia in 2012.", "Putin became Russia's president in 2012.")
+    assert not negation_agrees("Amber is fossilized tree resin.", "Amber isn't fossilized tree resin.")
+    assert negation_agrees("No one disputes it.", "Nobody doesn't dispute it.") is False
+    assert same_claim("Jaws.", "jaws", similarity=-1.0)  # the same text needs no similarity
+    assert not same_claim(SPIELBERG_BORN, SPIELBERG_BORN_LATER, similarity=0.99)
+
+
+def test_ago_says_how_long_ago_in_words():
+    now = time.time()
+    assert ago(now - 5, now) == "just now"
+    assert ago(now - 60, now) == "1 minute ago"
+    assert ago(now - 3 * 3600 - 5, now) == "3 hours ago"
+    assert ago(now - 2 * 86400, now) == "2 days ago"
+    assert ago(now - 40 * 86400, now) == "on " + time.strftime("%Y-%m-%d", time.localtime(now - 40 * 86400))
+
+
+def test_an_exact_repeat_comes_first_then_a_paraphrase(tmp_path, encoder):
+    history = HistoryStore(tmp_path / "history.sqlite")
+    reworded = keep(history, SOUL_FOOD_REWORDED, SUPPORTS)
+    keep(history, EDINBURGH)
+    same = keep(history, SOUL_FOOD, REFUTES)
+    found = EarlierChecks(tmp_path).find("  Fox 2000 Pictures  released the film Soul Food!! ", encoder)
+    assert [(e.entry_id, e.exact, e.source, e.verdict) for e in found] == [
+        (same, True, HISTORY, REFUTES), (reworded, False, HISTORY, SUPPORTS)]
+    assert found[1].similarity >= THRESHOLD and found[1].claim == SOUL_FOOD_REWORDED
+    assert abs(found[0].checked_at - time.time()) < 60
+    assert [e.entry_id for e in EarlierChecks(tmp_path, limit=1).find(SOUL_FOOD.upper(), encoder)] == [same]
+    assert EarlierChecks(tmp_path).find("Sherlock Holmes is a fictional detective.", encoder) == []
+
+
+def test_a_claim_that_differs_by_a_number_or_a_name_was_not_checked_before(tmp_path, encoder):
+    for other in (SPIELBERG_BORN_LATER, SPIELBERG_BORN_ELSEWHERE):
+        assert cosine(encoder, SPIELBERG_BORN, other) >= THRESHOLD  # close in meaning: the checks keep them apart
+    keep(HistoryStore(tmp_path / "history.sqlite"), SPIELBERG_BORN)
+    lookup = EarlierChecks(tmp_path)
+    assert lookup.find(SPIELBERG_BORN_LATER, encoder) == []
+    assert lookup.find(SPIELBERG_BORN_ELSEWHERE, encoder) == []
+    assert [e.claim for e in lookup.find("Steven Spielberg was born in 1946 in Cincinnati, Ohio.", encoder)] == [
+        SPIELBERG_BORN]
+
+
+def test_every_session_s_checks_and_the_annotations_are_looked_up(tmp_path, encoder):
+    history = HistoryStore(tmp_path / "history.sqlite")
+    mine = keep(history, SOUL_FOOD, SUPPORTS, session="a" * 32)
+    item = annotate(tmp_path / "annotations.sqlite", SOUL_FOOD_REWORDED, REFUTES)
+    found = EarlierChecks(tmp_path).find(SOUL_FOOD, encoder)
+    assert [(e.source, e.entry_id, e.verdict) for e in found] == [(HISTORY, mine, SUPPORTS),
+                                                                  (ANNOTATION, item, REFUTES)]
+    theirs = keep(history, SOUL_FOOD_REWORDED, NEI, session="b" * 32)
+    found = EarlierChecks(tmp_path).find(SOUL_FOOD_REWORDED, encoder)
+    assert [(e.source, e.entry_id, e.exact) for e in found] == [(HISTORY, theirs, True), (ANNOTATION, item, True),
+                                                                (HISTORY, mine, False)]
+
+
+def test_no_history_or_an_empty_one_has_nothing_checked_before(tmp_path, encoder):
+    lookup = EarlierChecks(tmp_path / "new")
+    assert lookup.find(SOUL_FOOD, encoder) == [] and lookup.problems == []
+    assert not (tmp_path / "new").exists()  # looking writes nothing
+    HistoryStore(tmp_path / "history.sqlite")
+    AnnotationStore(tmp_path / "annotations.sqlite").add_claim(SOUL_FOOD)  # queued, not annotated: not a check
+    assert EarlierChecks(tmp_path).find(SOUL_FOOD, encoder) == [] and encoder.texts == []
+
+
+def test_a_damaged_history_is_left_out_with_its_reason_and_kept_as_it_was(tmp_path, encoder):
+    damaged = b"not a database" * 100
+    (tmp_path / "history.sqlite").write_bytes(damaged)
+    item = annotate(tmp_path / "annotations.sqlite", SOUL_FOOD, SUPPORTS)
+    lookup = EarlierChecks(tmp_path)
+    assert [(e.source, e.entry_id) for e in lookup.find(SOUL_FOOD, encoder)] == [(ANNOTATION, item)]
+    (problem,) = lookup.problems
+    assert f"history database {tmp_path / 'history.sqlite'} is damaged" in problem and "Move it aside" in problem
+    assert (tmp_path / "history.sqlite").read_bytes() == damaged  # nothing written to it
+    move_aside(tmp_path / "history.sqlite")
+    checked = keep(HistoryStore(tmp_path / "history.sqlite"), SOUL_FOOD_REWORDED)
+    assert [e.entry_id for e in lookup.find(SOUL_FOOD, encoder) if e.source == HISTORY] == [checked]
+    assert lookup.problems == []
+
+
+def test_a_cleared_or_replaced_history_is_noticed(tmp_path, encoder):
+    history = HistoryStore(tmp_path / "history.sqlite")
+    keep(history, SOUL_FOOD)
+    lookup = EarlierChecks(tmp_path)
+    assert lookup.find(SOUL_FOOD, encoder)
+    history.clear()
+    assert lookup.find(SOUL_FOOD, encoder) == []
+    keep(history, EDINBURGH)
+    move_aside(tmp_path / "history.sqlite")
+    assert lookup.find(EDINBURGH, encoder) == []  # the file moved aside is not read any more
+    keep(HistoryStore(tmp_path / "history.sqlite"), EDINBURGH)
+    assert [e.claim for e in lookup.find(EDINBURGH, encoder)] == [EDINBURGH]
+
+
+def test_a_claim_is_embedded_once_even_by_another_process(tmp_path, encoder):
+    history = HistoryStore(tmp_path / "history.sqlite")
+    for claim in (SOUL_FOOD, EDINBURGH, SPIELBERG_BORN):
+        keep(history, claim)
+    lookup = EarlierChecks(tmp_path)
+    lookup.find(SOUL_FOOD_REWORDED, encoder)
+    assert sorted(encoder.texts) == sorted([SOUL_FOOD_REWORDED, SOUL_FOOD, EDINBURGH, SPIELBERG_BORN])
+    encoder.texts.clear()
+    keep(history, SOUL_FOOD_REWORDED)  # the claim just looked up, now kept: its vector is known
+    assert lookup.find(SOUL_FOOD, encoder)[0].exact and encoder.texts == []
+    assert [e.claim for e in EarlierChecks(tmp_path).find("Scotland's capital is Edinburgh.", encoder)] == [EDINBURGH]
+    assert encoder.texts == ["Scotland's capital is Edinburgh."]  # a new lookup read the others' vectors back
+
+
+def test_a_damaged_vectors_file_is_moved_aside_and_the_lookup_goes_on(tmp_path, encoder):
+    (tmp_path / VECTORS_FILE).write_bytes(b"not a database" * 100)
+    keep(HistoryStore(tmp_path / "history.sqlite"), SOUL_FOOD)
+    assert [e.claim for e in EarlierChecks(tmp_path).find(SOUL_FOOD_REWORDED, encoder)] == [SOUL_FOOD]
+    (moved,) = tmp_path.glob(f"{VECTORS_FILE}.moved-aside-*")
+    assert moved.read_bytes() == b"not a database" * 100
