@@ -1,5 +1,5 @@
-"""The app's words for people, declared once and used on every page: the verdicts, "probability", the
-metrics' names and what each means, and counts with their plurals.
+"""The app's words for people, declared once and used on every page: the verdicts (and their colours),
+"probability", the metrics' names and what each means, and counts with their plurals.
 
 The library speaks FEVER (``SUPPORTS``, ``REFUTES``, ``NOT ENOUGH INFO``: :mod:`fever_core.common.types`);
 the pages show these words instead. Files made for programs (CSV, jsonl, JSON downloads) keep FEVER's labels.
@@ -11,6 +11,9 @@ from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS
 
 VERDICT_WORDS = {SUPPORTS: "Supported", REFUTES: "Refuted", NEI: "Not enough info"}
 """Each FEVER label as the pages show it: a verdict, a gold label, a sentence's stance, an annotation."""
+VERDICT_COLOURS = {SUPPORTS: "green", REFUTES: "red", NEI: "gray"}
+"""Each verdict's colour (a Streamlit Markdown colour), wherever a page marks one: the verdict card, a checked
+sentence in its text."""
 PROBABILITY = "probability"
 """The word for a verdict's or a stance's probability (in [0, 1]), on every page (never "confidence")."""
 PROBABILITY_HELP = "How sure the model is of this verdict, from 0 to 1: a model's estimate, not a fact-check."

@@ -93,13 +93,13 @@ class TextCheck:
         found = collections.Counter(s.verdict for s in self.checked)
         return {label: found[label] for label in LABELS}
 
-    def summary(self) -> str:
+    def summary(self, word: Callable[[str], str] = str) -> str:
         """One line: "5 sentences checked: 2 SUPPORTS, 1 REFUTES, 2 NOT ENOUGH INFO", and those that can't be
-        checked (FEVER's labels: the pages say it in their words)."""
+        checked; each verdict as ``word(label)`` says it (default: FEVER's label; the pages say it in their words)."""
         checked = self.checked
         line = f"{len(checked)} sentence{'' if len(checked) == 1 else 's'} checked"
         if checked:
-            line += ": " + ", ".join(f"{n} {label}" for label, n in self.counts().items() if n)
+            line += ": " + ", ".join(f"{n} {word(label)}" for label, n in self.counts().items() if n)
         failed = sum(bool(s.error) for s in self.sentences)
         return line + (f"; {failed} can't be checked" if failed else "")
 
