@@ -3,8 +3,8 @@
 Claims are uploaded or pasted: plain text (one a line), CSV (a "claim" column, optional "label" and
 "id") or FEVER jsonl, labelled or not. A batch runs in a thread of its own
 (:class:`~fever_core.evaluation.batch.BatchJob`), kept in a registry shared by all sessions
-(:mod:`pages.background`) and named in the page's address, so the page stays usable, the other pages too, and a reload finds the batch
-again. Its progress is polled by a fragment. Each checked claim is also kept in the history.
+(:mod:`pages.background`) and named in the page's address, so the page stays usable, the other pages too, and a
+reload finds the batch again. Its progress is polled by a fragment. Each checked claim is also kept in the history.
 Metrics are shown only where the list has gold data for them ("n/a" otherwise).
 """
 

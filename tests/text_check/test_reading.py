@@ -46,8 +46,10 @@ def test_an_html_file_is_read_as_its_text(tmp_path):
 
 
 def test_markdown_loses_its_marks_but_not_its_words():
-    markdown = "# Title\n\nSome **bold** and _emphasis_ with [a link](https://x.org) and `code`, snake_case_name.\n> Quoted."
-    assert markdown_to_text(markdown) == "Title\n\nSome bold and emphasis with a link and code, snake_case_name.\nQuoted."
+    markdown = ("# Title\n\nSome **bold** and _emphasis_ with [a link](https://x.org) and `code`, snake_case_name.\n"
+                "> Quoted.")
+    assert markdown_to_text(markdown) == ("Title\n\nSome bold and emphasis with a link and code, snake_case_name.\n"
+                                          "Quoted.")
 
 
 @pytest.mark.parametrize("name, data", [
