@@ -224,14 +224,23 @@ def judge(span: Span) -> tuple[bool, str]:
     if modal:
         return False, modal
     named, counted = _anchors(span)
-    judging = next((t for t in words if t.lemma_.lower() in EVALUATIVE_WORDS.get(t.pos_, ())
-                    or t.lower_ in EVALUATIVE_WORDS.get(t.pos_, ())), None)
+    judging = next((t for t in words if _judges(t)), None)
     if judging is not None and not counted:
         return False, f"an opinion ({judging.text})"
     if not named and not counted:
         return False, "names no person, place or thing, and gives no number or date"
     parts = [f"{verb} {', '.join(found[:3])}" for verb, found in (("names", named), ("gives", counted)) if found]
     return True, "; ".join(parts)
+
+
+def _judges(token: Token) -> bool:
+    """An evaluative word (:data:`EVALUATIVE_WORDS`), not part of a name ("the great white shark", "Good Friday":
+    followed by another adjective or a proper noun)."""
+    evaluative = EVALUATIVE_WORDS.get(token.pos_, ())
+    if token.lemma_.lower() not in evaluative and token.lower_ not in evaluative:
+        return False
+    following = token.nbor() if token.i + 1 < len(token.doc) else None
+    return following is None or following.pos_ not in ("ADJ", "PROPN")
 
 
 def _subject(verb: Token) -> Token | None:
@@ -276,16 +285,23 @@ def _modal(verbs: list[Token]) -> str:
 
 
 def _anchors(span: Span) -> tuple[list[str], list[str]]:
-    """What a sentence is about that can be looked up: its named things (entities, else proper nouns past its first
-    word) and its numbers and dates. Not: the person spoken to ("Thank you, Jim"), nor "today", "last year" or a
-    bare "one", which can't be looked up."""
+    """What a sentence is about that can be looked up: its named things (each run of words in a named entity, or
+    tagged a proper noun outside any entity and past the sentence's first word) and its numbers and dates. Not: the person
+    spoken to ("Thank you, Jim"), nor "today", "last year" or a bare "one", which can't be looked up."""
     addressed = {t.i for head in span if head.dep_ == "npadvmod" and head.pos_ == "PROPN" for t in head.subtree}
     entities = [e for e in span.ents if not any(t.i in addressed for t in e)]
-    named = [e.text for e in entities if e.label_ in NAMED_ENTITIES]
+    in_entities = {t.i for e in span.ents for t in e} | addressed
+    in_names = {t.i for e in entities if e.label_ in NAMED_ENTITIES for t in e}
+    in_names |= {t.i for t in span if t.pos_ == "PROPN" and t.i != span.start and t.i not in in_entities}
+    named: list[str] = []
+    for i in sorted(in_names):
+        token = span.doc[i]
+        if i - 1 in in_names:
+            named[-1] += token.nbor(-1).whitespace_ + token.text
+        else:
+            named.append(token.text)
     counted = [e.text for e in entities if e.label_ in COUNTED_ENTITIES and _definite(e)]
-    seen = {t.i for e in span.ents for t in e} | addressed
-    named += [t.text for t in span if t.pos_ == "PROPN" and t.i not in seen and t.i != span.start]
-    counted += [t.text for t in span if t.i not in seen and (
+    counted += [t.text for t in span if t.i not in in_entities and (
         t.like_num and t.lower_ != "one" or t.lower_ in COUNTING_WORDS or t.text == "%")]
     return list(dict.fromkeys(named)), list(dict.fromkeys(counted))
 
