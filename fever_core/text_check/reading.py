@@ -18,7 +18,7 @@ from fever_core.common.text import clean_user_lines
 
 MAX_TEXT_BYTES = 1_000_000
 """The longest text read, in bytes of UTF-8 (1 MB: a long report; a novel is several)."""
-TEXT_KINDS = {".txt": "text", ".text": "text", ".md": "markdown", ".markdown": "markdown", ".html": "html",
+TEXT_KINDS = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".html": "html",
               ".htm": "html"}
 """The kind of text of each file suffix read."""
 _BINARY_SNIFF_BYTES = 8192
