@@ -32,6 +32,7 @@ st.html(Path(__file__).with_name("app.css"))  # the quotes' contrast, the eviden
 verify = st.Page("pages/verify.py", title="Verify", icon="✅", default=True)
 navigation = st.navigation([
     verify,
+    st.Page("pages/check_text.py", title="Check a text", icon="📰"),
     st.Page("pages/batch.py", title="Batch", icon="🗂️"),
     st.Page("pages/history.py", title="History", icon="🕘"),
     st.Page("pages/annotate.py", title="Annotate", icon="✍️"),

@@ -2,11 +2,12 @@
 
 Claims are uploaded or pasted: plain text (one a line), CSV (a "claim" column, optional "label" and
 "id") or FEVER jsonl, labelled or not. A batch runs in a thread of its own
-(:class:`~fever_core.evaluation.batch.BatchJob`), kept in a registry shared by all sessions and named
-in the page's address, so the page stays usable, the other pages too, and a reload finds the batch
-again. Its progress is polled by a fragment. Each checked claim is also kept in the history, and one checked
-before (in any session's history, earlier in the batch too, or the annotations: a paraphrase counts) names the earlier
-claim in the column "checked before". Metrics are shown only where the list has gold data for them ("n/a" otherwise).
+(:class:`~fever_core.evaluation.batch.BatchJob`), kept in a registry shared by all sessions
+(:mod:`pages.background`) and named in the page's address, so the page stays usable, the other pages too, and a
+reload finds the batch again. Its progress is polled by a fragment. Each checked claim is also kept in the history, and
+one checked before (in any session's history, earlier in the batch too, or the annotations: a paraphrase counts)
+names the earlier claim in the column "checked before". Metrics are shown only where the list has gold data for them
+("n/a" otherwise).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import streamlit as st
 from fever_core.common import Claim, DataFileError, UnusableDatabase, read_claim_list
 from fever_core.evaluation import RESULT_COLUMNS, BatchJob, BatchRow, predictions_jsonl, results_csv
 from fever_core.workbench import JSONLD_MEDIA_TYPE, EarlierCheck, checker_provenance, claim_reviews, to_jsonld
+from pages.background import keep_batch, kept_batches
 from pages.shared import (
     UiSettings,
     browser_session,
@@ -41,8 +43,6 @@ from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
 
 # How often a running batch's progress is redrawn, in seconds.
 POLL_SECONDS = 1.0
-# Finished batches kept (for reloads and downloads) before the oldest is let go.
-FINISHED_KEPT = 20
 UPLOAD_TYPES = ["txt", "csv", "jsonl", "json"]
 # The results table's columns, in order, with their headings; the optional ones only when some row fills them.
 TABLE_COLUMNS = {"claim": "claim", "verdict": "verdict", "confidence": PROBABILITY,
@@ -72,21 +72,6 @@ class Batch:
     earlier: list[EarlierCheck | None] = field(default_factory=list)
 
 
-@st.cache_resource
-def batches() -> dict[str, Batch]:
-    """Every batch of this app run, by job id, shared by all sessions (a reload is a new session)."""
-    return {}
-
-
-def keep_batch(batch: Batch) -> None:
-    """Register a batch, letting go of the oldest finished ones beyond :data:`FINISHED_KEPT`."""
-    registry = batches()
-    registry[batch.job.job_id] = batch
-    finished = [job_id for job_id, kept in registry.items() if not kept.job.running]
-    for job_id in finished[:-FINISHED_KEPT]:
-        registry.pop(job_id, None)
-
-
 def read_claims(upload, pasted: str) -> tuple[list[Claim], str] | None:
     """The claims of the uploaded file, else of the pasted text, with where they came from; None (and the
     reason on the page) when there are none or they can't be read."""
@@ -114,7 +99,7 @@ def start_batch(ui: UiSettings, claims: list[Claim], source: str) -> None:
                 history.add(row.result, settings, batch=job.job_id, session=session)
 
     job.start(checker, check_options(ui), on_row=keep_in_history)
-    keep_batch(batch)
+    keep_batch("batch", batch)
     st.session_state["batch_id"] = job.job_id
     st.rerun()
 
@@ -136,7 +121,7 @@ def current_batch() -> Batch | None:
     """This session's batch: named in the page's address (a reload) or chosen earlier in the session; the
     address names it from now on."""
     batch_id = st.query_params.get("batch") or st.session_state.get("batch_id", "")
-    batch = batches().get(batch_id)
+    batch = kept_batches("batch").get(batch_id)
     if batch is None:
         st.query_params.pop("batch", None)
         return None

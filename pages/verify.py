@@ -66,7 +66,7 @@ from pages.shared import (
     wikipedia_links,
     write_permalink,
 )
-from pages.words import PROBABILITY, verdict_word, verdict_words
+from pages.words import PROBABILITY, VERDICT_COLOURS, verdict_word, verdict_words
 
 GENERAL_EXAMPLES = [
     "Stanley Kubrick directed 2001: A Space Odyssey.",
@@ -82,7 +82,6 @@ EXAMPLES = {
     ],
     "fm2": ["Filming for the movie Gandhi in India was delayed due to political unrest."],
 }
-VERDICT_COLOURS = {SUPPORTS: "green", REFUTES: "red", NEI: "gray"}
 BAR_COLOURS = {SUPPORTS: "#2e7d32", REFUTES: "#c62828", NEI: "#757575"}
 # How often the note shown while the checker loads looks whether it has loaded, in seconds.
 LOADING_POLL_SECONDS = 1.0

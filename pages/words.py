@@ -1,5 +1,6 @@
 """The app's words for people, declared once and used on every page: the verdicts (declared with FEVER's labels in
-:mod:`fever_core.common.types`), "probability", the metrics' names and what each means, and counts with their plurals.
+:mod:`fever_core.common.types`) and their colours, "probability", the metrics' names and what each means, and counts
+with their plurals.
 
 The library speaks FEVER (``SUPPORTS``, ``REFUTES``, ``NOT ENOUGH INFO``: :mod:`fever_core.common.types`);
 the pages show these words instead. Files made for programs (CSV, jsonl, JSON downloads) keep FEVER's labels; a
@@ -8,9 +9,12 @@ ClaimReview, read by people through fact-check aggregators, rates in these words
 
 from __future__ import annotations
 
-from fever_core.common import LABELS, VERDICT_WORDS
+from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, VERDICT_WORDS
 
 # VERDICT_WORDS: each FEVER label as the pages show it (a verdict, a gold label, a sentence's stance, an annotation).
+VERDICT_COLOURS = {SUPPORTS: "green", REFUTES: "red", NEI: "gray"}
+"""Each verdict's colour (a Streamlit Markdown colour), wherever a page marks one: the verdict card, a checked
+sentence in its text."""
 PROBABILITY = "probability"
 """The word for a verdict's or a stance's probability (in [0, 1]), on every page (never "confidence")."""
 PROBABILITY_HELP = "How sure the model is of this verdict, from 0 to 1: a model's estimate, not a fact-check."

@@ -1,8 +1,8 @@
 """The library's imports point down the layers and never go round in a circle; its root holds folders.
 
 Layers, bottom up (a module may import its own layer and the ones below), each a package folder:
-common -> corpus -> retrieval -> verification -> workspace -> pipeline -> workbench, evaluation, distributed ->
-training -> cli, service. Imports inside functions count too: a lazy import is still a dependency.
+common -> corpus -> retrieval -> verification -> workspace -> pipeline -> workbench, evaluation, distributed,
+text_check -> training -> cli, service. Imports inside functions count too: a lazy import is still a dependency.
 """
 
 import ast
@@ -19,7 +19,7 @@ LAYERS = [
     {"fever_core.verification"},
     {"fever_core.workspace"},
     {"fever_core.pipeline"},
-    {"fever_core.workbench", "fever_core.evaluation", "fever_core.distributed"},
+    {"fever_core.workbench", "fever_core.evaluation", "fever_core.distributed", "fever_core.text_check"},
     {"fever_core.training"},
     {"fever_core.cli", "fever_core.__main__", "fever_core.service"},
 ]

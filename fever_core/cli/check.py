@@ -1,5 +1,5 @@
-"""``check``, ``check-batch``, ``evaluate`` and ``evaluate-pairs``: one claim, a list of claims, a claims file,
-a pair file."""
+"""``check``, ``check-batch``, ``check-text``, ``evaluate`` and ``evaluate-pairs``: one claim, a list of claims, a
+text's check-worthy sentences, a claims file, a pair file."""
 
 from __future__ import annotations
 
@@ -177,6 +177,33 @@ def _check_claims(args: argparse.Namespace, claims: list[Claim], out: ResultsFil
         return check(on_row)
 
 
+def cmd_check_text(args: argparse.Namespace) -> int:
+    from fever_core.common.jsonl import write_jsonl
+    from fever_core.text_check import check_text, find_sentences, plain_text, read_text_file, sentence_claims
+
+    # a text, a choice or an output that can't be used is refused before any model but spaCy loads
+    if args.out and Path(args.out).suffix.lower() != ".jsonl":
+        raise ValueError(f"Can't write sentences to {args.out}: give a .jsonl file (one sentence a line).")
+    text = plain_text(sys.stdin.read(), "The text on stdin") if args.file == "-" else read_text_file(args.file)
+    sentences = find_sentences(text)
+    chosen = range(len(sentences)) if args.all else None
+    claims = sentence_claims(sentences, chosen)
+    checker = open_checker(args)
+    with tqdm(total=len(claims), desc="Checking sentences", unit="sentence", file=sys.stderr) as bar:
+        checked = check_text(checker, text, check_options_from(args), chosen, lambda *_: bar.update(),
+                             sentences=sentences)
+    for item in checked.sentences:
+        if item.chosen:
+            probability = f"{item.result.verdict.probabilities[item.verdict]:.2f}" if item.result else "    "
+            print(f"{item.verdict or 'ERROR':<15} {probability}  {item.sentence.text}"
+                  + (f"  ({item.error})" if item.error else ""))
+    worthy = sum(s.worthy for s in sentences)
+    print(f"{checked.summary()} (the text has {len(sentences):,} sentences, {worthy:,} check-worthy)")
+    if args.out:
+        write_jsonl(args.out, [item.to_dict() for item in checked.sentences])
+    return 0
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from fever_core.evaluation.run import evaluate
     from fever_core.common.formats import load_claims
@@ -229,6 +256,14 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                             "that can't be checked have none)")
     add_ray_options(p, "check the claims on a Ray cluster's workers, each with its own checker")
     p.set_defaults(func=cmd_check_batch)
+
+    p = commands.add_parser("check-text", help="check the check-worthy sentences of a text (.txt, .md or .html)")
+    p.add_argument("file", help="the text: a .txt, .md or .html file (at most 1 MB), or - for plain text on stdin")
+    add_checker_options(p)
+    p.add_argument("--all", action="store_true", help="check every sentence, not only the check-worthy ones")
+    p.add_argument("--out", help="write every sentence here (.jsonl, one a line): its offsets, whether it is "
+                   "check-worthy and why, and its verdict with the whole check")
+    p.set_defaults(func=cmd_check_text)
 
     p = commands.add_parser("evaluate", help="FEVER metrics on a claims file")
     p.add_argument("--claims", required=True)

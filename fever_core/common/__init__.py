@@ -62,6 +62,7 @@ from fever_core.common.settings import (
 from fever_core.common.sqlite import DatabaseKind, ThreadConnections, UnusableDatabase, WorkbenchDatabase, move_aside
 from fever_core.common.text import (
     clean_json_text,
+    clean_user_lines,
     clean_user_text,
     content_words,
     fever_to_plain,
@@ -79,7 +80,8 @@ __all__ = [
     "DEFAULT_VERIFIER", "FALLBACK_VERIFIER", "SUPPORTS", "VERDICT_WORDS",
     "Claim", "DataFileError", "DatabaseKind", "JsonlError", "Link", "ModelVersion", "Page", "Pair", "Sentence",
     "CHECK_SETTING", "CHECK_SETTINGS", "CheckSetting", "Settings", "Stance", "ThreadConnections", "UnusableDatabase", "WorkbenchDatabase",
-    "active_choice_problem", "active_verifier", "base_title", "claim_list_kind", "claim_names", "clean_json_text", "clean_user_text",
+    "active_choice_problem", "active_verifier", "base_title", "claim_list_kind", "claim_names", "clean_json_text",
+    "clean_user_lines", "clean_user_text",
     "content_words", "cpu_supports_bf16", "decode_utf8", "evidence_premise", "evidence_sentences", "fever_to_plain",
     "file_checksum", "model_checksum", "file_kind", "iter_records", "limit_cpu_threads", "line_number", "list_versions",
     "load_claim_list", "mentions_a_name", "names_page", "load_claims", "load_pairs", "load_spacy", "missing_local_model", "models_dir",

@@ -99,6 +99,7 @@ def fever_to_plain(text: str) -> str:
 _KEPT_FORMAT_CHARACTERS = "\u200c\u200d"
 """Zero-width non-joiner and joiner: invisible, but part of words (Persian, Indic scripts) and emoji sequences."""
 _LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_BLANK_LINES_RE = re.compile(r"\n{3,}")
 
 
 def clean_user_text(text: str, typed: bool = True) -> str:
@@ -118,6 +119,15 @@ def clean_user_text(text: str, typed: bool = True) -> str:
     text = "".join(ch for ch in text
                    if ch in "\t\n" or ch in _KEPT_FORMAT_CHARACTERS or unicodedata.category(ch)[0] != "C")
     return " ".join(text.split())
+
+
+def clean_user_lines(text: str) -> str:
+    """Pasted text of several lines (an article, a transcript) cleaned as :func:`clean_user_text` cleans a typed claim,
+    line by line, keeping the lines: ``\\r\\n`` and ``\\r`` end a line as ``\\n`` does, each line has its spaces
+    folded and its ends trimmed, runs of blank lines become one blank line, and blank lines at either end go."""
+    lines = [clean_user_text(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    return _BLANK_LINES_RE.sub("\n\n", "\n".join(lines)).strip("\n")
+
 
 
 def clean_json_text(value: object) -> object:

@@ -112,6 +112,11 @@ class BatchRow:
     result: CheckResult | None
     error: str = ""
 
+    @classmethod
+    def of(cls, claim: Claim, outcome: CheckResult | ClaimError) -> BatchRow:
+        """The row of a claim checked by :meth:`~fever_core.pipeline.Checker.check_many`: its result, or why not."""
+        return cls(claim, None, str(outcome)) if isinstance(outcome, ClaimError) else cls(claim, outcome)
+
     @property
     def verdict(self) -> str:
         """The verdict's label, "" for a claim that can't be checked."""

@@ -1,10 +1,10 @@
 """The HTTP API over the checker: :func:`create_app` makes the FastAPI app that ``python -m fever_core serve`` runs.
 
 Endpoints: ``POST /check`` (one claim, the JSON of ``check --json``), ``POST /claimreview`` (the same check as a
-schema.org ClaimReview in JSON-LD, with its provenance), ``POST /predict`` (the FEVER 2.0 builders'
-format), ``GET /corpora``, ``GET /health`` (200 once models and indexes are loaded, 503 before), ``GET /metrics``
-(Prometheus text), and the OpenAPI document at ``/openapi.json`` with its docs at ``/docs`` (served from the
-install, no CDN).
+schema.org ClaimReview in JSON-LD, with its provenance), ``POST /predict`` (the FEVER 2.0 builders' format),
+``POST /check-text`` (a text's check-worthy sentences, each checked as ``/check`` checks it), ``GET /corpora``,
+``GET /health`` (200 once models and indexes are loaded, 503 before), ``GET /metrics`` (Prometheus text), and the
+OpenAPI document at ``/openapi.json`` with its docs at ``/docs`` (served from the install, no CDN).
 
 Every claim goes through one :class:`~fever_core.service.batching.MicroBatcher`: claims of concurrent requests, and the
 instances of a ``/predict``, are verified together in batches (:meth:`~fever_core.pipeline.Checker.check_many`) on
@@ -42,6 +42,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader
 from fastapi_offline import FastAPIOffline
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fever_core.common import Claim, Settings, clean_json_text
@@ -54,6 +55,8 @@ from fever_core.service.metrics import CONTENT_TYPE, Gauge, Metrics
 from fever_core.service.schemas import (
     CheckRequest,
     CheckResponse,
+    CheckTextRequest,
+    CheckTextResponse,
     ClaimReviewRequest,
     CorporaResponse,
     ErrorResponse,
@@ -65,6 +68,7 @@ from fever_core.service.schemas import (
     error_body,
 )
 from fever_core.service.startup import check_can_serve, load_checkers
+from fever_core.text_check import NothingToCheck, TextCheck, TextReadError, find_sentences, plain_text, sentence_claims
 from fever_core.workbench import JSONLD_MEDIA_TYPE, Author, checker_provenance, claim_review
 
 log = logging.getLogger(__name__)
@@ -607,13 +611,34 @@ def create_app(
         options = body.options.to_options() if body.options else None
         claims = [ClaimRequest(corpus, i["claim"], options) for i in instances]
         outcomes = await service.check(claims, functools.partial(_until_disconnected, request)) if claims else []
-        predictions = []
-        for instance, outcome in zip(instances, outcomes):
-            failed = isinstance(outcome, ClaimError)
-            row = BatchRow(Claim(instance["id"], instance["claim"], None), None if failed else outcome,
-                           str(outcome) if failed else "")
-            predictions.append({**row.fever_prediction(), "request_instance": instance})
+        predictions = [{**BatchRow.of(Claim(instance["id"], instance["claim"], None), outcome).fever_prediction(),
+                        "request_instance": instance} for instance, outcome in zip(instances, outcomes)]
         return _CleanJSONResponse({"result": "success", "data": {"predictions": predictions}})
+
+    @app.post("/check-text", response_model=CheckTextResponse, responses=ERRORS, dependencies=guarded,
+              summary="Check the check-worthy sentences of a text", tags=["checking"])
+    async def check_text(body: CheckTextRequest, request: Request) -> JSONResponse:
+        """The text's sentences with their offsets, whether each is worth checking and why, and for each
+        check-worthy one its check (the JSON of `/check`), as `/check` gives it for that sentence alone; a summary
+        of the verdicts. A text with no check-worthy sentence, or more than the instance limit, is refused (422)."""
+        corpus = service.corpus(body.corpus)
+        try:
+            text = plain_text(body.text)
+            sentences = await run_in_threadpool(find_sentences, text)
+            claims = sentence_claims(sentences)
+        except TextReadError as exc:
+            raise ServiceError(422, "bad_text", str(exc)) from None
+        except NothingToCheck as exc:
+            raise ServiceError(422, "nothing_to_check", str(exc)) from None
+        if len(claims) > config.max_instances:
+            raise ServiceError(422, "too_many_sentences",
+                               f"The text has {len(claims):,} check-worthy sentences; this server checks at most "
+                               f"{config.max_instances:,} per request. Send the text in parts.")
+        options = body.options.to_options() if body.options else None
+        outcomes = await service.check([ClaimRequest(corpus, c.claim, options) for c in claims],
+                                       functools.partial(_until_disconnected, request))
+        rows = [BatchRow.of(claim, outcome) for claim, outcome in zip(claims, outcomes)]
+        return _CleanJSONResponse(TextCheck.of(text, sentences, rows).to_dict())
 
     @app.get("/corpora", response_model=CorporaResponse, responses={401: ERRORS[401]}, dependencies=guarded,
              summary="The corpora, which this server serves, and its limits", tags=["service"])

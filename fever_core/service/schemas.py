@@ -1,13 +1,14 @@
 """The service's request and response bodies: what the OpenAPI document at ``/openapi.json`` describes.
 
-``/check`` answers with :meth:`fever_core.pipeline.CheckResult.to_dict` (the JSON of ``check --json``); the models
-here describe it for the docs and for clients. ``/predict`` speaks the FEVER 2.0 builders' format (the shared
-task's fever-api): ``{"instances": [{"id", "claim"}, ...]}`` (or a list of claims, numbered from 0) in, and
-``{"result": "success", "data": {"predictions": [...]}}`` out, each prediction with ``predicted_label`` and
-``predicted_evidence`` as ``[page, line]`` pairs, as the FEVER scorer reads them. Errors, on every endpoint, are
-``{"result": "error", "data": {"code", "message"}}`` (fever-api's error shape, with a code to switch on).
-``/claimreview`` takes ``/check``'s body with the review's author (and the page's address), and answers with a
-schema.org ClaimReview in JSON-LD, whose shape schema.org describes.
+``/check`` answers with :meth:`fever_core.pipeline.CheckResult.to_dict` (the JSON of ``check --json``) and
+``/check-text`` with :meth:`fever_core.text_check.TextCheck.to_dict` (each check-worthy sentence with what ``/check``
+answers for it); the models here describe them for the docs and for clients. ``/predict`` speaks the FEVER 2.0
+builders' format (the shared task's fever-api): ``{"instances": [{"id", "claim"}, ...]}`` (or a list of claims,
+numbered from 0) in, and ``{"result": "success", "data": {"predictions": [...]}}`` out, each prediction with
+``predicted_label`` and ``predicted_evidence`` as ``[page, line]`` pairs, as the FEVER scorer reads them. Errors, on
+every endpoint, are ``{"result": "error", "data": {"code", "message"}}`` (fever-api's error shape, with a code to
+switch on). ``/claimreview`` takes ``/check``'s body with the review's author (and the page's address), and answers
+with a schema.org ClaimReview in JSON-LD, whose shape schema.org describes.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from fever_core.common import CHECK_SETTINGS, NEI, REFUTES, SUPPORTS, CheckSetting
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions
+from fever_core.text_check import MAX_TEXT_BYTES
 from fever_core.workbench import AUTHOR_KINDS
 
 Label = Literal[SUPPORTS, REFUTES, NEI]  # type: ignore[valid-type]
@@ -73,6 +75,17 @@ class ClaimReviewRequest(CheckRequest):
                             description="the web address of the page that shows the check, if there is one")
 
 
+class CheckTextRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    text: str = Field(description=f"the text whose check-worthy sentences are checked: an article, a speech, a "
+                      f"transcript (plain text; at most {MAX_TEXT_BYTES:,} bytes)",
+                      examples=["Marie Curie won two Nobel Prizes. I think she was brilliant."])
+    corpus: str | None = Field(None, description="one of the corpora this server serves (GET /corpora); "
+                               "default: the first")
+    options: CheckOptionsBody | None = None
+
+
 class PredictInstance(BaseModel):
     """A claim as FEVER's files and fever-api write it; other fields (a gold label, evidence) are kept and echoed
     back in ``request_instance``."""
@@ -112,7 +125,8 @@ class PredictRequest(BaseModel):
 
 
 class ErrorDetail(BaseModel):
-    code: str = Field(description="what went wrong, for programs: invalid_request, bad_claim, too_many_instances, "
+    code: str = Field(description="what went wrong, for programs: invalid_request, bad_claim, bad_text, "
+                      "nothing_to_check, too_many_instances, too_many_sentences, "
                       "corpus_not_served, body_too_large, unsupported_encoding, unauthorized, overloaded, timeout, "
                       "loading, not_found, method_not_allowed, header_timeout, body_timeout, invalid_http, "
                       "client_closed_request, internal_error")
@@ -198,6 +212,26 @@ class CheckResponse(BaseModel):
     timings: dict[str, float] = Field(description="seconds per stage; verification is shared by the claims "
                                       "verified in the same batch")
     warnings: list[str]
+
+
+class TextSentenceOut(BaseModel):
+    index: int = Field(description="the sentence's position in the text, from 0")
+    text: str
+    start: int = Field(description="the offset of its first character in the text, in characters")
+    end: int = Field(description="the offset just past its last character")
+    worthy: bool = Field(description="it states a fact about named things, numbers or dates")
+    reason: str = Field(description="why it is, or is not, worth checking")
+    checked: bool
+    verdict: Label | None = None
+    probability: float | None = Field(None, description="the verdict's probability, 0 to 1")
+    error: str | None = Field(None, description="why a check-worthy sentence could not be checked")
+    result: CheckResponse | None = Field(None, description="its check: what /check answers for it")
+
+
+class CheckTextResponse(BaseModel):
+    text: str = Field(description="the text as read (the offsets point into it)")
+    summary: dict[str, int] = Field(description="sentences checked, and how many got each verdict")
+    sentences: list[TextSentenceOut]
 
 
 class Prediction(BaseModel):

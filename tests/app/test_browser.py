@@ -7,9 +7,9 @@ pressing Check to the verdict on screen, as Playwright sees it (it polls, after 
 only every 0.5 s) and as the page itself notes it (a MutationObserver's clock); then the verdict's
 sources and caution, bad input, settings kept while moving between pages through the sidebar,
 annotating the Munich claim, a permalink restoring its corpus and settings, re-opening a check from
-History, a batch of 200 claims uploaded as text (timed; the app used meanwhile), and improving the
-verifier on 20 annotations from the Models page, using the new version and switching back. Screenshots
-and timings go to ``test-artifacts/``.
+History, a batch of 200 claims uploaded as text (timed; the app used meanwhile), a pasted news text whose
+check-worthy sentences are checked and marked, and improving the verifier on 20 annotations from the Models page,
+using the new version and switching back. Screenshots and timings go to ``test-artifacts/``.
 
 ``make test`` installs Chromium (Debian package ``chromium``); where it can't be installed the test
 skips and says why.
@@ -508,7 +508,8 @@ CARD_CLAIMS = {
 }
 # Each page's address and title; Verify opens on a check (its permalink) so that its card and evidence show.
 PAGES = {
-    "verify": ({"claim": MUNICH_CLAIM, "corpus": APP_CORPUS}, "Verify a claim"), "batch": ({}, "Batch check"),
+    "verify": ({"claim": MUNICH_CLAIM, "corpus": APP_CORPUS}, "Verify a claim"), "check_text": ({}, "Check a text"),
+    "batch": ({}, "Batch check"),
     "history": ({}, "History"), "annotate": ({}, "Annotate"), "models": ({}, "Models"),
     "evaluate": ({}, "Evaluate"), "corpus": ({}, "Corpus"),
 }
@@ -708,6 +709,63 @@ def test_a_batch_uploaded_as_text_runs_in_the_background_with_progress_and_downl
     )
     print(f"\nbatch: {reported.group(2)} claims/s ({BATCH_CLAIMS} claims in {reported.group(1)} s); a check meanwhile "
           f"{meanwhile:.2f} s")
+
+
+# --- checking a text (issue 36, item 1) --------------------------------------------------------------------------
+
+NEWS_TEXT = """Films, detectives and German cities
+
+Jaws is a 1975 American thriller film directed by Steven Spielberg. The film is about a giant man-eating great white
+shark. Critics called it <b>terrifying</b>.
+
+Steven Spielberg was born in Cincinnati, Ohio, in 1946. I think he is the greatest director of his generation.
+
+Sir Arthur Conan Doyle was a British writer who created the detective Sherlock Holmes. He was born in Edinburgh in
+1859. Edinburgh is the capital city of Scotland.
+
+Munich is the capital of the German state of Saxony. Dresden is the capital city of Saxony. Will Leipzig ever be the
+capital?
+
+Soul Food is a 1997 American comedy-drama film released by Fox 2000 Pictures. We will review the film next week."""
+
+
+def test_a_pasted_text_gets_its_check_worthy_sentences_marked_and_each_opens_its_card(page, server, settings):
+    open_address(page, server, {"claim": WARM_CLAIMS[0], "corpus": APP_CORPUS}, "Verify a claim")  # defaults
+    open_from_sidebar(page, "Check a text", "Check a text")
+    page.get_by_label("…or paste it: an article, a speech, a transcript").fill(NEWS_TEXT)
+    page.get_by_role("button", name="Find the sentences to check").click()
+    check = page.get_by_role("button", name=re.compile(r"^Check \d+ sentences$"))
+    check.wait_for(timeout=60_000)
+    wait_until_idle(page)
+    page.screenshot(path=str(ARTIFACTS / "check-text-choice-page.png"), full_page=True)
+    page.locator('[data-testid="stDataFrame"]').first.screenshot(path=str(ARTIFACTS / "check-text-choice.png"))
+    picked = int(re.search(r"\d+", check.inner_text()).group())
+    kept = history_count(settings)
+    check.click()
+    summary = page.locator('[data-testid="stAlert"]', has_text="sentences checked")
+    summary.wait_for(timeout=300_000)
+    wait_until_idle(page)
+    page.screenshot(path=str(ARTIFACTS / "check-text-marked-page.png"), full_page=True)
+    assert summary.inner_text().startswith(f"{picked} sentences checked: ")
+    marked = page.locator(".st-key-text_marked")
+    marked.screenshot(path=str(ARTIFACTS / "check-text-marked.png"))
+    words = re.findall(r"(Supported|Refuted|Not enough info) \((\d+)\)", marked.inner_text())
+    assert [int(number) for _, number in words] == list(range(1, picked + 1))
+    assert "Critics called it <b>terrifying</b>." in marked.inner_text()  # the text's HTML shown, not rendered
+    assert marked.locator("b", has_text="terrifying").count() == 0
+    assert history_count(settings) == kept + picked
+
+    first = page.locator('[data-testid="stExpander"]', has_text="(1) ").first
+    first.locator("summary").click()
+    first.get_by_role("button", name="Open its verdict card").click()
+    page.get_by_text("Re-opened from History").wait_for(timeout=60_000)
+    page.locator("h3", has_text="Verdict:").first.wait_for(timeout=60_000)
+    wait_until_idle(page)
+    assert page.get_by_text("Claim: Jaws is a 1975 American thriller film directed by Steven Spielberg.").count() == 1
+    assert words[0][0] in page.locator("h3", has_text="Verdict:").first.inner_text()
+    assert history_count(settings) == kept + picked  # the card as it was checked, not checked again
+    page.screenshot(path=str(ARTIFACTS / "check-text-card-page.png"), full_page=True)
+    page.locator(".st-key-verdict_card").screenshot(path=str(ARTIFACTS / "check-text-card.png"))
 
 
 # --- improving the verifier from the app (issue 19, item 3) -----------------------------------------------------

@@ -874,3 +874,93 @@ def test_a_batch_names_the_claims_checked_before(open_page, data_dir):
     table = app.dataframe[0].value
     assert list(table.columns)[-2:] == ["checked before", "open"]
     assert list(table["checked before"].fillna("")) == ["", "", "Fox 2000 Pictures released the film Soul Food."]
+
+
+# --- check a text (issue 36, item 1) -----------------------------------------------------------------------------
+
+NEWS = """Films and their makers
+
+Jaws is a 1975 thriller film directed by Steven Spielberg. I think it is <b>wonderful</b>. Spielberg was born in
+Cincinnati. Who could forget the shark? Soul Food was released by Fox 2000 Pictures in 1997."""
+
+
+def find_sentences_on_page(open_page, text: str) -> AppTest:
+    app = open_page("check_text")
+    app.text_area(key="_text_pasted").input(text)
+    return press(app, "Find the sentences to check")
+
+
+def until_checked(app: AppTest) -> AppTest:
+    """The page drawn again until its check has ended."""
+    for _ in range(120):
+        if app.success or app.exception:
+            return app
+        time.sleep(0.5)
+        app.run()
+    raise AssertionError("the check did not end in a minute")
+
+
+def test_check_a_text_picks_the_check_worthy_sentences_checks_them_and_marks_them(open_page, data_dir):
+    app = find_sentences_on_page(open_page, NEWS)
+    assert not app.exception
+    choice = app.dataframe[0].value
+    assert list(choice.columns) == ["check", "sentence", "why"]
+    assert list(choice["check"]) == [False, True, False, True, False, True]
+    assert choice["why"][2] == "an opinion (think)" and choice["why"][4] == "a question"
+    until_checked(press(app, "Check 3 sentences"))
+    assert not app.exception
+    summary = app.success[0].value
+    assert summary.startswith("3 sentences checked: ") and "SUPPORTS" not in summary
+    assert sum(int(n) for n in __import__("re").findall(r"(\d+) (?:Supported|Refuted|Not enough info)", summary)) == 3
+    marked = next(md.value for md in app.markdown if "Spielberg was born" in md.value)
+    assert marked.count("-background[") == 3 and "(1)**]" in marked and "(3)**]" in marked
+    assert r"I think it is \<b\>wonderful\</b\>\." in marked  # the user's HTML escaped, never rendered
+    assert [e.label.split(" · ")[1] for e in app.expander] == [
+        r"Jaws is a 1975 thriller film directed by Steven Spielberg\.", r"Spielberg was born in Cincinnati\.",
+        r"Soul Food was released by Fox 2000 Pictures in 1997\."]
+    assert dict(app.query_params)["text"] and history_of(data_dir).count() == 3
+
+
+def test_check_a_text_checks_the_sentences_the_person_ticks_and_opens_a_card(app_env, data_dir):
+    app = open_frame()
+    app.switch_page("pages/check_text.py").run()  # through the frame: Verify is a page of its navigation
+    app.text_area(key="_text_pasted").input(NEWS)
+    press(app, "Find the sentences to check")
+    draft = app.session_state["text_draft"]
+    app.session_state[f"text_choice_{draft.draft_id}"] = {
+        "edited_rows": {1: {"check": False}, 2: {"check": True}}, "added_rows": [], "deleted_rows": []}
+    app.run()
+    until_checked(press(app, "Check 3 sentences"))
+    assert not app.exception
+    assert [e.label.split(" · ")[1] for e in app.expander] == [
+        r"I think it is \<b\>wonderful\</b\>\.", r"Spielberg was born in Cincinnati\.",
+        r"Soul Food was released by Fox 2000 Pictures in 1997\."]
+    entry = history_of(data_dir).search("wonderful")[0]
+    press(app, "Open its verdict card")
+    assert not app.exception
+    assert app.title[0].value == "Verify a claim" and dict(app.query_params) == {"history": str(entry.entry_id)}
+    assert any(note.value.startswith("Re-opened from History") for note in app.info)
+    assert history_of(data_dir).count() == 3  # the card as it was checked, not checked again
+
+
+@pytest.mark.parametrize("text, why", [
+    ("Thank you all so much! I think we should do better. Will it rain?", "None of the text's 3 sentences looks "
+     "worth checking"),
+    ("   ", "Can't read the text: The text is empty"),
+])
+def test_check_a_text_says_why_it_has_nothing_to_check(open_page, text, why):
+    app = find_sentences_on_page(open_page, text)
+    if app.error:
+        assert app.error[0].value.replace("\\", "").startswith(why)
+        return
+    assert [b.disabled for b in app.button if b.label.startswith("Check ")] == [True]
+    assert app.info[0].value.startswith(why)
+
+
+def test_check_a_text_reads_an_uploaded_html_file_without_its_scripts(open_page):
+    app = open_page("check_text")
+    page = b"<html><script>alert('SCRIPT-1')</script><p>Jaws is a 1975 film by Steven Spielberg.</p></html>"
+    app.file_uploader[0].set_value(("article.html", page, "text/html")).run()
+    press(app, "Find the sentences to check")
+    assert not app.exception
+    assert list(app.dataframe[0].value["sentence"]) == ["Jaws is a 1975 film by Steven Spielberg."]

@@ -160,3 +160,47 @@ def test_check_says_when_a_claim_was_checked_before_and_why_a_history_can_t_be_r
             assert said == []
         assert ("history database" in out.err and "is damaged" in out.err) == (name == "damaged")
     assert (folders["damaged"] / "history.sqlite").read_bytes() == b"not a database" * 100
+
+
+TEXT = """Films and their makers
+
+Jaws is a 1975 thriller film directed by Steven Spielberg. I think it is wonderful. Spielberg was born in Cincinnati.
+Who could forget the shark? Soul Food was released by Fox 2000 Pictures in 1997."""
+
+
+def test_check_text_prints_each_check_worthy_sentence_s_verdict_as_check_gives_it(settings, workspace, tiny_nli_model,
+                                                                                  tmp_path, capsys):
+    options = ["--data-dir", str(settings.data_dir)]
+    checker_options = ["--corpus", "fixture", "--model", str(tiny_nli_model), "--no-two-hop"]
+    article, out = tmp_path / "article.md", tmp_path / "sentences.jsonl"
+    article.write_text(TEXT.replace("Films and their makers", "# Films and their makers"))
+    assert main([*options, "check-text", str(article), *checker_options, "--out", str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [line["text"] for line in lines if line["checked"]] == [
+        "Jaws is a 1975 thriller film directed by Steven Spielberg.", "Spielberg was born in Cincinnati.",
+        "Soul Food was released by Fox 2000 Pictures in 1997."]
+    assert len(lines) == 6 and not lines[2]["worthy"] and lines[2]["reason"] == "an opinion (think)"
+    checked = [line for line in lines if line["checked"]]
+    for line, shown in zip(checked, printed):
+        assert shown.startswith(line["verdict"]) and shown.endswith(line["text"])
+        assert main([*options, "check", line["text"], *checker_options, "--json"]) == 0
+        alone = json.loads(capsys.readouterr().out)
+        assert line["result"]["verdict"] == alone["verdict"] and line["verdict"] == alone["verdict"]["label"]
+    assert printed[3].startswith("3 sentences checked: ") and printed[3].endswith(
+        "(the text has 6 sentences, 3 check-worthy)")
+
+
+def test_check_text_refuses_a_binary_file_and_a_text_with_nothing_to_check_before_any_model_loads(tmp_path, capsys):
+    options = ["--data-dir", "/nonexistent", "check-text"]
+    checker_options = ["--corpus", "nothing", "--model", "/nonexistent"]
+    pdf = tmp_path / "report.txt"
+    pdf.write_bytes(b"%PDF-1.7\n\x00\x01binary")
+    assert main([*options, str(pdf), *checker_options]) == 2
+    assert "error: report.txt is not a text file" in capsys.readouterr().err
+    chat = tmp_path / "chat.txt"
+    chat.write_text("Thank you all so much! I think we should do better. Will it rain?")
+    assert main([*options, str(chat), *checker_options]) == 2
+    assert "error: None of the text's 3 sentences looks worth checking" in capsys.readouterr().err
+    assert main([*options, str(chat), *checker_options, "--out", str(tmp_path / "out.csv")]) == 2
+    assert "give a .jsonl file" in capsys.readouterr().err

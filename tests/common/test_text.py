@@ -2,6 +2,7 @@ import json
 
 from fever_core.common.text import (
     clean_json_text,
+    clean_user_lines,
     clean_user_text,
     fever_to_plain,
     normalise_title_key,
@@ -69,3 +70,8 @@ def test_a_claim_in_another_language_is_told_from_an_english_one():
                     "Real Madrid plays at the Santiago Bernabéu.", "Bal du moulin de la Galette was painted by Renoir.",
                     "Un Chien Andalou is a 1929 film.", "The war lasted six years."]:
         assert not probably_not_english(english), english
+
+
+def test_clean_user_lines_keeps_lines_and_one_blank_line_between_paragraphs():
+    assert clean_user_lines("  Title \r\n\r\n\r\n\r\nOne\x00  line.\rNext\tline.\n\n\n") == "Title\n\nOne line.\nNext line."
+    assert clean_user_lines("\n\n \n") == ""

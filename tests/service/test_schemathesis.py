@@ -22,7 +22,8 @@ from fever_core.service.config import ServiceConfig
 EXAMPLES = {"POST /check": 100, "POST /claimreview": 30, "POST /predict": 60}
 """Cases per operation and mode; 10 for the others (each /check case checks a claim, about 20 ms here)."""
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
-OPERATIONS = ["POST /check", "POST /claimreview", "POST /predict", "GET /corpora", "GET /health", "GET /metrics"]
+OPERATIONS = ["POST /check", "POST /claimreview", "POST /predict", "POST /check-text", "GET /corpora", "GET /health",
+              "GET /metrics"]
 
 
 @pytest.fixture(scope="module")

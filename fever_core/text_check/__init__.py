@@ -1,0 +1,37 @@
+"""Check a text: an article, a speech, a transcript, pasted or read from a ``.txt``, ``.md`` or ``.html`` file.
+
+:mod:`~fever_core.text_check.reading` (the plain text of a paste or a file: HTML through a real parser, scripts
+dropped; binary files and texts over 1 MB refused), :mod:`~fever_core.text_check.worthiness` (the sentences with
+their offsets, and which are worth checking, with why: a transparent scorer on spaCy's parse) and
+:mod:`~fever_core.text_check.check` (the chosen sentences checked through the batch runner: a :class:`TextCheck`).
+The CLI's ``check-text``, the service's ``/check-text`` and the "Check a text" page use it.
+"""
+
+from __future__ import annotations
+
+from fever_core.text_check.check import (
+    CheckedSentence,
+    NothingToCheck,
+    TextCheck,
+    check_text,
+    sentence_claims,
+    worthy_indexes,
+)
+from fever_core.text_check.reading import (
+    MAX_TEXT_BYTES,
+    TEXT_KINDS,
+    TextReadError,
+    html_to_text,
+    markdown_to_text,
+    plain_text,
+    read_text_file,
+    text_of_bytes,
+)
+from fever_core.text_check.worthiness import TextSentence, find_sentences
+
+__all__ = [
+    "MAX_TEXT_BYTES", "TEXT_KINDS",
+    "CheckedSentence", "NothingToCheck", "TextCheck", "TextReadError", "TextSentence",
+    "check_text", "find_sentences", "html_to_text", "markdown_to_text", "plain_text", "read_text_file",
+    "sentence_claims", "text_of_bytes", "worthy_indexes",
+]

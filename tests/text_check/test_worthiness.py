@@ -1,0 +1,111 @@
+"""A text's sentences with their offsets, and which are worth checking, with why: clear cases of each rule."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from fever_core.text_check import MAX_TEXT_BYTES, NothingToCheck, find_sentences, plain_text, sentence_claims
+
+ARTICLE = """Floods cut off villages
+
+The River Severn burst its banks on Tuesday, flooding 300 homes in Shrewsbury. I think the defences failed.
+Will the government act? Stanley Kubrick directed 2001: A Space Odyssey in 1968.
+
+ALVAREZ: Under the current system, 26 million Americans have no health insurance.
+HILL: We will cut taxes for every family.
+- Oslo is the capital of Norway.
+1/ The stadium was approved by the council on 14 March."""
+
+
+def test_sentences_keep_their_offsets_into_the_text():
+    sentences = find_sentences(ARTICLE)
+    assert [s.text for s in sentences] == [
+        "Floods cut off villages",
+        "The River Severn burst its banks on Tuesday, flooding 300 homes in Shrewsbury.",
+        "I think the defences failed.",
+        "Will the government act?",
+        "Stanley Kubrick directed 2001: A Space Odyssey in 1968.",  # not cut after the colon
+        "Under the current system, 26 million Americans have no health insurance.",  # no speaker
+        "We will cut taxes for every family.",
+        "Oslo is the capital of Norway.",  # no list mark
+        "The stadium was approved by the council on 14 March.",  # no thread number
+    ]
+    assert all(ARTICLE[s.start:s.end] == s.text for s in sentences)
+    assert [s.index for s in sentences] == list(range(len(sentences)))
+
+
+def test_a_line_ending_mid_sentence_is_joined_and_one_ending_a_sentence_is_not():
+    text = "The river burst its banks on Tuesday,\nflooding 300 homes.\nShrewsbury opened two rest centres."
+    assert [s.text for s in find_sentences(text)] == [
+        "The river burst its banks on Tuesday,\nflooding 300 homes.", "Shrewsbury opened two rest centres."]
+
+
+@pytest.mark.parametrize("sentence, reason", [
+    ("The River Severn burst its banks on Tuesday, flooding 300 homes in Shrewsbury.", "names"),
+    ("Marie Curie won two Nobel Prizes.", "names Marie Curie"),
+    ("Inflation peaked at 9.1 per cent in June 2022.", "gives 9.1 per cent, June 2022"),
+    ("Millions of jobs were lost in 2009.", "gives Millions"),
+    ("I was born in Leeds in 1975.", "names Leeds"),  # the writer's past is a fact
+    ("The plant can produce 5,000 cars a year.", "gives 5,000"),
+])
+def test_a_fact_about_named_things_numbers_or_dates_is_worth_checking(sentence, reason):
+    (found,) = find_sentences(sentence)
+    assert found.worthy and found.reason.startswith(reason), found
+
+
+@pytest.mark.parametrize("sentence, reason", [
+    ("Did Marie Curie win two Nobel Prizes?", "a question"),
+    ("I think Tesla is overrated.", "an opinion (think)"),
+    ("Critics believe the 2021 barriers failed.", "an opinion (believe)"),
+    ("Spain is a wonderful country.", "an opinion (wonderful)"),
+    ("Honestly, the Paris show was great.", "an opinion (Honestly)"),
+    ("I like the way we did it in Massachusetts.", "an opinion (like)"),
+    ("I'm proud of our work in Ohio.", "the writer's feelings (proud)"),
+    ("We will open a store in Berlin next year.", "the writer's own plans"),
+    ("I plan to visit Japan in May.", "the writer's own plans"),
+    ("We're going to build 500 homes in Leeds.", "the writer's own plans"),
+    ("The mayor of Paris should resign.", "a recommendation (should)"),
+    ("The company needs to cut 2,000 jobs.", "a recommendation (needs to)"),
+    ("Prices in Germany might rise in March.", "speculation (might)"),
+    ("The Bank of England will raise rates in 2025.", "a prediction (will)"),
+    ("Get out and vote on November 5th.", "an instruction"),
+    ("Let me tell you about Lisbon.", "an instruction"),
+    ("Thank you, Jim, and Mr. President.", "thanks or a greeting"),
+    ("Good evening and welcome to Ohio.", "thanks or a greeting"),
+    ("Three days in Lisbon", "a fragment (no verb)"),
+    ("Lisbon, 2019.", "a fragment (under 4 words)"),
+    ("Things have changed a lot since then.", "names no person"),
+    ("He voted against it.", "names no person"),  # who is "he"? The sentence alone can't say
+    ("That's just not true, John.", "names no person"),  # John is spoken to, not spoken of
+])
+def test_questions_opinions_plans_instructions_and_fragments_are_not(sentence, reason):
+    (found,) = find_sentences(sentence)
+    assert not found.worthy and found.reason.startswith(reason), found
+
+
+def test_a_text_with_no_check_worthy_sentence_says_so():
+    sentences = find_sentences("Thank you all so much! I think we should do better. Will it rain?")
+    assert not any(s.worthy for s in sentences)
+    with pytest.raises(NothingToCheck, match="None of the text's 3 sentences looks worth checking: none states a fact"):
+        sentence_claims(sentences)
+    assert [c.claim for c in sentence_claims(sentences, [2])] == ["Will it rain?"]  # chosen by hand: checked
+    with pytest.raises(NothingToCheck, match="No sentence is chosen"):
+        sentence_claims(sentences, [])
+
+
+def test_an_empty_text_has_no_sentences():
+    assert find_sentences("") == [] and find_sentences("\n\n  \n") == []
+
+
+def test_a_text_of_1_mb_in_one_paragraph_is_split_whole_in_pieces(monkeypatch):
+    sentence = "Marie Curie won two Nobel Prizes, in 1903 and 1911. I think she was brilliant. "
+    text = plain_text((sentence * (MAX_TEXT_BYTES // len(sentence) + 1))[:MAX_TEXT_BYTES])
+    started = time.perf_counter()
+    sentences = find_sentences(text)
+    seconds = time.perf_counter() - started
+    assert len(sentences) == text.count(". ") + 1
+    assert all(text[s.start:s.end] == s.text for s in sentences)
+    assert sum(s.worthy for s in sentences) == text.count("Marie Curie")
+    print(f"\n1 MB in one paragraph: {len(sentences):,} sentences in {seconds:.1f} s")
