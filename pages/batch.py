@@ -20,7 +20,7 @@ import streamlit as st
 
 from fever_core.common import Claim, DataFileError, UnusableDatabase, read_claim_list
 from fever_core.evaluation import RESULT_COLUMNS, BatchJob, BatchRow, predictions_jsonl, results_csv
-from fever_core.workbench import JSONLD_MEDIA_TYPE, EarlierCheck, checker_provenance, claim_reviews, to_jsonld
+from fever_core.workbench import EarlierCheck
 from pages.background import keep_batch, kept_batches
 from pages.shared import (
     UiSettings,
@@ -28,6 +28,7 @@ from pages.shared import (
     check_options,
     checker_or_stop,
     claimreview_author,
+    claimreviews_button,
     corpus_label,
     current_settings,
     earlier_checks,
@@ -189,23 +190,8 @@ def show_results(batch: Batch) -> None:
                             "text/csv", on_click="ignore")
     cols[1].download_button("Download FEVER predictions (jsonl)", predictions_jsonl(report.rows), "predictions.jsonl",
                             "application/jsonl", on_click="ignore")
-    claimreviews_button(cols[2], batch, author)
-
-
-def claimreviews_button(column, batch: Batch, author) -> None:
-    """Every checked claim of a finished batch as schema.org ClaimReview JSON-LD, one document whose ``@graph`` holds
-    a ClaimReview each (:func:`~fever_core.workbench.claim_reviews`; claims that can't be checked have none);
-    disabled, saying why, without an author."""
-    label = "Download ClaimReviews (JSON-LD)"
-    if author is None:
-        column.download_button(label, "", disabled=True, help="Name an author above.")
-        return
-    checked = [row.result for row in batch.job.report.rows if row.result is not None]
-    provenance = checker_provenance(checker_or_stop(batch.ui), check_options(batch.ui))
-    document = claim_reviews(checked, provenance, author, published=batch.job.started_at)
-    column.download_button(label, to_jsonld(document), "claimreviews.jsonld", JSONLD_MEDIA_TYPE, on_click="ignore",
-                           help=f"{count(len(checked), 'ClaimReview')} in one JSON-LD document (claims that can't be "
-                           "checked have none), each with the verifier's and the corpus's checksums and the settings.")
+    claimreviews_button(cols[2], [row.result for row in report.rows if row.result is not None], batch.ui, author,
+                        batch.job.started_at)
 
 
 ui = current_settings()

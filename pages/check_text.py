@@ -23,6 +23,7 @@ import streamlit as st
 
 from fever_core.common import UnusableDatabase
 from fever_core.evaluation import BatchJob, BatchRow
+from fever_core.workbench import EarlierCheck
 from fever_core.text_check import (
     TEXT_KINDS,
     CheckedSentence,
@@ -41,9 +42,13 @@ from pages.shared import (
     browser_session,
     check_on_verify,
     check_options,
+    checked_before_markdown,
     checker_or_stop,
+    claimreview_author,
+    claimreviews_button,
     corpus_label,
     current_settings,
+    earlier_checks,
     footer,
     load_history,
     permalink_params,
@@ -80,13 +85,15 @@ class Draft:
 @dataclass(frozen=True)
 class TextBatch:
     """A text being checked, or checked, as the page knows it: the job checking its chosen sentences, the text, the
-    settings, and each checked sentence's history entry (filled in by the job's thread as it goes)."""
+    settings, each checked sentence's history entry and its best earlier check (filled in by the job's thread as it
+    goes; see :func:`~pages.shared.earlier_checks`)."""
 
     job: BatchJob
     draft: Draft
     chosen: list[int]
     ui: UiSettings
     history: dict[int, int] = field(default_factory=dict)
+    earlier: dict[int, EarlierCheck] = field(default_factory=dict)
 
     def checked(self) -> TextCheck:
         """The text with the checks made so far."""
@@ -152,8 +159,13 @@ def start_checking(ui: UiSettings, draft: Draft, chosen: list[int]) -> None:
     checker = checker_or_stop(ui)
     history, settings, session = load_history(), asdict(ui), browser_session()
     batch = TextBatch(BatchJob(claims), draft, [int(claim.id) for claim in claims], ui)
+    find_earlier = earlier_checks(checker)
 
     def keep_in_history(row: BatchRow) -> None:
+        if row.result is not None:  # looked up before it is kept: not itself
+            earlier = next(iter(find_earlier(row.result.claim)), None)
+            if earlier is not None:
+                batch.earlier[int(row.claim.id)] = earlier
         if row.result is not None and history is not None:
             with suppress(UnusableDatabase):  # the check stands; load_history said why it can't be kept
                 batch.history[int(row.claim.id)] = history.add(row.result, settings, batch=batch.job.job_id,
@@ -224,6 +236,8 @@ def sentence_list(batch: TextBatch, items: list[CheckedSentence]) -> None:
             verdict = item.result.verdict
             st.markdown(f":{VERDICT_COLOURS[item.verdict]}[**{word}**] · {PROBABILITY} "
                         f"{verdict.probabilities[item.verdict]:.2f} · " + plain(verdict.why or verdict.reason))
+            if item.sentence.index in batch.earlier:
+                st.markdown(checked_before_markdown(batch.earlier[item.sentence.index]))
             if st.button("Open its verdict card", key=f"card_{batch.job.job_id}_{item.sentence.index}",
                          help="Verify shows the sentence's verdict card and evidence, as it was checked"):
                 open_card(batch, item)
@@ -258,8 +272,16 @@ def show_result(batch: TextBatch) -> None:
     if batch.job.error:
         st.error(plain(f"The check ended early: {batch.job.error}"))
     stopped = " (stopped)" if batch.job.report and batch.job.report.stopped else ""
-    st.success(batch.checked().summary(verdict_word) + stopped)
+    checked = batch.checked()
+    st.success(checked.summary(verdict_word) + stopped)
+    repeats = len(batch.earlier)
+    if repeats:
+        st.caption(f"{count(repeats, 'sentence')} checked before (History or Annotate): open "
+                   f"{'it' if repeats == 1 else 'them'} below for the earlier check.")
     show_checks(batch)
+    author = claimreview_author()
+    claimreviews_button(st, [item.result for item in checked.sentences if item.result is not None], batch.ui, author,
+                        batch.job.started_at)
 
 
 ui = current_settings()

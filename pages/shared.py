@@ -38,7 +38,7 @@ from fever_core.common import (
 )
 from fever_core.corpus import LIVE_CORPUS, list_corpora
 from fever_core.verification import RULE, VerdictPolicy
-from pages.words import metric_help, metric_word
+from pages.words import count, metric_help, metric_word, verdict_word
 
 if TYPE_CHECKING:
     from fever_core.corpus import CorpusStore
@@ -605,6 +605,37 @@ def claimreview_author():
     except ValueError as exc:
         st.warning(plain(f"No ClaimReview: {exc}"))
         return None
+
+
+def claimreviews_button(column, results: list, ui: UiSettings, author, published: float) -> None:
+    """A download of checks (CheckResults) as schema.org ClaimReview JSON-LD, one document whose ``@graph`` holds a
+    ClaimReview each (:func:`~fever_core.workbench.claim_reviews`), with the provenance of ``ui``'s checker; dated
+    ``published`` (Unix seconds); disabled, saying why, without an ``author`` (:func:`claimreview_author`)."""
+    from fever_core.workbench import JSONLD_MEDIA_TYPE, checker_provenance, claim_reviews, to_jsonld
+
+    label = "Download ClaimReviews (JSON-LD)"
+    if author is None:
+        column.download_button(label, "", disabled=True, help="Name an author above.")
+        return
+    provenance = checker_provenance(checker_or_stop(ui), check_options(ui))
+    document = claim_reviews(results, provenance, author, published=published)
+    column.download_button(label, to_jsonld(document), "claimreviews.jsonld", JSONLD_MEDIA_TYPE, on_click="ignore",
+                           help=f"{count(len(results), 'ClaimReview')} in one JSON-LD document (claims that can't be "
+                           "checked have none), each with the verifier's and the corpus's checksums and the settings.")
+
+
+def checked_before_markdown(earlier) -> str:
+    """The card's line for an earlier check of the claim: its claim, verdict and when, and a link that re-opens it
+    (a check in Verify, as it was made; an annotation in Annotate). ``earlier``: a
+    :class:`~fever_core.workbench.EarlierCheck`."""
+    from fever_core.workbench import HISTORY, ago
+
+    verdict = verdict_word(earlier.verdict)
+    if earlier.source == HISTORY:
+        link = f"[re-open it ↗](./?history={earlier.entry_id})"
+    else:
+        verdict, link = f"{verdict} (annotated)", f"[open it in Annotate ↗](./annotate?item={earlier.entry_id})"
+    return f"🔁 **Checked before:** “{plain(earlier.claim)}”, {verdict}, {ago(earlier.checked_at)} · {link}"
 
 
 def footer() -> None:

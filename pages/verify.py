@@ -33,12 +33,10 @@ from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, Judged
 from fever_core.retrieval import drawn_chains
 from fever_core.verification import stance_label
 from fever_core.workbench import (
-    HISTORY,
     JSONLD_MEDIA_TYPE,
     EarlierCheck,
     HistoryEntry,
     Provenance,
-    ago,
     checker_provenance,
     claim_review,
     to_jsonld,
@@ -49,6 +47,7 @@ from pages.shared import (
     WikipediaLink,
     browser_session,
     check_options,
+    checked_before_markdown,
     checker_loading,
     checker_or_stop,
     claimreview_author,
@@ -195,17 +194,6 @@ def quote_markdown(item: JudgedSentence, link: WikipediaLink) -> str:
     """A deciding sentence as the card quotes it: its words, then its page, line and Wikipedia link."""
     e = item.sentence
     return f"> “{plain(e.text)}”\n>\n> — **{plain(e.title)}**, sentence {e.line} · {link.markdown()}"
-
-
-def checked_before_markdown(earlier: EarlierCheck) -> str:
-    """The card's line for an earlier check of the claim: its claim, verdict and when, and a link that re-opens it
-    (a check in Verify, as it was made; an annotation in Annotate)."""
-    verdict = verdict_word(earlier.verdict)
-    if earlier.source == HISTORY:
-        link = f"[re-open it ↗](./?history={earlier.entry_id})"
-    else:
-        verdict, link = f"{verdict} (annotated)", f"[open it in Annotate ↗](./annotate?item={earlier.entry_id})"
-    return f"🔁 **Checked before:** “{plain(earlier.claim)}”, {verdict}, {ago(earlier.checked_at)} · {link}"
 
 
 def show_verdict(checked: CheckedClaim) -> None:

@@ -900,6 +900,11 @@ def until_checked(app: AppTest) -> AppTest:
     raise AssertionError("the check did not end in a minute")
 
 
+def sentence_cards(app: AppTest) -> list[str]:
+    """The checked sentences' expanders, by sentence (the ClaimReview author's expander aside)."""
+    return [e.label.split(" · ")[1] for e in app.expander if " · " in e.label]
+
+
 def test_check_a_text_picks_the_check_worthy_sentences_checks_them_and_marks_them(open_page, data_dir):
     app = find_sentences_on_page(open_page, NEWS)
     assert not app.exception
@@ -915,10 +920,30 @@ def test_check_a_text_picks_the_check_worthy_sentences_checks_them_and_marks_the
     marked = next(md.value for md in app.markdown if "Spielberg was born" in md.value)
     assert marked.count("-background[") == 3 and "(1)**]" in marked and "(3)**]" in marked
     assert r"I think it is \<b\>wonderful\</b\>\." in marked  # the user's HTML escaped, never rendered
-    assert [e.label.split(" · ")[1] for e in app.expander] == [
+    assert sentence_cards(app) == [
         r"Jaws is a 1975 thriller film directed by Steven Spielberg\.", r"Spielberg was born in Cincinnati\.",
         r"Soul Food was released by Fox 2000 Pictures in 1997\."]
     assert dict(app.query_params)["text"] and history_of(data_dir).count() == 3
+
+
+def test_a_text_checked_again_marks_its_sentences_checked_before_and_downloads_its_claimreviews(open_page, data_dir,
+                                                                                                 downloads):
+    from tests.jsonld import expand
+
+    first = until_checked(press(find_sentences_on_page(open_page, NEWS), "Check 3 sentences"))
+    assert not any("checked before" in c.value for c in first.caption)
+    assert not [md for md in first.markdown if "Checked before:" in md.value]
+    again = until_checked(press(find_sentences_on_page(open_page, NEWS), "Check 3 sentences"))
+    assert not again.exception
+    assert any(c.value.startswith("3 sentences checked before") for c in again.caption)
+    lines = [md.value for md in again.markdown if "Checked before:" in md.value]
+    assert len(lines) == 3 and any("Spielberg was born in Cincinnati" in line for line in lines)
+    document = __import__("json").loads(downloads["claimreviews.jsonld"].decode("utf-8"))
+    assert [node["claimReviewed"] for node in document["@graph"]] == [
+        "Jaws is a 1975 thriller film directed by Steven Spielberg.", "Spielberg was born in Cincinnati.",
+        "Soul Food was released by Fox 2000 Pictures in 1997."]
+    expanded, dropped = expand(document)
+    assert len(expanded) == 3 and not dropped
 
 
 def test_check_a_text_checks_the_sentences_the_person_ticks_and_opens_a_card(app_env, data_dir):
@@ -932,7 +957,7 @@ def test_check_a_text_checks_the_sentences_the_person_ticks_and_opens_a_card(app
     app.run()
     until_checked(press(app, "Check 3 sentences"))
     assert not app.exception
-    assert [e.label.split(" · ")[1] for e in app.expander] == [
+    assert sentence_cards(app) == [
         r"I think it is \<b\>wonderful\</b\>\.", r"Spielberg was born in Cincinnati\.",
         r"Soul Food was released by Fox 2000 Pictures in 1997\."]
     entry = history_of(data_dir).search("wonderful")[0]
