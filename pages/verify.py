@@ -151,11 +151,6 @@ def run_check(ui: UiSettings, claim: str) -> None:
     keep_in_history(result, asdict(ui))  # after the status box: a history that can't keep it says so in sight
 
 
-def used_evidence(result: CheckResult) -> list[int]:
-    """The evidence the verdict used, best first (a check kept before the verdict named it: its deciding one)."""
-    return result.verdict.used_evidence or result.verdict.deciding_evidence
-
-
 def confidence_words(probability: float) -> str:
     """How sure a verdict of this probability is, in words (:data:`CONFIDENCE_WORDS`)."""
     return next(words for bound, words in CONFIDENCE_WORDS if probability >= bound)
@@ -232,7 +227,7 @@ def evidence_rows(checked: CheckedClaim, indexes: list[int]) -> pd.DataFrame:
     page with its Wikipedia link, the sentence, its score and hop, and whether the verdict used it.
     ``st.table`` renders Markdown: corpus text is escaped."""
     result = checked.result
-    used = set(used_evidence(result))
+    used = set(result.verdict.used_evidence)
     rows = []
     for index in indexes:
         item = result.evidence[index]
@@ -250,10 +245,13 @@ def show_evidence(checked: CheckedClaim) -> None:
     """The evidence the verdict used (the deciding rows highlighted), then, collapsed, the rest, with a legend;
     and the two-hop chains worth drawing."""
     result = checked.result
-    used = used_evidence(result)
+    used = result.verdict.used_evidence
     rest = [i for i in range(len(result.evidence)) if i not in used]
     st.subheader("Evidence the verdict used")
-    if used:
+    if result.verdict.deciding_evidence and not used:  # kept before verdicts named the evidence they used
+        st.caption("Not recorded: this check was kept by an older version of the workbench. History's “Check again” "
+                   "shows it.")
+    elif used:
         deciding = [used.index(i) for i in result.verdict.deciding_evidence if i in used]
         st.container(key="evidence_used").table(highlight_rows(evidence_rows(checked, used), deciding),
                                                 hide_index=True)

@@ -223,7 +223,7 @@ def improve_verifier(config: ImproveConfig, settings: Settings, progress: Progre
         on_step=lambda step, total: say("fine-tuning", 0.3 + 0.4 * step / total),
     )
     shutil.rmtree(out / "cache", ignore_errors=True)
-    base_verdict = verdict_file(config.base_model)  # a base trained before the rename has it as aggregator.json
+    base_verdict = verdict_file(config.base_model)
     if base_verdict is not None:
         shutil.copy2(base_verdict, out / VERDICT_FILE)
         record_checksums(out, [VERDICT_FILE])  # beside the weights' (train_verifier): the verdict needs it

@@ -439,6 +439,21 @@ def test_history_reopens_a_check_as_it_was_without_checking_again(app_env, data_
     assert history_of(data_dir).count() == 1  # not checked again
 
 
+def test_a_check_kept_before_verdicts_named_their_evidence_reopens_saying_so(open_page, data_dir, checker,
+                                                                               monkeypatch):
+    result = checker.check("Fox 2000 Pictures released the film Soul Food.")
+    assert result.verdict.deciding_evidence, "the tiny model's rule decides by one sentence"
+    result.verdict.used_evidence = []  # as a check kept before verdicts named the evidence they used
+    settings = {"corpus": "fixture", "verifier_model": Settings.from_env().verifier_model, "pages_k": 5,
+                "sentences_k": 5, "two_hop": True, "two_hop_threshold": 0.5, "min_evidence_score": 0.25,
+                "nei_threshold": None, "number_check": True}
+    entry = history_of(data_dir).add(result, settings)
+    monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")  # the check above was kept by no browser session
+    at = open_page("verify", query_params={"history": str(entry)})
+    assert not at.exception and verdicts(at)
+    assert any(c.value.startswith("Not recorded: this check was kept by an older version") for c in at.caption)
+
+
 def test_history_checks_again_through_the_check_s_permalink(app_env, app_corpus):
     permalink = {"claim": MUNICH_CLAIM, "corpus": app_corpus, "sentences_k": "2"}
     at = open_frame(permalink)

@@ -1,5 +1,5 @@
 """The learned verdict (LearnedVerdict in fever_core/verification/verdict.py): features, the joint verifier's weight,
-saving, loading (an older verifier's aggregator.json too), and its use by the checker. Fitting it:
+saving, loading, and its use by the checker. Fitting it:
 tests/training/test_verdict.py."""
 
 import json
