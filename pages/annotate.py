@@ -24,16 +24,9 @@ import streamlit as st
 
 from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, Link, Page, UnusableDatabase
 from fever_core.workbench import Annotation, AnnotationError, AnnotationStore, QueueItem, search_corpus
-from pages.shared import (
-    UiSettings,
-    check_options,
-    checker_or_stop,
-    current_settings,
-    footer,
-    load_annotations,
-    plain,
-    synced_widget,
-)
+from pages.display import footer, plain, synced_widget
+from pages.resources import checker_or_stop, load_annotations
+from pages.settings_ui import UiSettings, check_options, current_settings
 from pages.words import count, verdict_word
 
 if TYPE_CHECKING:

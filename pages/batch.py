@@ -2,9 +2,9 @@
 
 Claims are uploaded or pasted: plain text (one a line), CSV (a "claim" column, optional "label" and
 "id") or FEVER jsonl, labelled or not. A batch runs in a thread of its own
-(:class:`~fever_core.evaluation.batch.BatchJob`), kept in a registry shared by all sessions and named
-in the page's address, so the page stays usable, the other pages too, and a reload finds the batch
-again. Its progress is polled by a fragment. Each checked claim is also kept in the history.
+(:class:`~fever_core.evaluation.runner.BatchJob`), kept with the app's background runs
+(:func:`pages.resources.keep_run`) and named in the page's address, so the page stays usable, the other
+pages too, and a reload finds the batch again. Its progress is polled by a fragment. Each checked claim is also kept in the history.
 Metrics are shown only where the list has gold data for them ("n/a" otherwise).
 """
 
@@ -18,27 +18,13 @@ import streamlit as st
 
 from fever_core.common import Claim, DataFileError, UnusableDatabase, read_claim_list
 from fever_core.evaluation import RESULT_COLUMNS, BatchJob, BatchRow, predictions_jsonl, results_csv
-from pages.shared import (
-    UiSettings,
-    browser_session,
-    check_options,
-    checker_or_stop,
-    corpus_label,
-    current_settings,
-    footer,
-    load_history,
-    permalink_url,
-    plain,
-    show_metrics,
-    uploaded_claims,
-    wikipedia_links,
-)
+from pages.display import corpus_label, footer, plain, show_metrics, uploaded_claims, wikipedia_links
+from pages.resources import browser_session, checker_or_stop, keep_run, load_history, run_in_address, show_run
+from pages.settings_ui import UiSettings, check_options, current_settings, permalink_url
 from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
 
 # How often a running batch's progress is redrawn, in seconds.
 POLL_SECONDS = 1.0
-# Finished batches kept (for reloads and downloads) before the oldest is let go.
-FINISHED_KEPT = 20
 UPLOAD_TYPES = ["txt", "csv", "jsonl", "json"]
 # The results table's columns, in order, with their headings; the optional ones only when some row fills them.
 TABLE_COLUMNS = {"claim": "claim", "verdict": "verdict", "confidence": PROBABILITY,
@@ -61,21 +47,6 @@ class Batch:
     job: BatchJob
     source: str
     ui: UiSettings
-
-
-@st.cache_resource
-def batches() -> dict[str, Batch]:
-    """Every batch of this app run, by job id, shared by all sessions (a reload is a new session)."""
-    return {}
-
-
-def keep_batch(batch: Batch) -> None:
-    """Register a batch, letting go of the oldest finished ones beyond :data:`FINISHED_KEPT`."""
-    registry = batches()
-    registry[batch.job.job_id] = batch
-    finished = [job_id for job_id, kept in registry.items() if not kept.job.running]
-    for job_id in finished[:-FINISHED_KEPT]:
-        registry.pop(job_id, None)
 
 
 def read_claims(upload, pasted: str) -> tuple[list[Claim], str] | None:
@@ -103,8 +74,9 @@ def start_batch(ui: UiSettings, claims: list[Claim], source: str) -> None:
                 history.add(row.result, settings, batch=job.job_id, session=session)
 
     job.start(checker, check_options(ui), on_row=keep_in_history)
-    keep_batch(Batch(job, source, ui))
-    st.session_state["batch_id"] = job.job_id
+    batch = Batch(job, source, ui)
+    keep_run(batch)
+    show_run("batch", batch)
     st.rerun()
 
 
@@ -121,21 +93,8 @@ def batch_form(ui: UiSettings, running: bool) -> None:
             start_batch(ui, *read)
 
 
-def current_batch() -> Batch | None:
-    """This session's batch: named in the page's address (a reload) or chosen earlier in the session; the
-    address names it from now on."""
-    batch_id = st.query_params.get("batch") or st.session_state.get("batch_id", "")
-    batch = batches().get(batch_id)
-    if batch is None:
-        st.query_params.pop("batch", None)
-        return None
-    st.session_state["batch_id"] = batch_id
-    st.query_params["batch"] = batch_id
-    return batch
-
-
 def records(batch: Batch, rows: list[BatchRow]) -> list[dict]:
-    """The rows' records (:data:`~fever_core.evaluation.batch.RESULT_COLUMNS`) with the Wikipedia address of
+    """The rows' records (:data:`~fever_core.evaluation.output.RESULT_COLUMNS`) with the Wikipedia address of
     each deciding sentence's page."""
     deciding = [row.deciding_sentence() for row in rows]
     links = wikipedia_links(checker_or_stop(batch.ui).workspace.store,
@@ -196,7 +155,7 @@ ui = current_settings()
 st.title("Batch check")
 st.caption(f"Corpus: {plain(corpus_label(ui.corpus))} (change it in the sidebar). The batch runs in the "
            "background: the other pages can be used meanwhile, and this page's address finds it again.")
-batch = current_batch()
+batch = run_in_address("batch")
 batch_form(ui, running=batch is not None and batch.job.running)
 if batch is not None:
     st.subheader(plain(f"{count(batch.job.total, 'claim')} from {batch.source}, on {corpus_label(batch.ui.corpus)}"))

@@ -7,7 +7,9 @@ import streamlit as st
 
 from fever_core.corpus import LIVE_CORPUS
 from fever_core.workbench import SEARCH_MODES, search_corpus
-from pages.shared import current_settings, footer, load_workspace, plain, wikipedia_links
+from pages.display import footer, plain, wikipedia_links
+from pages.resources import load_workspace
+from pages.settings_ui import current_settings
 
 ui = current_settings()
 st.title("Corpus")

@@ -14,18 +14,9 @@ import streamlit as st
 
 from fever_core.common import UnusableDatabase
 from fever_core.workbench import HistoryEntry, HistoryStore
-from pages.shared import (
-    check_on_verify,
-    corpus_label,
-    footer,
-    history_session,
-    load_history,
-    permalink_params,
-    plain,
-    settings_of,
-    show_unusable_database,
-    synced_widget,
-)
+from pages.display import corpus_label, footer, plain, synced_widget
+from pages.resources import history_session, load_history, show_unusable_database
+from pages.settings_ui import check_on_verify, permalink_params, settings_of
 from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
 
 # The newest checks matching the search that the page lists.

@@ -28,7 +28,9 @@ from fever_core.common import (
 from fever_core.corpus import LIVE_CORPUS, list_corpora
 from fever_core.verification import adapter_base
 from fever_core.workbench import DONE, FAILED, read_status, start_job
-from pages.shared import corpus_label, current_settings, footer, load_annotations, plain, verifier_name
+from pages.display import corpus_label, footer, plain, verifier_name
+from pages.resources import load_annotations
+from pages.settings_ui import current_settings
 from pages.words import count
 
 POLL_SECONDS = 2.0

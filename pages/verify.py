@@ -30,27 +30,18 @@ from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, Eviden
 from fever_core.retrieval import drawn_chains
 from fever_core.verification import stance_label
 from fever_core.workbench import HistoryEntry
-from pages.shared import (
+from pages.display import WikipediaLink, corpus_label, footer, plain, wikipedia_links
+from pages.resources import (
     CHECKER_LOADING,
-    UiSettings,
-    WikipediaLink,
-    browser_session,
-    check_options,
     checker_loading,
     checker_or_stop,
-    corpus_label,
     corpus_store_or_none,
-    current_settings,
-    footer,
     history_session,
     keep_in_history,
     load_history,
-    plain,
-    settings_of,
     show_unusable_database,
-    wikipedia_links,
-    write_permalink,
 )
+from pages.settings_ui import UiSettings, check_options, current_settings, settings_of, write_permalink
 from pages.words import PROBABILITY, verdict_word, verdict_words
 
 GENERAL_EXAMPLES = [

@@ -16,7 +16,7 @@ from fever_core.common.formats import MAX_LIST_CLAIMS
 
 if TYPE_CHECKING:
     from fever_core.common.formats import Claim
-    from fever_core.evaluation.batch import BatchReport, ResultsFile
+    from fever_core.evaluation import BatchReport, ResultsFile
 
 from fever_core.cli.common import (
     add_checker_options,
@@ -53,7 +53,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_check_batch(args: argparse.Namespace) -> int:
     from fever_core.common.formats import load_claim_list
-    from fever_core.evaluation.batch import BatchReport, ResultsFile
+    from fever_core.evaluation import BatchReport, ResultsFile
 
     # a list, or an output, that can't be used is refused before any model loads
     claims = load_claim_list(args.claims, args.max_claims)
@@ -79,7 +79,7 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
 
 def _check_claims(args: argparse.Namespace, claims: list[Claim], out: ResultsFile | None, total: int) -> BatchReport:
     """Check ``claims`` (the last of a list of ``total``) here or on Ray, each row written to ``out`` as it comes."""
-    from fever_core.evaluation.batch import run_batch
+    from fever_core.evaluation import run_batch
 
     options = check_options_from(args)
     if args.ray is not None:

@@ -21,7 +21,7 @@ from fever_core.common.settings import CHECK_SETTING, CHECK_SETTINGS, PROJECT_RO
 from fever_core.common.types import LABELS
 from fever_core.verification.verdict import load_decision_rule
 
-from pages.shared import SETTING_LIMITS
+from pages.settings_ui import SETTING_LIMITS
 
 from ..conftest import CLAIMS
 from .conftest import MUNICH_CLAIM, MUNICH_KEY_SENTENCE
@@ -305,11 +305,23 @@ def test_annotation_export(open_page):
     assert "Download" in export.proto.label
 
 
+def run_evaluation(app: AppTest) -> AppTest:
+    """Evaluate with its form filled: Run pressed, then the page drawn again until the run has ended (it runs in the
+    background, its progress polled)."""
+    press(app, "Run")
+    for _ in range(120):
+        if app.exception or not any(b.label == "Stop" for b in app.button):
+            return app
+        time.sleep(0.5)
+        app.run()
+    raise AssertionError("the evaluation did not end in a minute")
+
+
 def test_evaluate_shows_metrics(open_page, claims_file):
     app = open_page("evaluate")
     app.text_input[0].input(str(claims_file))
-    app.button[0].click().run()
-    assert not app.exception
+    run_evaluation(app)
+    assert not app.exception and dict(app.query_params).keys() == {"evaluation"}
     labels = {m.label for m in app.metric}
     assert {"FEVER score", "label accuracy", "pages in top 5", "sentences in top 5"} <= labels
     assert all(m.proto.help for m in app.metric)  # each says what it measures
@@ -533,7 +545,7 @@ def run_evaluate_page(open_page, tmp_path, name: str, text: str) -> AppTest:
     path.write_text(text)
     app = open_page("evaluate")
     app.text_input[0].input(str(path))
-    return press(app, "Run")
+    return run_evaluation(app)
 
 
 LABELLED_CSV = ("claim,label\nFox 2000 Pictures released the film Soul Food.,SUPPORTS\n"
@@ -606,7 +618,7 @@ def test_a_claim_that_is_not_english_gets_a_notice(app):
 
 def test_evaluate_offers_the_hand_claims_for_embedded_and_refuses_a_missing_file(open_page, tmp_path):
     from fever_core.training.improve import HAND_CLAIMS
-    from pages.shared import ready_claims_file
+    from pages.display import ready_claims_file
 
     assert ready_claims_file("embedded") == str(HAND_CLAIMS.relative_to(PROJECT_ROOT)) and HAND_CLAIMS.is_file()
     assert ready_claims_file("fixture") == ""
@@ -653,12 +665,15 @@ def test_models_asks_for_twenty_annotations_and_says_how_long_improving_takes(op
     assert not next(b for b in app.button if b.label == "Improve the verifier").disabled
 
 
+PAGE_HELPERS = ("display.py", "resources.py", "settings_ui.py", "words.py")  # imported by the pages, not run as pages
+
+
 @pytest.mark.parametrize("page", [p for p in sorted((PROJECT_ROOT / "pages").glob("*.py"))
-                                  if p.name not in ("shared.py", "words.py")]
+                                  if p.name not in PAGE_HELPERS]
                          + [PROJECT_ROOT / "app.py"], ids=lambda path: path.name)
 def test_no_page_has_a_bare_string_that_streamlit_would_show(page):
-    """Streamlit's magic writes every bare expression of a page script onto the page (not of ``pages/shared.py`` and
-    ``pages/words.py``, which are imported), a string below a constant included: a docstring only counts at the top of a module, function or
+    """Streamlit's magic writes every bare expression of a page script onto the page (not of the helpers the
+    pages import, :data:`PAGE_HELPERS`), a string below a constant included: a docstring only counts at the top of a module, function or
     class."""
     import ast
 
@@ -723,7 +738,7 @@ def test_counts_say_one_thing_and_many_things():
 
 def test_no_server_path_on_screen_claims_files_and_verifiers_go_by_short_names(open_page, data_dir):
     from fever_core.common import DEFAULT_VERIFIER, FALLBACK_VERIFIER, write_version
-    from pages.shared import project_path, shown_path, verifier_name, verifier_path
+    from pages.display import project_path, shown_path, verifier_name, verifier_path
 
     app = open_page("evaluate", "embedded")
     typed = app.text_input[0].value
@@ -775,7 +790,7 @@ def test_evaluate_checks_a_sample_across_labels_and_says_so(open_page, tmp_path)
     app = open_page("evaluate")
     app.text_input[0].input(str(path))
     app.number_input[0].set_value(3)
-    press(app, "Run")
+    run_evaluation(app)
     assert not app.exception
     assert sorted(app.dataframe[0].value["gold"]) == ["Not enough info", "Refuted", "Supported"]
     assert any(c.value.startswith("Checking a sample of 3 of the file's 8 claims, drawn at random evenly across the "

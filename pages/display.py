@@ -1,0 +1,184 @@
+"""How the pages show things: text that never interprets corpus or user text (:func:`plain`), pages with their
+Wikipedia links, files and verifiers by short names (never the server's install path), corpora by name, metrics only
+where there is gold data for them, widgets that keep their value across pages, and the credits footer. No retrieval
+or model logic.
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import streamlit as st
+
+from fever_core.common import (
+    DEFAULT_VERIFIER,
+    FALLBACK_VERIFIER,
+    PROJECT_ROOT,
+    SHARED_DATA_DIR,
+    Claim,
+    DataFileError,
+    ModelVersion,
+    Settings,
+    decode_utf8,
+    list_versions,
+    read_claim_list,
+)
+from fever_core.corpus import LIVE_CORPUS
+from pages.words import metric_help, metric_word
+
+if TYPE_CHECKING:
+    from fever_core.corpus import CorpusStore
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+WIKIPEDIA_ARTICLE = "https://en.wikipedia.org/wiki/"
+FM2_SOURCE = "fever:fm2-pages.jsonl"
+SHIPPED_VERIFIER_NAMES = {DEFAULT_VERIFIER: "shipped (MPNet)", FALLBACK_VERIFIER: "shipped, small (MiniLM)"}
+"""The verifiers installed with the workbench, by the names the pages give them (never their install path)."""
+
+
+def shown_path(path: str | Path) -> str:
+    """A file or folder as the pages show it: relative to the project when it is in it (``../`` and the rest when
+    it is beside it, as the shared data is), else as given; never the server's install path."""
+    path = Path(path).expanduser()
+    if not path.is_absolute():
+        return str(path)
+    for base, prefix in ((PROJECT_ROOT, ""), (PROJECT_ROOT.parent, "../")):
+        with suppress(ValueError):
+            return prefix + str(path.resolve().relative_to(base))
+    return str(path)
+
+
+def project_path(typed: str) -> Path:
+    """A path typed on a page: relative ones are relative to the project (as :func:`shown_path` shows them)."""
+    path = Path(typed.strip()).expanduser()
+    return path if path.is_absolute() else PROJECT_ROOT / path
+
+
+def verifier_name(path: str, versions: list[ModelVersion] | None = None) -> str:
+    """How a verifier is named on the pages: ``shipped (MPNet)``, ``shipped, small (MiniLM)``, a version's name
+    (of ``versions``, by default the data folder's), a folder by :func:`shown_path`, or a hub id as it is."""
+    if path in SHIPPED_VERIFIER_NAMES:
+        return SHIPPED_VERIFIER_NAMES[path]
+    versions = list_versions(Settings.from_env().data_dir) if versions is None else versions
+    named = next((v.name for v in versions if path in (str(v.path.resolve()), str(v.path))), None)
+    return named or (shown_path(path) if Path(path).is_absolute() else path)
+
+
+def verifier_path(name: str) -> str:
+    """The verifier a name typed in the sidebar means (:func:`verifier_name` read back): a shipped one's or a
+    version's folder, a folder by its path (relative to the project, or absolute), else a hub id as typed."""
+    name = name.strip()
+    shipped = {shown: path for path, shown in SHIPPED_VERIFIER_NAMES.items()}
+    version = next((v for v in list_versions(Settings.from_env().data_dir) if v.name == name), None)
+    if name in shipped:
+        return shipped[name]
+    if version is not None:
+        return str(version.path.resolve())
+    return str(project_path(name)) if name and project_path(name).is_dir() else name
+
+
+def plain(text: str) -> str:
+    """Escape text for Streamlit markdown so it shows as written (HTML and markdown stay literal)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+
+
+@dataclass(frozen=True)
+class WikipediaLink:
+    """A corpus page's article on Wikipedia, and how old the corpus's text of it is ("" when it is
+    a recent lead, as in the embedded and live corpora)."""
+
+    url: str
+    text_age: str
+
+    def markdown(self) -> str:
+        return f"[Wikipedia ↗]({self.url})" + (f" · corpus has the {self.text_age}" if self.text_age else "")
+
+
+def wikipedia_url(title: str) -> str:
+    """The English Wikipedia address of a page title: spaces as underscores, URL-quoted."""
+    return WIKIPEDIA_ARTICLE + urllib.parse.quote(title.replace(" ", "_"))
+
+
+def text_age(source: str) -> str:
+    """How old the corpus's text of a page from ``source`` is: pages from FEVER-format files are
+    FEVER's Wikipedia of 2017, except Fool Me Twice's (2020); "" for the others."""
+    if source == FM2_SOURCE:
+        return "2020 text (Fool Me Twice)"
+    return "2017 text (FEVER)" if source.startswith("fever:") else ""
+
+
+def wikipedia_links(store: CorpusStore | None, pages: Iterable[tuple[str, str]]) -> dict[str, WikipediaLink]:
+    """The Wikipedia link of each ``(page_id, title)``, by page id (the text's age unknown without a store)."""
+    links: dict[str, WikipediaLink] = {}
+    for page_id, title in pages:
+        if page_id not in links:
+            page = store.page(page_id) if store is not None else None
+            links[page_id] = WikipediaLink(wikipedia_url(title), text_age(page.source if page else ""))
+    return links
+
+
+def corpus_label(name: str) -> str:
+    """How a corpus is named in the app: the live one says it is live."""
+    return f"{name} (live)" if name == LIVE_CORPUS else name
+
+
+def synced_widget(
+    factory: Callable[..., Any], label: str, key: str, value: Any, save: Callable[[Any], None], **kwargs
+) -> Any:
+    """A widget that shows ``value`` on every run and hands each change the person makes to ``save``.
+
+    Streamlit drops the state of a widget that a run does not draw (another page, a closed queue
+    item), and gives a widget on another page another identity; so the value lives outside the
+    widget (in a plain session key or a draft) and is written back into the widget before it is
+    drawn, when the widget shows something else (only then: a write is sent to the browser, where it
+    could undo a change the person is making meanwhile).
+    """
+    if st.session_state.get(key) != value:
+        st.session_state[key] = value
+    return factory(label, key=key, on_change=lambda: save(st.session_state[key]), **kwargs)
+
+
+def uploaded_claims(upload) -> list[Claim]:
+    """The claims of an uploaded claim list (text, CSV or jsonl: :func:`~fever_core.common.formats.read_claim_list`);
+    :class:`~fever_core.common.formats.DataFileError` naming the line and column of a byte that is not UTF-8."""
+    return read_claim_list(decode_utf8(upload.getvalue(), upload.name, error=DataFileError), upload.name)
+
+
+def ready_claims_file(corpus: str) -> str:
+    """A labelled claims file that goes with a corpus, as the pages show it (:func:`shown_path`): the hand-written
+    claims for ``embedded`` (shipped in ``benchmarks/embedded/``), the dev claims for ``fever-dev`` and ``fm2`` when
+    ../shared is there; "" otherwise."""
+    from fever_core.training.improve import HAND_CLAIMS
+
+    name = {"fever-dev": "fever-dev.jsonl", "fm2": "fm2-dev.jsonl"}.get(corpus)
+    path = HAND_CLAIMS if corpus == "embedded" else SHARED_DATA_DIR / "claims" / name if name else None
+    return shown_path(path) if path and path.is_file() else ""
+
+
+def show_metrics(metrics: Mapping[str, float | None], missing_for: Callable[[str], str], per_row: int = 5) -> None:
+    """Each metric (in [0, 1]) by its name for people, to three decimals, or "n/a" where there is no gold data
+    for it; its help says what it measures (:data:`~pages.words.METRIC_WORDS`) and, for "n/a", why
+    (``missing_for(name)``)."""
+    names = list(metrics)
+    for start in range(0, len(names), per_row):
+        for col, name in zip(st.columns(per_row), names[start:start + per_row]):
+            value = metrics[name]
+            why = f"\n\nn/a: {missing_for(name)}." if value is None else ""
+            col.metric(metric_word(name), "n/a" if value is None else f"{value:.3f}", help=metric_help(name) + why)
+
+
+def footer() -> None:
+    st.divider()
+    st.caption(
+        "Text from Wikipedia, CC BY-SA. Benchmark data: FEVER (Thorne et al. 2018, CC BY-SA 3.0), "
+        "Fool Me Twice (Eisenschlos et al. 2021, Apache-2.0, text CC BY-SA). The default verifier was trained on "
+        "FEVER, VitaminC (Schuster et al. 2021, CC BY-SA 3.0), MultiNLI stress tests and claims generated from the "
+        "embedded pages; the small one on FEVER, SNLI (CC BY-SA 4.0), Climate-FEVER and MultiNLI stress tests: see "
+        "their model cards."
+    )
