@@ -17,7 +17,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.resources import keep_browser_session, start_loading_checker
+from pages.resources import keep_browser_session, read_settings, start_loading_checker
 from pages.settings_ui import open_permalink, sidebar_settings
 
 ABOUT = (
@@ -40,8 +40,9 @@ navigation = st.navigation([
     st.Page("pages/evaluate.py", title="Evaluate", icon="📊"),
     st.Page("pages/corpus.py", title="Corpus", icon="📚"),
 ])
+settings = read_settings()  # once per run: the page gets the same (pages.resources.run_settings)
 if navigation.url_path == verify.url_path:
-    open_permalink()
-start_loading_checker(sidebar_settings())
+    open_permalink(settings)
+start_loading_checker(sidebar_settings(settings))
 keep_browser_session()
 navigation.run()

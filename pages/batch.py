@@ -4,23 +4,32 @@ Claims are uploaded or pasted: plain text (one a line), CSV (a "claim" column, o
 "id") or FEVER jsonl, labelled or not. A batch runs in a thread of its own
 (:class:`~fever_core.evaluation.runner.BatchJob`), kept with the app's background runs
 (:func:`pages.resources.keep_run`) and named in the page's address, so the page stays usable, the other
-pages too, and a reload finds the batch again. Its progress is polled by a fragment. Each checked claim is also kept in the history.
+pages too, and a reload finds the batch again. Its progress is polled by a fragment. Each checked claim is also
+kept in the history.
 Metrics are shown only where the list has gold data for them ("n/a" otherwise).
 """
 
 from __future__ import annotations
 
 from contextlib import suppress
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 
-from fever_core.common import Claim, DataFileError, UnusableDatabase, read_claim_list
+from fever_core.common import Claim, DataFileError, Settings, UnusableDatabase, read_claim_list
 from fever_core.evaluation import RESULT_COLUMNS, BatchJob, BatchRow, predictions_jsonl, results_csv
 from pages.display import corpus_label, footer, plain, show_metrics, uploaded_claims, wikipedia_links
-from pages.resources import browser_session, checker_or_stop, keep_run, load_history, run_in_address, show_run
-from pages.settings_ui import UiSettings, check_options, current_settings, permalink_url
+from pages.resources import (
+    browser_session,
+    checker_or_stop,
+    keep_run,
+    load_history,
+    run_in_address,
+    run_settings,
+    show_run,
+)
+from pages.settings_ui import UiSettings, current_settings, permalink_url
 from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
 
 # How often a running batch's progress is redrawn, in seconds.
@@ -42,11 +51,13 @@ TABLE_COLUMN_CONFIG = {
 
 @dataclass(frozen=True)
 class Batch:
-    """A batch as the page knows it: the job, where its claims came from, and the settings it runs with."""
+    """A batch as the page knows it: the job, where its claims came from, the sidebar's choices it runs with and
+    the workbench's settings it was started under."""
 
     job: BatchJob
     source: str
     ui: UiSettings
+    settings: Settings
 
 
 def read_claims(upload, pasted: str) -> tuple[list[Claim], str] | None:
@@ -61,26 +72,26 @@ def read_claims(upload, pasted: str) -> tuple[list[Claim], str] | None:
         return None
 
 
-def start_batch(ui: UiSettings, claims: list[Claim], source: str) -> None:
+def start_batch(settings: Settings, ui: UiSettings, claims: list[Claim], source: str) -> None:
     """Start checking the claims in the background with the sidebar's settings, each kept in the history,
     and draw the page again (its form disabled while the batch runs)."""
     checker = checker_or_stop(ui)
-    history, settings, session = load_history(), asdict(ui), browser_session()
+    history, choices, session = load_history(settings), ui.to_dict(), browser_session()
     job = BatchJob(claims)
 
     def keep_in_history(row: BatchRow) -> None:
         if row.result is not None and history is not None:
             with suppress(UnusableDatabase):  # the batch's results stand; load_history said why it can't keep them
-                history.add(row.result, settings, batch=job.job_id, session=session)
+                history.add(row.result, choices, batch=job.job_id, session=session)
 
-    job.start(checker, check_options(ui), on_row=keep_in_history)
-    batch = Batch(job, source, ui)
+    job.start(checker, ui.options, on_row=keep_in_history)
+    batch = Batch(job, source, ui, settings)
     keep_run(batch)
     show_run("batch", batch)
     st.rerun()
 
 
-def batch_form(ui: UiSettings, running: bool) -> None:
+def batch_form(settings: Settings, ui: UiSettings, running: bool) -> None:
     """Upload or paste claims and start a batch (not while this session's batch is running)."""
     with st.form("batch"):
         upload = st.file_uploader('Upload claims: text (one a line), CSV (a "claim" column; optional "label", "id") '
@@ -90,7 +101,7 @@ def batch_form(ui: UiSettings, running: bool) -> None:
     if pressed:
         read = read_claims(upload, pasted)
         if read is not None:
-            start_batch(ui, *read)
+            start_batch(settings, ui, *read)
 
 
 def records(batch: Batch, rows: list[BatchRow]) -> list[dict]:
@@ -109,7 +120,7 @@ def results_table(batch: Batch, rows: list[BatchRow]) -> None:
     frame = pd.DataFrame(records(batch, rows), columns=[*RESULT_COLUMNS, "wikipedia"])
     for column in ("verdict", "label"):
         frame[column] = frame[column].map(verdict_word, na_action="ignore")
-    frame["open"] = [permalink_url(row.claim.claim, batch.ui) for row in rows]
+    frame["open"] = [permalink_url(row.claim.claim, batch.ui, batch.settings) for row in rows]
     shown = [c for c in TABLE_COLUMNS if c not in OPTIONAL_COLUMNS or frame[c].notna().any()]
     st.dataframe(frame[shown].rename(columns=TABLE_COLUMNS), hide_index=True, width="stretch", placeholder="—",
                  column_config=TABLE_COLUMN_CONFIG)
@@ -151,12 +162,13 @@ def show_results(batch: Batch) -> None:
                             "application/jsonl", on_click="ignore")
 
 
-ui = current_settings()
+settings = run_settings()
+ui = current_settings(settings)
 st.title("Batch check")
 st.caption(f"Corpus: {plain(corpus_label(ui.corpus))} (change it in the sidebar). The batch runs in the "
            "background: the other pages can be used meanwhile, and this page's address finds it again.")
 batch = run_in_address("batch")
-batch_form(ui, running=batch is not None and batch.job.running)
+batch_form(settings, ui, running=batch is not None and batch.job.running)
 if batch is not None:
     st.subheader(plain(f"{count(batch.job.total, 'claim')} from {batch.source}, on {corpus_label(batch.ui.corpus)}"))
     if batch.job.running:

@@ -20,16 +20,13 @@ from fever_core.common import (
     DEFAULT_VERIFIER,
     FALLBACK_VERIFIER,
     PROJECT_ROOT,
-    SHARED_DATA_DIR,
     Claim,
     DataFileError,
     ModelVersion,
-    Settings,
     decode_utf8,
-    list_versions,
     read_claim_list,
 )
-from fever_core.corpus import LIVE_CORPUS
+from fever_core.corpus import LIVE_CORPUS, corpus_claims, text_age
 from pages.words import metric_help, metric_word
 
 if TYPE_CHECKING:
@@ -37,7 +34,6 @@ if TYPE_CHECKING:
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 WIKIPEDIA_ARTICLE = "https://en.wikipedia.org/wiki/"
-FM2_SOURCE = "fever:fm2-pages.jsonl"
 SHIPPED_VERIFIER_NAMES = {DEFAULT_VERIFIER: "shipped (MPNet)", FALLBACK_VERIFIER: "shipped, small (MiniLM)"}
 """The verifiers installed with the workbench, by the names the pages give them (never their install path)."""
 
@@ -60,22 +56,23 @@ def project_path(typed: str) -> Path:
     return path if path.is_absolute() else PROJECT_ROOT / path
 
 
-def verifier_name(path: str, versions: list[ModelVersion] | None = None) -> str:
+def verifier_name(path: str, versions: list[ModelVersion]) -> str:
     """How a verifier is named on the pages: ``shipped (MPNet)``, ``shipped, small (MiniLM)``, a version's name
-    (of ``versions``, by default the data folder's), a folder by :func:`shown_path`, or a hub id as it is."""
+    (of ``versions``, those of the data folder: :func:`~fever_core.common.model_versions.list_versions`), a folder by
+    :func:`shown_path`, or a hub id as it is."""
     if path in SHIPPED_VERIFIER_NAMES:
         return SHIPPED_VERIFIER_NAMES[path]
-    versions = list_versions(Settings.from_env().data_dir) if versions is None else versions
     named = next((v.name for v in versions if path in (str(v.path.resolve()), str(v.path))), None)
     return named or (shown_path(path) if Path(path).is_absolute() else path)
 
 
-def verifier_path(name: str) -> str:
+def verifier_path(name: str, versions: list[ModelVersion]) -> str:
     """The verifier a name typed in the sidebar means (:func:`verifier_name` read back): a shipped one's or a
-    version's folder, a folder by its path (relative to the project, or absolute), else a hub id as typed."""
+    version's (of ``versions``) folder, a folder by its path (relative to the project, or absolute), else a hub id as
+    typed."""
     name = name.strip()
     shipped = {shown: path for path, shown in SHIPPED_VERIFIER_NAMES.items()}
-    version = next((v for v in list_versions(Settings.from_env().data_dir) if v.name == name), None)
+    version = next((v for v in versions if v.name == name), None)
     if name in shipped:
         return shipped[name]
     if version is not None:
@@ -103,14 +100,6 @@ class WikipediaLink:
 def wikipedia_url(title: str) -> str:
     """The English Wikipedia address of a page title: spaces as underscores, URL-quoted."""
     return WIKIPEDIA_ARTICLE + urllib.parse.quote(title.replace(" ", "_"))
-
-
-def text_age(source: str) -> str:
-    """How old the corpus's text of a page from ``source`` is: pages from FEVER-format files are
-    FEVER's Wikipedia of 2017, except Fool Me Twice's (2020); "" for the others."""
-    if source == FM2_SOURCE:
-        return "2020 text (Fool Me Twice)"
-    return "2017 text (FEVER)" if source.startswith("fever:") else ""
 
 
 def wikipedia_links(store: CorpusStore | None, pages: Iterable[tuple[str, str]]) -> dict[str, WikipediaLink]:
@@ -151,14 +140,16 @@ def uploaded_claims(upload) -> list[Claim]:
 
 
 def ready_claims_file(corpus: str) -> str:
-    """A labelled claims file that goes with a corpus, as the pages show it (:func:`shown_path`): the hand-written
-    claims for ``embedded`` (shipped in ``benchmarks/embedded/``), the dev claims for ``fever-dev`` and ``fm2`` when
-    ../shared is there; "" otherwise."""
-    from fever_core.training.improve import HAND_CLAIMS
+    """The labelled claims file that goes with a corpus (:func:`~fever_core.corpus.build.corpus_claims`), as the
+    pages show it (:func:`shown_path`); "" when there is none on this machine."""
+    path = corpus_claims(corpus)
+    return shown_path(path) if path is not None else ""
 
-    name = {"fever-dev": "fever-dev.jsonl", "fm2": "fm2-dev.jsonl"}.get(corpus)
-    path = HAND_CLAIMS if corpus == "embedded" else SHARED_DATA_DIR / "claims" / name if name else None
-    return shown_path(path) if path and path.is_file() else ""
+
+def as_sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter a capital, ending with a full stop (a setting's help as a tooltip)."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "?", "!")) else text + "."
 
 
 def show_metrics(metrics: Mapping[str, float | None], missing_for: Callable[[str], str], per_row: int = 5) -> None:

@@ -23,7 +23,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from fever_core.common import LABELS, Claim, DataFileError, load_claim_list, sample_across_labels
+from fever_core.common import LABELS, Claim, DataFileError, Settings, load_claim_list, sample_across_labels
 from fever_core.evaluation import (
     EVIDENCE_METRICS,
     FEVER_METRICS,
@@ -35,8 +35,8 @@ from fever_core.evaluation import (
     scored_rows,
 )
 from pages.display import corpus_label, footer, plain, project_path, ready_claims_file, show_metrics, uploaded_claims
-from pages.resources import checker_or_stop, keep_run, run_in_address, show_run
-from pages.settings_ui import UiSettings, check_options, current_settings, permalink_url
+from pages.resources import checker_or_stop, keep_run, run_in_address, run_settings, show_run
+from pages.settings_ui import UiSettings, current_settings, permalink_url
 from pages.words import count, verdict_word, verdict_words
 
 METRICS = (*FEVER_METRICS, *LABEL_METRICS, *EVIDENCE_METRICS)
@@ -116,27 +116,29 @@ def sample_note(claims: list[Claim], sample: list[Claim]) -> str:
 @dataclass
 class EvaluationRun:
     """An evaluation as the page knows it while and after it runs: the job checking the claims, where they came
-    from, the settings it runs with, whether it reads gold evidence, the claims' gold data, what the sample is, and
-    (once the job has ended) the evaluation."""
+    from, the sidebar's choices it runs with and the workbench's settings it was started under, whether it reads gold
+    evidence, the claims' gold data, what the sample is, and (once the job has ended) the evaluation."""
 
     job: BatchJob
     source: str
     ui: UiSettings
+    settings: Settings
     oracle: bool
     gold: GoldData
     sample_note: str
     evaluation: Evaluation | None = None
 
 
-def start_evaluation(ui: UiSettings, claims: list[Claim], source: str, oracle: bool, note: str) -> None:
+def start_evaluation(settings: Settings, ui: UiSettings, claims: list[Claim], source: str, oracle: bool,
+                     note: str) -> None:
     """Start checking the claims in the background with the sidebar's settings, and draw the page again (its form
     disabled while the run goes on). Oracle evidence needs every claim labelled: the page says so otherwise."""
     gold = GoldData.of(claims)
     if oracle and not gold.all_labelled:
         st.error("Oracle evidence needs gold labels and evidence: some claims of this file have no label.")
         st.stop()
-    job = BatchJob(claims).start(checker_or_stop(ui), check_options(ui), oracle=oracle)
-    run = EvaluationRun(job, source, ui, oracle, gold, note)
+    job = BatchJob(claims).start(checker_or_stop(ui), ui.options, oracle=oracle)
+    run = EvaluationRun(job, source, ui, settings, oracle, gold, note)
     keep_run(run)
     show_run("evaluation", run)
     st.rerun()
@@ -149,8 +151,7 @@ def finished_evaluation(run: EvaluationRun) -> Evaluation | None:
         report = run.job.report
         if run.gold.all_labelled:
             try:
-                scored = score_batch(report, checker_or_stop(run.ui), run.source, check_options(run.ui),
-                                     run.oracle).to_dict()
+                scored = score_batch(report, checker_or_stop(run.ui), run.source, run.ui.options, run.oracle).to_dict()
             except ValueError as exc:
                 st.error(str(exc))
                 return None
@@ -200,14 +201,14 @@ def show_confusion(evaluation: Evaluation) -> None:
     st.plotly_chart(figure, width="stretch")
 
 
-def show_claims(ui: UiSettings, evaluation: Evaluation) -> None:
+def show_claims(run: EvaluationRun, evaluation: Evaluation) -> None:
     """Every claim with its gold and predicted labels, or only the errors; each opens in Verify."""
     only_errors = st.toggle("Only errors (wrong label; or, where the FEVER score is computed, no gold evidence found)")
     table = pd.DataFrame([{
         "id": r["id"], "claim": r["claim"], "gold": verdict_word(r["label"]),
         "predicted": verdict_word(r["predicted_label"]),
         "FEVER correct": r["fever_correct"] if evaluation.metrics["fever_score"] is not None else None,
-        "open": permalink_url(r["claim"], ui),
+        "open": permalink_url(r["claim"], run.ui, run.settings),
     } for r in evaluation.rows if not only_errors or is_error(r, evaluation)],
         columns=["id", "claim", "gold", "predicted", "FEVER correct", "open"])
     st.dataframe(table, hide_index=True, width="stretch", placeholder="—",
@@ -249,11 +250,12 @@ def show_evaluation(run: EvaluationRun) -> None:
     if evaluation.scored_by_evaluate:
         show_confusion(evaluation)
     st.subheader("Claims")
-    show_claims(run.ui, evaluation)
+    show_claims(run, evaluation)
     show_downloads(evaluation)
 
 
-ui = current_settings()
+settings = run_settings()
+ui = current_settings(settings)
 st.title("Evaluate")
 ready = ready_claims_file(ui.corpus)
 st.caption(plain(f"Corpus: {corpus_label(ui.corpus)} (change it in the sidebar). ")
@@ -275,7 +277,7 @@ with st.form("evaluate"):
 if pressed:
     claims = read_claims(path, upload)
     sample = sample_across_labels(claims, int(limit), seed=SAMPLE_SEED)
-    start_evaluation(ui, sample, upload.name if upload else path, oracle, sample_note(claims, sample))
+    start_evaluation(settings, ui, sample, upload.name if upload else path, oracle, sample_note(claims, sample))
 
 if running:
     st.caption(run.sample_note)

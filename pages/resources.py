@@ -1,6 +1,7 @@
-"""What the pages load once and share: the checker (loaded in the background, once for the whole server), the
-workspaces, the history and annotations databases (a file that can't be used is shown with the offer to move it
-aside), this browser's session, and the batches running in the background. No retrieval or model logic.
+"""What the pages load once and share: the workbench's settings (read once per run), the checker (loaded in the
+background, once for the whole server), the workspaces, the history and annotations databases (a file that can't be
+used is shown with the offer to move it aside), this browser's session, and the work running in the background. No
+retrieval or model logic.
 """
 
 from __future__ import annotations
@@ -23,6 +24,24 @@ if TYPE_CHECKING:
     from fever_core.pipeline import CheckResult
     from pages.settings_ui import UiSettings
 
+_RUN_SETTINGS = "run_settings"
+
+
+def read_settings() -> Settings:
+    """Read the workbench's settings (``FEVER_*`` and the verifier chosen on Models:
+    :meth:`~fever_core.common.settings.Settings.from_env`) for this run of the app. The frame (``app.py``) calls it
+    once at the start of every run; the page it runs then gets the same (:func:`run_settings`) and passes them down."""
+    settings = Settings.from_env()
+    st.session_state[_RUN_SETTINGS] = settings
+    return settings
+
+
+def run_settings() -> Settings:
+    """This run's settings, as the frame read them (:func:`read_settings`); a page run on its own (the tests) reads
+    them the first time it asks."""
+    return st.session_state.get(_RUN_SETTINGS) or read_settings()
+
+
 SESSION_COOKIE = "fever_workbench_session"
 _SESSION_ID = re.compile(r"[0-9a-f]{32}")
 CHECKER_LOADING = "Loading the corpus and models (the first time builds the corpus index)…"
@@ -41,7 +60,8 @@ def _checker_loading(corpus: str, verifier_model: str) -> Future:
 
 
 def _open_checker(corpus: str, verifier_model: str):
-    """A checker, warmed up (:meth:`Checker.warm_up`) so that the person's first check is as fast as the next."""
+    """A checker, warmed up (:meth:`Checker.warm_up`) so that the person's first check is as fast as the next. It
+    reads the settings in the loader's thread, once per checker the server loads."""
     from fever_core.pipeline import Checker
 
     settings = Settings.from_env(verifier_model=verifier_model)
@@ -88,7 +108,8 @@ def checker_or_stop(ui: UiSettings):
 
 @st.cache_resource(show_spinner="Opening the corpus…")
 def load_workspace(corpus: str):
-    """One workspace per corpus, shared by all sessions (the live one is also the checkers')."""
+    """One workspace per corpus, shared by all sessions (the live one is also the checkers'); the settings are read
+    once per workspace the server opens."""
     from fever_core.workspace import open_workspace
 
     settings = Settings.from_env()
@@ -96,12 +117,12 @@ def load_workspace(corpus: str):
     return open_workspace(corpus, settings, progress=False)
 
 
-def load_annotations():
+def load_annotations(settings: Settings):
     """The annotations database of the data folder, one store per folder, shared by all sessions; a file that
     can't be one stops the page with the reason (naming the file and what to do) and the offer to move it aside,
     never a traceback."""
     try:
-        return _annotation_store(str(Settings.from_env().data_dir / "annotations.sqlite"))
+        return _annotation_store(str(settings.data_dir / "annotations.sqlite"))
     except UnusableDatabase as exc:
         show_unusable_database(exc)
         st.stop()
@@ -114,12 +135,12 @@ def _annotation_store(path: str):
     return AnnotationStore(path)
 
 
-def load_history():
+def load_history(settings: Settings):
     """The history of checks of the data folder, one store per folder, shared by all sessions (each reads its own
     checks: :func:`history_session`); ``None`` when its file can't be used (the reason and the offer to move it
     aside are shown instead)."""
     try:
-        return _history_store(str(Settings.from_env().data_dir / "history.sqlite"))
+        return _history_store(str(settings.data_dir / "history.sqlite"))
     except UnusableDatabase as exc:
         show_unusable_database(exc)
         return None
@@ -153,19 +174,19 @@ def keep_browser_session() -> None:
                     unsafe_allow_javascript=True)
 
 
-def history_session() -> str | None:
+def history_session(settings: Settings) -> str | None:
     """Whose checks History reads and clears: this browser session's, or everyone's (``None``) when the server
     was started with a shared history (``FEVER_SHARED_HISTORY=1``, :class:`~fever_core.common.settings.Settings`)."""
-    return None if Settings.from_env().shared_history else browser_session()
+    return None if settings.shared_history else browser_session()
 
 
-def keep_in_history(result: CheckResult, settings: dict) -> None:
-    """Keep a check made on Verify in this browser session's history; when the history can't keep it, say why (the
-    check stands)."""
-    history = load_history()
+def keep_in_history(result: CheckResult, ui: UiSettings, settings: Settings) -> None:
+    """Keep a check made on Verify with the sidebar's choices ``ui`` in this browser session's history; when the
+    history can't keep it, say why (the check stands)."""
+    history = load_history(settings)
     try:
         if history is not None:
-            history.add(result, settings, session=browser_session())
+            history.add(result, ui.to_dict(), session=browser_session())
     except UnusableDatabase as exc:
         show_unusable_database(exc)
 
@@ -191,12 +212,12 @@ def _move_database_aside(path: Path) -> None:
     st.toast(plain(f"{path.name} was moved to {moved.name} (kept there); a new one starts in its place."), icon="📦")
 
 
-def corpus_store_or_none(corpus: str) -> CorpusStore | None:
+def corpus_store_or_none(settings: Settings, corpus: str) -> CorpusStore | None:
     """The store of a corpus of the data folder, or None when it is not (or no longer) there."""
     from fever_core.corpus import STORE_FILE, CorpusStore, corpus_dir
 
     with suppress(OSError, ValueError):
-        return CorpusStore.open(corpus_dir(Settings.from_env().data_dir, corpus) / STORE_FILE)
+        return CorpusStore.open(corpus_dir(settings.data_dir, corpus) / STORE_FILE)
     return None
 
 

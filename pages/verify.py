@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, UnusableDatabase, probably_not_english
+from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, Settings, UnusableDatabase, probably_not_english
 from fever_core.corpus import LIVE_CORPUS
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, EvidenceResult, check_claim_text
 from fever_core.retrieval import drawn_chains
@@ -39,9 +39,10 @@ from pages.resources import (
     history_session,
     keep_in_history,
     load_history,
+    run_settings,
     show_unusable_database,
 )
-from pages.settings_ui import UiSettings, check_options, current_settings, settings_of, write_permalink
+from pages.settings_ui import UiSettings, current_settings, settings_of, write_permalink
 from pages.words import PROBABILITY, verdict_word, verdict_words
 
 GENERAL_EXAMPLES = [
@@ -121,7 +122,7 @@ def keep_claim_within_limit() -> None:
         )
 
 
-def run_check(ui: UiSettings, claim: str) -> None:
+def run_check(settings: Settings, ui: UiSettings, claim: str) -> None:
     """Check the claim into ``session_state["checked"]``, showing progress; a claim that can't be
     checked gets its reason at once."""
     try:
@@ -133,13 +134,13 @@ def run_check(ui: UiSettings, claim: str) -> None:
     checker = checker_or_stop(ui)
     live = ui.corpus == LIVE_CORPUS
     with st.status("Searching Wikipedia and checking…" if live else "Checking…", expanded=False) as status:
-        result = checker.check(claim, check_options(ui))
+        result = checker.check(claim, ui.options)
         links = wikipedia_links(checker.workspace.store, result_pages(result))
         st.session_state["checked"] = CheckedClaim(result, links, ui)
-        write_permalink(result.claim, ui)
+        write_permalink(result.claim, ui, settings)
         fetched = f" (Wikipedia: {result.timings.get('fetch', 0.0):.1f} s)" if live else ""
         status.update(label=("Checked, with a warning" if result.warnings else "Checked") + fetched, state="complete")
-    keep_in_history(result, asdict(ui))  # after the status box: a history that can't keep it says so in sight
+    keep_in_history(result, ui, settings)  # after the status box: a history that can't keep it says so in sight
 
 
 def confidence_words(probability: float) -> str:
@@ -223,7 +224,7 @@ def evidence_rows(checked: CheckedClaim, indexes: list[int]) -> pd.DataFrame:
     for index in indexes:
         item = result.evidence[index]
         e, s = item.sentence, item.stance
-        label = stance_label(s, checked.ui.nei_threshold) if s else ""  # as the verdict's rule reads it
+        label = stance_label(s, checked.ui.options.nei_threshold) if s else ""  # as the verdict's rule reads it
         rows.append({
             "stance": f"{verdict_word(label)} {s.of(label):.2f}" if s else "not judged",
             "page": f"{plain(e.title)} [{e.line}] · " + checked.links[e.page_id].markdown(),
@@ -316,7 +317,7 @@ def show_actions(result: CheckResult) -> None:
         st.switch_page("pages/annotate.py")
 
 
-def keep_in_step(checked: CheckedClaim) -> None:
+def keep_in_step(settings: Settings, checked: CheckedClaim) -> None:
     """On coming back to Verify from another page (which leaves the address bare and the claim box empty):
     the box shows the check's claim again and the address its permalink (``?history=ID`` for a re-opened one)."""
     if "claim_text" not in st.session_state:
@@ -328,19 +329,19 @@ def keep_in_step(checked: CheckedClaim) -> None:
             st.query_params.from_dict({"history": entry_id})
             st.session_state["history_opened"] = entry_id
     elif params.get("claim") != checked.result.claim:
-        write_permalink(checked.result.claim, checked.ui)
+        write_permalink(checked.result.claim, checked.ui, settings)
 
 
-def open_stored_check() -> None:
+def open_stored_check(settings: Settings) -> None:
     """Once per address ``?history=ID``: show check ``ID`` of the history as it was made, without checking again."""
     entry_id = st.query_params.get("history", "")
     if not entry_id.isdigit() or st.session_state.get("history_opened") == entry_id:
         return
     st.session_state["history_opened"] = entry_id
-    history = load_history()
+    history = load_history(settings)
     if history is None:  # it can't be read: load_history said why
         return
-    session = history_session()
+    session = history_session(settings)
     try:
         entry, result = history.entry(int(entry_id), session), history.result(int(entry_id), session)
     except UnusableDatabase as exc:
@@ -349,8 +350,8 @@ def open_stored_check() -> None:
     if entry is None or result is None:
         st.warning(f"Check {entry_id} is not in this browser's history (any more).")
         return
-    links = wikipedia_links(corpus_store_or_none(result.corpus), result_pages(result))
-    st.session_state["checked"] = CheckedClaim(result, links, settings_of(entry.settings), entry)
+    links = wikipedia_links(corpus_store_or_none(settings, result.corpus), result_pages(result))
+    st.session_state["checked"] = CheckedClaim(result, links, settings_of(entry.settings, settings), entry)
     st.session_state["claim_text"] = result.claim
 
 
@@ -364,7 +365,7 @@ def loading_note(ui: UiSettings) -> None:
 
 
 @st.fragment
-def check_and_show(ui: UiSettings) -> None:
+def check_and_show(settings: Settings, ui: UiSettings) -> None:
     with st.form("check"):
         claim = st.text_area("Claim", key="claim_text", height=80,
                              placeholder="e.g. Stanley Kubrick directed 2001: A Space Odyssey.")
@@ -372,7 +373,7 @@ def check_and_show(ui: UiSettings) -> None:
     if "claim_cut_note" in st.session_state:
         st.info(st.session_state["claim_cut_note"], icon="✂️")
     if pressed or st.session_state.pop("run_check", False):
-        run_check(ui, claim)
+        run_check(settings, ui, claim)
     checked = st.session_state.get("checked")
     if checked is not None:
         show_verdict(checked)
@@ -381,13 +382,14 @@ def check_and_show(ui: UiSettings) -> None:
         show_actions(checked.result)
 
 
-ui = current_settings()
+settings = run_settings()
+ui = current_settings(settings)
 st.title("Verify a claim")
 if ui.corpus == LIVE_CORPUS:
     st.caption("Live Wikipedia: each claim is searched on Wikipedia and the pages found are kept, "
                "so checking works offline on the pages fetched so far.")
 
-open_stored_check()
+open_stored_check(settings)
 if "permalink_claim" in st.session_state:  # a permalink being opened: the frame restored its corpus and settings
     st.session_state["claim_text"] = st.session_state.pop("permalink_claim")
     st.session_state["run_check"] = True
@@ -397,7 +399,7 @@ if "permalink_claim" in st.session_state:  # a permalink being opened: the frame
         st.warning(plain("This link's " + ", ".join(refused) + " can't be used here: the defaults were used instead."))
 
 elif "checked" in st.session_state:
-    keep_in_step(st.session_state["checked"])
+    keep_in_step(settings, st.session_state["checked"])
 
 example = st.selectbox("Examples", ["—"] + EXAMPLES.get(ui.corpus, []), key="example")
 if example != "—" and st.session_state.get("last_example") != example:
@@ -406,5 +408,5 @@ if example != "—" and st.session_state.get("last_example") != example:
 
 if checker_loading(ui):
     loading_note(ui)
-check_and_show(ui)
+check_and_show(settings, ui)
 footer()

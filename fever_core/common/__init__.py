@@ -53,6 +53,7 @@ from fever_core.common.settings import (
     SHARED_DATA_DIR,
     DEFAULT_VERIFIER,
     FALLBACK_VERIFIER,
+    HAND_CLAIMS,
     SHIPPED_JOINT_VERIFIER,
     CheckSetting,
     Settings,
@@ -73,7 +74,7 @@ from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, Link, Page, 
 
 __all__ = [
     "BUNDLED_MODELS_DIR", "LABELS", "NEI", "PROJECT_ROOT", "REFUTES", "SHARED_DATA_DIR", "SHIPPED_JOINT_VERIFIER",
-    "DEFAULT_VERIFIER", "FALLBACK_VERIFIER", "SUPPORTS",
+    "DEFAULT_VERIFIER", "FALLBACK_VERIFIER", "HAND_CLAIMS", "SUPPORTS",
     "Claim", "DataFileError", "DatabaseKind", "JsonlError", "Link", "ModelVersion", "Page", "Pair", "Sentence",
     "CHECK_SETTING", "CHECK_SETTINGS", "CheckSetting", "Settings", "Stance", "ThreadConnections", "UnusableDatabase", "WorkbenchDatabase",
     "active_choice_problem", "active_verifier", "claim_list_kind", "clean_json_text", "clean_user_text",

@@ -7,6 +7,7 @@ the browser tests (``test_browser.py``).
 
 from __future__ import annotations
 
+import inspect
 import sqlite3
 import time
 
@@ -96,6 +97,39 @@ def test_the_sidebar_draws_each_setting_over_its_declared_range_with_its_help(ap
         assert (slider.min, slider.max, slider.label) == (setting.limits[0], setting.limits[1], setting.label)
         assert setting.help[1:] in slider.help
     assert set(SETTING_LIMITS) == {s.name for s in CHECK_SETTINGS if s.limits is not None}
+
+
+def test_the_sidebar_draws_a_widget_for_every_declared_setting_and_the_verdict_choice_turns_the_rule_on(app_env):
+    at = open_frame()
+    for setting in CHECK_SETTINGS:
+        kind = "toggle" if setting.type is bool else "selectbox" if setting.choices else "slider"
+        widget = getattr(at.sidebar, kind)(key=f"_{setting.name}")
+        assert widget.label == setting.label and setting.help[1:] in widget.help, setting.name
+    assert at.sidebar.selectbox(key="_verdict").value == "learned" and at.sidebar.slider(key="_nei_threshold").disabled
+    # AppTest runs the frame once, then the page alone: the sidebar's choices are set as its widgets keep them
+    ruled = AppTest.from_file(str(PROJECT_ROOT / "app.py"), default_timeout=180)
+    ruled.session_state["verdict"], ruled.session_state["nei_threshold"] = "rule", 0.6
+    ruled.run()
+    assert ruled.sidebar.selectbox(key="_verdict").value == "rule"
+    assert not ruled.sidebar.slider(key="_nei_threshold").disabled
+    check(ruled, "Fox 2000 Pictures released the film Soul Food.")
+    assert not ruled.exception
+    assert (ruled.query_params["verdict"], ruled.query_params["nei_threshold"]) == ("rule", "0.6")
+
+
+def test_the_settings_are_read_once_per_run_by_the_frame_and_handed_to_the_page(app_env, monkeypatch):
+    readers = []
+    read = Settings.from_env.__func__
+
+    def from_env(cls, *args, **kwargs):
+        readers.append(inspect.stack()[1].function)
+        return read(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Settings, "from_env", classmethod(from_env))
+    at = check(open_frame(), "Fox 2000 Pictures released the film Soul Food.")
+    assert not at.exception and verdicts(at)
+    # besides the frame's read, only the loads made once for the server (the checker, in its loader's thread)
+    assert [reader for reader in readers if reader not in ("_open_checker", "load_workspace")] == ["read_settings"]
 
 
 def test_a_setting_made_in_the_frame_reaches_the_next_page(app_env):
@@ -419,9 +453,14 @@ def test_opening_a_permalink_restores_its_corpus_and_settings_and_checks_its_cla
     sidebar = at.sidebar
     assert sidebar.selectbox(key="_corpus").value == app_corpus
     assert (sidebar.slider(key="_sentences_k").value, sidebar.toggle(key="_two_hop").value) == (2, False)
-    assert sidebar.checkbox(key="_custom_threshold").value and sidebar.slider(key="_nei_threshold").value == 0.4
+    # a threshold without a verdict is the rule's, as a check reads it; the check's permalink says so
+    assert sidebar.selectbox(key="_verdict").value == "rule" and sidebar.slider(key="_nei_threshold").value == 0.4
+    assert not sidebar.slider(key="_nei_threshold").disabled
     assert verdicts(at) and len(evidence_of(at)) == 2
-    assert [e.claim for e in history_of(data_dir).search()] == [MUNICH_CLAIM]
+    assert dict(at.query_params) == {"claim": MUNICH_CLAIM, "corpus": app_corpus, "sentences_k": "2",
+                                     "two_hop": "false", "verdict": "rule", "nei_threshold": "0.4"}
+    (entry,) = history_of(data_dir).search()
+    assert entry.claim == MUNICH_CLAIM and (entry.settings["verdict"], entry.settings["nei_threshold"]) == ("rule", 0.4)
     assert not at.warning or all(w.value.startswith("Uncertain: ") for w in at.warning)
 
 
@@ -456,10 +495,7 @@ def test_a_check_kept_before_verdicts_named_their_evidence_reopens_saying_so(ope
     result = checker.check("Fox 2000 Pictures released the film Soul Food.")
     assert result.verdict.deciding_evidence, "the tiny model's rule decides by one sentence"
     result.verdict.used_evidence = []  # as a check kept before verdicts named the evidence they used
-    settings = {"corpus": "fixture", "verifier_model": Settings.from_env().verifier_model, "pages_k": 5,
-                "sentences_k": 5, "two_hop": True, "two_hop_threshold": 0.5, "min_evidence_score": 0.25,
-                "nei_threshold": None, "number_check": True}
-    entry = history_of(data_dir).add(result, settings)
+    entry = history_of(data_dir).add(result, {"corpus": "fixture"})  # settings not kept are their defaults
     monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")  # the check above was kept by no browser session
     at = open_page("verify", query_params={"history": str(entry)})
     assert not at.exception and verdicts(at)
@@ -617,10 +653,10 @@ def test_a_claim_that_is_not_english_gets_a_notice(app):
 
 
 def test_evaluate_offers_the_hand_claims_for_embedded_and_refuses_a_missing_file(open_page, tmp_path):
-    from fever_core.training.improve import HAND_CLAIMS
+    from fever_core.common import HAND_CLAIMS
     from pages.display import ready_claims_file
 
-    assert ready_claims_file("embedded") == str(HAND_CLAIMS.relative_to(PROJECT_ROOT)) and HAND_CLAIMS.is_file()
+    assert ready_claims_file("embedded") == "assets/claims/hand-claims.jsonl" and HAND_CLAIMS.is_file()
     assert ready_claims_file("fixture") == ""
     app = open_page("evaluate")
     assert app.text_input[0].value == ""
@@ -643,9 +679,10 @@ def test_history_belongs_to_the_browser_session_unless_shared(app_env, monkeypat
     theirs = open_frame()  # another browser
     theirs.switch_page("pages/history.py").run()
     assert not theirs.dataframe and any("No checks yet" in note.value for note in theirs.info)
-    monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")
-    theirs.run()
-    assert list(theirs.dataframe[0].value["claim"]) == ["Jaws is a film by Steven Spielberg."]
+    monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")  # read by the frame at the start of a run (AppTest: the first)
+    shared = open_frame()  # another browser again, on a server with a shared history
+    shared.switch_page("pages/history.py").run()
+    assert list(shared.dataframe[0].value["claim"]) == ["Jaws is a film by Steven Spielberg."]
 
 
 MIN_ANNOTATIONS = 20  # pages/models.py's (importing a page would run it)
@@ -742,14 +779,16 @@ def test_no_server_path_on_screen_claims_files_and_verifiers_go_by_short_names(o
 
     app = open_page("evaluate", "embedded")
     typed = app.text_input[0].value
-    assert typed == "benchmarks/embedded/hand-claims.jsonl" and project_path(typed).is_file()
+    assert typed == "assets/claims/hand-claims.jsonl" and project_path(typed).is_file()
     assert str(PROJECT_ROOT) not in " ".join(c.value for c in app.caption)
     assert shown_path(PROJECT_ROOT.parent / "shared" / "data" / "claims.jsonl") == "../shared/data/claims.jsonl"
-    assert (verifier_name(DEFAULT_VERIFIER), verifier_name(FALLBACK_VERIFIER)) == (
+    assert (verifier_name(DEFAULT_VERIFIER, []), verifier_name(FALLBACK_VERIFIER, [])) == (
         "shipped (MPNet)", "shipped, small (MiniLM)")
-    assert verifier_path("shipped (MPNet)") == DEFAULT_VERIFIER and verifier_path("org/some-model") == "org/some-model"
-    assert verifier_name(str(PROJECT_ROOT / "assets")) == "assets" and verifier_path("assets") == str(PROJECT_ROOT / "assets")
-    assert verifier_name("org/some-model") == "org/some-model"
+    assert verifier_path("shipped (MPNet)", []) == DEFAULT_VERIFIER
+    assert verifier_path("org/some-model", []) == "org/some-model"
+    assert verifier_name(str(PROJECT_ROOT / "assets"), []) == "assets"
+    assert verifier_path("assets", []) == str(PROJECT_ROOT / "assets")
+    assert verifier_name("org/some-model", []) == "org/some-model"
 
 
 def test_missing_values_show_as_a_dash_not_none(app, open_page):
