@@ -3,6 +3,10 @@
 In the spirit of DrQA's ``DocDB``: a small class with a handful of clear methods. The database runs
 in WAL mode, so one writer and any number of readers can work at once; each thread gets its own
 connection. All SQL is parameterised.
+
+Why one module of about 450 lines: it is the one class that speaks SQL to the store (schema, FTS5 queries, links,
+meta), so every statement against the file is in one place; what builds a store is apart
+(:mod:`~fever_core.corpus.build`).
 """
 
 from __future__ import annotations

@@ -9,6 +9,10 @@ old index, or another corpus's index whose files still match their checksums, al
 saved under ``dense.partial/``, so a killed build resumes where it stopped. A store that grows (the live
 Wikipedia cache) has its new sentences appended with :meth:`DenseSentenceIndex.extend_from` and
 :meth:`DenseSentenceIndex.save`, without a rebuild.
+
+Why one module of about 550 lines: the index's files are written, checked, reused, resumed and grown here and nowhere
+else, so what they hold and when they are trusted is read in one place; the choice of index by size is apart
+(:mod:`~fever_core.retrieval.dense_plan`), and so is the encoder (:mod:`~fever_core.retrieval.encoder`).
 """
 
 from __future__ import annotations

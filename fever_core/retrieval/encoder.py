@@ -16,6 +16,10 @@ Precision: ``fp32``, or ``int8``: the export with its weights quantised to 8 bit
 about 3x fp32's speed on a CPU, vectors within a cosine of 0.98 of fp32's and the same retrieval recall on fever-dev
 and fm2 (``benchmarks/scale/README.md``). A dense index is queried with the precision it was built with
 (:func:`resolve_precision`); by default a new index is built int8 on a CPU, fp32 on a GPU.
+
+Why one module of about 500 lines: the identity, the exports (fp32 and int8, their caches and checks) and the loader
+are one decision, which runtime gives a model's vectors, and each part keys on the others (an export is named by the
+identity, the loader picks among the exports).
 """
 
 from __future__ import annotations

@@ -13,6 +13,10 @@ pass of a model of at least ``BF16_MIN_PARAMETERS`` runs under bf16 autocast (ab
 MiniLM verifiers train in fp32 as they always did); on a CUDA GPU training runs there, under fp16 autocast.
 
 Run ``python -m fever_core train verifier --data FILE... --out DIR`` (:mod:`fever_core.cli.train`).
+
+Why one module of about 600 lines: it is one training run, and its parts (the batch plan, checkpoints that resume it,
+the final save, the dev-split NEI rule and the reports) share that run's state; the data it reads is made apart
+(:mod:`~fever_core.training.pairs`, :mod:`~fever_core.training.distractors`).
 """
 
 from __future__ import annotations
