@@ -2,7 +2,7 @@
 
 Run with ``make run`` (or ``streamlit run app.py``). Each page in ``pages/`` does one job and calls
 ``fever_core`` only. The frame draws the sidebar settings on every run, whatever the page, so they
-keep their values across pages (``pages/shared.py``); before it draws them, a Verify permalink being
+keep their values across pages (``pages/settings_ui.py``); before it draws them, a Verify permalink being
 opened restores its corpus and settings. It starts loading the checker for them in the background and draws the
 page at once (the claim box shows within seconds of the first visit; a Check made meanwhile waits for the load),
 so the first check is as fast as the next; models and indexes are loaded once for the whole server.
@@ -17,7 +17,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.shared import keep_browser_session, open_permalink, sidebar_settings, start_loading_checker
+from pages.resources import keep_browser_session, read_settings, start_loading_checker
+from pages.settings_ui import open_permalink, sidebar_settings
 
 ABOUT = (
     "**FEVER Workbench** checks a claim against Wikipedia: it finds pages, ranks evidence sentences, follows "
@@ -40,8 +41,9 @@ navigation = st.navigation([
     st.Page("pages/evaluate.py", title="Evaluate", icon="📊"),
     st.Page("pages/corpus.py", title="Corpus", icon="📚"),
 ])
+settings = read_settings()  # once per run: the page gets the same (pages.resources.run_settings)
 if navigation.url_path == verify.url_path:
-    open_permalink()
-start_loading_checker(sidebar_settings())
+    open_permalink(settings)
+start_loading_checker(sidebar_settings(settings))
 keep_browser_session()
 navigation.run()

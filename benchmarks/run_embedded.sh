@@ -8,7 +8,7 @@ GENERATED=data/training/embedded-generated
 PY=.venv/bin/python
 export HF_HUB_OFFLINE=1
 # 36 claims written by hand about the embedded corpus's held-out pages, end to end
-$PY -m fever_core evaluate --claims $OUT/hand-claims.jsonl --corpus embedded \
+$PY -m fever_core evaluate --claims assets/claims/hand-claims.jsonl --corpus embedded \
   --predictions data/benchmarks/embedded/hand-claims.predictions.jsonl --report $OUT/hand-claims-report.json > /dev/null
 # the verifier alone on the claims generated from those pages
 [ -f $GENERATED/heldout.jsonl ] || $PY -m fever_core train generate-claims --out $GENERATED

@@ -33,7 +33,7 @@ $PY -m benchmarks.plain_claims pairs --verifier "$V" --report "$OUT/plain-claims
 claims plain-claims benchmarks/embedded/plain-claims.jsonl embedded
 $PY -m benchmarks.plain_claims end-to-end "$PREDICTIONS/plain-claims.predictions.jsonl" \
   --report "$OUT/plain-claims-e2e.json" > /dev/null
-claims hand-claims benchmarks/embedded/hand-claims.jsonl embedded
+claims hand-claims assets/claims/hand-claims.jsonl embedded
 if [ -f benchmarks/embedded/hand-claims-2.jsonl ]; then
   claims hand-claims-2 benchmarks/embedded/hand-claims-2.jsonl embedded
   $PY benchmarks/yardsticks.py by-label "$PREDICTIONS/hand-claims-2.predictions.jsonl" "$OUT/hand-claims-2-by-label.json"

@@ -24,16 +24,9 @@ import streamlit as st
 
 from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, Link, Page, UnusableDatabase
 from fever_core.workbench import Annotation, AnnotationError, AnnotationStore, QueueItem, search_corpus
-from pages.shared import (
-    UiSettings,
-    check_options,
-    checker_or_stop,
-    current_settings,
-    footer,
-    load_annotations,
-    plain,
-    synced_widget,
-)
+from pages.display import footer, plain, synced_widget
+from pages.resources import checker_or_stop, load_annotations, run_settings
+from pages.settings_ui import UiSettings, current_settings
 from pages.words import count, verdict_word
 
 if TYPE_CHECKING:
@@ -165,7 +158,7 @@ def candidate_pages(ui: UiSettings, item: QueueItem) -> list[str]:
     if key not in st.session_state:
         try:
             with st.spinner("Finding the candidate pages…"):
-                result = checker_or_stop(ui).check(item.claim, check_options(ui))
+                result = checker_or_stop(ui).check(item.claim, ui.options)
             st.session_state[key] = [p.page_id for p in result.pages if p.used]
         except Exception as exc:  # noqa: BLE001 - a claim that can't be checked still gets annotated
             st.warning(plain(f"No candidate pages for this claim: {exc}"))
@@ -325,8 +318,9 @@ def export(annotations: AnnotationStore) -> None:
                "annotations, on any corpus, open Models (or run `python -m fever_core train improve`).")
 
 
-ui = current_settings()
-annotations = load_annotations()
+settings = run_settings()
+ui = current_settings(settings)
+annotations = load_annotations(settings)
 st.title("Annotate")
 read_address()
 show_notice()

@@ -2,44 +2,46 @@
 
 Claims are uploaded or pasted: plain text (one a line), CSV (a "claim" column, optional "label" and
 "id") or FEVER jsonl, labelled or not. A batch runs in a thread of its own
-(:class:`~fever_core.evaluation.batch.BatchJob`), kept in a registry shared by all sessions
-(:mod:`pages.background`) and named in the page's address, so the page stays usable, the other pages too, and a
-reload finds the batch again. Its progress is polled by a fragment. Each checked claim is also kept in the history, and
-one checked before (in any session's history, earlier in the batch too, or the annotations: a paraphrase counts)
-names the earlier claim in the column "checked before". Metrics are shown only where the list has gold data for them
-("n/a" otherwise).
+(:class:`~fever_core.evaluation.runner.BatchJob`), kept with the app's background runs
+(:func:`pages.resources.keep_run`) and named in the page's address, so the page stays usable, the other
+pages too, and a reload finds the batch again. Its progress is polled by a fragment. Each checked claim is also
+kept in the history, and one checked before (in any session's history, earlier in the batch too, or the annotations:
+a paraphrase counts) names the earlier claim in the column "checked before".
+Metrics are shown only where the list has gold data for them ("n/a" otherwise).
 """
 
 from __future__ import annotations
 
 from contextlib import suppress
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import pandas as pd
 import streamlit as st
 
-from fever_core.common import Claim, DataFileError, UnusableDatabase, read_claim_list
+from fever_core.common import Claim, DataFileError, Settings, UnusableDatabase, read_claim_list
 from fever_core.evaluation import RESULT_COLUMNS, BatchJob, BatchRow, predictions_jsonl, results_csv
-from fever_core.workbench import EarlierCheck
-from pages.background import keep_batch, kept_batches
-from pages.shared import (
-    UiSettings,
-    browser_session,
-    check_options,
-    checker_or_stop,
+from fever_core.workbench import EarlierCheck, checker_provenance
+from pages.display import (
     claimreview_author,
     claimreviews_button,
     corpus_label,
-    current_settings,
-    earlier_checks,
     footer,
-    load_history,
-    permalink_url,
     plain,
     show_metrics,
     uploaded_claims,
     wikipedia_links,
 )
+from pages.resources import (
+    browser_session,
+    checker_or_stop,
+    earlier_checks,
+    keep_run,
+    load_history,
+    run_in_address,
+    run_settings,
+    show_run,
+)
+from pages.settings_ui import UiSettings, current_settings, permalink_url
 from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
 
 # How often a running batch's progress is redrawn, in seconds.
@@ -64,12 +66,14 @@ TABLE_COLUMN_CONFIG = {
 
 @dataclass(frozen=True)
 class Batch:
-    """A batch as the page knows it: the job, where its claims came from, the settings it runs with, and for each
-    row checked so far its claim's best earlier check (``None`` for none)."""
+    """A batch as the page knows it: the job, where its claims came from, the sidebar's choices it runs with and
+    the workbench's settings it was started under, and for each row checked so far its claim's best earlier check
+    (``None`` for none)."""
 
     job: BatchJob
     source: str
     ui: UiSettings
+    settings: Settings
     earlier: list[EarlierCheck | None] = field(default_factory=list)
 
 
@@ -85,27 +89,27 @@ def read_claims(upload, pasted: str) -> tuple[list[Claim], str] | None:
         return None
 
 
-def start_batch(ui: UiSettings, claims: list[Claim], source: str) -> None:
+def start_batch(settings: Settings, ui: UiSettings, claims: list[Claim], source: str) -> None:
     """Start checking the claims in the background with the sidebar's settings, each kept in the history,
     and draw the page again (its form disabled while the batch runs)."""
     checker = checker_or_stop(ui)
-    history, settings, session = load_history(), asdict(ui), browser_session()
-    job, find_earlier = BatchJob(claims), earlier_checks(checker)
-    batch = Batch(job, source, ui)
+    history, choices, session = load_history(settings), ui.to_dict(), browser_session()
+    job, find_earlier = BatchJob(claims), earlier_checks(checker, settings)
+    batch = Batch(job, source, ui, settings)
 
     def keep_in_history(row: BatchRow) -> None:
         batch.earlier.append(next(iter(find_earlier(row.result.claim)), None) if row.result is not None else None)
         if row.result is not None and history is not None:
             with suppress(UnusableDatabase):  # the batch's results stand; load_history said why it can't keep them
-                history.add(row.result, settings, batch=job.job_id, session=session)
+                history.add(row.result, choices, batch=job.job_id, session=session)
 
-    job.start(checker, check_options(ui), on_row=keep_in_history)
-    keep_batch("batch", batch)
-    st.session_state["batch_id"] = job.job_id
+    job.start(checker, ui.options, on_row=keep_in_history)
+    keep_run(batch)
+    show_run("batch", batch)
     st.rerun()
 
 
-def batch_form(ui: UiSettings, running: bool) -> None:
+def batch_form(settings: Settings, ui: UiSettings, running: bool) -> None:
     """Upload or paste claims and start a batch (not while this session's batch is running)."""
     with st.form("batch"):
         upload = st.file_uploader('Upload claims: text (one a line), CSV (a "claim" column; optional "label", "id") '
@@ -115,24 +119,11 @@ def batch_form(ui: UiSettings, running: bool) -> None:
     if pressed:
         read = read_claims(upload, pasted)
         if read is not None:
-            start_batch(ui, *read)
-
-
-def current_batch() -> Batch | None:
-    """This session's batch: named in the page's address (a reload) or chosen earlier in the session; the
-    address names it from now on."""
-    batch_id = st.query_params.get("batch") or st.session_state.get("batch_id", "")
-    batch = kept_batches("batch").get(batch_id)
-    if batch is None:
-        st.query_params.pop("batch", None)
-        return None
-    st.session_state["batch_id"] = batch_id
-    st.query_params["batch"] = batch_id
-    return batch
+            start_batch(settings, ui, *read)
 
 
 def records(batch: Batch, rows: list[BatchRow]) -> list[dict]:
-    """The rows' records (:data:`~fever_core.evaluation.batch.RESULT_COLUMNS`) with the Wikipedia address of
+    """The rows' records (:data:`~fever_core.evaluation.output.RESULT_COLUMNS`) with the Wikipedia address of
     each deciding sentence's page and the claim of its earlier check (``checked_before``)."""
     deciding = [row.deciding_sentence() for row in rows]
     links = wikipedia_links(checker_or_stop(batch.ui).workspace.store,
@@ -149,7 +140,7 @@ def results_table(batch: Batch, rows: list[BatchRow]) -> None:
     frame = pd.DataFrame(records(batch, rows), columns=[*RESULT_COLUMNS, "wikipedia", "checked_before"])
     for column in ("verdict", "label"):
         frame[column] = frame[column].map(verdict_word, na_action="ignore")
-    frame["open"] = [permalink_url(row.claim.claim, batch.ui) for row in rows]
+    frame["open"] = [permalink_url(row.claim.claim, batch.ui, batch.settings) for row in rows]
     shown = [c for c in TABLE_COLUMNS if c not in OPTIONAL_COLUMNS or frame[c].notna().any()]
     st.dataframe(frame[shown].rename(columns=TABLE_COLUMNS), hide_index=True, width="stretch", placeholder="—",
                  column_config=TABLE_COLUMN_CONFIG)
@@ -190,16 +181,17 @@ def show_results(batch: Batch) -> None:
                             "text/csv", on_click="ignore")
     cols[1].download_button("Download FEVER predictions (jsonl)", predictions_jsonl(report.rows), "predictions.jsonl",
                             "application/jsonl", on_click="ignore")
-    claimreviews_button(cols[2], [row.result for row in report.rows if row.result is not None], batch.ui, author,
-                        batch.job.started_at)
+    claimreviews_button(cols[2], [row.result for row in report.rows if row.result is not None],
+                        checker_provenance(checker_or_stop(batch.ui), batch.ui.options), author, batch.job.started_at)
 
 
-ui = current_settings()
+settings = run_settings()
+ui = current_settings(settings)
 st.title("Batch check")
 st.caption(f"Corpus: {plain(corpus_label(ui.corpus))} (change it in the sidebar). The batch runs in the "
            "background: the other pages can be used meanwhile, and this page's address finds it again.")
-batch = current_batch()
-batch_form(ui, running=batch is not None and batch.job.running)
+batch = run_in_address("batch")
+batch_form(settings, ui, running=batch is not None and batch.job.running)
 if batch is not None:
     st.subheader(plain(f"{count(batch.job.total, 'claim')} from {batch.source}, on {corpus_label(batch.ui.corpus)}"))
     if batch.job.running:

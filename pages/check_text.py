@@ -4,7 +4,7 @@ sentences worth checking.
 The library finds the text's sentences and picks those that state a fact about named things, numbers or dates
 (:mod:`fever_core.text_check`); the page lists every sentence with why it was picked or not, and the person can
 tick or untick any. Check runs the ticked ones in the background (:class:`~fever_core.evaluation.BatchJob`, kept for
-the whole server by :mod:`pages.background` and named in the page's address), each kept in the history, with a
+the whole server by :func:`pages.resources.keep_run` and named in the page's address), each kept in the history, with a
 progress bar: the other pages can be used meanwhile, and coming back (or a reload) finds it. Then the text is shown
 with each checked sentence marked by its verdict, in colour and in words, under a summary of the verdicts; each
 checked sentence opens its verdict card in Verify, as it was checked (from the history). The text is always
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import uuid
 from contextlib import suppress
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import partial
 
 import pandas as pd
@@ -36,25 +36,27 @@ from fever_core.text_check import (
     sentence_claims,
     text_of_bytes,
 )
-from pages.background import keep_batch, kept_batches
-from pages.shared import (
-    UiSettings,
-    browser_session,
-    check_on_verify,
-    check_options,
+from fever_core.workbench import checker_provenance
+from pages.display import (
     checked_before_markdown,
-    checker_or_stop,
     claimreview_author,
     claimreviews_button,
     corpus_label,
-    current_settings,
-    earlier_checks,
     footer,
-    load_history,
-    permalink_params,
     plain,
     synced_widget,
 )
+from pages.resources import (
+    browser_session,
+    checker_or_stop,
+    earlier_checks,
+    keep_run,
+    load_history,
+    run_in_address,
+    run_settings,
+    show_run,
+)
+from pages.settings_ui import UiSettings, check_on_verify, current_settings, permalink_params
 from pages.words import PROBABILITY, VERDICT_COLOURS, count, verdict_word
 
 # How often a running check's progress is redrawn, in seconds.
@@ -86,7 +88,7 @@ class Draft:
 class TextBatch:
     """A text being checked, or checked, as the page knows it: the job checking its chosen sentences, the text, the
     settings, each checked sentence's history entry and its best earlier check (filled in by the job's thread as it
-    goes; see :func:`~pages.shared.earlier_checks`)."""
+    goes; see :func:`~pages.resources.earlier_checks`)."""
 
     job: BatchJob
     draft: Draft
@@ -157,9 +159,9 @@ def start_checking(ui: UiSettings, draft: Draft, chosen: list[int]) -> None:
         st.warning(str(exc))
         return
     checker = checker_or_stop(ui)
-    history, settings, session = load_history(), asdict(ui), browser_session()
+    history, choices, session = load_history(settings), ui.to_dict(), browser_session()
     batch = TextBatch(BatchJob(claims), draft, [int(claim.id) for claim in claims], ui)
-    find_earlier = earlier_checks(checker)
+    find_earlier = earlier_checks(checker, settings)
 
     def keep_in_history(row: BatchRow) -> None:
         if row.result is not None:  # looked up before it is kept: not itself
@@ -168,26 +170,20 @@ def start_checking(ui: UiSettings, draft: Draft, chosen: list[int]) -> None:
                 batch.earlier[int(row.claim.id)] = earlier
         if row.result is not None and history is not None:
             with suppress(UnusableDatabase):  # the check stands; load_history said why it can't be kept
-                batch.history[int(row.claim.id)] = history.add(row.result, settings, batch=batch.job.job_id,
+                batch.history[int(row.claim.id)] = history.add(row.result, choices, batch=batch.job.job_id,
                                                                session=session)
 
-    batch.job.start(checker, check_options(ui), on_row=keep_in_history)
-    keep_batch("text", batch)
-    st.session_state["text_batch_id"] = batch.job.job_id
+    batch.job.start(checker, ui.options, on_row=keep_in_history)
+    keep_run(batch)
+    show_run("text", batch)
     st.rerun()
 
 
 def current_batch() -> TextBatch | None:
     """This session's text check: named in the page's address (a reload) or started earlier in the session; the
     address names it from now on."""
-    batch_id = st.query_params.get("text") or st.session_state.get("text_batch_id", "")
-    batch = kept_batches("text").get(batch_id)
-    if batch is None:
-        st.query_params.pop("text", None)
-        return None
-    st.session_state["text_batch_id"] = batch_id
-    st.query_params["text"] = batch_id
-    return batch
+    batch = run_in_address("text")
+    return batch if hasattr(batch, "draft") else None  # a text's (the page's classes are made anew on each run)
 
 
 def mark(item: CheckedSentence, number: int) -> str:
@@ -217,8 +213,8 @@ def open_card(batch: TextBatch, item: CheckedSentence) -> None:
     if entry_id is not None:
         st.session_state.pop("history_opened", None)  # the same card opened a second time opens again
         st.switch_page("pages/verify.py", query_params={"history": str(entry_id)})
-    params = permalink_params(item.sentence.text, batch.ui)
-    check_on_verify(params)
+    params = permalink_params(item.sentence.text, batch.ui, settings)
+    check_on_verify(params, settings)
     st.switch_page("pages/verify.py", query_params=params)
 
 
@@ -280,11 +276,12 @@ def show_result(batch: TextBatch) -> None:
                    f"{'it' if repeats == 1 else 'them'} below for the earlier check.")
     show_checks(batch)
     author = claimreview_author()
-    claimreviews_button(st, [item.result for item in checked.sentences if item.result is not None], batch.ui, author,
-                        batch.job.started_at)
+    claimreviews_button(st, [item.result for item in checked.sentences if item.result is not None],
+                        checker_provenance(checker_or_stop(batch.ui), batch.ui.options), author, batch.job.started_at)
 
 
-ui = current_settings()
+settings = run_settings()
+ui = current_settings(settings)
 st.title("Check a text")
 st.caption(f"Corpus: {plain(corpus_label(ui.corpus))} (change it in the sidebar). The sentences worth checking are "
            "picked for you; the check runs in the background, and this page's address finds it again.")

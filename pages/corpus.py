@@ -7,9 +7,11 @@ import streamlit as st
 
 from fever_core.corpus import LIVE_CORPUS
 from fever_core.workbench import SEARCH_MODES, search_corpus
-from pages.shared import current_settings, footer, load_workspace, plain, wikipedia_links
+from pages.display import footer, plain, wikipedia_links
+from pages.resources import load_workspace, run_settings
+from pages.settings_ui import current_settings
 
-ui = current_settings()
+ui = current_settings(run_settings())
 st.title("Corpus")
 if ui.corpus == LIVE_CORPUS:
     st.caption("The live Wikipedia cache: the pages fetched so far while checking claims (Verify adds more).")

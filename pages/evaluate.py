@@ -7,6 +7,10 @@ the same each time), not the file's first claims, which are often all of one lab
 labels is scored as
 ``python -m fever_core evaluate`` scores it; one with unlabelled claims (text, CSV or jsonl) is checked
 as a batch, and scored on its labelled claims.
+
+A run checks its claims in the background as Batch does (:class:`~fever_core.evaluation.runner.BatchJob`, kept
+with the app's background runs and named in the page's address): its progress is polled by a fragment, it can be
+stopped, and a reload finds it again.
 """
 
 from __future__ import annotations
@@ -19,28 +23,28 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from fever_core.common import LABELS, Claim, DataFileError, load_claim_list, sample_across_labels
-from fever_core.evaluation import EVIDENCE_METRICS, FEVER_METRICS, LABEL_METRICS, BatchRow, GoldData, evaluate, run_batch
-from pages.shared import (
-    UiSettings,
-    check_options,
-    checker_or_stop,
-    corpus_label,
-    current_settings,
-    footer,
-    permalink_url,
-    plain,
-    project_path,
-    ready_claims_file,
-    show_metrics,
-    uploaded_claims,
+from fever_core.common import LABELS, Claim, DataFileError, Settings, load_claim_list, sample_across_labels
+from fever_core.evaluation import (
+    EVIDENCE_METRICS,
+    FEVER_METRICS,
+    LABEL_METRICS,
+    BatchJob,
+    BatchRow,
+    GoldData,
+    score_batch,
+    scored_rows,
 )
+from pages.display import corpus_label, footer, plain, project_path, ready_claims_file, show_metrics, uploaded_claims
+from pages.resources import checker_or_stop, keep_run, run_in_address, run_settings, show_run
+from pages.settings_ui import UiSettings, current_settings, permalink_url
 from pages.words import count, verdict_word, verdict_words
 
 METRICS = (*FEVER_METRICS, *LABEL_METRICS, *EVIDENCE_METRICS)
 NOT_IN_BATCH_RUNS = "computed when every claim of the file has a label"
 # The seed of the sample a smaller run checks (fever_core.common.formats.sample_across_labels).
 SAMPLE_SEED = 0
+# How often a running evaluation's progress is redrawn, in seconds.
+POLL_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -109,28 +113,57 @@ def sample_note(claims: list[Claim], sample: list[Claim]) -> str:
             "Set “Claims to check” to 0 to check them all.")
 
 
-def evaluate_labelled(ui: UiSettings, claims: list[Claim], source: str, oracle: bool, on_claim) -> Evaluation:
-    """Claims that all have labels, scored as ``python -m fever_core evaluate`` scores them."""
-    rows: list[dict] = []
-    try:
-        report = evaluate(checker_or_stop(ui), claims, source, check_options(ui), oracle=oracle, progress=False,
-                          rows=rows, on_claim=on_claim).to_dict()
-    except ValueError as exc:
-        st.error(str(exc))
-        st.stop()
+@dataclass
+class EvaluationRun:
+    """An evaluation as the page knows it while and after it runs: the job checking the claims, where they came
+    from, the sidebar's choices it runs with and the workbench's settings it was started under, whether it reads gold
+    evidence, the claims' gold data, what the sample is, and (once the job has ended) the evaluation."""
+
+    job: BatchJob
+    source: str
+    ui: UiSettings
+    settings: Settings
+    oracle: bool
+    gold: GoldData
+    sample_note: str
+    evaluation: Evaluation | None = None
+
+
+def start_evaluation(settings: Settings, ui: UiSettings, claims: list[Claim], source: str, oracle: bool,
+                     note: str) -> None:
+    """Start checking the claims in the background with the sidebar's settings, and draw the page again (its form
+    disabled while the run goes on). Oracle evidence needs every claim labelled: the page says so otherwise."""
     gold = GoldData.of(claims)
-    return Evaluation(gold, gold.allowed({name: report[name] for name in METRICS}), rows, report, True)
+    if oracle and not gold.all_labelled:
+        st.error("Oracle evidence needs gold labels and evidence: some claims of this file have no label.")
+        st.stop()
+    job = BatchJob(claims).start(checker_or_stop(ui), ui.options, oracle=oracle)
+    run = EvaluationRun(job, source, ui, settings, oracle, gold, note)
+    keep_run(run)
+    show_run("evaluation", run)
+    st.rerun()
 
 
-def evaluate_as_batch(ui: UiSettings, claims: list[Claim], source: str, on_claim) -> Evaluation:
-    """Claims some of which have no label, checked as a batch and scored on the labelled ones."""
-    batch = run_batch(checker_or_stop(ui), claims, check_options(ui),
-                      on_row=lambda row, done, total: on_claim(done, total))
-    report = {"claims_file": source, "corpus": ui.corpus, "n_claims": len(batch.rows), **batch.metrics(),
-              "claims_per_s": batch.claims_per_s, "latency_p50_s": batch.latency_s(50),
-              "latency_p95_s": batch.latency_s(95)}
-    return Evaluation(batch.gold, {name: report.get(name) for name in METRICS}, list(map(evaluation_row, batch.rows)),
-                      report, False)
+def finished_evaluation(run: EvaluationRun) -> Evaluation | None:
+    """The evaluation of a run whose job has ended, scored as its gold data allows (once; kept with the run); ``None``
+    with the reason on the page when no claim could be evaluated."""
+    if run.evaluation is None:
+        report = run.job.report
+        if run.gold.all_labelled:
+            try:
+                scored = score_batch(report, checker_or_stop(run.ui), run.source, run.ui.options, run.oracle).to_dict()
+            except ValueError as exc:
+                st.error(str(exc))
+                return None
+            run.evaluation = Evaluation(run.gold, run.gold.allowed({name: scored[name] for name in METRICS}),
+                                        scored_rows(report), scored, True)
+        else:
+            scored = {"claims_file": run.source, "corpus": run.ui.corpus, "n_claims": len(report.rows),
+                      **report.metrics(), "claims_per_s": report.claims_per_s, "latency_p50_s": report.latency_s(50),
+                      "latency_p95_s": report.latency_s(95)}
+            run.evaluation = Evaluation(report.gold, {name: scored.get(name) for name in METRICS},
+                                        list(map(evaluation_row, report.rows)), scored, False)
+    return run.evaluation
 
 
 def evaluation_row(row: BatchRow) -> dict:
@@ -140,19 +173,16 @@ def evaluation_row(row: BatchRow) -> dict:
             "label_correct": None if label is None else prediction["predicted_label"] == label}
 
 
-def run_evaluation(ui: UiSettings, claims: list[Claim], source: str, oracle: bool) -> Evaluation:
-    """Check the claims with a progress bar, scored as their gold data allows."""
-    bar = st.progress(0.0, text="Checking claims…")
-
-    def on_claim(done: int, total: int) -> None:
-        bar.progress(done / total, text=f"Checked {done} of {count(total, 'claim')}")
-
-    if GoldData.of(claims).all_labelled:
-        return evaluate_labelled(ui, claims, source, oracle, on_claim)
-    if oracle:
-        st.error("Oracle evidence needs gold labels and evidence: some claims of this file have no label.")
-        st.stop()
-    return evaluate_as_batch(ui, claims, source, on_claim)
+@st.fragment(run_every=POLL_SECONDS)
+def show_progress(run: EvaluationRun) -> None:
+    """A running evaluation's progress and a Stop button, redrawn every :data:`POLL_SECONDS`; once it has ended,
+    the whole page is drawn again, with the results."""
+    job = run.job
+    if not job.running:
+        st.rerun()
+    st.progress(job.done / job.total, text=f"Checked {job.done} of {count(job.total, 'claim')}")
+    st.button("Stop", on_click=job.stop, help="End the run after the claim being checked; the claims checked so far "
+              "are scored.")
 
 
 def is_error(row: dict, evaluation: Evaluation) -> bool:
@@ -171,14 +201,14 @@ def show_confusion(evaluation: Evaluation) -> None:
     st.plotly_chart(figure, width="stretch")
 
 
-def show_claims(ui: UiSettings, evaluation: Evaluation) -> None:
+def show_claims(run: EvaluationRun, evaluation: Evaluation) -> None:
     """Every claim with its gold and predicted labels, or only the errors; each opens in Verify."""
     only_errors = st.toggle("Only errors (wrong label; or, where the FEVER score is computed, no gold evidence found)")
     table = pd.DataFrame([{
         "id": r["id"], "claim": r["claim"], "gold": verdict_word(r["label"]),
         "predicted": verdict_word(r["predicted_label"]),
         "FEVER correct": r["fever_correct"] if evaluation.metrics["fever_score"] is not None else None,
-        "open": permalink_url(r["claim"], ui),
+        "open": permalink_url(r["claim"], run.ui, run.settings),
     } for r in evaluation.rows if not only_errors or is_error(r, evaluation)],
         columns=["id", "claim", "gold", "predicted", "FEVER correct", "open"])
     st.dataframe(table, hide_index=True, width="stretch", placeholder="—",
@@ -195,8 +225,17 @@ def show_downloads(evaluation: Evaluation) -> None:
                        "application/json")
 
 
-def show_evaluation(ui: UiSettings, evaluation: Evaluation) -> None:
-    """The metrics ("n/a" without gold data), latency, the confusion matrix, the claims and the downloads."""
+def show_evaluation(run: EvaluationRun) -> None:
+    """How the run went, then the metrics ("n/a" without gold data), latency, the confusion matrix, the claims and the
+    downloads."""
+    st.caption(run.sample_note)
+    if run.job.error:
+        st.error(plain(f"The run ended early: {run.job.error}"))
+    elif run.job.report.stopped:
+        st.warning(f"Stopped: {count(len(run.job.report.rows), 'claim')} of {run.job.total} checked, and scored.")
+    evaluation = finished_evaluation(run)
+    if evaluation is None:
+        return
     data, gold = evaluation.report, evaluation.gold
     st.subheader("FEVER metrics")
     st.caption(f"{gold.labelled} of {count(gold.claims, 'claim')} {'has' if gold.claims == 1 else 'have'} a gold "
@@ -211,17 +250,20 @@ def show_evaluation(ui: UiSettings, evaluation: Evaluation) -> None:
     if evaluation.scored_by_evaluate:
         show_confusion(evaluation)
     st.subheader("Claims")
-    show_claims(ui, evaluation)
+    show_claims(run, evaluation)
     show_downloads(evaluation)
 
 
-ui = current_settings()
+settings = run_settings()
+ui = current_settings(settings)
 st.title("Evaluate")
 ready = ready_claims_file(ui.corpus)
 st.caption(plain(f"Corpus: {corpus_label(ui.corpus)} (change it in the sidebar). ")
            + ("The claims file below is ready for it: press Run." if ready else
               "Give a claims file with labels for it (FEVER jsonl, CSV or text), or upload one."))
 
+run = run_in_address("evaluation")
+running = run is not None and run.job.running
 with st.form("evaluate"):
     path = st.text_input("Claims file (FEVER jsonl; or CSV or text, labels optional)", ready,
                          placeholder="path/to/claims.jsonl")
@@ -230,15 +272,16 @@ with st.form("evaluate"):
                             help="Fewer than the file holds: a sample drawn at random evenly across the labels "
                             f"(seed {SAMPLE_SEED}, the same each run), in the file's order.")
     oracle = st.checkbox("Oracle evidence (verify against gold evidence; judges the verifier alone)")
-    run = st.form_submit_button("Run", type="primary")
+    pressed = st.form_submit_button("Run", type="primary", disabled=running)
 
-if run:
+if pressed:
     claims = read_claims(path, upload)
     sample = sample_across_labels(claims, int(limit), seed=SAMPLE_SEED)
-    st.session_state["evaluation_sample"] = sample_note(claims, sample)
-    st.session_state["evaluation"] = run_evaluation(ui, sample, upload.name if upload else path, oracle)
+    start_evaluation(settings, ui, sample, upload.name if upload else path, oracle, sample_note(claims, sample))
 
-if "evaluation" in st.session_state:
-    st.caption(st.session_state.get("evaluation_sample", ""))
-    show_evaluation(ui, st.session_state["evaluation"])
+if running:
+    st.caption(run.sample_note)
+    show_progress(run)
+elif run is not None:
+    show_evaluation(run)
 footer()

@@ -12,20 +12,11 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from fever_core.common import UnusableDatabase
+from fever_core.common import Settings, UnusableDatabase
 from fever_core.workbench import HistoryEntry, HistoryStore
-from pages.shared import (
-    check_on_verify,
-    corpus_label,
-    footer,
-    history_session,
-    load_history,
-    permalink_params,
-    plain,
-    settings_of,
-    show_unusable_database,
-    synced_widget,
-)
+from pages.display import corpus_label, footer, plain, synced_widget
+from pages.resources import history_session, load_history, run_settings, show_unusable_database
+from pages.settings_ui import check_on_verify, permalink_params, settings_of
 from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
 
 # The newest checks matching the search that the page lists.
@@ -53,7 +44,7 @@ def describe(entry: HistoryEntry) -> str:
     return f"{checked_at(entry)} · {verdict_word(entry.verdict)} · {claim}"
 
 
-def open_entry(entries: list[HistoryEntry]) -> None:
+def open_entry(settings: Settings, entries: list[HistoryEntry]) -> None:
     """Choose a check (the choice stays while the person visits other pages), then open it in Verify as it was
     made, or check it again there with its corpus and settings (the sidebar takes them, as from a permalink),
     which keeps the new check in the history."""
@@ -68,8 +59,8 @@ def open_entry(entries: list[HistoryEntry]) -> None:
         st.session_state.pop("history_opened", None)  # the same check opened a second time opens again
         st.switch_page("pages/verify.py", query_params={"history": str(entry.entry_id)})
     if cols[1].button("Check again", help="Checks the claim again in Verify, with the corpus and settings it had"):
-        params = permalink_params(entry.claim, settings_of(entry.settings))
-        check_on_verify(params)  # checked even when it is the address of the last check
+        params = permalink_params(entry.claim, settings_of(entry.settings, settings), settings)
+        check_on_verify(params, settings)  # checked even when it is the address of the last check
         st.switch_page("pages/verify.py", query_params=params)
 
 
@@ -91,7 +82,7 @@ def clear_history(history: HistoryStore, kept: int, session: str | None) -> None
     st.rerun()
 
 
-def show_history(history: HistoryStore, session: str | None) -> None:
+def show_history(settings: Settings, history: HistoryStore, session: str | None) -> None:
     """``session``'s checks (everyone's for ``None``), the search, opening one, and clearing. Raises
     UnusableDatabase."""
     kept = history.count(session)
@@ -108,7 +99,7 @@ def show_history(history: HistoryStore, session: str | None) -> None:
     if entries:
         st.dataframe(entries_table(entries), hide_index=True, width="stretch",
                      column_config={PROBABILITY: st.column_config.NumberColumn(format="%.2f", help=PROBABILITY_HELP)})
-        open_entry(entries)
+        open_entry(settings, entries)
     elif kept:
         st.info(plain(f"No check holds every word of “{words}”."))
     else:
@@ -119,10 +110,11 @@ def show_history(history: HistoryStore, session: str | None) -> None:
 st.title("History")
 if "history_notice" in st.session_state:
     st.success(st.session_state.pop("history_notice"))
-history = load_history()  # None when its file can't be used: it says why, and offers to move it aside
+settings = run_settings()
+history = load_history(settings)  # None when its file can't be used: it says why, and offers to move it aside
 if history is not None:
     try:
-        show_history(history, history_session())
+        show_history(settings, history, history_session(settings))
     except UnusableDatabase as exc:  # damage found past the part of the file that opening reads
         show_unusable_database(exc)
 footer()

@@ -28,7 +28,9 @@ from fever_core.common import (
 from fever_core.corpus import LIVE_CORPUS, list_corpora
 from fever_core.verification import adapter_base
 from fever_core.workbench import DONE, FAILED, read_status, start_job
-from pages.shared import corpus_label, current_settings, footer, load_annotations, plain, verifier_name
+from pages.display import corpus_label, footer, plain, verifier_name
+from pages.resources import load_annotations, run_settings
+from pages.settings_ui import UiSettings, current_settings
 from pages.words import count
 
 POLL_SECONDS = 2.0
@@ -86,11 +88,12 @@ def duration(seconds: float) -> str:
     return f"about {seconds:.0f} s" if seconds < 90 else f"about {seconds / 60:.0f} min"
 
 
-def improve_form(settings: Settings, in_use: str, versions: list[ModelVersion], running: bool) -> None:
+def improve_form(settings: Settings, ui: UiSettings, versions: list[ModelVersion], running: bool) -> None:
     """Start a run on the annotations, from the verifier in use, on the corpus they were made on: once there
     are :data:`MIN_ANNOTATIONS`, saying how long it will take."""
     st.subheader("Improve the verifier")
-    counts = load_annotations().counts()
+    in_use = ui.verifier_model
+    counts = load_annotations(settings).counts()
     enough = counts["annotations"] >= MIN_ANNOTATIONS
     st.caption(f"{count(counts['annotations'], 'annotation')} saved (Annotate). A quarter of the annotated claims are "
                "held out to compare the new version with the one in use; the rest are learned from. "
@@ -100,7 +103,6 @@ def improve_form(settings: Settings, in_use: str, versions: list[ModelVersion], 
                 "first.",
                 icon="✍️")
     corpora = [name for name in list_corpora(settings.data_dir) if name != LIVE_CORPUS]
-    ui = current_settings()
     with st.form("improve"):
         corpus = st.selectbox("Corpus the annotations were made on", corpora, format_func=corpus_label,
                               index=corpora.index(ui.corpus) if ui.corpus in corpora else 0)
@@ -170,8 +172,8 @@ def versions_list(settings: Settings, in_use: str, versions: list[ModelVersion])
                           args=(settings, str(version.path.resolve())))
 
 
-settings = Settings.from_env()
-ui = current_settings()
+settings = run_settings()
+ui = current_settings(settings)
 versions = list_versions(settings.data_dir)
 st.title("Models")
 in_use = ui.verifier_model
@@ -182,7 +184,7 @@ if active_verifier(settings.data_dir) is None and in_use != DEFAULT_VERIFIER:
     st.caption("New sessions start with the shipped verifier (or FEVER_VERIFIER_MODEL).")
 status = read_status(status_file(settings))
 running = status is not None and not status.finished
-improve_form(settings, in_use, versions, running)
+improve_form(settings, ui, versions, running)
 if running:
     job_progress(settings)
 else:

@@ -21,13 +21,13 @@ import json
 import re
 import time
 import urllib.parse
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, UnusableDatabase, probably_not_english
+from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, Settings, UnusableDatabase, probably_not_english
 from fever_core.corpus import LIVE_CORPUS
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, JudgedSentence, check_claim_text
 from fever_core.retrieval import drawn_chains
@@ -41,30 +41,27 @@ from fever_core.workbench import (
     claim_review,
     to_jsonld,
 )
-from pages.shared import (
-    CHECKER_LOADING,
-    UiSettings,
+from pages.display import (
     WikipediaLink,
-    browser_session,
-    check_options,
     checked_before_markdown,
-    checker_loading,
-    checker_or_stop,
     claimreview_author,
     corpus_label,
-    corpus_store_or_none,
-    current_settings,
-    earlier_checks,
     footer,
+    plain,
+    wikipedia_links,
+)
+from pages.resources import (
+    CHECKER_LOADING,
+    checker_loading,
+    checker_or_stop,
+    corpus_store_or_none,
+    earlier_checks,
     keep_in_history,
     load_history,
-    permalink_url,
-    plain,
-    settings_of,
+    run_settings,
     show_unusable_database,
-    wikipedia_links,
-    write_permalink,
 )
+from pages.settings_ui import UiSettings, current_settings, permalink_url, settings_of, write_permalink
 from pages.words import PROBABILITY, VERDICT_COLOURS, verdict_word, verdict_words
 
 GENERAL_EXAMPLES = [
@@ -147,7 +144,7 @@ def keep_claim_within_limit() -> None:
         )
 
 
-def run_check(ui: UiSettings, claim: str) -> None:
+def run_check(settings: Settings, ui: UiSettings, claim: str) -> None:
     """Check the claim into ``session_state["checked"]``, showing progress; a claim that can't be
     checked gets its reason at once."""
     try:
@@ -159,20 +156,15 @@ def run_check(ui: UiSettings, claim: str) -> None:
     checker = checker_or_stop(ui)
     live = ui.corpus == LIVE_CORPUS
     with st.status("Searching Wikipedia and checking…" if live else "Checking…", expanded=False) as status:
-        result = checker.check(claim, check_options(ui))
+        result = checker.check(claim, ui.options)
         links = wikipedia_links(checker.workspace.store, result_pages(result))
-        earlier = tuple(earlier_checks(checker)(result.claim))  # before it is kept: not itself
+        earlier = tuple(earlier_checks(checker, settings)(result.claim))  # before it is kept: not itself
         st.session_state["checked"] = CheckedClaim(result, links, ui, provenance=checker_provenance(
-            checker, check_options(ui)), earlier=earlier)
-        write_permalink(result.claim, ui)
+            checker, ui.options), earlier=earlier)
+        write_permalink(result.claim, ui, settings)
         fetched = f" (Wikipedia: {result.timings.get('fetch', 0.0):.1f} s)" if live else ""
         status.update(label=("Checked, with a warning" if result.warnings else "Checked") + fetched, state="complete")
-    keep_in_history(result, asdict(ui))  # after the status box: a history that can't keep it says so in sight
-
-
-def used_evidence(result: CheckResult) -> list[int]:
-    """The evidence the verdict used, best first (a check kept before the verdict named it: its deciding one)."""
-    return result.verdict.used_evidence or result.verdict.deciding_evidence
+    keep_in_history(result, ui, settings)  # after the status box: a history that can't keep it says so in sight
 
 
 def confidence_words(probability: float) -> str:
@@ -253,12 +245,12 @@ def evidence_rows(checked: CheckedClaim, indexes: list[int]) -> pd.DataFrame:
     page with its Wikipedia link, the sentence, its score and hop, and whether the verdict used it.
     ``st.table`` renders Markdown: corpus text is escaped."""
     result = checked.result
-    used = set(used_evidence(result))
+    used = set(result.verdict.used_evidence)
     rows = []
     for index in indexes:
         item = result.evidence[index]
         e, s = item.sentence, item.stance
-        label = stance_label(s, checked.ui.nei_threshold) if s else ""  # as the verdict's rule reads it
+        label = stance_label(s, checked.ui.options.nei_threshold) if s else ""  # as the verdict's rule reads it
         rows.append({
             "stance": f"{verdict_word(label)} {s.of(label):.2f}" if s else "not judged",
             "page": f"{plain(e.title)} [{e.line}] · " + checked.links[e.page_id].markdown(),
@@ -271,10 +263,13 @@ def show_evidence(checked: CheckedClaim) -> None:
     """The evidence the verdict used (the deciding rows highlighted), then, collapsed, the rest, with a legend;
     and the two-hop chains worth drawing."""
     result = checked.result
-    used = used_evidence(result)
+    used = result.verdict.used_evidence
     rest = [i for i in range(len(result.evidence)) if i not in used]
     st.subheader("Evidence the verdict used")
-    if used:
+    if result.verdict.deciding_evidence and not used:  # kept before verdicts named the evidence they used
+        st.caption("Not recorded: this check was kept by an older version of the workbench. History's “Check again” "
+                   "shows it.")
+    elif used:
         deciding = [used.index(i) for i in result.verdict.deciding_evidence if i in used]
         st.container(key="evidence_used").table(highlight_rows(evidence_rows(checked, used), deciding),
                                                 hide_index=True)
@@ -342,10 +337,10 @@ def provenance_of(checked: CheckedClaim) -> Provenance | None:
     its corpus and verifier when that is the one loaded (the sidebar's), else ``None``."""
     if checked.provenance is not None:
         return checked.provenance
-    ui = current_settings()
+    ui = current_settings(settings)
     if (ui.corpus, ui.verifier_model) != (checked.ui.corpus, checked.ui.verifier_model) or checker_loading(ui):
         return None
-    return checker_provenance(checker_or_stop(ui), check_options(checked.ui))
+    return checker_provenance(checker_or_stop(ui), checked.ui.options)
 
 
 def check_address(checked: CheckedClaim) -> str | None:
@@ -353,7 +348,7 @@ def check_address(checked: CheckedClaim) -> str | None:
     for a re-opened one (its address is this browser's History) or where the browser's address is not known."""
     if checked.stored is not None or not st.context.url:
         return None
-    return urllib.parse.urljoin(st.context.url, permalink_url(checked.result.claim, checked.ui))
+    return urllib.parse.urljoin(st.context.url, permalink_url(checked.result.claim, checked.ui, settings))
 
 
 def claimreview_button(column, checked: CheckedClaim, author) -> None:
@@ -387,7 +382,7 @@ def show_actions(checked: CheckedClaim) -> None:
         st.switch_page("pages/annotate.py")
 
 
-def keep_in_step(checked: CheckedClaim) -> None:
+def keep_in_step(settings: Settings, checked: CheckedClaim) -> None:
     """On coming back to Verify from another page (which leaves the address bare and the claim box empty):
     the box shows the check's claim again and the address its permalink (``?history=ID`` for a re-opened one)."""
     if "claim_text" not in st.session_state:
@@ -399,16 +394,16 @@ def keep_in_step(checked: CheckedClaim) -> None:
             st.query_params.from_dict({"history": entry_id})
             st.session_state["history_opened"] = entry_id
     elif params.get("claim") != checked.result.claim:
-        write_permalink(checked.result.claim, checked.ui)
+        write_permalink(checked.result.claim, checked.ui, settings)
 
 
-def open_stored_check() -> None:
+def open_stored_check(settings: Settings) -> None:
     """Once per address ``?history=ID``: show check ``ID`` of the history as it was made, without checking again."""
     entry_id = st.query_params.get("history", "")
     if not entry_id.isdigit() or st.session_state.get("history_opened") == entry_id:
         return
     st.session_state["history_opened"] = entry_id
-    history = load_history()
+    history = load_history(settings)
     if history is None:  # it can't be read: load_history said why
         return
     try:  # any session's: a check made before in another browser is linked to by the card's "Checked before"
@@ -419,8 +414,8 @@ def open_stored_check() -> None:
     if entry is None or result is None:
         st.warning(f"Check {entry_id} is not in the history (any more).")
         return
-    links = wikipedia_links(corpus_store_or_none(result.corpus), result_pages(result))
-    st.session_state["checked"] = CheckedClaim(result, links, settings_of(entry.settings), entry,
+    links = wikipedia_links(corpus_store_or_none(settings, result.corpus), result_pages(result))
+    st.session_state["checked"] = CheckedClaim(result, links, settings_of(entry.settings, settings), entry,
                                                made_at=entry.checked_at)
     st.session_state["claim_text"] = result.claim
 
@@ -435,7 +430,7 @@ def loading_note(ui: UiSettings) -> None:
 
 
 @st.fragment
-def check_and_show(ui: UiSettings) -> None:
+def check_and_show(settings: Settings, ui: UiSettings) -> None:
     with st.form("check"):
         claim = st.text_area("Claim", key="claim_text", height=80,
                              placeholder="e.g. Stanley Kubrick directed 2001: A Space Odyssey.")
@@ -443,7 +438,7 @@ def check_and_show(ui: UiSettings) -> None:
     if "claim_cut_note" in st.session_state:
         st.info(st.session_state["claim_cut_note"], icon="✂️")
     if pressed or st.session_state.pop("run_check", False):
-        run_check(ui, claim)
+        run_check(settings, ui, claim)
     checked = st.session_state.get("checked")
     if checked is not None:
         show_verdict(checked)
@@ -452,13 +447,14 @@ def check_and_show(ui: UiSettings) -> None:
         show_actions(checked)
 
 
-ui = current_settings()
+settings = run_settings()
+ui = current_settings(settings)
 st.title("Verify a claim")
 if ui.corpus == LIVE_CORPUS:
     st.caption("Live Wikipedia: each claim is searched on Wikipedia and the pages found are kept, "
                "so checking works offline on the pages fetched so far.")
 
-open_stored_check()
+open_stored_check(settings)
 if "permalink_claim" in st.session_state:  # a permalink being opened: the frame restored its corpus and settings
     st.session_state["claim_text"] = st.session_state.pop("permalink_claim")
     st.session_state["run_check"] = True
@@ -468,7 +464,7 @@ if "permalink_claim" in st.session_state:  # a permalink being opened: the frame
         st.warning(plain("This link's " + ", ".join(refused) + " can't be used here: the defaults were used instead."))
 
 elif "checked" in st.session_state:
-    keep_in_step(st.session_state["checked"])
+    keep_in_step(settings, st.session_state["checked"])
 
 example = st.selectbox("Examples", ["—"] + EXAMPLES.get(ui.corpus, []), key="example")
 if example != "—" and st.session_state.get("last_example") != example:
@@ -477,5 +473,5 @@ if example != "—" and st.session_state.get("last_example") != example:
 
 if checker_loading(ui):
     loading_note(ui)
-check_and_show(ui)
+check_and_show(settings, ui)
 footer()

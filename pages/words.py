@@ -4,7 +4,7 @@ with their plurals.
 
 The library speaks FEVER (``SUPPORTS``, ``REFUTES``, ``NOT ENOUGH INFO``: :mod:`fever_core.common.types`);
 the pages show these words instead. Files made for programs (CSV, jsonl, JSON downloads) keep FEVER's labels; a
-ClaimReview, read by people through fact-check aggregators, rates in these words and keeps the label beside them.
+ClaimReview, read by people through fact-checking sites and search engines, rates in these words and keeps the label beside them.
 """
 
 from __future__ import annotations

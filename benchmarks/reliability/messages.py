@@ -32,7 +32,7 @@ from fever_core.cli import main
 from fever_core.common.formats import MAX_LIST_CLAIMS
 from fever_core.corpus.build import SOURCES_FILE, STORE_FILE, corpus_dir
 from fever_core.corpus.sources.wikipedia_api import MAX_LEAD_CHARS
-from fever_core.evaluation.batch import FORMULA_STARTS
+from fever_core.evaluation import FORMULA_STARTS
 from fever_core.retrieval import dense as dense_module
 from fever_core.verification.model_integrity import weight_files
 from tests.conftest import local_api, recorded_answer, write_jsonl

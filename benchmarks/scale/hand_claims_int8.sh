@@ -9,8 +9,9 @@ export HF_HUB_OFFLINE=1 FEVER_VERIFIER_MODEL=assets/models/verifier-mpnet FEVER_
 OUT=benchmarks/scale/results/hand-claims-int8
 for run in "int8:${INT8_DATA:?}" "fp32:${FP32_DATA:?}"; do
   name=${run%%:*} dir=${run#*:}
-  for claims in hand-claims hand-claims-2; do
-    .venv/bin/python -m fever_core --data-dir "$dir" evaluate --claims "benchmarks/embedded/$claims.jsonl" \
-      --corpus embedded --report "$OUT/$claims-$name.json" --predictions "$dir/$claims-$name.predictions.jsonl" > /dev/null
+  for claims in assets/claims/hand-claims benchmarks/embedded/hand-claims-2; do
+    name_of=${claims##*/}
+    .venv/bin/python -m fever_core --data-dir "$dir" evaluate --claims "$claims.jsonl" \
+      --corpus embedded --report "$OUT/$name_of-$name.json" --predictions "$dir/$name_of-$name.predictions.jsonl" > /dev/null
   done
 done

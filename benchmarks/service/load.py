@@ -8,7 +8,7 @@ server already running.
     .venv/bin/python benchmarks/service/load.py --corpus embedded --clients 20 --seconds 60 \\
         --report benchmarks/service/load-embedded.json
 
-Claims: ``benchmarks/embedded/hand-claims.jsonl`` on the embedded corpus, else the first 500 of
+Claims: ``assets/claims/hand-claims.jsonl`` on the embedded corpus, else the first 500 of
 ``../shared/data/claims/fever-dev.jsonl`` (or ``--claims FILE``), posted in turn by every client. Reports per mode:
 requests, claims checked per second, latency p50 / p95 / max (seconds, from send to answer), answers by status
 (server errors are 5xx other than the overload 503), and the mean batch size from the server's own counters.
@@ -33,14 +33,14 @@ from server import ROOT, free_port, start_server, stop_server
 sys.path.insert(0, str(ROOT))
 
 from fever_core.common.formats import load_claims  # noqa: E402
-from fever_core.common.settings import SHARED_DATA_DIR  # noqa: E402
+from fever_core.common.settings import HAND_CLAIMS, SHARED_DATA_DIR  # noqa: E402
 
 WARM_UP_S = 5.0
 
 
 def default_claims(corpus: str) -> Path:
     if corpus == "embedded":
-        return ROOT / "benchmarks" / "embedded" / "hand-claims.jsonl"
+        return HAND_CLAIMS
     return SHARED_DATA_DIR / "claims" / "fever-dev.jsonl"
 
 

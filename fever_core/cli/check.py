@@ -18,7 +18,7 @@ from fever_core.common.formats import MAX_LIST_CLAIMS
 
 if TYPE_CHECKING:
     from fever_core.common.formats import Claim
-    from fever_core.evaluation.batch import BatchReport, ResultsFile
+    from fever_core.evaluation import BatchReport, ResultsFile
     from fever_core.pipeline import Checker
     from fever_core.workbench import Author
 
@@ -77,7 +77,7 @@ def _print_checked_before(checker, claim: str) -> None:
 
 def cmd_check_batch(args: argparse.Namespace) -> int:
     from fever_core.common.formats import load_claim_list
-    from fever_core.evaluation.batch import BatchReport, ResultsFile
+    from fever_core.evaluation import BatchReport, ResultsFile
 
     # a list, or an output, that can't be used is refused before any model loads
     claims = load_claim_list(args.claims, args.max_claims)
@@ -151,7 +151,7 @@ def _check_claims(args: argparse.Namespace, claims: list[Claim], out: ResultsFil
                   checker: Checker | None) -> BatchReport:
     """Check ``claims`` (the last of a list of ``total``) with ``checker``, or on Ray when it is ``None``, each row
     written to ``out`` as it comes."""
-    from fever_core.evaluation.batch import run_batch
+    from fever_core.evaluation import run_batch
 
     options = check_options_from(args)
     if args.ray is not None:

@@ -36,8 +36,6 @@ def cmd_verifier(args: argparse.Namespace) -> int:
 
 
 def cmd_verdict(args: argparse.Namespace) -> int:
-    if getattr(args, "train_command", None) == "aggregator":
-        print("`train aggregator` is the old spelling of `train verdict`; it goes in the next release.", file=sys.stderr)
     from fever_core.pipeline import Checker
     from fever_core.training.joint import write_joint_minimal_pairs, write_joint_pairs
     from fever_core.training.verdict import collect_runs, fit_learned_verdict, proxy_claims, verifier_fingerprint
@@ -69,8 +67,11 @@ def cmd_verdict(args: argparse.Namespace) -> int:
     chains = policy.two_hop_chains
     runs_name = f"runs-{args.corpus}-{verifier_fingerprint(model_dir)}{'-chains' if chains else ''}.jsonl"
     runs_path = args.runs or folder / f"verdict-{runs_name}"
-    if args.runs is None and not runs_path.exists() and (folder / f"aggregator-{runs_name}").exists():
-        runs_path = folder / f"aggregator-{runs_name}"  # runs made before the rename: resumed, for one release
+    renamed = [] if args.runs is not None or runs_path.exists() else sorted(folder.glob(f"*-{runs_name}"))
+    if renamed:  # runs made before the learned verdict had its name
+        print(f"{renamed[0]} holds these runs under an old name: rename it to {runs_path.name} to go on from it, or "
+              "delete it to check the claims again.", file=sys.stderr)
+        return 2
     wanted = {c.claim for c in claims}
     runs = [r for r in collect_runs(checker, claims, runs_path) if r["claim"] in wanted]
     if args.joint_pairs_out:
@@ -236,9 +237,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p = train.add_parser("verifier", help="fine-tune the 3-way claim verifier (resumes from its checkpoints)")
     _verifier_parser(p)
     p.set_defaults(func=cmd_verifier, log_level=logging.INFO)
-    p = train.add_parser("verdict", aliases=["aggregator"],
-                         help="train the learned verdict on end-to-end runs of non-benchmark claims; saved as "
-                         "verdict.json beside the verifier (`train aggregator` is its old spelling, kept for one release)")
+    p = train.add_parser("verdict", help="train the learned verdict on end-to-end runs of non-benchmark claims; saved "
+                         "as verdict.json beside the verifier")
     _verdict_parser(p)
     p.set_defaults(func=cmd_verdict, log_level=logging.INFO)
     p = train.add_parser("improve", help="fine-tune the verifier in use on the annotations into a new version "

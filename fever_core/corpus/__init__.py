@@ -8,21 +8,26 @@ links to pages) and :mod:`~fever_core.corpus.build` (named corpora, built or ope
 from __future__ import annotations
 
 from fever_core.corpus.build import (
+    CORPORA_HELP,
+    CORPUS_CLAIMS,
     LIVE_CORPUS,
     NAMED_CORPORA,
     SOURCES_FILE,
     STORE_FILE,
+    corpus_claims,
     corpus_dir,
     corpus_specs,
     ensure_corpus_store,
     list_corpora,
     sources_fingerprint,
+    text_age,
 )
 from fever_core.corpus.sources import CorpusSourceError, PageSource, source_from_spec
 from fever_core.corpus.store import CorpusStats, CorpusStore, DiskFull, PageHit, SentenceHit
 
 __all__ = [
-    "LIVE_CORPUS", "NAMED_CORPORA", "SOURCES_FILE", "STORE_FILE",
+    "CORPORA_HELP", "CORPUS_CLAIMS", "LIVE_CORPUS", "NAMED_CORPORA", "SOURCES_FILE", "STORE_FILE",
     "CorpusSourceError", "CorpusStats", "CorpusStore", "DiskFull", "PageHit", "PageSource", "SentenceHit",
-    "corpus_dir", "corpus_specs", "ensure_corpus_store", "list_corpora", "source_from_spec", "sources_fingerprint",
+    "corpus_claims", "corpus_dir", "corpus_specs", "ensure_corpus_store", "list_corpora", "source_from_spec",
+    "sources_fingerprint", "text_age",
 ]

@@ -26,18 +26,30 @@ from tqdm import tqdm
 from fever_core.corpus.linking import TitleLinker
 from fever_core.corpus.sources import CorpusSourceError, PageSource, source_from_spec
 from fever_core.corpus.store import CHECKSUM_KEY, SCHEMA_VERSION, CorpusStore, check_store_path, reporting_disk_full
-from fever_core.common.settings import SHARED_DATA_DIR
+from fever_core.common.settings import HAND_CLAIMS, SHARED_DATA_DIR
 from fever_core.common.types import Page
 
 log = logging.getLogger(__name__)
 
+FM2_PAGES = SHARED_DATA_DIR / "corpus" / "fm2-pages.jsonl"
+"""Fool Me Twice's pages (FEVER format): Wikipedia's text of 2020, where FEVER's other pages are of 2017."""
 NAMED_CORPORA: dict[str, list[str]] = {
     "embedded": ["embedded"],
     "fever-dev": [f"fever:{SHARED_DATA_DIR / 'corpus' / 'fever-pages.jsonl'}", "embedded"],
-    "fm2": [f"fever:{SHARED_DATA_DIR / 'corpus' / 'fm2-pages.jsonl'}", "embedded"],
+    "fm2": [f"fever:{FM2_PAGES}", "embedded"],
 }
 # The live Wikipedia cache (fever_core.workspace.live): not built from sources, it grows as claims are checked.
 LIVE_CORPUS = "wikipedia"
+CORPORA_HELP = ("embedded: 10,033 Wikipedia lead summaries. fever-dev / fm2: benchmark pages plus the summaries. "
+                f"{LIVE_CORPUS} (live): searches Wikipedia for each claim and keeps the pages it fetches, so they "
+                "work offline later. Others: corpora made from FEVER-format files.")
+"""What each corpus is, in one paragraph for people choosing one."""
+CORPUS_CLAIMS = {
+    "embedded": HAND_CLAIMS,
+    "fever-dev": SHARED_DATA_DIR / "claims" / "fever-dev.jsonl",
+    "fm2": SHARED_DATA_DIR / "claims" / "fm2-dev.jsonl",
+}
+"""The labelled claims file that goes with each predefined corpus (those in ``../shared`` only where it is)."""
 STORE_FILE = "store.sqlite"
 SOURCES_FILE = "sources.json"
 MAX_NAME_BYTES = 100
@@ -47,6 +59,21 @@ CURSOR_KEY = "build_cursor"
 """Meta key of an unfinished store: ``[source number, pages read from it]``, where a resumed build starts."""
 TOTAL_KEY = "build_total_pages"
 """Meta key of an unfinished store: how many pages its sources hold (counted once, for progress)."""
+
+
+def corpus_claims(name: str) -> Path | None:
+    """The labelled claims file that goes with corpus ``name`` (:data:`CORPUS_CLAIMS`), if this machine has it."""
+    path = CORPUS_CLAIMS.get(name)
+    return path if path is not None and path.is_file() else None
+
+
+def text_age(source: str) -> str:
+    """How old a page's text is, by the source it came from (:attr:`~fever_core.common.types.Page.source`): pages
+    from FEVER-format files are FEVER's Wikipedia of 2017, except Fool Me Twice's (2020); "" for the others (recent
+    leads, as in the embedded and live corpora)."""
+    if source == f"fever:{FM2_PAGES.name}":
+        return "2020 text (Fool Me Twice)"
+    return "2017 text (FEVER)" if source.startswith("fever:") else ""
 
 
 def corpus_dir(data_dir: Path, name: str) -> Path:

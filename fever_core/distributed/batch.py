@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 from fever_core.corpus.build import LIVE_CORPUS
 from fever_core.distributed.cluster import LOCAL, connect, ordered_map, worker_count
-from fever_core.evaluation.batch import BatchReport, BatchRow, check_claim
+from fever_core.evaluation.runner import BatchReport, BatchRow, check_claim
 from fever_core.common.formats import Claim
 from fever_core.pipeline import CheckOptions
 from fever_core.common.settings import Settings
@@ -43,7 +43,7 @@ def check_batch_on_ray(
     on_row: Callable[[BatchRow, int, int], None] | None = None,
 ) -> BatchReport:
     """Check the claims on a Ray cluster, :data:`SLICE` at a time on each worker; the report's rows are in the
-    claims' order, as :func:`~fever_core.evaluation.batch.run_batch` gives them.
+    claims' order, as :func:`~fever_core.evaluation.runner.run_batch` gives them.
 
     The corpus must be built (``corpus build``) where the workers read ``settings.data_dir``: each worker opens
     it. Args as for ``run_batch``; ``address``, ``workers`` (default: one a CPU of the cluster) and ``threads``

@@ -11,20 +11,16 @@ per claim (p50, p95) and the p50 of each pipeline stage (``stage_latency_p50_s``
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from tqdm import tqdm
 
-from fever_core.evaluation.batch import BatchReport, BatchRow, oracle_evidence, run_batch
+from fever_core.evaluation.runner import BatchReport, BatchRow, run_batch
 from fever_core.evaluation.scorer import FeverScores, fever_score, gold_groups, is_strictly_correct
 from fever_core.common.formats import Claim
 from fever_core.pipeline import Checker, CheckOptions
 from fever_core.common.types import LABELS, NEI
-
-__all__ = ["EvaluationReport", "evaluate", "oracle_evidence"]
-
 
 def _complete(groups: list[list[list]], found: set) -> bool:
     return any(group and all(tuple(pair) in found for pair in group) for group in groups)
@@ -119,10 +115,10 @@ def evaluate(
     oracle: bool = False,
     predictions_path: str | Path | None = None,
     progress: bool = True,
-    on_claim: Callable[[int, int], None] | None = None,
     rows: list[dict] | None = None,
 ) -> EvaluationReport:
-    """Check every claim (:func:`~fever_core.evaluation.batch.run_batch`) and score the predictions.
+    """Check every claim (:func:`~fever_core.evaluation.runner.run_batch`) and score the predictions
+    (:func:`score_batch`).
 
     Args:
         oracle: verify against the first gold evidence group instead of retrieving (SUPPORTS /
@@ -130,41 +126,46 @@ def evaluate(
         predictions_path: where to write one FEVER prediction line per claim (jsonl), with the verdict's
             ``probability`` (``None`` for a claim that could not be checked).
         progress: show a progress bar on stderr.
-        on_claim: called as ``on_claim(done, total)`` after each claim (for progress bars).
-        rows: if given, one dict per evaluated claim is appended to it: id, claim, gold and
-            predicted label, whether the label and the FEVER score were right, predicted evidence.
+        rows: if given, :func:`scored_rows` of the run are appended to it.
     """
-    options = options or CheckOptions()
-    reported = 0
-
     with tqdm(total=len(claims), desc="Checking claims", unit="claim", disable=not progress) as bar:
-
-        def on_row(row: BatchRow, done: int, total: int) -> None:
-            nonlocal reported
-            bar.update(done - bar.n)
-            if on_claim is not None:
-                on_claim(done, total)
-            reported = done
-
-        batch = run_batch(checker, claims, options, on_row=on_row, oracle=oracle)
-    if on_claim is not None and reported < len(claims):
-        on_claim(len(claims), len(claims))
-    predictions = [row.fever_prediction() for row in batch.rows]
+        batch = run_batch(checker, claims, options, on_row=lambda row, done, total: bar.update(done - bar.n),
+                          oracle=oracle)
     if rows is not None:
-        rows.extend(_scored_row(row, prediction) for row, prediction in zip(batch.rows, predictions))
+        rows.extend(scored_rows(batch))
     if predictions_path:
         Path(predictions_path).parent.mkdir(parents=True, exist_ok=True)
         with open(predictions_path, "w", encoding="utf-8") as fh:
-            for prediction, row in zip(predictions, batch.rows):  # with the verdict's probability (calibration)
-                fh.write(json.dumps({**prediction, "probability": row.confidence}, ensure_ascii=False) + "\n")
+            for row in batch.rows:  # with the verdict's probability (calibration)
+                fh.write(json.dumps({**row.fever_prediction(), "probability": row.confidence}, ensure_ascii=False)
+                         + "\n")
+    return score_batch(batch, checker, claims_file, options, oracle)
+
+
+def score_batch(batch: BatchReport, checker: Checker, claims_file: str = "", options: CheckOptions | None = None,
+                oracle: bool = False) -> EvaluationReport:
+    """The report of a finished run of labelled claims (:func:`~fever_core.evaluation.runner.run_batch`, or a
+    :class:`~fever_core.evaluation.runner.BatchJob`'s) made by ``checker`` with ``options``.
+
+    Raises:
+        ValueError: no claim was evaluated (in oracle mode: no claim had gold evidence in the corpus).
+    """
+    options = options or CheckOptions()
+    predictions = [row.fever_prediction() for row in batch.rows]
     if not predictions:
         raise ValueError("No claim could be evaluated (in oracle mode, no claim had gold evidence in the corpus).")
     return EvaluationReport.of(batch, predictions, claims_file, checker.workspace.name, checker.retriever,
                                bool(checker.settings.two_hop if options.two_hop is None else options.two_hop), oracle)
 
 
+def scored_rows(batch: BatchReport) -> list[dict]:
+    """One dict per claim of a run of labelled claims: id, claim, gold and predicted label, whether the label and
+    the FEVER score were right, predicted evidence."""
+    return [_scored_row(row, row.fever_prediction()) for row in batch.rows]
+
+
 def _scored_row(row: BatchRow, prediction: dict) -> dict:
-    """What :func:`evaluate` gives for a claim in ``rows``."""
+    """What :func:`scored_rows` gives for a claim."""
     claim = row.claim
     return {
         "id": claim.id,

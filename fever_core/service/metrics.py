@@ -90,3 +90,9 @@ class Metrics:
             lines += [f"# HELP {gauge.name} {gauge.help}", f"# TYPE {gauge.name} {gauge.kind}",
                       f"{gauge.name} {_number(gauge.value)}"]
         return "\n".join(lines) + "\n"
+
+
+def route_of(scope: dict) -> str:
+    """The route template a request matched (``/check``), as the metrics name it, so odd URLs don't each make a
+    series."""
+    return getattr(scope.get("route"), "path", "unmatched")

@@ -9,7 +9,7 @@ thousand connections that never finish their headers made every request fail, ``
 - at most ``max_waiting_connections`` connections wait for a request (idle, or headers still arriving); one more
   closes the one that has waited longest, so a flood of half-open connections can't crowd out whole requests;
 - the body timeout and the cap on requests in progress (JSON 503 with ``Retry-After``, ``/health`` always
-  answered) are the app's (:mod:`fever_core.service.app`), so they hold under any server.
+  answered) are the app's (:mod:`fever_core.service.middleware`), so they hold under any server.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A text checked: its check-worthy sentences (or those chosen) checked through the batch runner, one result each.
 
 :func:`check_text` finds the sentences (:func:`~fever_core.text_check.worthiness.find_sentences`) and checks the
-chosen ones with :func:`~fever_core.evaluation.batch.run_batch`, so each verdict is the one ``check`` gives that
+chosen ones with :func:`~fever_core.evaluation.runner.run_batch`, so each verdict is the one ``check`` gives that
 sentence alone. Whoever runs the checks another way (the Batch page's background job, the service's micro-batches)
 turns the sentences into claims with :func:`sentence_claims` and their rows back into a :class:`TextCheck` with
 :meth:`TextCheck.of`.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from fever_core.common.formats import Claim
 from fever_core.common.types import LABELS
-from fever_core.evaluation.batch import BatchRow, run_batch
+from fever_core.evaluation import BatchRow, run_batch
 from fever_core.pipeline import Checker, CheckOptions, CheckResult
 from fever_core.text_check.worthiness import TextSentence, find_sentences
 

@@ -30,7 +30,7 @@ from fever_core.evaluation.pairs import evaluate_pairs
 from fever_core.common.formats import Claim, Pair, load_claims, load_pairs, write_pairs
 from fever_core.common.model_versions import ModelVersion, next_version_dir, write_version
 from fever_core.pipeline import Checker, ClaimError
-from fever_core.common.settings import PROJECT_ROOT, SHARED_DATA_DIR, Settings
+from fever_core.common.settings import HAND_CLAIMS, SHARED_DATA_DIR, Settings
 from fever_core.training.pairs import fever_claims_to_pairs
 from fever_core.training.verdict import in_holdout
 from fever_core.training.verifier import TrainConfig, train_verifier
@@ -42,7 +42,6 @@ from fever_core.workspace import Workspace, open_workspace
 
 log = logging.getLogger(__name__)
 
-HAND_CLAIMS = PROJECT_ROOT / "benchmarks" / "embedded" / "hand-claims.jsonl"
 PAIR_YARDSTICKS = {  # name -> (file, most pairs read): the pair sets compared on when this machine has them
     "FeverSymmetric dev (pairs)": (SHARED_DATA_DIR / "nli" / "fever-symmetric-dev.jsonl", 708),
     "generated embedded held-out (pairs)": (Path("training") / "embedded-generated" / "heldout.jsonl", 1000),
@@ -223,7 +222,7 @@ def improve_verifier(config: ImproveConfig, settings: Settings, progress: Progre
         on_step=lambda step, total: say("fine-tuning", 0.3 + 0.4 * step / total),
     )
     shutil.rmtree(out / "cache", ignore_errors=True)
-    base_verdict = verdict_file(config.base_model)  # a base trained before the rename has it as aggregator.json
+    base_verdict = verdict_file(config.base_model)
     if base_verdict is not None:
         shutil.copy2(base_verdict, out / VERDICT_FILE)
         record_checksums(out, [VERDICT_FILE])  # beside the weights' (train_verifier): the verdict needs it

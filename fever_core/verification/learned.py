@@ -27,9 +27,6 @@ from fever_core.verification.model_integrity import ModelDamaged, record_checksu
 
 VERDICT_FILE = "verdict.json"
 """The learned verdict's file in a verifier's folder."""
-LEGACY_VERDICT_FILE = "aggregator.json"
-"""Its name until issue 28: a verifier version trained before then has it (and its checksum under that name). Read
-when there is no :data:`VERDICT_FILE`, for one release."""
 _RETRAIN = "train the verdict again (`python -m fever_core train verdict`)"
 
 
@@ -84,8 +81,7 @@ class LearnedVerdict:
         return exp / exp.sum(axis=1, keepdims=True)
 
     def save(self, model_dir: Path) -> Path:
-        """Write :data:`VERDICT_FILE` into the verifier's folder, and its checksum beside the weights'. A
-        :data:`LEGACY_VERDICT_FILE` there is left as it was (its checksum too); the new file is the one loaded."""
+        """Write :data:`VERDICT_FILE` into the verifier's folder, and its checksum beside the weights'."""
         path = Path(model_dir) / VERDICT_FILE
         data = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in asdict(self).items()}
         path.write_text(json.dumps(data, indent=1) + "\n")
@@ -135,13 +131,29 @@ class LearnedVerdict:
 
 
 def verdict_file(model_dir: str | Path) -> Path | None:
-    """The learned verdict's file in a verifier's folder: :data:`VERDICT_FILE`, else (a version trained before it
-    had that name) :data:`LEGACY_VERDICT_FILE`; ``None`` when it has neither."""
-    for name in (VERDICT_FILE, LEGACY_VERDICT_FILE):
-        path = Path(model_dir) / name
-        if path.is_file():
-            return path
+    """The learned verdict's file in a verifier's folder (:data:`VERDICT_FILE`); ``None`` when it has none.
+
+    Raises:
+        ModelDamaged: the folder holds a learned verdict under another name (a version trained before the file had
+            its name): the message says to rename it.
+    """
+    path = Path(model_dir) / VERDICT_FILE
+    if path.is_file() or not Path(model_dir).is_dir():
+        return path if path.is_file() else None
+    for other in Path(model_dir).glob("*.json"):
+        if other.stat().st_size < 100_000 and {"weights", "feature_names"} <= set(_json_keys(other)):
+            raise ModelDamaged(str(model_dir), f"{other} is a learned verdict under its old name: rename it to "
+                               f"{VERDICT_FILE}, and its entry in checksums.json beside it likewise.")
     return None
+
+
+def _json_keys(path: Path) -> list[str]:
+    """The keys of the JSON object in ``path`` (none when it is not one)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return list(data) if isinstance(data, dict) else []
 
 
 def mix(regression: np.ndarray, joint: np.ndarray, joint_weight: float) -> np.ndarray:

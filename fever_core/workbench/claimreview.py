@@ -6,7 +6,7 @@ pure: what they record about the models and the corpus comes in a :class:`Proven
 :func:`checker_provenance` gathers from the running checker.
 
 The document's terms are schema.org's, under the context ``https://schema.org`` (the one search engines and
-fact-check aggregators read); nothing in it needs another vocabulary:
+fact-checking sites read); nothing in it needs another vocabulary:
 
 - ``claimReviewed`` is the claim as checked, and ``itemReviewed`` a ``Claim`` with the same ``text``.
 - ``reviewRating`` is a ``Rating`` on a scale of 1 to 3 (:data:`RATING_VALUES`): 1 Refuted, 2 Not enough info,

@@ -7,6 +7,7 @@ the browser tests (``test_browser.py``).
 
 from __future__ import annotations
 
+import inspect
 import json
 import sqlite3
 import time
@@ -22,7 +23,7 @@ from fever_core.common.settings import CHECK_SETTING, CHECK_SETTINGS, PROJECT_RO
 from fever_core.common.types import LABELS
 from fever_core.verification.policy import VerdictPolicy
 
-from pages.shared import SETTING_LIMITS
+from pages.settings_ui import SETTING_LIMITS
 from pages.words import verdict_word
 
 from ..conftest import CLAIMS
@@ -98,6 +99,39 @@ def test_the_sidebar_draws_each_setting_over_its_declared_range_with_its_help(ap
         assert (slider.min, slider.max, slider.label) == (setting.limits[0], setting.limits[1], setting.label)
         assert setting.help[1:] in slider.help
     assert set(SETTING_LIMITS) == {s.name for s in CHECK_SETTINGS if s.limits is not None}
+
+
+def test_the_sidebar_draws_a_widget_for_every_declared_setting_and_the_verdict_choice_turns_the_rule_on(app_env):
+    at = open_frame()
+    for setting in CHECK_SETTINGS:
+        kind = "toggle" if setting.type is bool else "selectbox" if setting.choices else "slider"
+        widget = getattr(at.sidebar, kind)(key=f"_{setting.name}")
+        assert widget.label == setting.label and setting.help[1:] in widget.help, setting.name
+    assert at.sidebar.selectbox(key="_verdict").value == "learned" and at.sidebar.slider(key="_nei_threshold").disabled
+    # AppTest runs the frame once, then the page alone: the sidebar's choices are set as its widgets keep them
+    ruled = AppTest.from_file(str(PROJECT_ROOT / "app.py"), default_timeout=180)
+    ruled.session_state["verdict"], ruled.session_state["nei_threshold"] = "rule", 0.6
+    ruled.run()
+    assert ruled.sidebar.selectbox(key="_verdict").value == "rule"
+    assert not ruled.sidebar.slider(key="_nei_threshold").disabled
+    check(ruled, "Fox 2000 Pictures released the film Soul Food.")
+    assert not ruled.exception
+    assert (ruled.query_params["verdict"], ruled.query_params["nei_threshold"]) == ("rule", "0.6")
+
+
+def test_the_settings_are_read_once_per_run_by_the_frame_and_handed_to_the_page(app_env, monkeypatch):
+    readers = []
+    read = Settings.from_env.__func__
+
+    def from_env(cls, *args, **kwargs):
+        readers.append(inspect.stack()[1].function)
+        return read(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Settings, "from_env", classmethod(from_env))
+    at = check(open_frame(), "Fox 2000 Pictures released the film Soul Food.")
+    assert not at.exception and verdicts(at)
+    # besides the frame's read, only the loads made once for the server (the checker, in its loader's thread)
+    assert [reader for reader in readers if reader not in ("_open_checker", "load_workspace")] == ["read_settings"]
 
 
 def test_a_setting_made_in_the_frame_reaches_the_next_page(app_env):
@@ -307,11 +341,23 @@ def test_annotation_export(open_page):
     assert "Download" in export.proto.label
 
 
+def run_evaluation(app: AppTest) -> AppTest:
+    """Evaluate with its form filled: Run pressed, then the page drawn again until the run has ended (it runs in the
+    background, its progress polled)."""
+    press(app, "Run")
+    for _ in range(120):
+        if app.exception or not any(b.label == "Stop" for b in app.button):
+            return app
+        time.sleep(0.5)
+        app.run()
+    raise AssertionError("the evaluation did not end in a minute")
+
+
 def test_evaluate_shows_metrics(open_page, claims_file):
     app = open_page("evaluate")
     app.text_input[0].input(str(claims_file))
-    app.button[0].click().run()
-    assert not app.exception
+    run_evaluation(app)
+    assert not app.exception and dict(app.query_params).keys() == {"evaluation"}
     labels = {m.label for m in app.metric}
     assert {"FEVER score", "label accuracy", "pages in top 5", "sentences in top 5"} <= labels
     assert all(m.proto.help for m in app.metric)  # each says what it measures
@@ -409,9 +455,14 @@ def test_opening_a_permalink_restores_its_corpus_and_settings_and_checks_its_cla
     sidebar = at.sidebar
     assert sidebar.selectbox(key="_corpus").value == app_corpus
     assert (sidebar.slider(key="_sentences_k").value, sidebar.toggle(key="_two_hop").value) == (2, False)
-    assert sidebar.checkbox(key="_custom_threshold").value and sidebar.slider(key="_nei_threshold").value == 0.4
+    # a threshold without a verdict is the rule's, as a check reads it; the check's permalink says so
+    assert sidebar.selectbox(key="_verdict").value == "rule" and sidebar.slider(key="_nei_threshold").value == 0.4
+    assert not sidebar.slider(key="_nei_threshold").disabled
     assert verdicts(at) and len(evidence_of(at)) == 2
-    assert [e.claim for e in history_of(data_dir).search()] == [MUNICH_CLAIM]
+    assert dict(at.query_params) == {"claim": MUNICH_CLAIM, "corpus": app_corpus, "sentences_k": "2",
+                                     "two_hop": "false", "verdict": "rule", "nei_threshold": "0.4"}
+    (entry,) = history_of(data_dir).search()
+    assert entry.claim == MUNICH_CLAIM and (entry.settings["verdict"], entry.settings["nei_threshold"]) == ("rule", 0.4)
     assert not at.warning or all(w.value.startswith("Uncertain: ") for w in at.warning)
 
 
@@ -439,6 +490,18 @@ def test_history_reopens_a_check_as_it_was_without_checking_again(app_env, data_
     assert any(note.value.startswith("Re-opened from History") for note in at.info)
     assert verdicts(at) == first_verdict and len(evidence_of(at)) >= 1
     assert history_of(data_dir).count() == 1  # not checked again
+
+
+def test_a_check_kept_before_verdicts_named_their_evidence_reopens_saying_so(open_page, data_dir, checker,
+                                                                               monkeypatch):
+    result = checker.check("Fox 2000 Pictures released the film Soul Food.")
+    assert result.verdict.deciding_evidence, "the tiny model's rule decides by one sentence"
+    result.verdict.used_evidence = []  # as a check kept before verdicts named the evidence they used
+    entry = history_of(data_dir).add(result, {"corpus": "fixture"})  # settings not kept are their defaults
+    monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")  # the check above was kept by no browser session
+    at = open_page("verify", query_params={"history": str(entry)})
+    assert not at.exception and verdicts(at)
+    assert any(c.value.startswith("Not recorded: this check was kept by an older version") for c in at.caption)
 
 
 def test_history_checks_again_through_the_check_s_permalink(app_env, app_corpus):
@@ -521,7 +584,7 @@ def run_evaluate_page(open_page, tmp_path, name: str, text: str) -> AppTest:
     path.write_text(text)
     app = open_page("evaluate")
     app.text_input[0].input(str(path))
-    return press(app, "Run")
+    return run_evaluation(app)
 
 
 LABELLED_CSV = ("claim,label\nFox 2000 Pictures released the film Soul Food.,SUPPORTS\n"
@@ -593,10 +656,10 @@ def test_a_claim_that_is_not_english_gets_a_notice(app):
 
 
 def test_evaluate_offers_the_hand_claims_for_embedded_and_refuses_a_missing_file(open_page, tmp_path):
-    from fever_core.training.improve import HAND_CLAIMS
-    from pages.shared import ready_claims_file
+    from fever_core.common import HAND_CLAIMS
+    from pages.display import ready_claims_file
 
-    assert ready_claims_file("embedded") == str(HAND_CLAIMS.relative_to(PROJECT_ROOT)) and HAND_CLAIMS.is_file()
+    assert ready_claims_file("embedded") == "assets/claims/hand-claims.jsonl" and HAND_CLAIMS.is_file()
     assert ready_claims_file("fixture") == ""
     app = open_page("evaluate")
     assert app.text_input[0].value == ""
@@ -619,9 +682,10 @@ def test_history_belongs_to_the_browser_session_unless_shared(app_env, monkeypat
     theirs = open_frame()  # another browser
     theirs.switch_page("pages/history.py").run()
     assert not theirs.dataframe and any("No checks yet" in note.value for note in theirs.info)
-    monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")
-    theirs.run()
-    assert list(theirs.dataframe[0].value["claim"]) == ["Jaws is a film by Steven Spielberg."]
+    monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")  # read by the frame at the start of a run (AppTest: the first)
+    shared = open_frame()  # another browser again, on a server with a shared history
+    shared.switch_page("pages/history.py").run()
+    assert list(shared.dataframe[0].value["claim"]) == ["Jaws is a film by Steven Spielberg."]
 
 
 MIN_ANNOTATIONS = 20  # pages/models.py's (importing a page would run it)
@@ -641,12 +705,15 @@ def test_models_asks_for_twenty_annotations_and_says_how_long_improving_takes(op
     assert not next(b for b in app.button if b.label == "Improve the verifier").disabled
 
 
+PAGE_HELPERS = ("display.py", "resources.py", "settings_ui.py", "words.py")  # imported by the pages, not run as pages
+
+
 @pytest.mark.parametrize("page", [p for p in sorted((PROJECT_ROOT / "pages").glob("*.py"))
-                                  if p.name not in ("shared.py", "words.py")]
+                                  if p.name not in PAGE_HELPERS]
                          + [PROJECT_ROOT / "app.py"], ids=lambda path: path.name)
 def test_no_page_has_a_bare_string_that_streamlit_would_show(page):
-    """Streamlit's magic writes every bare expression of a page script onto the page (not of ``pages/shared.py`` and
-    ``pages/words.py``, which are imported), a string below a constant included: a docstring only counts at the top of a module, function or
+    """Streamlit's magic writes every bare expression of a page script onto the page (not of the helpers the
+    pages import, :data:`PAGE_HELPERS`), a string below a constant included: a docstring only counts at the top of a module, function or
     class."""
     import ast
 
@@ -711,18 +778,20 @@ def test_counts_say_one_thing_and_many_things():
 
 def test_no_server_path_on_screen_claims_files_and_verifiers_go_by_short_names(open_page, data_dir):
     from fever_core.common import DEFAULT_VERIFIER, FALLBACK_VERIFIER, write_version
-    from pages.shared import project_path, shown_path, verifier_name, verifier_path
+    from pages.display import project_path, shown_path, verifier_name, verifier_path
 
     app = open_page("evaluate", "embedded")
     typed = app.text_input[0].value
-    assert typed == "benchmarks/embedded/hand-claims.jsonl" and project_path(typed).is_file()
+    assert typed == "assets/claims/hand-claims.jsonl" and project_path(typed).is_file()
     assert str(PROJECT_ROOT) not in " ".join(c.value for c in app.caption)
     assert shown_path(PROJECT_ROOT.parent / "shared" / "data" / "claims.jsonl") == "../shared/data/claims.jsonl"
-    assert (verifier_name(DEFAULT_VERIFIER), verifier_name(FALLBACK_VERIFIER)) == (
+    assert (verifier_name(DEFAULT_VERIFIER, []), verifier_name(FALLBACK_VERIFIER, [])) == (
         "shipped (MPNet)", "shipped, small (MiniLM)")
-    assert verifier_path("shipped (MPNet)") == DEFAULT_VERIFIER and verifier_path("org/some-model") == "org/some-model"
-    assert verifier_name(str(PROJECT_ROOT / "assets")) == "assets" and verifier_path("assets") == str(PROJECT_ROOT / "assets")
-    assert verifier_name("org/some-model") == "org/some-model"
+    assert verifier_path("shipped (MPNet)", []) == DEFAULT_VERIFIER
+    assert verifier_path("org/some-model", []) == "org/some-model"
+    assert verifier_name(str(PROJECT_ROOT / "assets"), []) == "assets"
+    assert verifier_path("assets", []) == str(PROJECT_ROOT / "assets")
+    assert verifier_name("org/some-model", []) == "org/some-model"
 
 
 def test_missing_values_show_as_a_dash_not_none(app, open_page):
@@ -763,7 +832,7 @@ def test_evaluate_checks_a_sample_across_labels_and_says_so(open_page, tmp_path)
     app = open_page("evaluate")
     app.text_input[0].input(str(path))
     app.number_input[0].set_value(3)
-    press(app, "Run")
+    run_evaluation(app)
     assert not app.exception
     assert sorted(app.dataframe[0].value["gold"]) == ["Not enough info", "Refuted", "Supported"]
     assert any(c.value.startswith("Checking a sample of 3 of the file's 8 claims, drawn at random evenly across the "

@@ -54,17 +54,3 @@ def test_train_verifier_names_the_bad_line_of_a_data_file(tmp_path, capsys):
     bad.write_text('{"premise": "a", "hypothesis": "b", "label": "SUPPORTS"}\nnot json\n')
     assert main(["train", "verifier", "--data", str(bad), "--out", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "c")]) == 2
     assert f"{bad}:2" in capsys.readouterr().err
-
-
-def test_train_aggregator_is_the_old_spelling_of_train_verdict_for_one_release(capsys):
-    from fever_core.cli import build_parser
-    from fever_core.cli.train import cmd_verdict
-
-    for spelling in ("verdict", "aggregator"):
-        args = build_parser().parse_args(["train", spelling, "--pairs", "p.jsonl", "--pages", "w.jsonl",
-                                          "--corpus", "fixture"])
-        assert args.func is cmd_verdict
-    with pytest.raises(SystemExit):
-        main(["train", "--help"])
-    listing = capsys.readouterr().out
-    assert "verdict (aggregator)" in listing and "`train aggregator` is its old spelling" in " ".join(listing.split())

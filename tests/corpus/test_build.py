@@ -167,3 +167,15 @@ def test_building_in_a_read_only_data_folder_says_so_naming_it(tmp_path, pages_f
                            rf"{data_dir / 'corpora'} can't be written \(read-only file system\)\. Point --data-dir"):
             ensure_corpus_store(data_dir, "x", specs=[f"fever:{pages_file}"], progress=False)
     assert list(data_dir.iterdir()) == []
+
+
+def test_each_predefined_corpus_names_its_labelled_claims_and_a_page_s_source_says_how_old_its_text_is():
+    from fever_core.common import HAND_CLAIMS
+    from fever_core.corpus import CORPUS_CLAIMS, NAMED_CORPORA, corpus_claims, text_age
+
+    assert set(CORPUS_CLAIMS) == set(NAMED_CORPORA)
+    assert corpus_claims("embedded") == HAND_CLAIMS and HAND_CLAIMS.is_file()  # shipped in assets/
+    assert corpus_claims("my-pages") is None
+    assert corpus_claims("fm2") in (None, CORPUS_CLAIMS["fm2"])  # only where ../shared is
+    assert [text_age(source) for source in ("fever:fm2-pages.jsonl", "fever:fever-pages.jsonl", "embedded",
+                                            "wikipedia")] == ["2020 text (Fool Me Twice)", "2017 text (FEVER)", "", ""]

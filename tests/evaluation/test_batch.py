@@ -1,4 +1,4 @@
-"""Batch checks (fever_core/evaluation/batch.py): claims labelled or not, progress, a background job,
+"""Batch checks (fever_core/evaluation/runner.py, metrics.py, output.py): claims labelled or not, progress, a background job,
 metrics only where gold data exists, the results files and ``check-batch``."""
 
 import csv
@@ -8,18 +8,17 @@ import json
 import pytest
 
 from fever_core.cli import main
-from fever_core.evaluation.batch import (
-    NEEDS_EVIDENCE,
-    NEEDS_LABELS,
+from fever_core.evaluation import (
     RESULT_COLUMNS,
     BatchJob,
     GoldData,
     ResultsFile,
+    evaluate,
     predictions_jsonl,
     results_csv,
     run_batch,
 )
-from fever_core.evaluation.run import evaluate
+from fever_core.evaluation.metrics import NEEDS_EVIDENCE, NEEDS_LABELS
 from fever_core.common.formats import Claim, load_claims, read_claim_list
 from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from tests.conftest import CLAIMS

@@ -1,4 +1,4 @@
-"""``check-batch --out``'s results file (fever_core/evaluation/batch.py, ``ResultsFile``): a run with the same file
+"""``check-batch --out``'s results file (fever_core/evaluation/output.py, ``ResultsFile``): a run with the same file
 goes on from the last whole row, a torn row is dropped, another list's results stay until the new ones are whole,
 and a file that can't be written (killed, read-only, a full disk) ends in one message with every finished row whole."""
 
@@ -19,8 +19,8 @@ import pytest
 from benchmarks.reliability.messages import fill_disk, small_disk
 from fever_core.cli import main
 from fever_core.common.formats import Claim
-from fever_core.evaluation.batch import PARTIAL_SUFFIX, BatchRow, ResultsFile, ResultsFileError, predictions_jsonl, \
-    results_csv
+from fever_core.evaluation import BatchRow, ResultsFile, ResultsFileError, predictions_jsonl, results_csv
+from fever_core.evaluation.output import PARTIAL_SUFFIX
 
 from ..conftest import read_only_or_skip
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from fever_core.cli import main as cli_main
-from fever_core.training.verdict import choose_joint_weight, fit_learned_verdict, proxy_claims
+from fever_core.training.verdict import choose_joint_weight, fit_learned_verdict, proxy_claims, verifier_fingerprint
 from fever_core.common.types import Stance
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.verification.evidence import JudgedSentence
@@ -126,14 +126,11 @@ def test_train_verdict_command_runs_claims_end_to_end_and_saves_beside_the_verif
     lines = [json.loads(line) for line in runs.read_text().splitlines()]
     assert len(lines) == 9 and all(line["evidence"] for line in lines)
 
-    # re-running (by the command's old spelling, kept for one release) resumes: nothing is checked again; the runs
-    # become joint-verifier pairs
+    # re-running resumes: nothing is checked again; the runs become joint-verifier pairs
     before = runs.read_text()
     joint_dir = tmp_path / "joint-pairs"
-    capsys.readouterr()
-    assert cli_main(["train", "aggregator", *argv[2:], "--joint-pairs-out", str(joint_dir), "--joint-model",
-                     str(model), "--joint-minimal-pairs", "4"]) == 0
-    assert "`train aggregator` is the old spelling of `train verdict`" in capsys.readouterr().err
+    assert cli_main([*argv, "--joint-pairs-out", str(joint_dir), "--joint-model", str(model),
+                     "--joint-minimal-pairs", "4"]) == 0
     assert runs.read_text() == before
     minimal = [json.loads(line) for line in (joint_dir / "joint-minimal.jsonl").read_text().splitlines()]
     held_out = {json.loads(line)["hypothesis"] for line in (joint_dir / "joint-heldout.jsonl").read_text().splitlines()}
@@ -156,3 +153,13 @@ def test_train_verdict_command_runs_claims_end_to_end_and_saves_beside_the_verif
         assert pair["premise"] == joint_premise([f"{e['title']}: {e['text']}" for e in run["evidence"]])
     saved = LearnedVerdict.load(model)
     assert saved.joint_weight == saved.report.get("joint_weight", 0.0)  # the weight chosen on the held-out claims
+
+    # runs kept under the name of before the learned verdict had its name are not resumed silently: a line says how
+    data_dir = tmp_path / "data"
+    (data_dir / "training").mkdir(parents=True)
+    (data_dir / "corpora").symlink_to(settings.data_dir / "corpora", target_is_directory=True)
+    old = data_dir / "training" / f"old-runs-fixture-{verifier_fingerprint(model)}-chains.jsonl"
+    shutil.copy2(runs, old)
+    capsys.readouterr()
+    assert cli_main(["--data-dir", str(data_dir), *[a for a in argv if a not in ("--runs", str(runs))]]) == 2
+    assert f"{old} holds these runs under an old name: rename it to verdict-{old.name[4:]}" in capsys.readouterr().err

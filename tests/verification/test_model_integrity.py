@@ -27,7 +27,7 @@ from fever_core.verification.model_integrity import (
     weight_files,
 )
 from fever_core.verification.nli import ADAPTER_CONFIG, NliModel
-from fever_core.verification.learned import LEGACY_VERDICT_FILE, VERDICT_FILE, LearnedVerdict
+from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
 
 from benchmarks.reliability.models import (
     chosen_version,
@@ -176,27 +176,20 @@ def test_a_verifier_without_the_learned_verdict_it_needs_is_refused(tmp_path, ti
     assert f"lacks {VERDICT_FILE}" in verification.warnings[0]
 
 
-def test_a_version_trained_before_the_rename_is_read_with_its_aggregator_json_checked_under_that_name(
+def test_a_version_with_its_learned_verdict_under_the_old_name_is_refused_saying_how_to_rename_it(
         tmp_path, tiny_nli_model):
-    """A verifier version a user trained before ``verdict.json`` had its name (issue 28): ``aggregator.json`` and a
-    checksums file naming it. It is still the learned verdict, for one release."""
+    """A verifier version a user trained before ``verdict.json`` had its name (issue 28) holds the learned verdict
+    under another name: it is not read as a verifier without one; the warning says what to rename."""
     source = shutil.copytree(tiny_nli_model, tmp_path / "source")
-    shutil.copy2(Path(FALLBACK_VERIFIER) / VERDICT_FILE, source / LEGACY_VERDICT_FILE)
+    shutil.copy2(Path(FALLBACK_VERIFIER) / VERDICT_FILE, source / "old-name.json")
     version = chosen_version(tmp_path, source)
-    record_checksums(version, [LEGACY_VERDICT_FILE])  # as `train aggregator` wrote it
+    record_checksums(version, ["old-name.json"])
     assert not (version / VERDICT_FILE).exists()
-    assert LEGACY_VERDICT_FILE in json.loads((version / CHECKSUMS_FILE).read_text())["sha256"]
 
-    verification = ClaimVerifier.load(chosen_settings(tmp_path))
-    assert verification.verifier.name == str(version) and not verification.warnings
-    shipped = LearnedVerdict.load(FALLBACK_VERIFIER)
-    assert np.array_equal(verification.policy.learned.weights, shipped.weights)
-
-    legacy = version / LEGACY_VERDICT_FILE
-    legacy.write_text(legacy.read_text() + " ")  # still JSON, other bytes: checked under its old name
     verification = ClaimVerifier.load(chosen_settings(tmp_path))
     assert verification.verifier.name == FALLBACK_VERIFIER
-    assert f"{LEGACY_VERDICT_FILE} does not match the checksum" in verification.warnings[0]
+    assert f"{version / 'old-name.json'} is a learned verdict under its old name: rename it to {VERDICT_FILE}" in \
+        verification.warnings[0]
 
 
 def test_the_default_verifier_without_its_base_packages_gives_way_to_the_small_one_saying_so(tmp_path, monkeypatch):

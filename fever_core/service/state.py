@@ -1,0 +1,197 @@
+"""The service's state: what the endpoints share (:class:`Service`: the checkers once loaded, the batcher, the
+metrics, whether it is ready) and how claims reach the checkers.
+
+Every claim goes through one :class:`~fever_core.service.batching.MicroBatcher`: claims of concurrent requests, and the
+instances of a ``/predict``, are verified together in batches (:meth:`~fever_core.pipeline.Checker.check_many`) on
+one worker thread, while the event loop stays free to answer. The queue is bounded, in claims and in time: a request
+whose claims don't fit, or that the claims ahead of it (at the seconds a claim has been taking) would keep from being
+checked within the timeout, is answered 503 with ``Retry-After`` at once; one whose claims can no longer be checked
+in time is answered likewise as soon as that is known, and its claims are not checked; the claims of a client that
+goes away while they wait are dropped from the queue unchecked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import functools
+import logging
+import threading
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from fever_core.common import Settings
+from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimError
+from fever_core.service.batching import MicroBatcher, QueueFull, TooLate
+from fever_core.service.config import ServiceConfig
+from fever_core.service.errors import ServiceError
+from fever_core.service.metrics import Gauge, Metrics
+from fever_core.service.startup import load_checkers
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ClaimRequest:
+    """One claim to check, as the batcher carries it."""
+
+    corpus: str
+    claim: str
+    options: CheckOptions | None = None
+
+
+class Service:
+    """What the endpoints share: the checkers once loaded, the batcher, the metrics.
+
+    Args:
+        settings: the workbench settings (models, data folder).
+        corpora: the corpora served; the first is the default.
+        config: batching, queue and limits.
+        checkers: ready checkers by corpus (tests); ``None`` loads them in the background when the app starts.
+    """
+
+    def __init__(self, settings: Settings, corpora: Sequence[str], config: ServiceConfig,
+                 checkers: dict[str, Checker] | None = None):
+        self.settings = settings
+        self.corpora = list(corpora)
+        self.config = config
+        self.checkers = checkers or {}
+        self.metrics = Metrics()
+        self.status = "loading"
+        self.message = "Loading the models and indexes."
+        self.on_load_failure: Callable[[str], None] | None = None
+        """Called with the message when loading fails (``serve`` stops the server with it)."""
+        self.batcher: MicroBatcher[ClaimRequest, CheckResult | ClaimError] | None = None
+        self._preloaded = checkers is not None
+
+    def start(self) -> None:
+        """Start the batcher, and load the checkers in the background unless they were given."""
+        self.batcher = MicroBatcher(self._check_batch, self.config.max_batch, self.config.batch_wait_ms / 1000,
+                                    self.config.max_queue, name="fever-batcher", on_idle=_return_freed_memory,
+                                    deadline_s=self.config.timeout_s)
+        if self._preloaded:
+            self._ready()
+        else:
+            threading.Thread(target=self._load, name="fever-loader", daemon=True).start()
+
+    def stop(self) -> None:
+        if self.batcher is not None:
+            self.batcher.close()
+
+    def _load(self) -> None:
+        started = time.perf_counter()
+        try:
+            self.checkers = load_checkers(self.settings, self.corpora)
+        except Exception as exc:  # whatever it is, the service can't answer: say so and stop
+            log.exception("Loading failed")
+            self.status, self.message = "failed", f"Loading failed: {exc}"
+            if self.on_load_failure is not None:
+                self.on_load_failure(self.message)
+            return
+        log.info("Loaded %s in %.1f s", ", ".join(self.corpora), time.perf_counter() - started)
+        self._ready()
+
+    def _ready(self) -> None:
+        self.status, self.message = "ready", ""
+
+    def _check_batch(self, requests: list[ClaimRequest]) -> list[CheckResult | ClaimError]:
+        """Check a batch: the claims of each corpus together."""
+        outcomes: list[CheckResult | ClaimError | None] = [None] * len(requests)
+        by_corpus: dict[str, list[int]] = {}
+        for i, request in enumerate(requests):
+            by_corpus.setdefault(request.corpus, []).append(i)
+        for corpus, indexes in by_corpus.items():
+            checked = self.checkers[corpus].check_many([requests[i].claim for i in indexes],
+                                                       [requests[i].options for i in indexes])
+            for i, outcome in zip(indexes, checked):
+                outcomes[i] = outcome
+        return outcomes  # type: ignore[return-value]
+
+    def corpus(self, name: str | None) -> str:
+        """The corpus a request asks for (the default when ``None``), if this server serves it."""
+        if name is None:
+            return self.corpora[0]
+        if name not in self.corpora:
+            raise ServiceError(422, "corpus_not_served",
+                               f"This server does not serve the corpus {name!r}; it serves {', '.join(self.corpora)}. "
+                               "Leave corpus out for the default, or start a server with --corpus NAME.")
+        return name
+
+    async def check(self, requests: list[ClaimRequest],
+                    client_gone: Callable[[], Awaitable[None]] | None = None) -> list[CheckResult | ClaimError]:
+        """Queue the claims together and wait for them: at most the timeout, and only while ``client_gone`` (which
+        returns when the client has closed its connection) has not returned; the claims not started then are
+        dropped from the queue."""
+        if self.status != "ready" or self.batcher is None:
+            raise ServiceError(503, "loading", f"The service is not ready: {self.message}", retry_after_s=5)
+        try:
+            futures = self.batcher.submit(requests)
+        except QueueFull as exc:
+            if exc.backlog_s is None:
+                why = f"{exc.waiting} claims are waiting (at most {self.config.max_queue})"
+            else:
+                why = (f"the {exc.waiting} claims waiting take about {exc.backlog_s:.0f} s, so {exc.asked} more would "
+                       f"not be checked within the {self.config.timeout_s:g} s timeout")
+            raise ServiceError(503, "overloaded", f"The server is busy: {why}. Try again in {exc.retry_after_s} s.",
+                               retry_after_s=exc.retry_after_s) from None
+        async def all_checked() -> list[CheckResult | ClaimError]:
+            return list(await asyncio.gather(*[asyncio.wrap_future(future) for future in futures]))
+
+        checked = asyncio.ensure_future(all_checked())  # a task: cancelled, it takes its gather's error with it
+        gone = asyncio.ensure_future(client_gone()) if client_gone is not None else None
+        try:
+            done, _ = await asyncio.wait([checked] + ([gone] if gone else []), timeout=self.config.timeout_s,
+                                         return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if gone is not None:
+                gone.cancel()
+        if checked in done and not isinstance(checked.exception(), TooLate):
+            return checked.result()
+        checked.cancel()
+        for future in futures:
+            future.cancel()  # claims not started yet leave the queue unchecked
+        if gone is not None and gone in done:
+            raise ServiceError(499, "client_closed_request", "The client closed the connection before its claims "
+                               "were checked; they were dropped.")
+        retry = self.batcher.retry_after_s()
+        raise ServiceError(503, "timeout", f"The claims could not be checked within {self.config.timeout_s:g} s: the "
+                           f"server is busy. Try again in {retry} s, or send fewer claims per request.",
+                           retry_after_s=retry)
+
+    def gauges(self) -> list[Gauge]:
+        batcher = self.batcher
+        stats = batcher.stats if batcher is not None else None
+        return [
+            Gauge("fever_ready", "1 once the models and indexes are loaded.", float(self.status == "ready")),
+            Gauge("fever_queue_claims", "Claims waiting to be checked.", batcher.waiting if batcher else 0),
+            Gauge("fever_queue_capacity_claims", "Claims that may wait at most.", self.config.max_queue),
+            Gauge("fever_claims_checked_total", "Claims checked (including those that could not be).",
+                  stats.items if stats else 0, "counter"),
+            Gauge("fever_claims_failed_total", "Claims whose check raised an error.", stats.failed if stats else 0,
+                  "counter"),
+            Gauge("fever_claims_dropped_total", "Claims dropped unchecked: their request timed out, its client went "
+                  "away, or too little of its timeout was left to check them.", stats.dropped if stats else 0,
+                  "counter"),
+            Gauge("fever_batches_total", "Batches checked.", stats.batches if stats else 0, "counter"),
+            Gauge("fever_batch_busy_seconds_total", "Seconds spent checking batches.",
+                  round(stats.busy_s, 6) if stats else 0, "counter"),
+        ]
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or ``None`` under another C library."""
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+def _return_freed_memory() -> None:
+    """Ask the C allocator to give back to the system the free memory it holds, once a burst of claims is over: glibc
+    keeps what batches and requests freed (after an overload, resident memory stayed 50-100 MB up until asked).
+    Takes milliseconds, without the GIL."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
