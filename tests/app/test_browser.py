@@ -838,6 +838,7 @@ def test_improve_the_verifier_from_the_app_then_use_it_and_switch_back(page, ser
 
 
 def test_a_claim_checked_before_says_so_and_its_link_reopens_the_earlier_check(page, server):
+    open_from_sidebar(page, "Verify", "Verify a claim")  # the test before leaves Models open
     check_claim(page, "Fox 2000 Pictures released the film Soul Food.")
     check_claim(page, "The film Soul Food was released by Fox 2000 Pictures.")
     card = page.locator(".st-key-verdict_card")
