@@ -445,6 +445,10 @@ def test_a_permalink_restores_its_corpus_and_settings(page, server, workspace): 
     shown = sidebar_settings_shown(page)
     assert "fixture" in shown["_corpus"] and "app-fixture" not in shown["_corpus"]
     assert (shown["_pages_k"], shown["_sentences_k"], shown["_two_hop"]) == ("2", "3", False)
+    # once the page has settled: a rerun may still be replacing the card (its stale copy shows until it is redrawn)
+    page.wait_for_function("claim => [...document.querySelectorAll('[data-testid=\"stCaptionContainer\"]')]"
+                           ".filter(e => e.innerText.trim() === 'Claim: ' + claim).length === 1",
+                           arg=PERMALINK_CLAIM, timeout=30_000)
     assert page.get_by_text("Claim: " + PERMALINK_CLAIM).count() == 1
     assert evidence_rows(page) == 3
     assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["sentences_k"] == ["3"]
