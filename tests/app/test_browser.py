@@ -185,7 +185,9 @@ def evidence_table(page):
 
 
 def evidence_rows(page) -> int:
-    """How many evidence rows Verify shows, used or not (the collapsed table's rows are in the page too)."""
+    """How many evidence rows Verify shows, used or not (the collapsed table's rows are in the page too), once the
+    evidence tables are drawn (they come after the verdict and its chart)."""
+    page.locator('[data-testid="stTable"] tbody tr').first.wait_for(state="attached", timeout=30_000)
     return page.locator('[data-testid="stTable"] tbody tr').count()
 
 
