@@ -3,7 +3,7 @@
 Claims are uploaded or pasted: plain text (one a line), CSV (a "claim" column, optional "label" and
 "id") or FEVER jsonl, labelled or not. A batch runs in a thread of its own
 (:class:`~fever_core.evaluation.runner.BatchJob`), kept with the app's background runs
-(:func:`pages.resources.keep_run`) and named in the page's address, so the page stays usable, the other
+(:func:`pages.resources.check_in_background`) and named in the page's address, so the page stays usable, the other
 pages too, and a reload finds the batch again. Its progress is polled by a fragment. Each checked claim is also
 kept in the history, and one checked before (in any session's history, earlier in the batch too, or the annotations:
 a paraphrase counts) names the earlier claim in the column "checked before".
@@ -12,13 +12,12 @@ Metrics are shown only where the list has gold data for them ("n/a" otherwise).
 
 from __future__ import annotations
 
-from contextlib import suppress
 from dataclasses import dataclass, field
 
 import pandas as pd
 import streamlit as st
 
-from fever_core.common import Claim, DataFileError, Settings, UnusableDatabase, read_claim_list
+from fever_core.common import Claim, DataFileError, Settings, read_claim_list
 from fever_core.evaluation import RESULT_COLUMNS, BatchJob, BatchRow, predictions_jsonl, results_csv
 from fever_core.workbench import EarlierCheck, checker_provenance
 from pages.display import (
@@ -32,14 +31,10 @@ from pages.display import (
     wikipedia_links,
 )
 from pages.resources import (
-    browser_session,
     checker_or_stop,
-    earlier_checks,
-    keep_run,
-    load_history,
+    check_in_background,
     run_in_address,
     run_settings,
-    show_run,
 )
 from pages.settings_ui import UiSettings, current_settings, permalink_url
 from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
@@ -92,21 +87,8 @@ def read_claims(upload, pasted: str) -> tuple[list[Claim], str] | None:
 def start_batch(settings: Settings, ui: UiSettings, claims: list[Claim], source: str) -> None:
     """Start checking the claims in the background with the sidebar's settings, each kept in the history,
     and draw the page again (its form disabled while the batch runs)."""
-    checker = checker_or_stop(ui)
-    history, choices, session = load_history(settings), ui.to_dict(), browser_session()
-    job, find_earlier = BatchJob(claims), earlier_checks(checker, settings)
-    batch = Batch(job, source, ui, settings)
-
-    def keep_in_history(row: BatchRow) -> None:
-        batch.earlier.append(next(iter(find_earlier(row.result.claim)), None) if row.result is not None else None)
-        if row.result is not None and history is not None:
-            with suppress(UnusableDatabase):  # the batch's results stand; load_history said why it can't keep them
-                history.add(row.result, choices, batch=job.job_id, session=session)
-
-    job.start(checker, ui.options, on_row=keep_in_history)
-    keep_run(batch)
-    show_run("batch", batch)
-    st.rerun()
+    batch = Batch(BatchJob(claims), source, ui, settings)
+    check_in_background("batch", batch, ui, settings, lambda row, earlier, entry_id: batch.earlier.append(earlier))
 
 
 def batch_form(settings: Settings, ui: UiSettings, running: bool) -> None:

@@ -4,7 +4,7 @@ sentences worth checking.
 The library finds the text's sentences and picks those that state a fact about named things, numbers or dates
 (:mod:`fever_core.text_check`); the page lists every sentence with why it was picked or not, and the person can
 tick or untick any. Check runs the ticked ones in the background (:class:`~fever_core.evaluation.BatchJob`, kept for
-the whole server by :func:`pages.resources.keep_run` and named in the page's address), each kept in the history, with a
+the whole server by :func:`pages.resources.check_in_background` and named in the page's address), each kept in the history, with a
 progress bar: the other pages can be used meanwhile, and coming back (or a reload) finds it. Then the text is shown
 with each checked sentence marked by its verdict, in colour and in words, under a summary of the verdicts; each
 checked sentence opens its verdict card in Verify, as it was checked (from the history). The text is always
@@ -14,14 +14,12 @@ escaped: none of it is read as HTML or Markdown.
 from __future__ import annotations
 
 import uuid
-from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial
 
 import pandas as pd
 import streamlit as st
 
-from fever_core.common import UnusableDatabase
 from fever_core.evaluation import BatchJob, BatchRow
 from fever_core.workbench import EarlierCheck
 from fever_core.text_check import (
@@ -47,14 +45,10 @@ from pages.display import (
     synced_widget,
 )
 from pages.resources import (
-    browser_session,
     checker_or_stop,
-    earlier_checks,
-    keep_run,
-    load_history,
+    check_in_background,
     run_in_address,
     run_settings,
-    show_run,
 )
 from pages.settings_ui import UiSettings, check_on_verify, current_settings, permalink_params
 from pages.words import PROBABILITY, VERDICT_COLOURS, count, verdict_word
@@ -88,7 +82,7 @@ class Draft:
 class TextBatch:
     """A text being checked, or checked, as the page knows it: the job checking its chosen sentences, the text, the
     settings, each checked sentence's history entry and its best earlier check (filled in by the job's thread as it
-    goes; see :func:`~pages.resources.earlier_checks`)."""
+    goes; see :func:`~pages.resources.check_in_background`)."""
 
     job: BatchJob
     draft: Draft
@@ -158,25 +152,15 @@ def start_checking(ui: UiSettings, draft: Draft, chosen: list[int]) -> None:
     except NothingToCheck as exc:
         st.warning(str(exc))
         return
-    checker = checker_or_stop(ui)
-    history, choices, session = load_history(settings), ui.to_dict(), browser_session()
     batch = TextBatch(BatchJob(claims), draft, [int(claim.id) for claim in claims], ui)
-    find_earlier = earlier_checks(checker, settings)
 
-    def keep_in_history(row: BatchRow) -> None:
-        if row.result is not None:  # looked up before it is kept: not itself
-            earlier = next(iter(find_earlier(row.result.claim)), None)
-            if earlier is not None:
-                batch.earlier[int(row.claim.id)] = earlier
-        if row.result is not None and history is not None:
-            with suppress(UnusableDatabase):  # the check stands; load_history said why it can't be kept
-                batch.history[int(row.claim.id)] = history.add(row.result, choices, batch=batch.job.job_id,
-                                                               session=session)
+    def keep(row: BatchRow, earlier: EarlierCheck | None, entry_id: int | None) -> None:
+        if earlier is not None:
+            batch.earlier[int(row.claim.id)] = earlier
+        if entry_id is not None:
+            batch.history[int(row.claim.id)] = entry_id
 
-    batch.job.start(checker, ui.options, on_row=keep_in_history)
-    keep_run(batch)
-    show_run("text", batch)
-    st.rerun()
+    check_in_background("text", batch, ui, settings, keep)
 
 
 def current_batch() -> TextBatch | None:

@@ -12,6 +12,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import suppress
 from functools import partial
 from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 import streamlit as st
@@ -21,8 +22,9 @@ from pages.display import plain
 
 if TYPE_CHECKING:
     from fever_core.corpus import CorpusStore
-    from fever_core.evaluation import BatchJob
+    from fever_core.evaluation import BatchJob, BatchRow
     from fever_core.pipeline import CheckResult
+    from fever_core.workbench import EarlierCheck
     from pages.settings_ui import UiSettings
 
 _RUN_SETTINGS = "run_settings"
@@ -278,3 +280,29 @@ def show_run(name: str, run: BackgroundRun) -> None:
     """Make ``run`` this session's run of the page whose address names it as ``?name=ID``."""
     st.session_state[f"{name}_id"] = run.job.job_id
     st.query_params[name] = run.job.job_id
+
+
+def check_in_background(name: str, run: BackgroundRun, ui: UiSettings, settings: Settings,
+                        on_checked: Callable[[BatchRow, EarlierCheck | None, int | None], None]) -> None:
+    """Start ``run``'s job checking its claims with the sidebar's checker and options, keep it with the background
+    runs as the page's ``?name=ID``, and draw the page again. Each checked claim's best earlier check is looked up
+    (before it is kept, so not itself) and the check kept in this session's history; ``on_checked(row, earlier,
+    entry_id)`` then gets both (``None`` for none, or for a claim that can't be checked or a history that can't keep
+    it: :func:`load_history` said why)."""
+    checker = checker_or_stop(ui)
+    history, choices, session = load_history(settings), ui.to_dict(), browser_session()
+    find_earlier = earlier_checks(checker, settings)
+
+    def keep(row: BatchRow) -> None:
+        earlier = entry_id = None
+        if row.result is not None:
+            earlier = next(iter(find_earlier(row.result.claim)), None)
+            if history is not None:
+                with suppress(UnusableDatabase):
+                    entry_id = history.add(row.result, choices, batch=run.job.job_id, session=session)
+        on_checked(row, earlier, entry_id)
+
+    run.job.start(checker, ui.options, on_row=keep)
+    keep_run(run)
+    show_run(name, run)
+    st.rerun()
