@@ -273,7 +273,8 @@ def _is_json(line: str) -> bool:
 
 
 def truncated_weights(ctx: Context) -> CaseOutcome:
-    """The verifier in use copied with its weights file (``model.safetensors``, or an adapter's) cut to half."""
+    """The verifier in use copied with its weights file (``model.safetensors``, packed ``model.int8.safetensors``, or
+    an adapter's) cut to half."""
     source = Path(ctx.model)
     names = weight_files(source) if source.is_dir() else []
     case = f"verifier: truncated {names[0] if names else 'weights'}"

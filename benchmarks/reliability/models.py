@@ -28,12 +28,11 @@ from fever_core.common.settings import DEFAULT_VERIFIER, SHIPPED_JOINT_VERIFIER,
 from fever_core.verification import model_integrity
 from fever_core.verification.learned import VERDICT_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
-from fever_core.verification.model_integrity import CHECKSUMS_FILE, model_files, record_checksums
+from fever_core.verification.model_integrity import CHECKSUMS_FILE, model_files, record_checksums, weight_files
 from fever_core.verification.nli import ADAPTER_CONFIG
 from fever_core.workspace import Workspace
 
 CLAIMS = (CURIE_CLAIM, "Marie Curie never won a Nobel Prize.", "Marie Curie was a famous footballer from Peru.")
-WEIGHTS = "model.safetensors"
 ADAPTER_WEIGHTS = "adapter_model.safetensors"
 CONFIG = "config.json"
 
@@ -84,6 +83,11 @@ def shipped_copy(model: str | Path, folder: Path) -> Iterator[Path]:
         yield copy
 
 
+def _weights(folder: Path) -> Path:
+    """The weights file of a whole model's folder (``model.safetensors``, or packed ones: ``model.int8.safetensors``)."""
+    return folder / weight_files(folder)[0]
+
+
 def _truncate(path: Path) -> None:
     with path.open("r+b") as fh:
         fh.truncate(path.stat().st_size // 2)
@@ -91,7 +95,7 @@ def _truncate(path: Path) -> None:
 
 def _no_checksums_then_flipped(version: Path) -> None:
     (version / CHECKSUMS_FILE).unlink()
-    flip_bytes(version / WEIGHTS)
+    flip_bytes(_weights(version))
 
 
 def _no_checksums_then_config_not_json(version: Path) -> None:
@@ -109,8 +113,8 @@ def _choice_of_a_folder_gone(version: Path) -> None:
 
 
 CASES: dict[str, Callable[[Path], None]] = {
-    "model.safetensors: 5% of its bytes changed": lambda version: flip_bytes(version / WEIGHTS),
-    "model.safetensors: cut to half": lambda version: _truncate(version / WEIGHTS),
+    "weights: 5% of their bytes changed": lambda version: flip_bytes(_weights(version)),
+    "weights: cut to half": lambda version: _truncate(_weights(version)),
     "config.json: labels 0 and 1 swapped": lambda version: swap_labels(version / CONFIG),
     "tokenizer.json: no lower-casing": lambda version: edit_json(
         version / "tokenizer.json", lambda data: data["normalizer"].update(lowercase=False)),
@@ -259,7 +263,7 @@ def run(workspace: Workspace, template: Settings, workdir: Path, claims: tuple[s
 
     cases: dict[str, Callable[[Path], None]] = {"intact": lambda version: None, **CASES}
     if template.joint_verifier_model:
-        cases[JOINT_CASE] = lambda version: flip_bytes(version.with_name("joint-copy") / WEIGHTS)
+        cases[JOINT_CASE] = lambda version: flip_bytes(_weights(version.with_name("joint-copy")))
     for number, (case, damage) in enumerate(cases.items()):
         data_dir = Path(workdir) / f"case-{number}"
         version = chosen_version(data_dir, source)

@@ -55,7 +55,7 @@ from fever_core.verification.model_integrity import (
     model_files,
     record_checksums,
 )
-from fever_core.verification.nli import BF16_MIN_PARAMETERS, NliModel, adapter_base, load_adapter_model
+from fever_core.verification.nli import BF16_MIN_PARAMETERS, NliModel, adapter_base, load_sequence_classifier
 
 if TYPE_CHECKING:
     import torch
@@ -334,7 +334,7 @@ def build_model(config: TrainConfig):
     """The model to train and its tokenizer: a verifier to continue, or a base with a new 3-way head,
     wrapped in a LoRA adapter when ``config.lora_rank`` > 0."""
     import torch
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+    from transformers import AutoTokenizer
 
     if config.init in BASES:
         init = base_model_path(config.init)
@@ -343,10 +343,8 @@ def build_model(config: TrainConfig):
         check_model_folder(init)  # a damaged verifier is not trained further
     tokenizer = AutoTokenizer.from_pretrained(init)
     if adapter_base(init) is not None:
-        return load_adapter_model(init, trainable=True), tokenizer
-    model = AutoModelForSequenceClassification.from_pretrained(
-        init, num_labels=len(LABELS), id2label=ID2LABEL, label2id=LABEL2ID, dtype=torch.float32
-    ).float()
+        return load_sequence_classifier(init, trainable=True), tokenizer
+    model = load_sequence_classifier(init, num_labels=len(LABELS), id2label=ID2LABEL, label2id=LABEL2ID)
     if config.lora_rank <= 0:
         return model, tokenizer
     from peft import LoraConfig, TaskType, get_peft_model

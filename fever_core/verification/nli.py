@@ -19,6 +19,7 @@ from fever_core.common.model_paths import missing_local_model
 from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS
 from fever_core.verification.base_models import BaseModelError, base_model_path
 from fever_core.verification.model_integrity import ModelDamaged, check_model_folder, finite_probabilities
+from fever_core.verification.packed_weights import is_packed, load_packed_state
 
 if TYPE_CHECKING:
     import torch
@@ -100,7 +101,7 @@ class NliModel:
             RuntimeError: a hub id that is not in the Hugging Face cache while the hub can't be reached.
         """
         from safetensors import SafetensorError
-        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+        from transformers import AutoTokenizer
 
         check_model_folder(name_or_path)  # first: a folder that lost a config.json its checksums list is damaged
         local = missing_local_model(name_or_path)
@@ -114,11 +115,7 @@ class NliModel:
         folder = Path(name_or_path).expanduser()
         try:
             tokenizer = AutoTokenizer.from_pretrained(name_or_path)
-            if adapter_base(name_or_path) is not None:
-                model = load_adapter_model(name_or_path)
-            else:
-                model = AutoModelForSequenceClassification.from_pretrained(name_or_path)
-            model = model.to(device).eval()
+            model = load_sequence_classifier(name_or_path).to(device).eval()
             model = model.half() if device.startswith("cuda") else model.float()
             return cls(model, tokenizer, device, max_length, name_or_path)
         except BaseModelError:
@@ -192,3 +189,29 @@ def load_adapter_model(path: str | Path, trainable: bool = False) -> torch.nn.Mo
         hf_logging.set_verbosity(verbosity)
     model = PeftModel.from_pretrained(model, str(path), is_trainable=trainable)
     return model if trainable else model.merge_and_unload()
+
+
+def load_sequence_classifier(name_or_path: str | Path, trainable: bool = False, **config_overrides) -> torch.nn.Module:
+    """A sequence-classification model in float32 on the CPU, from a hub id or a folder of any of the three kinds: a
+    LoRA adapter (:func:`load_adapter_model`, merged unless ``trainable``), packed weights
+    (:mod:`~fever_core.verification.packed_weights`) or plain ones. ``config_overrides`` (labels, say) are applied
+    to the ``config.json`` of a plain or packed model.
+
+    Raises:
+        ValueError: packed weights that do not fit the folder's ``config.json`` (a tensor missing or left over).
+    """
+    import torch
+    from transformers import AutoConfig, AutoModelForSequenceClassification
+
+    if adapter_base(name_or_path) is not None:
+        return load_adapter_model(name_or_path, trainable=trainable)
+    if not is_packed(name_or_path):
+        return AutoModelForSequenceClassification.from_pretrained(
+            str(name_or_path), dtype=torch.float32, **config_overrides).float()
+    config = AutoConfig.from_pretrained(str(name_or_path), **config_overrides)
+    model = AutoModelForSequenceClassification.from_config(config, dtype=torch.float32)
+    missing, unexpected = model.load_state_dict(load_packed_state(name_or_path), strict=False)
+    if missing or unexpected:
+        raise ValueError(f"the packed weights of {name_or_path} do not fit its config.json: "
+                         f"missing {sorted(missing)[:5]}, left over {sorted(unexpected)[:5]}")
+    return model

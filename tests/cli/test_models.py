@@ -46,3 +46,17 @@ def test_improve_with_nothing_annotated_says_what_to_do(tmp_path, settings, work
                  "--corpus", "fixture", "--base", str(tiny_nli_model), "--status", str(status)])
     assert code == 2 and "annotate more claims" in capsys.readouterr().err
     assert read_status(status).state == "failed" and "annotate more claims" in read_status(status).message
+
+
+def test_models_pack_stores_the_weights_as_int8_and_says_so_when_there_is_nothing_to_pack(tmp_path, tiny_nli_model,
+                                                                                          capsys):
+    import shutil
+
+    from fever_core.verification.nli import NliModel
+
+    folder = shutil.copytree(tiny_nli_model, tmp_path / "model")
+    assert main(["models", "pack", str(folder)]) == 0
+    assert "model.int8.safetensors" in capsys.readouterr().out
+    assert NliModel.load(str(folder), "cpu").predict([("Oslo is in Norway.", "Oslo is in Peru.")]).shape == (1, 3)
+    assert main(["models", "pack", str(folder)]) != 0
+    assert "no model.safetensors to pack" in capsys.readouterr().err

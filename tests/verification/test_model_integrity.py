@@ -26,6 +26,7 @@ from fever_core.verification.model_integrity import (
     record_checksums,
     weight_files,
 )
+from fever_core.verification.packed_weights import PACKED_WEIGHTS
 from fever_core.verification.nli import ADAPTER_CONFIG, NliModel
 from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
 
@@ -59,8 +60,8 @@ def test_the_shipped_models_match_checksums_of_every_file_they_read():
     tokenizer = {"tokenizer.json", "tokenizer_config.json"}
     for folder, listed in ((DEFAULT_VERIFIER, {"config.json", ADAPTER_CONFIG, "adapter_model.safetensors",
                                                VERDICT_FILE, *tokenizer}),
-                           (FALLBACK_VERIFIER, {"config.json", "model.safetensors", VERDICT_FILE, *tokenizer}),
-                           (SHIPPED_JOINT_VERIFIER, {"config.json", "model.safetensors", *tokenizer})):
+                           (FALLBACK_VERIFIER, {"config.json", PACKED_WEIGHTS, VERDICT_FILE, *tokenizer}),
+                           (SHIPPED_JOINT_VERIFIER, {"config.json", PACKED_WEIGHTS, *tokenizer})):
         assert is_shipped_model(folder)
         recorded = json.loads((Path(folder) / CHECKSUMS_FILE).read_text())["sha256"]
         assert set(recorded) == listed == set(model_files(folder))
