@@ -23,6 +23,7 @@ import streamlit as st
 from fever_core.evaluation import BatchJob, BatchRow
 from fever_core.workbench import EarlierCheck
 from fever_core.text_check import (
+    MAX_TEXT_BYTES,
     TEXT_KINDS,
     CheckedSentence,
     NothingToCheck,
@@ -114,7 +115,8 @@ def read_text(upload, pasted: str) -> Draft | None:
 def text_form() -> None:
     """Paste or upload a text; "Find the sentences to check" splits it and picks the check-worthy ones."""
     upload = st.file_uploader("Upload a text: .txt, .md or .html (at most 1 MB)",
-                              type=[suffix.lstrip(".") for suffix in TEXT_KINDS])
+                              type=[suffix.lstrip(".") for suffix in TEXT_KINDS],
+                              max_upload_size=-(-MAX_TEXT_BYTES // 1_000_000))  # in MB: the widget says the same
     synced_widget(st.text_area, "…or paste it: an article, a speech, a transcript", "_text_pasted",
                   st.session_state.get("text_pasted", ""), partial(st.session_state.__setitem__, "text_pasted"),
                   height=200, placeholder="e.g. Marie Curie won two Nobel Prizes. I think she was brilliant.")

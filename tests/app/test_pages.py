@@ -1053,6 +1053,7 @@ def test_check_a_text_says_why_it_has_nothing_to_check(open_page, text, why):
 
 def test_check_a_text_reads_an_uploaded_html_file_without_its_scripts(open_page):
     app = open_page("check_text")
+    assert app.file_uploader[0].proto.max_upload_size_mb == 1  # the widget says 1 MB, as the reader refuses more
     page = b"<html><script>alert('SCRIPT-1')</script><p>Jaws is a 1975 film by Steven Spielberg.</p></html>"
     app.file_uploader[0].set_value(("article.html", page, "text/html")).run()
     press(app, "Find the sentences to check")
