@@ -62,6 +62,9 @@ SENTENCE_CHARS_IN_TITLE = 100
 CHOICE_COLUMNS = {
     "check": st.column_config.CheckboxColumn("check", help="Tick a sentence to check it, untick it to leave it out"),
     "sentence": st.column_config.TextColumn("sentence", width="large", disabled=True),
+    "checked as": st.column_config.TextColumn("checked as", width="large", disabled=True,
+                                              help="A sentence that opens with “She”, “It”, “His”… is checked with "
+                                              "the name it stands for, from the sentences before it"),
     "why": st.column_config.TextColumn("why (not) picked", width="medium", disabled=True,
                                        help="Worth checking: a fact about named people, places or things, numbers "
                                        "or dates. Not: questions, opinions, plans, instructions, fragments."),
@@ -137,7 +140,10 @@ def choose_sentences(ui: UiSettings, draft: Draft, running: bool) -> None:
     except NothingToCheck as exc:  # none is check-worthy: say why, and let the person tick some
         st.info(str(exc), icon="🔎")
     choice = pd.DataFrame({"check": [s.worthy for s in draft.sentences], "sentence": [s.text for s in draft.sentences],
+                           "checked as": [s.checked_as or "" for s in draft.sentences],
                            "why": [s.reason for s in draft.sentences]})
+    if not any(s.checked_as for s in draft.sentences):
+        choice = choice.drop(columns="checked as")
     edited = st.data_editor(choice, key=f"text_choice_{draft.draft_id}", column_config=CHOICE_COLUMNS,
                             hide_index=True, width="stretch", num_rows="fixed")
     chosen = [index for index, ticked in enumerate(edited["check"]) if ticked]
@@ -199,7 +205,7 @@ def open_card(batch: TextBatch, item: CheckedSentence) -> None:
     if entry_id is not None:
         st.session_state.pop("history_opened", None)  # the same card opened a second time opens again
         st.switch_page("pages/verify.py", query_params={"history": str(entry_id)})
-    params = permalink_params(item.sentence.text, batch.ui, settings)
+    params = permalink_params(item.sentence.claim, batch.ui, settings)
     check_on_verify(params, settings)
     st.switch_page("pages/verify.py", query_params=params)
 
@@ -216,6 +222,8 @@ def sentence_list(batch: TextBatch, items: list[CheckedSentence]) -> None:
                 st.warning(plain(item.error))
                 continue
             verdict = item.result.verdict
+            if item.sentence.checked_as:
+                st.caption(plain(f"Checked as: {item.sentence.checked_as}"))
             st.markdown(f":{VERDICT_COLOURS[item.verdict]}[**{word}**] · {PROBABILITY} "
                         f"{verdict.probabilities[item.verdict]:.2f} · " + plain(verdict.why or verdict.reason))
             if item.sentence.index in batch.earlier:

@@ -221,6 +221,8 @@ class TextSentenceOut(BaseModel):
     end: int = Field(description="the offset just past its last character")
     worthy: bool = Field(description="it states a fact about named things, numbers or dates")
     reason: str = Field(description="why it is, or is not, worth checking")
+    checked_as: str | None = Field(None, description="the claim checked for it when not the sentence: its opening "
+                                   "pronoun (She, It, His...) replaced by the name it stands for in the sentences before")
     checked: bool
     verdict: Label | None = None
     probability: float | None = Field(None, description="the verdict's probability, 0 to 1")

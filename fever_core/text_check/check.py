@@ -128,7 +128,7 @@ def sentence_claims(sentences: Sequence[TextSentence], chosen: Iterable[int] | N
             f"None of the text's {len(sentences):,} sentence{'' if len(sentences) == 1 else 's'} looks worth checking: "
             "none states a fact about a named person, place or thing, a number or a date (questions, opinions, "
             "plans, instructions and fragments are left out). Choose the sentences to check yourself.")
-    return [Claim(index, sentences[index].text, None) for index in indexes]
+    return [Claim(index, sentences[index].claim, None) for index in indexes]
 
 
 def check_text(

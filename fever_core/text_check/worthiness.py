@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fever_core.common.nlp import load_spacy
+from fever_core.text_check.pronouns import Antecedents
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -112,6 +113,9 @@ class TextSentence:
         end: the offset just past its last character: ``plain_text[start:end] == text``.
         worthy: it states a fact about named things, numbers or dates (see the module's rules).
         reason: why it is, or is not, in a few words ("a question", "names Paris, France; gives 2023").
+        checked_as: the claim checked for it when that is not ``text``: its opening pronoun replaced by the name it
+            stands for (:mod:`~fever_core.text_check.pronouns`: "She won..." as "Marie Curie won..."); ``None``: the
+            sentence as written.
     """
 
     index: int
@@ -120,10 +124,16 @@ class TextSentence:
     end: int
     worthy: bool
     reason: str
+    checked_as: str | None = None
+
+    @property
+    def claim(self) -> str:
+        """What is checked for this sentence: :attr:`checked_as`, else the sentence."""
+        return self.checked_as or self.text
 
     def to_dict(self) -> dict:
         return {"index": self.index, "text": self.text, "start": self.start, "end": self.end, "worthy": self.worthy,
-                "reason": self.reason}
+                "reason": self.reason, "checked_as": self.checked_as}
 
 
 def find_sentences(text: str) -> list[TextSentence]:
@@ -132,17 +142,22 @@ def find_sentences(text: str) -> list[TextSentence]:
     Paragraphs (split at blank lines, and before a line that starts a list item, a heading or a quote) are parsed
     apart; a sentence never runs from one into the next, nor across a line break unless the line before it ends
     without a sentence's end mark. A piece spaCy cuts off that does not end with ``.``, ``!``, ``?`` or ``…`` (as it
-    cuts "2001: A Space Odyssey" after the colon) is joined to the piece after it on the same line.
+    cuts "2001: A Space Odyssey" after the colon) is joined to the piece after it on the same line. A check-worthy
+    sentence that opens with "She", "It", "His"... gets the claim checked for it (:mod:`~fever_core.text_check.pronouns`).
     """
     nlp = load_spacy("full")
     blocks = list(_blocks(text))
     sentences: list[TextSentence] = []
+    antecedents = Antecedents()
     for (offset, _), doc in zip(blocks, nlp.pipe((text[start:end] for start, end in blocks), batch_size=PARSE_BATCH)):
         for span in _joined_sentences(doc):
             start, end = _trimmed(text, offset + span.start_char, offset + span.end_char)
             if start < end:
-                worthy, reason = judge(doc.char_span(start - offset, end - offset, alignment_mode="expand"))
-                sentences.append(TextSentence(len(sentences), text[start:end], start, end, worthy, reason))
+                sentence = doc.char_span(start - offset, end - offset, alignment_mode="expand")
+                worthy, reason = judge(sentence)
+                checked_as = antecedents.checked_as(sentence, text[start:end])
+                sentences.append(TextSentence(len(sentences), text[start:end], start, end, worthy, reason, checked_as))
+                antecedents.note(sentence)
     return sentences
 
 

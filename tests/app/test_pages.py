@@ -1051,6 +1051,14 @@ def test_check_a_text_says_why_it_has_nothing_to_check(open_page, text, why):
     assert app.info[0].value.startswith(why)
 
 
+def test_check_a_text_shows_what_a_sentence_opening_with_a_pronoun_is_checked_as(open_page):
+    app = find_sentences_on_page(open_page, "Steven Spielberg directed Jaws in 1975. He was born in Cincinnati.")
+    table = app.dataframe[0].value
+    assert list(table["checked as"]) == ["", "Steven Spielberg was born in Cincinnati."]
+    app = find_sentences_on_page(open_page, "Jaws is a 1975 film by Steven Spielberg.")
+    assert "checked as" not in app.dataframe[0].value.columns  # no column when every sentence is checked as written
+
+
 def test_check_a_text_reads_an_uploaded_html_file_without_its_scripts(open_page):
     app = open_page("check_text")
     assert app.file_uploader[0].proto.max_upload_size_mb == 1  # the widget says 1 MB, as the reader refuses more

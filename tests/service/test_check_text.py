@@ -51,3 +51,14 @@ def test_a_text_with_more_check_worthy_sentences_than_a_request_may_check_is_ref
     assert response.status_code == 422
     error = response.json()["data"]
     assert error["code"] == "too_many_sentences" and "3 check-worthy sentences" in error["message"]
+
+
+def test_a_sentence_that_opens_with_a_pronoun_is_checked_as_the_name_it_stands_for(client):
+    text = "Steven Spielberg directed Jaws in 1975. He was born in Cincinnati in 1946."
+    options = {"two_hop": False, "sentences_k": 3}
+    data = client.post("/check-text", json={"text": text, "corpus": "fixture", "options": options}).json()
+    second = data["sentences"][1]
+    assert second["text"] == "He was born in Cincinnati in 1946." and text[second["start"]:second["end"]] == second["text"]
+    assert second["checked_as"] == "Steven Spielberg was born in Cincinnati in 1946." and second["checked"]
+    alone = client.post("/check", json={"claim": second["checked_as"], "options": options}).json()
+    assert second["result"]["claim"] == second["checked_as"] and second["verdict"] == alone["verdict"]["label"]

@@ -54,7 +54,7 @@ def test_a_text_check_serialises_every_sentence_with_its_offsets_and_check(check
     assert data["summary"]["checked"] == 3 and data["text"] == NEWS
     first, second = data["sentences"][:2]
     assert first == {"index": 0, "text": "Films and their makers", "start": 0, "end": 22, "worthy": False,
-                     "reason": first["reason"], "checked": False, "verdict": None, "probability": None, "error": None,
+                     "reason": first["reason"], "checked_as": None, "checked": False, "verdict": None, "probability": None, "error": None,
                      "result": None}
     assert NEWS[second["start"]:second["end"]] == second["text"] and second["worthy"] and second["checked"]
     assert second["verdict"] == second["result"]["verdict"]["label"]
