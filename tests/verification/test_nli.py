@@ -28,6 +28,16 @@ def test_probabilities_come_back_in_fever_order(tiny_nli_model):
     np.testing.assert_allclose(probs[0], [raw[0], raw[2], raw[1]], rtol=1e-4)
 
 
+def test_a_model_reads_larger_batches_on_a_gpu_and_the_batch_size_does_not_change_its_answers(tiny_nli_model):
+    from fever_core.verification.nli import CPU_BATCH_SIZE, CUDA_BATCH_SIZE
+
+    model = NliModel.load(str(tiny_nli_model), "cpu")
+    assert model.batch_size == CPU_BATCH_SIZE < CUDA_BATCH_SIZE
+    assert NliModel(model.model, model.tokenizer, "cuda:0").batch_size == CUDA_BATCH_SIZE  # not moved: chosen only
+    pairs = [(f"Premise number {i} " * (i % 7 + 1), f"Claim {i}.") for i in range(70)]
+    np.testing.assert_allclose(model.predict(pairs), model.predict(pairs, batch_size=CUDA_BATCH_SIZE), atol=1e-5)
+
+
 def test_missing_model_and_absent_gpu_are_explained(tmp_path):
     with pytest.raises(FileNotFoundError, match="train verifier"):
         NliModel.load(str(tmp_path / "no-model"))
