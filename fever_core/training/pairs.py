@@ -136,7 +136,7 @@ class DataSpec:
     @classmethod
     def parse(cls, text: str, default_max: int | None = None) -> DataSpec:
         head, sep, tail = text.rpartition(":")
-        if sep and tail.isdigit():
+        if sep and tail.isdecimal():
             return cls(Path(head), int(tail))
         return cls(Path(text), default_max)
 

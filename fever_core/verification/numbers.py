@@ -232,7 +232,7 @@ _NAMED = {"PERSON", "ORG", "WORK_OF_ART", "EVENT", "FAC", "PRODUCT", "LAW", "NOR
 def _calendar_date(span) -> bool:
     """Whether a spaCy DATE entity names a day or a year ("4 August 1961"), whose day is no count; spaCy also calls
     "a quarter" a date."""
-    return any(t.text in _MONTHS or (t.text.isdigit() and len(t.text) == 4) for t in span)
+    return any(t.text in _MONTHS or (t.text.isdecimal() and len(t.text) == 4) for t in span)
 
 
 def _era(doc, token) -> int:
@@ -290,7 +290,7 @@ def _years(text: str, doc, free, as_written: bool) -> list[NumberMention]:
             first, last = _DECADE_PARTS.get(part, (0, 9))
             found.append(_mention(text, YEAR, low + first, low + last, "", start, end, True, as_written))
             continue
-        if not token.text.isdigit() or len(token.text) > 4:
+        if not token.text.isdecimal() or len(token.text) > 4:  # not "²": a digit int() does not read
             continue
         value, era = int(token.text), _era(doc, token)
         after_month = token.i > 0 and doc[token.i - 1].text in _MONTHS and value > 31

@@ -288,13 +288,13 @@ class AnnotationStore:
         them). Ambiguous ones are left out unless ``include_ambiguous``.
         """
         annotations = [a for a in self.annotations() if include_ambiguous or not a.ambiguous]
-        fever_ids = {int(a.claim_id) for a in annotations if a.claim_id.isdigit()}
+        fever_ids = {int(a.claim_id) for a in annotations if a.claim_id.isdecimal()}
         next_free = max(fever_ids | {a.item_id for a in annotations}, default=0) + 1
         local_ids: dict[int, int] = {}
         evidence_ids = itertools.count(1)
         written = 0
         for a in annotations:
-            if a.claim_id.isdigit():
+            if a.claim_id.isdecimal():
                 claim_id = int(a.claim_id)
             else:
                 if a.item_id not in local_ids and a.item_id in fever_ids:

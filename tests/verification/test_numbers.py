@@ -63,5 +63,10 @@ def test_a_non_breaking_space_between_a_number_and_its_unit_is_read():
     assert (number.kind, number.unit, number.low) == (QUANTITY, "metre", 8848.86)
 
 
+@pytest.mark.parametrize("text", ["Its area is 10 ² km.", "Mariah Carey released E = MC ² in 2008.", "x³ ¹⁹⁹⁹ ⁴²"])
+def test_a_superscript_digit_is_no_year_and_no_error(text):
+    assert all(number.kind != YEAR or number.low == 2008 for number in number_mentions(text))  # once: int('²') failed
+
+
 def test_a_number_inside_a_name_is_no_value():
     assert number_mentions("The expedition of the Ten Thousand crossed Anatolia.") == []
