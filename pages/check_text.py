@@ -62,7 +62,7 @@ SENTENCE_CHARS_IN_TITLE = 100
 CHOICE_COLUMNS = {
     "check": st.column_config.CheckboxColumn("check", help="Tick a sentence to check it, untick it to leave it out"),
     "sentence": st.column_config.TextColumn("sentence", width="large", disabled=True),
-    "checked as": st.column_config.TextColumn("checked as", width="large", disabled=True,
+    "checked as": st.column_config.TextColumn("checked as", width="medium", disabled=True,
                                               help="A sentence that opens with “She”, “It”, “His”… is checked with "
                                               "the name it stands for, from the sentences before it"),
     "why": st.column_config.TextColumn("why (not) picked", width="medium", disabled=True,
