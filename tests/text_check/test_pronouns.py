@@ -16,6 +16,13 @@ from fever_core.text_check import find_sentences, sentence_claims
     ("Barack Obama met Angela Merkel in Berlin in 2013. He praised her record.",
      [None, "Barack Obama praised her record."]),  # the subject before, not the last person named
     ("Apple was founded in 1976. They sold 200 million phones in 2020.", [None, None]),  # "They": left as written
+    ("Steven Spielberg directed Jaws in 1975. The film was a hit. He was born in Cincinnati.",
+     [None, None, "Steven Spielberg was born in Cincinnati."]),  # a common-noun subject passed over for "He"
+    ("Paris is the capital of France. The city of Lyon is smaller. It has 500,000 people.",
+     [None, None, None]),  # ...but not for "It": it stands for the city
+    ("Marie Curie was born in Warsaw. She moved to Paris in 1891. She won two Nobel Prizes.",
+     [None, "Marie Curie moved to Paris in 1891.", "Marie Curie won two Nobel Prizes."]),
+    ("Marie Curie moved to Paris in 1891. It is the capital of France.", [None, None]),  # a person, not a thing
     ("She was born in 1867 in Warsaw.", [None]),  # no one named before
     ("Marie Curie was born in 1867. Paris is the capital of France. The Nile is in Africa. Cats purr. She died in 1934.",
      [None, None, None, None, None]),  # named more than three sentences before
