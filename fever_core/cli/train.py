@@ -64,8 +64,7 @@ def cmd_verdict(args: argparse.Namespace) -> int:
     if checker.verification.warnings:  # a shipped verifier stands in for the one asked for: its runs would be wrong
         raise RuntimeError(" ".join(checker.verification.warnings))
     policy = checker.verification.policy
-    chains = policy.two_hop_chains
-    runs_name = f"runs-{args.corpus}-{verifier_fingerprint(model_dir)}{'-chains' if chains else ''}.jsonl"
+    runs_name = f"runs-{args.corpus}-{verifier_fingerprint(model_dir)}-chains.jsonl"  # -chains: not the runs of before
     runs_path = args.runs or folder / f"verdict-{runs_name}"
     renamed = [] if args.runs is not None or runs_path.exists() else sorted(folder.glob(f"*-{runs_name}"))
     if renamed:  # runs made before the learned verdict had its name
@@ -85,7 +84,6 @@ def cmd_verdict(args: argparse.Namespace) -> int:
     joint_model = NliModel.load(args.joint_model, settings.device) if args.joint_model else None
     learned = fit_learned_verdict(runs, policy.nei_threshold, seed=args.seed, joint_model=joint_model,
                                   subject_stance_min=args.subject_stance_min)
-    learned.two_hop_chains = chains
     learned.report.update({"corpus": args.corpus, "pairs": str(args.pairs), "nei_claims": str(args.nei_claims),
                            "joint_model": args.joint_model, "wall_s": round(time.perf_counter() - started, 1)})
     path = learned.save(model_dir)
@@ -213,8 +211,8 @@ def _verdict_parser(p: argparse.ArgumentParser) -> None:
                    "pairs (its pair cache): the verdict then learns from stances on claims the verifier never saw")
     p.add_argument("--runs", type=Path, default=None,
                    help="jsonl of end-to-end runs (resumed if present); default training/verdict-runs-CORPUS-VERIFIER"
-                   "[-chains].jsonl in the data folder, VERIFIER a fingerprint of the weights, -chains when second-hop "
-                   "sentences are read as chains (a verifier without a verdict yet, or one fit so)")
+                   "-chains.jsonl in the data folder, VERIFIER a fingerprint of the weights (-chains: second-hop "
+                   "sentences read after the sentence that links to them, unlike runs kept before)")
     p.add_argument("--joint-model", default=None,
                    help="joint verifier directory or id, trained on --joint-pairs-out's train file: its "
                    "share in the verdict is chosen on the held-out claims (default: none)")

@@ -31,7 +31,6 @@ import numpy as np
 from fever_core.common.model_versions import active_choice_problem
 from fever_core.common.names import mentions_a_name
 from fever_core.common.settings import DEFAULT_VERIFIER, FALLBACK_VERIFIER, SHIPPED_JOINT_VERIFIER, Settings
-from fever_core.common.text import premise_text
 from fever_core.common.types import Stance
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.results import EvidenceSentence
@@ -225,7 +224,7 @@ class ClaimVerifier:
         policy = self.policy.for_check(task.min_evidence_score, task.nei_threshold, task.number_check)
         decider = policy.decider(task.verdict, task.retriever, task.one_premise)
         claim, evidence = task.claim.claim, task.evidence
-        premises = [chain_premise(e) if policy.two_hop_chains else premise_text(e.title, e.text) for e in evidence]
+        premises = [chain_premise(e) for e in evidence]
         trusted = [task.one_premise or e.score >= policy.min_evidence_score for e in evidence]
         bears = [task.one_premise or mentions_a_name(task.claim.names, chain_premise(e)) for e in evidence]
         pairs = [(premise, claim) for premise, ok in zip(premises, trusted) if ok]

@@ -28,6 +28,10 @@ from fever_core.verification.model_integrity import ModelDamaged, record_checksu
 VERDICT_FILE = "verdict.json"
 """The learned verdict's file in a verifier's folder."""
 _RETRAIN = "train the verdict again (`python -m fever_core train verdict`)"
+CHAINS_KEY = "two_hop_chains"
+"""Written ``true`` into every verdict file: it was fit on runs that read each second-hop sentence after the sentence
+that links to it (:func:`~fever_core.verification.evidence.chain_premise`), as the checker reads them. A file without
+it was fit before, on sentences read alone, and is refused with the way to fit it again."""
 
 
 @dataclass
@@ -44,9 +48,6 @@ class LearnedVerdict:
         report: how it was trained and scored (kept for the model card).
         joint_weight: share in [0, 1] of the joint verifier's probabilities in the verdict, when the
             caller has them. Default 0 (the regression alone).
-        two_hop_chains: the runs it was fit on read each second-hop sentence together with the first-hop
-            sentence that links to it (:func:`~fever_core.verification.evidence.chain_premise`), so the checker must
-            read them so too. ``False`` for verdicts fit before chains were read.
         subject_stance_min: the page rule's threshold (:func:`~fever_core.verification.deciders.page_rule`), in
             [0.5, 1]; ``None`` (default): no page rule.
     """
@@ -58,7 +59,6 @@ class LearnedVerdict:
     feature_names: list[str]
     report: dict
     joint_weight: float = 0.0
-    two_hop_chains: bool = False
     subject_stance_min: float | None = None
 
     def probabilities(
@@ -84,6 +84,7 @@ class LearnedVerdict:
         """Write :data:`VERDICT_FILE` into the verifier's folder, and its checksum beside the weights'."""
         path = Path(model_dir) / VERDICT_FILE
         data = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in asdict(self).items()}
+        data[CHAINS_KEY] = True
         path.write_text(json.dumps(data, indent=1) + "\n")
         record_checksums(model_dir, [VERDICT_FILE])
         return path
@@ -107,12 +108,14 @@ class LearnedVerdict:
                 np.array(data["weights"], dtype=np.float64), np.array(data["bias"], dtype=np.float64),
                 np.array(data["mean"], dtype=np.float64), np.array(data["scale"], dtype=np.float64),
                 list(data["feature_names"]), data.get("report", {}), float(data.get("joint_weight", 0.0)),
-                bool(data.get("two_hop_chains", False)),
                 None if data.get("subject_stance_min") is None else float(data["subject_stance_min"]),
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ModelDamaged(str(model_dir), f"{path} can't be read as a learned verdict ({exc.__class__.__name__}): "
                                f"restore the verifier folder from a copy, or {_RETRAIN}.") from exc
+        if data.get(CHAINS_KEY) is not True:
+            raise ModelDamaged(str(model_dir), f"{path} was fit before second-hop sentences were read after the sentence "
+                               f"that links to them: {_RETRAIN}.")
         if learned.feature_names != list(FEATURE_NAMES):
             differ = sorted(set(learned.feature_names) ^ set(FEATURE_NAMES)) or ["their order"]
             raise ModelDamaged(str(model_dir), f"{path} was fit on other features than this workbench computes "

@@ -120,13 +120,6 @@ class VerdictPolicy:
         return LEARNED if asked == LEARNED and fits else RULE
 
     @property
-    def two_hop_chains(self) -> bool:
-        """Read a second-hop sentence after the sentence that links to it
-        (:func:`~fever_core.verification.evidence.chain_premise`): always, except for a learned verdict fit before
-        chains were read."""
-        return self.learned is None or self.learned.two_hop_chains
-
-    @property
     def page_rule_min(self) -> float | None:
         """The page rule's threshold (:func:`~fever_core.verification.deciders.page_rule`); ``None``: no page rule."""
         return None if self.learned is None else self.learned.subject_stance_min

@@ -1,6 +1,8 @@
 """The claim verifier's flow (fever_core/verification/claim_verifier.py): which text the verifier reads for each
 evidence sentence, which it judges, and the verdict it gets."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -8,9 +10,10 @@ from fever_core.retrieval.results import EvidenceSentence, HopLink
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.evidence import chain_premise
 from fever_core.verification.features import FEATURE_NAMES
-from fever_core.verification.learned import LearnedVerdict
+from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
+from fever_core.verification.model_integrity import ModelDamaged, record_checksums
 from fever_core.verification.nli import NliModel
-from fever_core.verification.policy import VerdictPolicy
+from fever_core.verification.policy import LEARNED, VerdictPolicy
 
 KRAFTWERK = EvidenceSentence("Kraftwerk", "Kraftwerk", 0, "Kraftwerk was formed in Düsseldorf in 1970.", 0.7)
 DUSSELDORF = EvidenceSentence(
@@ -19,10 +22,9 @@ DUSSELDORF = EvidenceSentence(
 )
 
 
-def learned_verdict(two_hop_chains: bool) -> LearnedVerdict:
+def learned_verdict() -> LearnedVerdict:
     n = len(FEATURE_NAMES)
-    return LearnedVerdict(np.zeros((3, n)), np.zeros(3), np.zeros(n), np.ones(n), list(FEATURE_NAMES), {},
-                          two_hop_chains=two_hop_chains)
+    return LearnedVerdict(np.zeros((3, n)), np.zeros(3), np.zeros(n), np.ones(n), list(FEATURE_NAMES), {})
 
 
 @pytest.fixture(scope="module")
@@ -40,14 +42,17 @@ def test_the_verifier_judges_the_chain_as_one_premise(model):
     assert [r.bears_on_claim for r in results] == [True, True]
 
 
-def test_a_verdict_fit_on_single_sentences_keeps_reading_single_sentences(model, tmp_path):
-    old = ClaimVerifier(model, VerdictPolicy(learned=learned_verdict(two_hop_chains=False)))
-    results, _ = old.verify("Kraftwerk is German.", [KRAFTWERK, DUSSELDORF], min_evidence_score=0.0)
-    assert results[1].premise == "Düsseldorf: Düsseldorf is the capital of North Rhine-Westphalia."
-    saved = learned_verdict(two_hop_chains=True)
-    saved.save(tmp_path)
-    assert LearnedVerdict.load(tmp_path).two_hop_chains is True
-    assert ClaimVerifier(model, VerdictPolicy.load(tmp_path)).policy.two_hop_chains is True
+def test_a_learned_verdict_reads_chains_and_one_fit_before_chains_is_refused_with_the_way_to_refit(model, tmp_path):
+    learned_verdict().save(tmp_path)
+    verifier = ClaimVerifier(model, VerdictPolicy.load(tmp_path))
+    results, verdict = verifier.verify("Kraftwerk is German.", [KRAFTWERK, DUSSELDORF], min_evidence_score=0.0)
+    assert verdict.decided_by == LEARNED and results[1].premise == chain_premise(DUSSELDORF)
+    saved = json.loads((tmp_path / VERDICT_FILE).read_text())
+    del saved["two_hop_chains"]  # as verdicts were written before chains were read
+    (tmp_path / VERDICT_FILE).write_text(json.dumps(saved))
+    record_checksums(tmp_path, [VERDICT_FILE])
+    with pytest.raises(ModelDamaged, match="fit before second-hop sentences were read.*train verdict"):
+        LearnedVerdict.load(tmp_path)
 
 
 def test_untrusted_sentences_are_shown_but_not_judged(model):
@@ -64,7 +69,7 @@ def test_the_reason_quotes_the_deciding_sentence(model):
 
 def test_the_oracle_reads_the_gold_evidence_as_one_premise_and_the_rule_decides(model):
     claim = "Kraftwerk was formed in the capital of North Rhine-Westphalia."
-    results, verdict = ClaimVerifier(model, VerdictPolicy(learned=learned_verdict(True))).verify(
+    results, verdict = ClaimVerifier(model, VerdictPolicy(learned=learned_verdict())).verify(
         claim, [KRAFTWERK, DUSSELDORF], one_premise=True)
     expected = model.predict([(f"{chain_premise(KRAFTWERK)} {chain_premise(DUSSELDORF)}", claim)])[0]
     assert results[0].stance.as_row() == pytest.approx(expected, abs=1e-6) and results[1].stance is None

@@ -53,11 +53,3 @@ def test_the_learned_verdict_decides_only_where_it_was_fit():
     assert plain.decider() == RULE  # a verifier without a learned verdict
     with pytest.raises(ValueError, match="learned, rule"):
         learned.decider("majority")
-
-
-def test_chains_are_read_unless_a_learned_verdict_was_fit_without_them():
-    assert VerdictPolicy().two_hop_chains
-    chainless = always(0)
-    assert not VerdictPolicy(learned=chainless).two_hop_chains
-    chainless.two_hop_chains = True
-    assert VerdictPolicy(learned=chainless).two_hop_chains
