@@ -81,7 +81,9 @@ def test_damaged_models_are_refused_and_never_answer_silently(workspace, setting
     assert [o.case for o in damages] == [*models.CASES, *models.SHIPPED_CASES]
     assert result.ok and result.silent_wrong == 0 and result.unnoticed == []
     for outcome in damages:
-        assert outcome.outcome == "refused, shipped model used" and outcome.labels == intact.labels, outcome
+        assert outcome.outcome == "refused, shipped model used", outcome
+        if not outcome.case.startswith("active.json"):  # these fall back to the small verifier the intact copy is
+            assert outcome.labels == intact.labels, outcome  # (an unreadable choice falls back to the default one)
 
 
 def test_the_service_answers_under_a_flood_sheds_what_its_timeout_cant_take_and_refuses_bad_bodies(checker):
