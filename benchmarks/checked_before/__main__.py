@@ -37,6 +37,10 @@ from fever_core.workspace import open_workspace
 
 HERE = Path(__file__).parent
 PAIRS = HERE / "paraphrase-pairs.jsonl"
+ROLE_PAIRS = HERE / "role-swap-pairs.jsonl"
+"""Pairs whose two parties swap roles ("Spain is larger than France." / "France is larger than Spain."), and
+rewordings that put them in the other order and mean the same (passive voice, a converse comparative): written for
+the roles check, by a helper who had not read the checks."""
 THRESHOLDS = [round(t, 2) for t in np.arange(0.80, 0.981, 0.01)]
 VARIANTS = {"cosine alone": (), **{f"+ {name}": (name,) for name in AGREEMENT_CHECKS},
             "+ numbers + names": ("numbers", "names"), "+ all (shipped)": tuple(AGREEMENT_CHECKS)}
@@ -148,6 +152,29 @@ def time_lookups(workspace, stored: int, out: list[str]) -> None:
         out.append(f"  a kept claim typed again in capitals: found {again[0].exact and again[0].claim == kept[5]}")
 
 
+def measure_role_swaps(encoder, out: list[str]) -> None:
+    """The roles check on :data:`ROLE_PAIRS`, at the library's :data:`THRESHOLD`: every check but roles, then all."""
+    pairs = load_pairs(ROLE_PAIRS)
+    texts = sorted({p["a"] for p in pairs} | {p["b"] for p in pairs})
+    vectors = dict(zip(texts, encoder.encode(texts)))
+    similarities = np.array([float(vectors[p["a"]] @ vectors[p["b"]]) for p in pairs])
+    gold = [p["paraphrase"] for p in pairs]
+    out.append(f"{len(pairs)} pairs from {ROLE_PAIRS.name}: {sum(gold)} rewordings in the other order, "
+               f"{len(pairs) - sum(gold)} with the roles swapped; at THRESHOLD {THRESHOLD:.2f}:")
+    without = tuple(name for name in AGREEMENT_CHECKS if name != "roles")
+    for name, checks in (("cosine alone", ()), ("every check but roles", without),
+                         ("every check (shipped)", tuple(AGREEMENT_CHECKS))):
+        predicted = predictions(pairs, similarities, THRESHOLD, checks)
+        p, r, fp = precision_recall(predicted, gold)
+        out.append(f"  {name}: precision {p:.3f}, recall {r:.3f}, {fp} false positives")
+    predicted = predictions(pairs, similarities, THRESHOLD, tuple(AGREEMENT_CHECKS))
+    out.append("  still taken for the same claim (swapped roles):" + "".join(
+        f"\n    {p['a']} | {p['b']}" for p, hit in zip(pairs, predicted) if hit and not p["paraphrase"]))
+    out.append("  missed (rewordings):" + "".join(
+        f"\n    {p['a']} | {p['b']} ({s:.3f})" for p, hit, s in zip(pairs, predicted, similarities)
+        if not hit and p["paraphrase"]))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="embedded", help="the corpus whose encoder embeds the claims")
@@ -158,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     workspace = open_workspace(args.corpus, Settings.from_env(), progress=False)
     out = [f"python -m benchmarks.checked_before --corpus {args.corpus} --stored {args.stored}", ""]
     measure_pairs(workspace.dense.encoder, args.precision, out)
+    out.append("")
+    measure_role_swaps(workspace.dense.encoder, out)
     if args.stored:
         out.append("")
         time_lookups(workspace, args.stored, out)

@@ -8,7 +8,8 @@ An earlier claim is the same claim when (:func:`same_claim`):
 - the corpus's encoder (the bi-encoder of its dense index, :mod:`fever_core.retrieval.encoder`) puts the two at a
   cosine of at least :data:`THRESHOLD`, *and* they agree on what a bi-encoder barely sees (:data:`AGREEMENT_CHECKS`):
   the same numbers, dates and ordinals ("45th" is not "44th": :mod:`fever_core.verification.numbers`), no name
-  swapped for another ("South India" is not "North India"), and the same negation.
+  swapped for another ("South India" is not "North India"), the same negation, and the same roles for the same two
+  parties ("Spain is larger than France." is not "France is larger than Spain.": :func:`roles_agree`).
 
 The threshold and the checks were measured on hand-written paraphrases and same-topic claims that differ in one
 fact (``benchmarks/checked_before/``): a wrong "checked before" misleads, so the threshold is set for a precision
@@ -37,6 +38,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from fever_core.common.nlp import parse
 from fever_core.common.sqlite import DatabaseKind, UnusableDatabase, WorkbenchDatabase, move_aside
 from fever_core.common.text import STOP_WORDS, WORD_RE
 from fever_core.retrieval.encoder import encode
@@ -153,8 +155,60 @@ def negation_agrees(claim: str, other: str) -> bool:
     return _negations(claim) % 2 == _negations(other) % 2
 
 
+_SECOND_PARTIES = ("dative", "dobj", "nsubjpass")
+"""Dependencies of the claim's second party, first found first ("taught *Helen Keller* reading": the dative)."""
+_NAME_PARTS = ("compound", "amod", "flat", "nummod", "poss")
+_LINKS = frozenset({"than", "of", "into", "to", "on", "from"})
+"""Prepositions whose object is the claim's second party when it has no object ("larger *than* Y", "the capital *of*
+Y", "flows *into* Y", "feed *on* Y", "evolved *from* Y"); not "with", "in", "at", "by" ("ended *with* the treaty")."""
+"""Words that belong to a party's name ("*white blood* cells", "*Umayyad* Caliphate")."""
+
+
+def _party(token) -> str:
+    """A party as lemmas: its head word with the words of its name, lower case ("red blood cell")."""
+    return " ".join(t.lemma_.lower() for t in token.subtree
+                    if t.i == token.i or (t.head.i == token.i and t.dep_ in _NAME_PARTS))
+
+
+def _roles(text: str) -> tuple[str, str, str] | None:
+    """The claim's relation and its two parties, in the order the relation reads them: ``("defeat", "wellington",
+    "napoleon")`` for "Wellington defeated Napoleon." and for "Napoleon was defeated by Wellington."; for "X is larger
+    than Y" the relation is the comparative with its "more"/"less" ("more populous"); a preposition's object is the
+    second party when there is no object (:data:`_LINKS`). ``None`` when the
+    parse shows no subject and second party."""
+    root = next(iter(parse(text).sents)).root
+    relation = next((c for c in root.children if c.dep_ in ("acomp", "attr")), None) if root.lemma_ == "be" else root
+    if relation is None:
+        return None
+    first = second = None
+    for child in root.children:
+        if child.dep_ == "nsubj":
+            first = child
+        elif child.dep_ == "agent":
+            first = next((c for c in child.children if c.dep_ == "pobj"), first)
+    second = next((c for dep in _SECOND_PARTIES for c in root.children if c.dep_ == dep), None)
+    for prep in (c for c in relation.children if c.dep_ == "prep" and c.lower_ in _LINKS):
+        second = second or next((c for c in prep.children if c.dep_ == "pobj"), None)
+    if first is None or second is None:
+        return None
+    degree = " ".join(c.lower_ for c in relation.children if c.dep_ == "advmod" and c.lower_ in ("more", "less", "most",
+                                                                                                  "least"))
+    return f"{degree} {relation.lemma_.lower()}".strip(), _party(first), _party(second)
+
+
+def roles_agree(claim: str, other: str) -> bool:
+    """Whether the two claims give their parties the same roles: false when both read the same relation with the
+    parties swapped ("Spain is larger than France." is not "France is larger than Spain."; "Napoleon was defeated by
+    Wellington." is "Wellington defeated Napoleon."). Claims whose relations differ ("larger" against "smaller") or
+    whose parties the parse can't find are not judged."""
+    ours, theirs = _roles(claim), _roles(other)
+    if ours is None or theirs is None or ours[0] != theirs[0] or ours[1] == ours[2]:
+        return True
+    return not (ours[1] == theirs[2] and ours[2] == theirs[1])
+
+
 AGREEMENT_CHECKS: dict[str, Callable[[str, str], bool]] = {
-    "numbers": numbers_agree, "names": names_agree, "negation": negation_agrees}
+    "numbers": numbers_agree, "names": names_agree, "negation": negation_agrees, "roles": roles_agree}
 """What two claims close in meaning must also agree on to be the same claim, by name (the benchmark measures each)."""
 
 

@@ -26,6 +26,7 @@ from fever_core.workbench.checked_before import (
     negation_agrees,
     normalised_claim,
     numbers_agree,
+    roles_agree,
     same_claim,
 )
 from fever_core.workbench.history import HistoryStore
@@ -97,6 +98,22 @@ def test_numbers_names_and_negation_must_agree():
     assert negation_agrees("No one disputes it.", "Nobody doesn't dispute it.") is False
     assert same_claim("Jaws.", "jaws", similarity=-1.0)  # the same text needs no similarity
     assert not same_claim(SPIELBERG_BORN, SPIELBERG_BORN_LATER, similarity=0.99)
+
+
+@pytest.mark.parametrize("claim, other, agree", [
+    ("Wellington defeated Napoleon at Waterloo.", "Napoleon defeated Wellington at Waterloo.", False),
+    ("Wellington defeated Napoleon at Waterloo.", "Napoleon was defeated by Wellington at Waterloo.", True),
+    ("Germany is larger than Austria.", "Austria is larger than Germany.", False),
+    ("Germany is larger than Austria.", "Austria is smaller than Germany.", True),  # another relation: not judged
+    ("China is more populous than India.", "India is more populous than China.", False),
+    ("China is more populous than India.", "India is less populous than China.", True),
+    ("Paris is the capital of France.", "France is the capital of Paris.", False),
+    ("Bees pollinate flowers.", "Flowers pollinate bees.", False),
+    ("Jaws is a 1975 film.", "Jaws came out in 1975.", True),  # no second party: not judged
+])
+def test_two_parties_swapped_are_not_the_same_claim(claim, other, agree):
+    assert roles_agree(claim, other) is agree
+    assert same_claim(claim, other, similarity=0.99) is agree
 
 
 def test_ago_says_how_long_ago_in_words():
