@@ -26,6 +26,8 @@ import sys
 import time
 from pathlib import Path
 
+from fever_core.common.jsonl import write_json
+
 ROOT = Path(__file__).resolve().parents[2]
 INPUTS = ROOT / ".gpu-smoke" / "inputs.json"
 CLAIMS = ROOT / "benchmarks" / "embedded" / "plain-claims.jsonl"
@@ -175,8 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     report = run(json.loads(args.inputs.read_text(encoding="utf-8")), "cuda" if cuda else "cpu")
     print(json.dumps(report, indent=1))
     if args.report is not None:
-        args.report.parent.mkdir(parents=True, exist_ok=True)
-        args.report.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        write_json(args.report, report)
     return 0
 
 

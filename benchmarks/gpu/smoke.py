@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+from fever_core.common.jsonl import write_json
+
 CLAIMS = Path(__file__).resolve().parents[1] / "embedded" / "plain-claims.jsonl"
 
 
@@ -66,8 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     for key, value in report.items():
         print(f"{key:26} {value}")
     if args.report is not None:
-        args.report.parent.mkdir(parents=True, exist_ok=True)
-        args.report.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        write_json(args.report, report)
     return 0
 
 

@@ -40,6 +40,17 @@ POSSESSIVE_PRONOUNS = {"his": True, "her": True, "its": False}
 _SUBJECTS = ("nsubj", "nsubjpass")
 
 
+NAMED, COMMON, PASSED_OVER = "named", "common", "passed over"
+"""What a sentence's subject was: a named person or thing; another noun ("The film"); or a pronoun, or none."""
+
+
+@dataclass(frozen=True)
+class _Subject:
+    kind: str
+    name: str = ""
+    person: bool = False
+
+
 class Antecedents:
     """The subjects of the last :data:`WINDOW` sentences of a text, read in order: :meth:`checked_as` a sentence,
     then :meth:`note` it."""
@@ -80,17 +91,6 @@ class Antecedents:
         if name is None or not text.startswith(first.text):
             return None
         return name[0].upper() + name[1:] + suffix + text[len(first.text):]
-
-
-NAMED, COMMON, PASSED_OVER = "named", "common", "passed over"
-"""What a sentence's subject was: a named person or thing; another noun ("The film"); or a pronoun, or none."""
-
-
-@dataclass(frozen=True)
-class _Subject:
-    kind: str
-    name: str = ""
-    person: bool = False
 
 
 def _opens_a_clause(span: Span) -> bool:

@@ -142,8 +142,8 @@ def find_sentences(text: str) -> list[TextSentence]:
     Paragraphs (split at blank lines, and before a line that starts a list item, a heading or a quote) are parsed
     apart; a sentence never runs from one into the next, nor across a line break unless the line before it ends
     without a sentence's end mark. A piece spaCy cuts off that does not end with ``.``, ``!``, ``?`` or ``…`` (as it
-    cuts "2001: A Space Odyssey" after the colon) is joined to the piece after it on the same line. A check-worthy
-    sentence that opens with "She", "It", "His"... gets the claim checked for it (:mod:`~fever_core.text_check.pronouns`).
+    cuts "2001: A Space Odyssey" after the colon) is joined to the piece after it on the same line. A sentence that
+    opens with "She", "It", "His"... gets the claim checked for it (:mod:`~fever_core.text_check.pronouns`).
     """
     nlp = load_spacy("full")
     blocks = list(_blocks(text))

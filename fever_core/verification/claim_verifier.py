@@ -226,7 +226,7 @@ class ClaimVerifier:
         claim, evidence = task.claim.claim, task.evidence
         premises = [chain_premise(e) for e in evidence]
         trusted = [task.one_premise or e.score >= policy.min_evidence_score for e in evidence]
-        bears = [task.one_premise or mentions_a_name(task.claim.names, chain_premise(e)) for e in evidence]
+        bears = [task.one_premise or mentions_a_name(task.claim.names, premise) for premise in premises]
         pairs = [(premise, claim) for premise, ok in zip(premises, trusted) if ok]
         joined = task.one_premise and len(pairs) > 1
         if joined:

@@ -30,7 +30,7 @@ PACKED_WEIGHTS = "model.int8.safetensors"
 PLAIN_WEIGHTS = "model.safetensors"
 """The file name Hugging Face gives a whole model's weights."""
 SCALE_SUFFIX = ".int8_scale"
-"""Appended to a packed tensor's name for the tensor of its rows' scales."""
+"""Appended to a packed tensor's name for the tensor of its groups' scales."""
 GROUP_SIZE = 64
 """Consecutive values of a row that share one scale (a row whose length it does not divide has one scale)."""
 MIN_PACKED_ELEMENTS = 65_536
@@ -103,7 +103,7 @@ def pack_model(folder: str | Path) -> Path:
         raise FileNotFoundError(f"{folder} has no {PLAIN_WEIGHTS} to pack (an adapter's weights, or packed already).")
     target = folder / PACKED_WEIGHTS
     partial = target.with_name(target.name + ".partial")
-    save_file(pack_tensors(load_file(str(plain))), str(partial), metadata={"format": "pt", "packing": "int8-rows"})
+    save_file(pack_tensors(load_file(str(plain))), str(partial), metadata={"format": "pt", "packing": f"int8, groups of {GROUP_SIZE}"})
     partial.chmod(0o644)
     partial.replace(target)
     plain.unlink()

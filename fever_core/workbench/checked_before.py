@@ -158,10 +158,10 @@ def negation_agrees(claim: str, other: str) -> bool:
 _SECOND_PARTIES = ("dative", "dobj", "nsubjpass")
 """Dependencies of the claim's second party, first found first ("taught *Helen Keller* reading": the dative)."""
 _NAME_PARTS = ("compound", "amod", "flat", "nummod", "poss")
+"""Words that belong to a party's name ("*white blood* cells", "*Umayyad* Caliphate")."""
 _LINKS = frozenset({"than", "of", "into", "to", "on", "from"})
 """Prepositions whose object is the claim's second party when it has no object ("larger *than* Y", "the capital *of*
 Y", "flows *into* Y", "feed *on* Y", "evolved *from* Y"); not "with", "in", "at", "by" ("ended *with* the treaty")."""
-"""Words that belong to a party's name ("*white blood* cells", "*Umayyad* Caliphate")."""
 
 
 def _party(token) -> str:
@@ -174,8 +174,8 @@ def _roles(text: str) -> tuple[str, str, str] | None:
     """The claim's relation and its two parties, in the order the relation reads them: ``("defeat", "wellington",
     "napoleon")`` for "Wellington defeated Napoleon." and for "Napoleon was defeated by Wellington."; for "X is larger
     than Y" the relation is the comparative with its "more"/"less" ("more populous"); a preposition's object is the
-    second party when there is no object (:data:`_LINKS`). ``None`` when the
-    parse shows no subject and second party."""
+    second party when there is no object (:data:`_LINKS`). ``None`` when the parse shows no subject and second
+    party."""
     root = next(iter(parse(text).sents)).root
     relation = next((c for c in root.children if c.dep_ in ("acomp", "attr")), None) if root.lemma_ == "be" else root
     if relation is None:
