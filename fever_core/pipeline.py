@@ -96,7 +96,7 @@ class CheckResult:
             [PageCandidate(**page) for page in data["pages"]],
             [EvidenceSentence.from_dict(s) for s in data["sentences"]],
             [JudgedSentence.from_dict(item) for item in data["evidence"]],
-            Verdict(**data["verdict"]), data["timings"], data["warnings"],
+            Verdict.from_dict(data["verdict"]), data["timings"], data["warnings"],
         )
 
     def to_json(self, indent: int | None = 2) -> str:

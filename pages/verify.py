@@ -27,11 +27,20 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, Settings, UnusableDatabase, probably_not_english
+from fever_core.common import (
+    LABELS,
+    NEI,
+    REFUTES,
+    SUPPORTS,
+    UNDECIDED_WORD,
+    Settings,
+    UnusableDatabase,
+    probably_not_english,
+)
 from fever_core.corpus import LIVE_CORPUS
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, JudgedSentence, check_claim_text
 from fever_core.retrieval import drawn_chains
-from fever_core.verification import stance_label
+from fever_core.verification import Reading
 from fever_core.workbench import (
     JSONLD_MEDIA_TYPE,
     EarlierCheck,
@@ -200,12 +209,16 @@ def show_verdict(checked: CheckedClaim) -> None:
                 "enough info): translate it to check it.",
                 icon="🌐")
     verdict = result.verdict
-    color, word = VERDICT_COLOURS[verdict.label], verdict_word(verdict.label)
+    color, word = VERDICT_COLOURS[verdict.label], UNDECIDED_WORD if verdict.undecided else verdict_word(verdict.label)
     probability = verdict.probabilities[verdict.label]
     with st.container(border=True, key="verdict_card"):
         st.subheader(f"Verdict: :{color}[{word}]", anchor=False)
-        st.markdown(f"**{confidence_words(probability)}** — probability {probability:.2f} (on a scale of 0 to 1)",
-                    help=PROBABILITY_HELP)
+        if verdict.undecided:
+            st.markdown("**No sentence settles this claim on its own** — read the sentences below; counted as "
+                        f"{verdict_word(NEI).lower()}.")
+        else:
+            st.markdown(f"**{confidence_words(probability)}** — probability {probability:.2f} (on a scale of 0 to 1)",
+                        help=PROBABILITY_HELP)
         st.caption("Claim: " + plain(result.claim))
         for earlier in checked.earlier:
             st.markdown(checked_before_markdown(earlier))
@@ -215,12 +228,14 @@ def show_verdict(checked: CheckedClaim) -> None:
                     "was then (not checked again; History's “Check again” does that).", icon="🕘")
         deciding = verdict.deciding_evidence
         if deciding:
-            st.markdown("Deciding sentence" + ("s" if len(deciding) > 1 else "") + " (highlighted in the evidence):")
+            sentences = "Sentence" + ("s" if len(deciding) > 1 else "")
+            st.markdown(f"{sentences} to read:" if verdict.undecided
+                        else f"Deciding {sentences.lower()} (highlighted in the evidence):")
             for index in deciding:
                 item = result.evidence[index]
                 st.markdown(quote_markdown(item, checked.links[item.sentence.page_id]))
         st.markdown("**Why:** " + plain(verdict.why or verdict.reason))
-        caution = uncertainty(verdict.probabilities)
+        caution = "" if verdict.undecided else uncertainty(verdict.probabilities)
         if caution:
             st.warning(caution, icon="⚠️")
     chart = go.Figure(go.Bar(
@@ -249,14 +264,23 @@ def evidence_rows(checked: CheckedClaim, indexes: list[int]) -> pd.DataFrame:
     rows = []
     for index in indexes:
         item = result.evidence[index]
-        e, s = item.sentence, item.stance
-        label = stance_label(s, checked.ui.options.nei_threshold) if s else ""  # as the verdict's rule reads it
+        e, reading = item.sentence, item.reading  # as the verdict counted it
         rows.append({
-            "stance": f"{verdict_word(label)} {s.of(label):.2f}" if s else "not judged",
+            "stance": stance_cell(reading),
             "page": f"{plain(e.title)} [{e.line}] · " + checked.links[e.page_id].markdown(),
             "sentence": plain(e.text), "score": round(e.score, 3), "hop": e.hop, "used": index in used,
         })
     return pd.DataFrame(rows, columns=["stance", "page", "sentence", "score", "hop", "used"])
+
+
+def stance_cell(reading: Reading | None) -> str:
+    """A sentence's stance as its verdict counted it: the label and its probability, and the claim as read when the
+    verifier read another (the number check's rewritten claim); "not judged" for a sentence below the minimum
+    evidence score."""
+    if reading is None:
+        return "not judged"
+    read_as = f" (read as “{plain(reading.claim_read)}”)" if reading.claim_read else ""
+    return f"{verdict_word(reading.label)} {reading.probability:.2f}{read_as}"
 
 
 def show_evidence(checked: CheckedClaim) -> None:

@@ -74,11 +74,22 @@ from fever_core.common.text import (
     title_to_page_id,
     wikipedia_url,
 )
-from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, VERDICT_WORDS, Link, Page, Sentence, Stance
+from fever_core.common.types import (
+    LABELS,
+    NEI,
+    REFUTES,
+    SUPPORTS,
+    UNDECIDED_WORD,
+    VERDICT_WORDS,
+    Link,
+    Page,
+    Sentence,
+    Stance,
+)
 
 __all__ = [
     "BUNDLED_MODELS_DIR", "LABELS", "NEI", "PROJECT_ROOT", "REFUTES", "SHARED_DATA_DIR", "SHIPPED_JOINT_VERIFIER",
-    "DEFAULT_VERIFIER", "FALLBACK_VERIFIER", "HAND_CLAIMS", "SUPPORTS", "VERDICT_WORDS",
+    "DEFAULT_VERIFIER", "FALLBACK_VERIFIER", "HAND_CLAIMS", "SUPPORTS", "UNDECIDED_WORD", "VERDICT_WORDS",
     "Claim", "DataFileError", "DatabaseKind", "JsonlError", "Link", "ModelVersion", "Page", "Pair", "Sentence",
     "CHECK_SETTING", "CHECK_SETTINGS", "CheckSetting", "Settings", "Stance", "ThreadConnections", "UnusableDatabase", "WorkbenchDatabase",
     "active_choice_problem", "active_verifier", "base_title", "claim_list_kind", "claim_names", "clean_json_text",

@@ -16,6 +16,9 @@ LABELS = (SUPPORTS, REFUTES, NEI)
 VERDICT_WORDS = {SUPPORTS: "Supported", REFUTES: "Refuted", NEI: "Not enough info"}
 """Each FEVER label in the workbench's words for people: the verdicts the app's pages show (``pages/words.py``), and a
 ClaimReview's rating (:mod:`fever_core.workbench.claimreview`)."""
+UNDECIDED_WORD = "Undecided"
+"""The word for an undecided verdict (NOT ENOUGH INFO for FEVER: the evidence bears on the claim, but no sentence
+settles it on its own), wherever the verdict is shown to people."""
 
 
 @dataclass

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from fever_core.verification.claim_verifier import ClaimVerifier, VerificationTask
 from fever_core.verification.deciders import Decision
-from fever_core.verification.evidence import JudgedSentence
+from fever_core.verification.evidence import JudgedSentence, Reading
 from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
 from fever_core.verification.model_integrity import ModelDamaged
 from fever_core.verification.nli import NliModel, adapter_base
@@ -26,5 +26,5 @@ from fever_core.verification.verdict import Verdict
 
 __all__ = [
     "DECIDERS", "LEARNED", "RULE", "VERDICT_FILE", "ClaimVerifier", "Decision", "JudgedSentence", "LearnedVerdict",
-    "ModelDamaged", "NliModel", "VerdictPolicy", "VerificationTask", "Verdict", "adapter_base", "stance_label",
+    "ModelDamaged", "NliModel", "Reading", "VerdictPolicy", "VerificationTask", "Verdict", "adapter_base", "stance_label",
 ]

@@ -10,11 +10,17 @@ them):
 2. **The joint verifier** reads the top sentences of each claim the learned verdict decides, together.
 3. **Decide** (:meth:`ClaimVerifier._decide`): the decider the policy gives the check
    (:meth:`~fever_core.verification.policy.VerdictPolicy.decider`): the learned verdict, which the page rule may
-   override, or the best-sentence rule (:mod:`~fever_core.verification.deciders`).
-4. **The number check** (:meth:`ClaimVerifier._check_numbers`): where the verifier reads the claim, rewritten with a
+   override and whose NOT ENOUGH INFO a sure sentence may, or the best-sentence rule
+   (:mod:`~fever_core.verification.deciders`).
+4. **The parts** (:meth:`ClaimVerifier._check_parts`): a claim that states several facts
+   (:mod:`~fever_core.verification.claim_parts`) is decided by its parts where they settle it, each read on its own
+   against the evidence. **The number check** (:meth:`ClaimVerifier._check_numbers`): where the verifier reads the claim, rewritten with a
    judged sentence's number, as stated by that sentence, the numbers decide instead
    (:mod:`~fever_core.verification.number_check`).
-5. **Words**: the decision becomes the :class:`~fever_core.verification.verdict.Verdict` with its reason and its
+5. **Grounding** (:meth:`ClaimVerifier._conclude`): each sentence gets the reading it counted with, and a SUPPORTS or
+   REFUTES decision that no deciding sentence's reading states becomes an undecided NOT ENOUGH INFO
+   (:func:`~fever_core.verification.deciders.grounded`).
+6. **Words**: the decision becomes the :class:`~fever_core.verification.verdict.Verdict` with its reason and its
    plain why (:mod:`~fever_core.verification.explanation`).
 
 The oracle mode (``one_premise``) reads every given sentence together as one premise, the way the verifier was
@@ -35,12 +41,20 @@ from fever_core.common.types import Stance
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.verification.base_models import BaseModelError
+from fever_core.verification.claim_parts import claim_parts
+from fever_core.verification.contrasts import contrast_trial, settle_contrast
 from fever_core.verification.deciders import (
+    CONTRAST_CHECK,
     Decision,
     best_sentence_rule,
+    counted_readings,
+    grounded,
     learned_verdict,
     number_check,
     page_rule,
+    part_of,
+    parts_decision,
+    sure_sentence,
 )
 from fever_core.verification.evidence import JudgedSentence, chain_premise
 from fever_core.verification.explanation import explain
@@ -215,9 +229,20 @@ class ClaimVerifier:
                        if reading.decider == LEARNED and reading.evidence and self.joint_verifier is not None}
         joint_rows = dict(zip(joint_pairs, _predict(self.joint_verifier, list(joint_pairs.values()), by_length)))
         decisions = [self._decide(reading, joint_rows.get(i)) for i, reading in enumerate(readings)]
+        decisions = self._check_parts(readings, decisions, by_length)
         decisions = self._check_numbers(readings, decisions, by_length)
-        return [(reading.evidence, Verdict.of(decision, *explain(decision, reading.task.claim, reading.evidence)))
-                for reading, decision in zip(readings, decisions)]
+        return [self._conclude(reading, decision) for reading, decision in zip(readings, decisions)]
+
+    @staticmethod
+    def _conclude(reading: _Reading, decision: Decision) -> tuple[list[JudgedSentence], Verdict]:
+        """The claim's verdict: ``decision`` held to its own evidence (:func:`~fever_core.verification.deciders.grounded`),
+        each sentence given the reading it counted with, and the verdict put in words."""
+        evidence = reading.evidence
+        counted = counted_readings(decision, evidence, reading.policy.nei_threshold)
+        decision = grounded(decision, counted, evidence)
+        for item, counted_reading in zip(evidence, counted):
+            item.reading = counted_reading
+        return evidence, Verdict.of(decision, *explain(decision, reading.task.claim, evidence))
 
     def _read(self, task: VerificationTask) -> _Reading:
         """What the verifier reads for ``task``, under the check's policy."""
@@ -236,37 +261,71 @@ class ClaimVerifier:
 
     def _decide(self, reading: _Reading, joint: np.ndarray | None) -> Decision:
         """The decision of the claim's decider: the best-sentence rule, or the learned verdict (``joint``: the joint
-        verifier's probabilities) unless the page rule overrides it."""
+        verifier's probabilities) unless the page rule overrides it, and where they leave the claim NOT ENOUGH INFO,
+        the sure-sentence rule."""
         claim, evidence, policy = reading.task.claim, reading.evidence, reading.policy
         if reading.decider == RULE:
             decision = best_sentence_rule(evidence, policy.nei_threshold)
         else:
             decision = learned_verdict(policy.learned, claim, evidence, joint)
             decision = page_rule(claim, evidence, policy.page_rule_min, decision) or decision
+            decision = sure_sentence(evidence, policy.sure_sentence_min, decision) or decision
         finite_probabilities(np.array(list(decision.probabilities.values())), self.verifier.name,
                              "verdict of the verifier")
         return decision
 
+    def _check_parts(self, readings: list[_Reading], decisions: list[Decision], by_length: bool) -> list[Decision]:
+        """``decisions`` with that of each compound claim whose parts settle it replaced by the parts' decision
+        (:func:`~fever_core.verification.deciders.parts_decision`): each part (:func:`claim_parts`) is read against
+        every judged sentence that bears on the claim, all claims' parts in one batch. Only the learned verdict's
+        claims are split, under the sure-sentence rule's threshold (a verifier without one reads claims whole)."""
+        asked = {}
+        for i, reading in enumerate(readings):
+            if reading.decider == LEARNED and reading.policy.sure_sentence_min is not None:
+                parts = claim_parts(reading.task.claim.claim)
+                if parts:
+                    asked[i] = parts
+        if not asked:
+            return decisions
+        read = {i: [item.judged and item.bears_on_claim for item in readings[i].evidence] for i in asked}
+        pairs = [(item.premise, part) for i, parts in asked.items() for part in parts
+                 for item, ok in zip(readings[i].evidence, read[i]) if ok]
+        rows = iter(_predict(self.verifier, pairs, by_length))
+        checked = list(decisions)
+        for i, parts in asked.items():
+            evidence, minimum = readings[i].evidence, readings[i].policy.sure_sentence_min
+            judged = [part_of(part, [Stance.from_row(next(rows)) if ok else None for ok in read[i]], evidence, minimum)
+                      for part in parts]
+            checked[i] = parts_decision(judged, decisions[i]) or decisions[i]
+        return checked
+
     def _check_numbers(self, readings: list[_Reading], decisions: list[Decision], by_length: bool) -> list[Decision]:
-        """``decisions`` with that of each claim whose numbers settle it replaced by the number check's: the verifier
-        reads every claim's rewritten claims in one batch."""
+        """``decisions`` with that of each claim whose numbers, or contrast words
+        (:mod:`~fever_core.verification.contrasts`), settle it replaced by the number check's: the verifier reads every
+        claim's rewritten claims in one batch. The numbers are settled first; the contrast words where they settle
+        nothing."""
         trials = {}
         for i, reading in enumerate(readings):
             if reading.policy.number_check:
                 sentences = number_sentences(reading.evidence)
-                trial = number_trial(reading.task.claim, [reading.evidence[j].sentence.text for j in sentences])
-                if trial.candidates:
-                    trials[i] = (trial, sentences)
+                texts = [reading.evidence[j].sentence.text for j in sentences]
+                trial = number_trial(reading.task.claim, texts)
+                contrasts = contrast_trial(reading.task.claim.claim, texts)
+                if trial.candidates or contrasts:
+                    trials[i] = (trial, contrasts, sentences)
         if not trials:
             return decisions
         pairs = [(readings[i].evidence[sentences[c.evidence]].premise, c.rewritten_claim)
-                 for i, (trial, sentences) in trials.items() for c in trial.candidates]
+                 for i, (trial, contrasts, sentences) in trials.items() for c in (*trial.candidates, *contrasts)]
         p_supports = iter(_predict(self.verifier, pairs, by_length)[:, 0])
         checked = list(decisions)
-        for i, (trial, sentences) in trials.items():
+        for i, (trial, contrasts, sentences) in trials.items():
             settled = settle(trial, [next(p_supports) for _ in trial.candidates])
+            contrasted = settle_contrast(contrasts, [next(p_supports) for _ in contrasts])
             if settled is not None:
                 checked[i] = number_check(settled, sentences)
+            elif contrasted is not None:
+                checked[i] = number_check(contrasted, sentences, CONTRAST_CHECK)
         return checked
 
 

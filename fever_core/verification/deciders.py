@@ -6,6 +6,11 @@
   names says otherwise. The regression learned FEVER's caution and read a claim's own page contradicting it as not
   enough info (``benchmarks/yardsticks/mpnet-page-rule/TABLE.md``: what it gains on hand-written claims and costs
   on FEVER).
+- :func:`sure_sentence`: where the learned verdict (and the page rule) leave a claim NOT ENOUGH INFO, a sentence or
+  two-hop chain that bears on the claim and whose own stance is sure of SUPPORTS or REFUTES, with none sure of the
+  other, decides. The regression learned FEVER's caution and discarded sure readings of the sentence that settles a
+  claim written in plain words (``benchmarks/yardsticks/verdict-grounded/README.md``: what it gains on the
+  hand-written claims and costs on FEVER).
 - :func:`best_sentence_rule`: the best-ranked judged sentence that bears on the claim decides, by the NEI rule. Why
   the best sentence alone: on FEVER the verifier often calls an on-topic sentence that says nothing about the claim
   SUPPORTS or REFUTES, so letting the most decisive of several sentences win turns NOT ENOUGH INFO claims into false
@@ -17,19 +22,24 @@ Whichever decides, the decision names what it rests on, so that a reader can che
 judged sentences that bear on the claim (:attr:`~fever_core.verification.evidence.JudgedSentence.bears_on_claim`)
 and whose own label is the verdict's; the *deciding* sentences are the best-ranked one or two of those. A sentence
 that bears on nothing the claim names never decides, and no sentence marked used leans against the verdict.
+
+:func:`grounded` holds every decision to that: a SUPPORTS or REFUTES verdict stands only on deciding sentences whose
+own reading (:func:`counted_readings`: the one the card and the evidence table show) gives its label; one that no sentence
+states on its own (the learned mix leaning one way over sentences that each say nothing) becomes an *undecided* NOT
+ENOUGH INFO, pointing at the sentences to read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from fever_core.common.names import mentions_a_name, names_page
-from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS
+from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, Stance
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
-from fever_core.verification.evidence import JudgedSentence
+from fever_core.verification.evidence import JudgedSentence, Reading
 from fever_core.verification.learned import LearnedVerdict
 from fever_core.verification.number_check import NumberCheck
 from fever_core.verification.policy import LEARNED, RULE, stance_label
@@ -37,10 +47,36 @@ from fever_core.verification.policy import LEARNED, RULE, stance_label
 PAGE_RULE = "page_rule"
 """The decider of :func:`page_rule` (:data:`~fever_core.verification.policy.LEARNED` and
 :data:`~fever_core.verification.policy.RULE` name the other base deciders)."""
+SURE_SENTENCE = "sure_sentence"
+"""The decider of :func:`sure_sentence`."""
+CLAIM_PARTS = "claim_parts"
+"""The decider of :func:`parts_decision`: the facts a compound claim states, each checked on its own."""
 NUMBER_CHECK = "number_check"
-"""The decider of :func:`number_check`."""
+"""The decider of :func:`number_check` where the claim's numbers settle it."""
+CONTRAST_CHECK = "contrast_check"
+"""The decider of :func:`number_check` where a contrast word settles it (:mod:`~fever_core.verification.contrasts`)."""
 MAX_DECIDING = 2
 """A learned verdict is quoted with at most this many deciding sentences (the others rest on one)."""
+
+
+@dataclass(frozen=True)
+class ClaimPart:
+    """One fact of a compound claim (:func:`~fever_core.verification.claim_parts.claim_parts`), checked on its own.
+
+    Attributes:
+        claim: the part as a sentence of its own ("Marie Curie died in France.").
+        label: SUPPORTS or REFUTES when a sentence is sure of it (see :func:`parts_decision`), else NOT ENOUGH INFO.
+        probability: that sentence's probability of ``label``, in [0, 1] (0 for NOT ENOUGH INFO).
+        deciding: the evidence index of that sentence; ``None`` when none settles the part.
+    """
+
+    claim: str
+    label: str
+    probability: float = 0.0
+    deciding: int | None = None
+
+    def to_dict(self) -> dict:
+        return {"claim": self.claim, "label": self.label, "probability": self.probability, "deciding": self.deciding}
 
 
 @dataclass(frozen=True)
@@ -52,14 +88,19 @@ class Decision:
         probabilities: ``{label: probability}``, in [0, 1], summing to 1: how likely the decider holds each label
             for the claim. The learned verdict: its mix of the regression and the joint verifier. The best-sentence
             rule and the page rule: the deciding sentence's stance (the claim is as settled as the sentence that
-            settles it), and NOT ENOUGH INFO 1 when no sentence could decide. The number check: on its label, the
+            settles it), and NOT ENOUGH INFO 1 when no sentence could decide; the sure-sentence rule likewise. The number check: on its label, the
             verifier's P(SUPPORTS) that the sentence states the claim up to the number, the rest on NOT ENOUGH INFO.
         decider: which decided: :data:`~fever_core.verification.policy.LEARNED`,
-            :data:`~fever_core.verification.policy.RULE`, :data:`PAGE_RULE` or :data:`NUMBER_CHECK`.
+            :data:`~fever_core.verification.policy.RULE`, :data:`PAGE_RULE`, :data:`SURE_SENTENCE` or
+            :data:`NUMBER_CHECK`.
         deciding: indexes into the evidence of the one or two sentences it rests on, best first (none: no single
             sentence decides, e.g. a learned NOT ENOUGH INFO).
         used: indexes of every sentence the verdict used, best first, the deciding ones leading.
         numbers: what the numbers settled, for the number check.
+        undecided: the evidence bears on the claim but no sentence settles it on its own (:func:`grounded`): the
+            label is NOT ENOUGH INFO, and ``deciding`` names the sentences that lean one way, for a person to read.
+        parts: the facts of a compound claim, each with its own verdict (:func:`parts_decision`); empty for a
+            claim that states one fact.
     """
 
     label: str
@@ -68,6 +109,8 @@ class Decision:
     deciding: list[int] = field(default_factory=list)
     used: list[int] = field(default_factory=list)
     numbers: NumberCheck | None = None
+    undecided: bool = False
+    parts: tuple[ClaimPart, ...] = ()
 
 
 def sentences_used(label: str, evidence: Sequence[JudgedSentence], nei_threshold: float | None = None) -> list[int]:
@@ -118,6 +161,66 @@ def page_rule(claim: ClaimAnalysis, evidence: Sequence[JudgedSentence], minimum:
     return Decision(label, evidence[best].stance.to_dict(), PAGE_RULE, [best], used)
 
 
+def sure_sentence(evidence: Sequence[JudgedSentence], minimum: float | None, decided: Decision) -> Decision | None:
+    """The sure-sentence rule's decision where it overrides ``decided`` (a NOT ENOUGH INFO verdict of the learned
+    verdict or the page rule), else ``None``: the judged sentences that bear on the claim (a second-hop sentence read
+    in its chain) whose likeliest label is SUPPORTS or REFUTES with a probability of at least ``minimum`` (``None``:
+    no such rule) all give one label. The best-ranked of them decides, with its stance as the probabilities."""
+    if minimum is None or decided.label != NEI:
+        return None
+    found: dict[str, int] = {}
+    for i, item in enumerate(evidence):
+        if item.stance is None or not item.bears_on_claim:
+            continue
+        label = stance_label(item.stance)
+        if label != NEI and item.stance.of(label) >= minimum:
+            found.setdefault(label, i)
+    if len(found) != 1:  # decides: one sure label, none sure of the other
+        return None
+    label, best = next(iter(found.items()))
+    used = [best] + [i for i in sentences_used(label, evidence) if i != best]
+    return Decision(label, evidence[best].stance.to_dict(), SURE_SENTENCE, [best], used)
+
+
+def part_of(claim: str, stances: Sequence[Stance | None], evidence: Sequence[JudgedSentence],
+            minimum: float) -> ClaimPart:
+    """One part's verdict from the verifier's ``stances`` of it against each sentence (``None``: not read): the
+    best-ranked sentence that bears on the claim and is sure (its likeliest label's probability at least ``minimum``)
+    of SUPPORTS or REFUTES decides it, when no such sentence is sure of the other; else NOT ENOUGH INFO."""
+    found: dict[str, tuple[int, float]] = {}
+    for i, (stance, item) in enumerate(zip(stances, evidence)):
+        if stance is None or not item.bears_on_claim:
+            continue
+        label = stance_label(stance)
+        if label != NEI and stance.of(label) >= minimum:
+            found.setdefault(label, (i, stance.of(label)))
+    if len(found) != 1:
+        return ClaimPart(claim, NEI)
+    label, (best, p) = next(iter(found.items()))
+    return ClaimPart(claim, label, round(p, 6), best)
+
+
+def parts_decision(parts: Sequence[ClaimPart], decided: Decision) -> Decision | None:
+    """The decision of a compound claim's parts where they settle it, overriding ``decided``; else ``None`` (the
+    claim's own decision stands, with the parts shown beside it). REFUTES when a part is refuted (the surest such
+    part decides); SUPPORTS when every part is supported (each part's sentence decides, the probability is the least
+    sure part's). The deciding sentences' readings are the parts' (:func:`counted_readings`)."""
+    if not parts:
+        return None
+    refuted = [part for part in parts if part.label == REFUTES]
+    if refuted:
+        part = max(refuted, key=lambda p: p.probability)
+        deciding, label, p = [part.deciding], REFUTES, part.probability
+    elif all(part.label == SUPPORTS for part in parts):
+        deciding = list(dict.fromkeys(part.deciding for part in parts))
+        label, p = SUPPORTS, min(part.probability for part in parts)
+    else:
+        return replace(decided, parts=tuple(parts))
+    probabilities = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: round(1.0 - p, 6)}
+    probabilities[label] = p
+    return Decision(label, probabilities, CLAIM_PARTS, deciding, deciding, parts=tuple(parts))
+
+
 def best_sentence_rule(evidence: Sequence[JudgedSentence], nei_threshold: float | None = None) -> Decision:
     """The best-sentence rule's decision: the best-ranked judged sentence that bears on the claim decides, by the NEI
     rule (``nei_threshold``; ``None``: the likeliest label), with its stance as the probabilities; with none, NOT
@@ -132,10 +235,46 @@ def best_sentence_rule(evidence: Sequence[JudgedSentence], nei_threshold: float 
     return Decision(label, stance.to_dict(), RULE, [best], used)
 
 
-def number_check(check: NumberCheck, sentences: Sequence[int]) -> Decision:
-    """The decision the claim's numbers settle (:func:`~fever_core.verification.number_check.settle`), resting on
-    the sentence whose number decides (``sentences``: the evidence indexes of the sentences the check read)."""
+def number_check(check: NumberCheck, sentences: Sequence[int], decider: str = NUMBER_CHECK) -> Decision:
+    """The decision the claim's numbers settle (:func:`~fever_core.verification.number_check.settle`), or with
+    ``decider`` :data:`CONTRAST_CHECK` its contrast word (:func:`~fever_core.verification.contrasts.settle_contrast`),
+    resting on the sentence whose number or word decides (``sentences``: the evidence indexes of the sentences the
+    check read)."""
     best = sentences[check.evidence]
     probabilities = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: round(1.0 - check.p_settled, 6)}
     probabilities[check.label] = round(check.p_settled, 6)
-    return Decision(check.label, probabilities, NUMBER_CHECK, [best], [best], check)
+    return Decision(check.label, probabilities, decider, [best], [best], check)
+
+
+def counted_readings(decision: Decision, evidence: Sequence[JudgedSentence],
+             nei_threshold: float | None = None) -> list[Reading | None]:
+    """How each sentence counted in ``decision`` (``None``: not judged): its stance under the rule its decider reads
+    stances by (the best-sentence rule: ``nei_threshold``; the others: the likeliest label), and for the sentence
+    whose number decided, the number check's reading of the rewritten claim."""
+    threshold = nei_threshold if decision.decider == RULE else None
+    read = [None if item.stance is None else Reading.of_stance(item.stance, stance_label(item.stance, threshold))
+            for item in evidence]
+    if decision.numbers is not None and decision.deciding:
+        numbers = decision.numbers
+        read[decision.deciding[0]] = Reading(numbers.label, round(numbers.p_settled, 6), numbers.rewritten_claim)
+    if decision.decider == CLAIM_PARTS:
+        for part in decision.parts:
+            if part.deciding is not None and (part.label == decision.label or part.deciding in decision.deciding):
+                read[part.deciding] = Reading(part.label, part.probability, part.claim)
+    return read
+
+
+def grounded(decision: Decision, read: Sequence[Reading | None], evidence: Sequence[JudgedSentence]) -> Decision:
+    """``decision`` if it stands on its own evidence: NOT ENOUGH INFO, or SUPPORTS / REFUTES with deciding
+    sentences whose readings (``read``, :func:`counted_readings`) all give that label. Otherwise the verdict is no single
+    sentence's, and it is *undecided*: NOT ENOUGH INFO with the decider's probabilities, resting on the best one or
+    two sentences that bear on the claim and lean to SUPPORTS or REFUTES (those a person should read). A NOT ENOUGH
+    INFO verdict with such sentences is marked undecided too, naming them."""
+    if decision.label != NEI and decision.deciding and all(
+            read[i] is not None and read[i].label == decision.label for i in decision.deciding):
+        return decision
+    leaning = [i for i, (item, reading) in enumerate(zip(evidence, read))
+               if reading is not None and item.bears_on_claim and reading.label != NEI][:MAX_DECIDING]
+    if decision.label == NEI and not leaning:
+        return decision
+    return replace(decision, label=NEI, deciding=leaning, used=leaning, numbers=None, undecided=bool(leaning))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from fever_core.common.text import premise_text
-from fever_core.common.types import Stance
+from fever_core.common.types import LABELS, Stance
 from fever_core.retrieval.results import EvidenceSentence
 
 
@@ -26,6 +26,34 @@ def chain_premise(sentence: EvidenceSentence) -> str:
     if sentence.hop != 2 or via is None or not via.from_text:
         return own
     return f"{premise_text(via.from_title, via.from_text)} {own}"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How one judged sentence counted in its claim's verdict: the one stance the card, the evidence table and the
+    check's JSON show for it, so that none of them can say otherwise than the verdict read.
+
+    Attributes:
+        label: what the sentence says of the claim as the verdict read it: SUPPORTS, REFUTES or NOT ENOUGH INFO
+            (its stance under the deciding rule: the likeliest label for the learned verdict, the NOT ENOUGH INFO
+            threshold for the best-sentence rule; the number check's label for the sentence whose number decided).
+        probability: that label's probability, in [0, 1].
+        claim_read: the claim as the verifier read it against this sentence when that is not the claim as typed:
+            the number check's rewritten claim ("Barack Obama was the 44th president of the United States."), or the
+            part of a compound claim the sentence decided; "" when it read the claim as typed.
+    """
+
+    label: str
+    probability: float
+    claim_read: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def of_stance(cls, stance: Stance, label: str) -> Reading:
+        """``stance`` read as ``label`` (with that label's probability)."""
+        return cls(label, stance.of(label))
 
 
 @dataclass
@@ -42,6 +70,8 @@ class JudgedSentence:
         bears_on_claim: read with its page title and its chain, it mentions one of the claim's names
             (:func:`~fever_core.common.names.mentions_a_name`): only such a sentence is used by a verdict or
             decides it. The one-premise mode's gold evidence always bears on the claim.
+        reading: how it counted in the verdict (:class:`Reading`), set once the verdict is decided; ``None`` when
+            it was not judged.
     """
 
     sentence: EvidenceSentence
@@ -49,6 +79,7 @@ class JudgedSentence:
     stance: Stance | None
     trusted: bool
     bears_on_claim: bool = True
+    reading: Reading | None = None
 
     @property
     def judged(self) -> bool:
@@ -69,13 +100,20 @@ class JudgedSentence:
 
     def to_dict(self) -> dict:
         """As a check's JSON and the verdict's training runs write it: the sentence's fields, then the stance as
-        ``{label: probability}``, ``trusted``, ``premise`` and ``bears_on_claim``."""
+        ``{label: probability}``, ``trusted``, ``premise``, ``bears_on_claim`` and ``reading``."""
         return {**asdict(self.sentence), "stance": self.stance.to_dict() if self.stance else None,
-                "trusted": self.trusted, "premise": self.premise, "bears_on_claim": self.bears_on_claim}
+                "trusted": self.trusted, "premise": self.premise, "bears_on_claim": self.bears_on_claim,
+                "reading": self.reading.to_dict() if self.reading else None}
 
     @classmethod
     def from_dict(cls, record: dict) -> JudgedSentence:
-        """The inverse of :meth:`to_dict` (a check kept before ``bears_on_claim`` was written bears on its claim)."""
-        stance = record["stance"]
-        return cls(EvidenceSentence.from_dict(record), record["premise"], Stance.from_dict(stance) if stance else None,
-                   record["trusted"], record.get("bears_on_claim", True))
+        """The inverse of :meth:`to_dict`. A check kept before ``bears_on_claim`` was written bears on its claim; one
+        kept before ``reading`` was written is read by its likeliest label."""
+        stance = Stance.from_dict(record["stance"]) if record["stance"] else None
+        reading = record.get("reading")
+        if reading:
+            reading = Reading(**reading)
+        elif stance is not None:
+            reading = Reading.of_stance(stance, LABELS[int(stance.as_row().argmax())])
+        return cls(EvidenceSentence.from_dict(record), record["premise"], stance, record["trusted"],
+                   record.get("bears_on_claim", True), reading)

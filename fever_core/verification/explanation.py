@@ -13,10 +13,10 @@ from collections.abc import Sequence
 
 from fever_core.common.nlp import parse
 from fever_core.common.text import WORD_RE, content_words
-from fever_core.common.types import NEI, SUPPORTS
+from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.verification.deciders import NUMBER_CHECK, PAGE_RULE, Decision
+from fever_core.verification.deciders import CLAIM_PARTS, CONTRAST_CHECK, NUMBER_CHECK, PAGE_RULE, Decision
 from fever_core.verification.evidence import JudgedSentence
 from fever_core.verification.numbers import number_mentions
 from fever_core.verification.policy import LEARNED, RULE
@@ -41,6 +41,9 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
     why) and its why (the card's line, in plain words, without the quote: the card quotes the sentence itself)."""
     label, p = decision.label, decision.probabilities[decision.label]
     verb = "Supported" if label == SUPPORTS else "Refuted"
+    if decision.undecided:
+        why = _undecided(evidence, decision.deciding)
+        return f"Undecided: {why}", why
     if not decision.deciding:
         if label != NEI:
             why = ("No single sentence says so on its own: the verdict weighs the evidence read together "
@@ -54,7 +57,10 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
         return f"The evidence found does not settle the claim (P(NOT ENOUGH INFO) = {p:.2f}). {why}", why
     best = evidence[decision.deciding[0]]
     sentence, title = best.sentence, best.sentence.title
-    if decision.decider == NUMBER_CHECK:
+    if decision.decider == CLAIM_PARTS:
+        why = _parts_why(decision, evidence)
+        return f"{verb} by its parts (P = {p:.2f}). {why}", why
+    if decision.decider in (NUMBER_CHECK, CONTRAST_CHECK):
         numbers = decision.numbers
         if label != SUPPORTS:
             why = f"The sentence from {title} says {numbers.sentence_says}, where the claim says {numbers.claim_says}."
@@ -79,6 +85,28 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
     if decision.decider == PAGE_RULE:
         return f"{verb} by {quote(sentence)}, a sentence of a page the claim names (P = {p:.2f}). {why}", why
     return f"{verb} by {quote(sentence)}. {why}", why
+
+
+def _parts_why(decision: Decision, evidence: Sequence[JudgedSentence]) -> str:
+    """Why a compound claim's parts decide it: the refuted part and its sentence, or each part and the sentence that
+    supports it."""
+    def by(part) -> str:
+        return f"the sentence from {evidence[part.deciding].sentence.title} ({part.label.lower()} {part.probability:.2f})"
+    facts = f"The claim states {len(decision.parts)} facts"
+    if decision.label == SUPPORTS:
+        return f"{facts}, and a sentence supports each: " + "; ".join(
+            f"“{part.claim}” by {by(part)}" for part in decision.parts) + "."
+    part = next(part for part in decision.parts if part.deciding == decision.deciding[0] and part.label == REFUTES)
+    return f"{facts}; {by(part)} refutes “{part.claim}”."
+
+
+def _undecided(evidence: Sequence[JudgedSentence], leaning: Sequence[int]) -> str:
+    """Why an undecided verdict: the sentences that lean one way, which no sentence settles on its own."""
+    said = [f"the sentence from {evidence[i].sentence.title} leans to {evidence[i].reading.label.lower()} "
+            f"({evidence[i].reading.probability:.2f})" for i in leaning]
+    these = "this sentence" if len(leaning) == 1 else f"these {len(leaning)} sentences"
+    return (f"no sentence settles the claim on its own; read {these} ({'; '.join(said)}). "
+            "Counted as not enough info.")
 
 
 def _unsettled(names: Sequence[str], evidence: Sequence[JudgedSentence]) -> str:

@@ -50,6 +50,8 @@ class LearnedVerdict:
             caller has them. Default 0 (the regression alone).
         subject_stance_min: the page rule's threshold (:func:`~fever_core.verification.deciders.page_rule`), in
             [0.5, 1]; ``None`` (default): no page rule.
+        sure_sentence_min: the sure-sentence rule's threshold
+            (:func:`~fever_core.verification.deciders.sure_sentence`), in [0.5, 1]; ``None`` (default): no such rule.
     """
 
     weights: np.ndarray
@@ -60,6 +62,7 @@ class LearnedVerdict:
     report: dict
     joint_weight: float = 0.0
     subject_stance_min: float | None = None
+    sure_sentence_min: float | None = None
 
     def probabilities(
         self, claim: str, evidence: Sequence[JudgedSentence], joint: np.ndarray | None = None
@@ -108,7 +111,7 @@ class LearnedVerdict:
                 np.array(data["weights"], dtype=np.float64), np.array(data["bias"], dtype=np.float64),
                 np.array(data["mean"], dtype=np.float64), np.array(data["scale"], dtype=np.float64),
                 list(data["feature_names"]), data.get("report", {}), float(data.get("joint_weight", 0.0)),
-                None if data.get("subject_stance_min") is None else float(data["subject_stance_min"]),
+                _threshold(data, "subject_stance_min"), _threshold(data, "sure_sentence_min"),
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ModelDamaged(str(model_dir), f"{path} can't be read as a learned verdict ({exc.__class__.__name__}): "
@@ -124,13 +127,18 @@ class LearnedVerdict:
         n = len(FEATURE_NAMES)
         shapes = (learned.weights.shape, learned.bias.shape, learned.mean.shape, learned.scale.shape)
         numbers = (learned.weights, learned.bias, learned.mean, learned.scale, [learned.joint_weight])
-        subject_min = learned.subject_stance_min
+        thresholds = (learned.subject_stance_min, learned.sure_sentence_min)
         if shapes != ((3, n), (3,), (n,), (n,)) or not all(np.isfinite(a).all() for a in numbers) \
-                or not (learned.scale != 0).all() or (subject_min is not None and not 0.5 <= subject_min <= 1):
+                or not (learned.scale != 0).all() or any(t is not None and not 0.5 <= t <= 1 for t in thresholds):
             raise ModelDamaged(str(model_dir), f"{path} does not hold {n} finite weights for each of the 3 labels (and "
-                               "a non-zero scale for each feature; a subject_stance_min, if any, in [0.5, 1]): restore "
-                               f"the verifier folder from a copy, or {_RETRAIN}.")
+                               "a non-zero scale for each feature; a subject_stance_min and a sure_sentence_min, if "
+                               f"any, in [0.5, 1]): restore the verifier folder from a copy, or {_RETRAIN}.")
         return learned
+
+
+def _threshold(data: dict, key: str) -> float | None:
+    """A rule's threshold in a verdict file (``None``: not there, no such rule)."""
+    return None if data.get(key) is None else float(data[key])
 
 
 def verdict_file(model_dir: str | Path) -> Path | None:

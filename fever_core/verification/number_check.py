@@ -64,7 +64,8 @@ class NumberTrial:
 
 @dataclass(frozen=True)
 class NumberCheck:
-    """What the numbers settle.
+    """What the numbers settle (or a contrast word: :mod:`~fever_core.verification.contrasts`, whose
+    ``claim_says`` and ``sentence_says`` are the two words, "bigger" and "smaller").
 
     Attributes:
         label: SUPPORTS (every number of the claim holds in a sentence that states the rest of the claim) or
@@ -73,6 +74,8 @@ class NumberCheck:
         p_settled: the verifier's P(SUPPORTS) of the rewritten claim against that sentence, in [0, 1]: how sure it
             is that the sentence states the claim's fact up to the number.
         claim_says, sentence_says: the two numbers as written ("45th", "44th").
+        rewritten_claim: the claim with the sentence's number in its place, as the verifier read it against the
+            sentence ("Barack Obama was the 44th president of the United States.").
     """
 
     label: str
@@ -80,6 +83,7 @@ class NumberCheck:
     p_settled: float
     claim_says: str
     sentence_says: str
+    rewritten_claim: str = ""
 
 
 def number_sentences(evidence: Sequence[JudgedSentence]) -> list[int]:
@@ -122,9 +126,9 @@ def settle(trial: NumberTrial, p_supports: Sequence[float], settled: float = SET
     apart = [(p, c) for p, c in best.values() if c.claim_number.apart_from(c.sentence_number)]
     if apart:
         p, c = max(apart, key=lambda pc: pc[0])
-        return NumberCheck(REFUTES, c.evidence, p, c.claim_number.text, c.sentence_number.text)
+        return NumberCheck(REFUTES, c.evidence, p, c.claim_number.text, c.sentence_number.text, c.rewritten_claim)
     held = [(p, c) for p, c in best.values() if c.claim_number.contains(c.sentence_number)]
     if held and len(held) == len(trial.claim_numbers):
         p, c = min(held, key=lambda pc: pc[0])
-        return NumberCheck(SUPPORTS, c.evidence, p, c.claim_number.text, c.sentence_number.text)
+        return NumberCheck(SUPPORTS, c.evidence, p, c.claim_number.text, c.sentence_number.text, c.rewritten_claim)
     return None

@@ -120,6 +120,12 @@ class VerdictPolicy:
         return LEARNED if asked == LEARNED and fits else RULE
 
     @property
+    def sure_sentence_min(self) -> float | None:
+        """The sure-sentence rule's threshold (:func:`~fever_core.verification.deciders.sure_sentence`); ``None``: no
+        such rule."""
+        return None if self.learned is None else self.learned.sure_sentence_min
+
+    @property
     def page_rule_min(self) -> float | None:
         """The page rule's threshold (:func:`~fever_core.verification.deciders.page_rule`); ``None``: no page rule."""
         return None if self.learned is None else self.learned.subject_stance_min

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fever_core.verification.deciders import Decision
+from fever_core.verification.deciders import ClaimPart, Decision
 
 
 @dataclass
@@ -25,6 +25,10 @@ class Verdict:
             0.97)."
         decided_by: the decider: ``learned``, ``rule`` (the best-sentence rule), ``page_rule`` or ``number_check``
             ("" for a verdict kept before it was recorded).
+        undecided: the evidence bears on the claim but no sentence settles it on its own: the label is NOT ENOUGH
+            INFO (as FEVER counts it) and ``deciding_evidence`` names the sentences to read.
+        parts: the facts of a compound claim, each with its verdict and deciding sentence
+            (:class:`~fever_core.verification.deciders.ClaimPart`); empty for a claim that states one fact.
     """
 
     label: str
@@ -34,12 +38,19 @@ class Verdict:
     used_evidence: list[int] = field(default_factory=list)
     why: str = ""
     decided_by: str = ""
+    undecided: bool = False
+    parts: list[ClaimPart] = field(default_factory=list)
 
     @classmethod
     def of(cls, decision: Decision, reason: str, why: str) -> Verdict:
         """The verdict a decision makes, with its words."""
         return cls(decision.label, decision.probabilities, reason, list(decision.deciding), list(decision.used), why,
-                   decision.decider)
+                   decision.decider, decision.undecided, list(decision.parts))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Verdict:
+        """The inverse of :meth:`to_dict` (a verdict kept before a field was written gets its default)."""
+        return cls(**{**data, "parts": [ClaimPart(**part) for part in data.get("parts", [])]})
 
     def to_dict(self) -> dict:
         return {
@@ -50,4 +61,6 @@ class Verdict:
             "used_evidence": self.used_evidence,
             "why": self.why,
             "decided_by": self.decided_by,
+            "undecided": self.undecided,
+            "parts": [part.to_dict() for part in self.parts],
         }

@@ -168,3 +168,125 @@ def test_the_page_rule_reads_a_title_without_its_disambiguation():
     evidence = judge("Soul Food is a film.", [("Soul Food (film)", "Soul Food is a 1997 American comedy-drama film.",
                                                Stance(0.97, 0.01, 0.02))])
     assert decide_learned(always(LABELS.index(NEI), 0.9), "Soul Food is a film.", evidence).label == SUPPORTS
+
+
+def ground(decision, evidence, nei_threshold=None):
+    """``decision`` as the checker concludes it: each sentence's counted reading, then held to it."""
+    from fever_core.verification.deciders import counted_readings, grounded
+
+    read = counted_readings(decision, evidence, nei_threshold)
+    return grounded(decision, read, evidence), read
+
+
+def test_a_learned_verdict_that_no_sentence_states_is_undecided_and_names_the_sentences_to_read():
+    claim = "Marie Curie died in 1934."
+    evidence = judge(claim, [("Marie Curie", "Marie Curie was a physicist.", Stance(0.2, 0.3, 0.5)),
+                             ("Marie Curie", "Marie Curie won two Nobel Prizes.", Stance(0.45, 0.1, 0.45)),
+                             ("Pierre Curie", "Pierre Curie married Marie Curie.", Stance(0.1, 0.1, 0.8))])
+    decision = learned_verdict(always(LABELS.index(REFUTES)), ClaimAnalysis(claim), evidence)
+    assert (decision.label, decision.deciding) == (REFUTES, [])  # the mix leans to refutes, no sentence does
+    grounded_decision, read = ground(decision, evidence)
+    assert grounded_decision.label == NEI and grounded_decision.undecided
+    assert grounded_decision.deciding == [1]  # the one sentence that leans (to supports), to be read
+    assert read[1].label == SUPPORTS and read[0].label == NEI
+
+
+def test_a_verdict_on_its_own_sentence_stands_and_the_table_shows_that_sentences_reading():
+    claim = "The Eiffel Tower is in Berlin."
+    evidence = judge(claim, [("Eiffel Tower", "The Eiffel Tower is in Paris.", Stance(0.01, 0.98, 0.01))])
+    decision = learned_verdict(always(LABELS.index(REFUTES)), ClaimAnalysis(claim), evidence)
+    grounded_decision, read = ground(decision, evidence)
+    assert grounded_decision == decision
+    assert (read[0].label, read[0].probability, read[0].claim_read) == (REFUTES, 0.98, "")
+
+
+def test_the_number_checks_sentence_is_shown_with_the_number_checks_reading():
+    from fever_core.verification.deciders import number_check
+    from fever_core.verification.number_check import NumberCheck
+
+    claim = "Barack Obama was the 45th president of the United States."
+    evidence = judge(claim, [("Barack Obama", "Barack Obama was the 44th president of the United States.",
+                              Stance(0.46, 0.30, 0.24))])
+    rewritten = "Barack Obama was the 44th president of the United States."
+    decision = number_check(NumberCheck(REFUTES, 0, 0.97, "45th", "44th", rewritten), [0])
+    grounded_decision, read = ground(decision, evidence)
+    assert grounded_decision.label == REFUTES and not grounded_decision.undecided
+    assert (read[0].label, read[0].probability, read[0].claim_read) == (REFUTES, 0.97, rewritten)
+
+
+def test_a_not_enough_info_verdict_with_no_leaning_sentence_is_plain_not_enough_info():
+    claim = "Oslo has a famous opera house."
+    evidence = judge(claim, [("Oslo", "Oslo is the capital of Norway.", Stance(0.1, 0.1, 0.8))])
+    decision = learned_verdict(always(LABELS.index(NEI)), ClaimAnalysis(claim), evidence)
+    grounded_decision, _ = ground(decision, evidence)
+    assert grounded_decision == decision and not grounded_decision.undecided
+
+
+@pytest.mark.parametrize("rule_threshold", [None, 0.5, 0.94])
+def test_no_grounded_verdict_contradicts_its_deciding_sentences(rule_threshold):
+    """Over many random stances, every decider's grounded SUPPORTS or REFUTES rests on deciding sentences whose
+    shown reading is that label, and none is without one."""
+    rng = np.random.default_rng(7)
+    claim = "Page is something."
+    for trial in range(300):
+        rows = []
+        for i in range(5):
+            p = rng.dirichlet([0.6, 0.6, 0.6])
+            rows.append((f"Page {i}", f"Page is {i}.", Stance(*map(float, p)) if rng.random() > 0.2 else None))
+        evidence = judge(claim, rows)
+        for decision in (learned_verdict(always(trial % 3), ClaimAnalysis(claim), evidence),
+                         best_sentence_rule(evidence, rule_threshold)):
+            grounded_decision, read = ground(decision, evidence, rule_threshold)
+            if grounded_decision.label != NEI:
+                assert grounded_decision.deciding
+                assert all(read[i].label == grounded_decision.label for i in grounded_decision.deciding)
+
+
+def test_a_sure_sentence_decides_where_the_learned_verdict_says_not_enough_info():
+    from fever_core.verification.deciders import SURE_SENTENCE, sure_sentence
+
+    claim = "Jacques Derrida was a German philosopher."
+    evidence = judge(claim, [("Jacques Derrida", "Jacques Derrida was a French philosopher.", Stance(0.02, 0.83, 0.15)),
+                             ("Jacques Derrida", "Jacques Derrida wrote on deconstruction.", Stance(0.1, 0.1, 0.8))])
+    cautious = learned_verdict(always(LABELS.index(NEI)), ClaimAnalysis(claim), evidence)
+    decision = sure_sentence(evidence, 0.7, cautious)
+    assert (decision.label, decision.decider, decision.deciding) == (REFUTES, SURE_SENTENCE, [0])
+    assert sure_sentence(evidence, 0.9, cautious) is None  # not sure enough
+    assert sure_sentence(evidence, None, cautious) is None  # a verifier without the rule
+    supported = learned_verdict(always(LABELS.index(SUPPORTS)), ClaimAnalysis(claim), evidence)
+    assert sure_sentence(evidence, 0.7, supported) is None  # it only speaks where the verdict says nothing
+
+
+def test_sure_sentences_of_both_labels_decide_nothing():
+    from fever_core.verification.deciders import sure_sentence
+
+    claim = "Jacques Derrida was a German philosopher."
+    evidence = judge(claim, [("Jacques Derrida", "Jacques Derrida was a French philosopher.", Stance(0.02, 0.9, 0.08)),
+                             ("Jacques Derrida", "Jacques Derrida lived in Germany.", Stance(0.9, 0.02, 0.08))])
+    assert sure_sentence(evidence, 0.7, learned_verdict(always(2), ClaimAnalysis(claim), evidence)) is None
+
+
+def test_a_compound_claim_is_supported_only_when_every_part_is_and_refuted_when_one_part_is():
+    from fever_core.verification.deciders import CLAIM_PARTS, part_of, parts_decision
+
+    claim = "Marie Curie was born in Warsaw and died in Paris."
+    evidence = judge(claim, [("Marie Curie", "Marie Curie was born in Warsaw.", Stance(0.3, 0.1, 0.6)),
+                             ("Marie Curie", "Marie Curie died in Passy, France.", Stance(0.2, 0.2, 0.6))])
+    undecided = learned_verdict(always(LABELS.index(NEI)), ClaimAnalysis(claim), evidence)
+    born = part_of("Marie Curie was born in Warsaw.", [Stance(0.97, 0.01, 0.02), Stance(0.1, 0.1, 0.8)], evidence, 0.7)
+    died_paris = part_of("Marie Curie died in Paris.", [Stance(0.1, 0.1, 0.8), Stance(0.92, 0.03, 0.05)], evidence, 0.7)
+    died_rome = part_of("Marie Curie died in Rome.", [Stance(0.1, 0.1, 0.8), Stance(0.02, 0.95, 0.03)], evidence, 0.7)
+    unknown = part_of("Marie Curie liked tea.", [Stance(0.1, 0.1, 0.8), Stance(0.2, 0.1, 0.7)], evidence, 0.7)
+    assert (born.label, born.deciding, died_paris.deciding, unknown.label) == (SUPPORTS, 0, 1, NEI)
+
+    supported = parts_decision([born, died_paris], undecided)
+    assert (supported.label, supported.decider, supported.deciding) == (SUPPORTS, CLAIM_PARTS, [0, 1])
+    assert supported.probabilities[SUPPORTS] == pytest.approx(0.92)  # the least sure part
+    refuted = parts_decision([born, died_rome], undecided)
+    assert (refuted.label, refuted.deciding) == (REFUTES, [1])
+    open_part = parts_decision([born, unknown], undecided)
+    assert open_part.label == NEI and open_part.decider == LEARNED and len(open_part.parts) == 2
+
+    grounded_decision, read = ground(refuted, evidence)
+    assert grounded_decision.label == REFUTES  # its deciding sentence is shown with the part it refutes
+    assert (read[1].label, read[1].claim_read) == (REFUTES, "Marie Curie died in Rome.")
