@@ -16,8 +16,8 @@ import json
 import sys
 from pathlib import Path
 
-BINS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001)
-"""Bin edges of the verdict's probability (a verdict's probability is at least 1/3)."""
+BINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001)
+"""Bin edges of the verdict's probability (a calibrated probability may be below 1/3)."""
 
 
 def _read(path: Path) -> list[dict]:
@@ -31,6 +31,13 @@ def reliability(pairs: list[tuple[Path, Path]]) -> dict:
         gold = {c["id"]: c["label"] for c in _read(claims_file)}
         said_right += [(p["probability"], p["predicted_label"] == gold[p["id"]])
                        for p in _read(predictions_file) if p.get("probability") is not None and p["id"] in gold]
+    rows = reliability_bins(said_right)
+    return {"files": [[str(c), str(p)] for c, p in pairs], "n": len(said_right), "bins": rows,
+            "ece": round(_ece(rows, len(said_right)), 4)}
+
+
+def reliability_bins(said_right: list[tuple[float, bool]]) -> list[dict]:
+    """Per bin of :data:`BINS` holding a verdict: n, the mean probability said, the share right."""
     rows = []
     for low, high in zip(BINS, BINS[1:]):
         inside = [(p, ok) for p, ok in said_right if low <= p < high]
@@ -38,9 +45,16 @@ def reliability(pairs: list[tuple[Path, Path]]) -> dict:
             rows.append({"bin": f"{low:.1f}-{min(high, 1.0):.1f}", "n": len(inside),
                          "said": round(sum(p for p, _ in inside) / len(inside), 3),
                          "right": round(sum(ok for _, ok in inside) / len(inside), 3)})
-    n = len(said_right)
-    ece = sum(r["n"] * abs(r["said"] - r["right"]) for r in rows) / n if n else 0.0
-    return {"files": [[str(c), str(p)] for c, p in pairs], "n": n, "bins": rows, "ece": round(ece, 4)}
+    return rows
+
+
+def expected_calibration_error(said: list[float], right: list[bool]) -> float:
+    """The bins' |said - right|, weighted by their size (:func:`reliability_bins`)."""
+    return _ece(reliability_bins(list(zip(said, right))), len(said))
+
+
+def _ece(rows: list[dict], n: int) -> float:
+    return sum(r["n"] * abs(r["said"] - r["right"]) for r in rows) / n if n else 0.0
 
 
 def main(argv: list[str] | None = None) -> int:

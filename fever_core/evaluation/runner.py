@@ -57,7 +57,7 @@ class BatchRow:
     @property
     def confidence(self) -> float | None:
         """The verdict's probability in [0, 1]."""
-        return self.result.verdict.probabilities[self.verdict] if self.result else None
+        return self.result.verdict.probability if self.result else None
 
     def deciding_sentence(self) -> EvidenceSentence | None:
         """The evidence sentence the verdict rests on, if it rests on one."""

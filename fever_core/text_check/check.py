@@ -51,7 +51,7 @@ class CheckedSentence:
         probability, and its whole check (the JSON of ``check --json``; ``None`` without one), or why not."""
         return {
             **self.sentence.to_dict(), "checked": self.chosen, "verdict": self.verdict or None,
-            "probability": round(self.result.verdict.probabilities[self.verdict], 4) if self.result else None,
+            "probability": round(self.result.verdict.probability, 4) if self.result else None,
             "error": self.error or None, "result": self.result.to_dict() if self.result else None,
         }
 

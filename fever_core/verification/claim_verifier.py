@@ -14,7 +14,8 @@ them):
    (:mod:`~fever_core.verification.deciders`).
 4. **The parts** (:meth:`ClaimVerifier._check_parts`): a claim that states several facts
    (:mod:`~fever_core.verification.claim_parts`) is decided by its parts where they settle it, each read on its own
-   against the evidence. **The number check** (:meth:`ClaimVerifier._check_numbers`): where the verifier reads the claim, rewritten with a
+   against the evidence; a two-hop claim still undecided, by the two facts it states through the page a second-hop
+   sentence was reached through (:mod:`~fever_core.verification.bridges`). **The number check** (:meth:`ClaimVerifier._check_numbers`): where the verifier reads the claim, rewritten with a
    judged sentence's number, as stated by that sentence, the numbers decide instead
    (:mod:`~fever_core.verification.number_check`).
 5. **Grounding** (:meth:`ClaimVerifier._conclude`): each sentence gets the reading it counted with, and a SUPPORTS or
@@ -37,16 +38,18 @@ import numpy as np
 from fever_core.common.model_versions import active_choice_problem
 from fever_core.common.names import mentions_a_name
 from fever_core.common.settings import DEFAULT_VERIFIER, FALLBACK_VERIFIER, SHIPPED_JOINT_VERIFIER, Settings
-from fever_core.common.types import Stance
+from fever_core.common.types import NEI, Stance
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.verification.base_models import BaseModelError
+from fever_core.verification.bridges import bridge_trial
 from fever_core.verification.claim_parts import claim_parts
 from fever_core.verification.contrasts import contrast_trial, settle_contrast
 from fever_core.verification.deciders import (
     CONTRAST_CHECK,
     Decision,
     best_sentence_rule,
+    bridge_decision,
     counted_readings,
     grounded,
     learned_verdict,
@@ -230,19 +233,24 @@ class ClaimVerifier:
         joint_rows = dict(zip(joint_pairs, _predict(self.joint_verifier, list(joint_pairs.values()), by_length)))
         decisions = [self._decide(reading, joint_rows.get(i)) for i, reading in enumerate(readings)]
         decisions = self._check_parts(readings, decisions, by_length)
+        decisions = self._check_bridges(readings, decisions, by_length)
         decisions = self._check_numbers(readings, decisions, by_length)
         return [self._conclude(reading, decision) for reading, decision in zip(readings, decisions)]
 
     @staticmethod
     def _conclude(reading: _Reading, decision: Decision) -> tuple[list[JudgedSentence], Verdict]:
         """The claim's verdict: ``decision`` held to its own evidence (:func:`~fever_core.verification.deciders.grounded`),
-        each sentence given the reading it counted with, and the verdict put in words."""
+        each sentence given the reading it counted with, the verdict put in words and its probability calibrated
+        (where the policy has a calibration)."""
         evidence = reading.evidence
         counted = counted_readings(decision, evidence, reading.policy.nei_threshold)
         decision = grounded(decision, counted, evidence)
         for item, counted_reading in zip(evidence, counted):
             item.reading = counted_reading
-        return evidence, Verdict.of(decision, *explain(decision, reading.task.claim, evidence))
+        calibration = reading.policy.calibration
+        calibrated = None if calibration is None else calibration.probability(
+            decision.probabilities[decision.label], decision.label, decision.decider != LEARNED, decision.undecided)
+        return evidence, Verdict.of(decision, *explain(decision, reading.task.claim, evidence), calibrated)
 
     def _read(self, task: VerificationTask) -> _Reading:
         """What the verifier reads for ``task``, under the check's policy."""
@@ -297,6 +305,30 @@ class ClaimVerifier:
             judged = [part_of(part, [Stance.from_row(next(rows)) if ok else None for ok in read[i]], evidence, minimum)
                       for part in parts]
             checked[i] = parts_decision(judged, decisions[i]) or decisions[i]
+        return checked
+
+    def _check_bridges(self, readings: list[_Reading], decisions: list[Decision], by_length: bool) -> list[Decision]:
+        """``decisions`` with that of each claim still NOT ENOUGH INFO that a bridge settles replaced by the bridge's
+        (:func:`~fever_core.verification.deciders.bridge_decision`): each candidate's two facts
+        (:func:`~fever_core.verification.bridges.bridge_trial`) read against its chain, all claims' in one batch.
+        Only the learned verdict's claims, under the sure-sentence rule's threshold."""
+        trials = {}
+        for i, (reading, decision) in enumerate(zip(readings, decisions)):
+            if reading.decider == LEARNED and reading.policy.sure_sentence_min is not None and decision.label == NEI:
+                candidates = bridge_trial(reading.task.claim.claim, reading.evidence)
+                if candidates:
+                    trials[i] = candidates
+        if not trials:
+            return decisions
+        pairs = [(readings[i].evidence[c.evidence].premise, claim) for i, candidates in trials.items()
+                 for c in candidates for claim in (c.linked_claim, c.described_claim)]
+        rows = iter(_predict(self.verifier, pairs, by_length))
+        checked = list(decisions)
+        for i, candidates in trials.items():
+            stances = [(Stance.from_row(next(rows)), Stance.from_row(next(rows))) for _ in candidates]
+            bridged = bridge_decision(candidates, [s for s, _ in stances], [s for _, s in stances],
+                                      readings[i].policy.sure_sentence_min, decisions[i])
+            checked[i] = bridged or decisions[i]
         return checked
 
     def _check_numbers(self, readings: list[_Reading], decisions: list[Decision], by_length: bool) -> list[Decision]:

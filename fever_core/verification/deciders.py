@@ -11,6 +11,8 @@
   other, decides. The regression learned FEVER's caution and discarded sure readings of the sentence that settles a
   claim written in plain words (``benchmarks/yardsticks/verdict-grounded/README.md``: what it gains on the
   hand-written claims and costs on FEVER).
+- :func:`parts_decision` and :func:`bridge_decision`: a claim that states several facts (compound, or two facts
+  joined through a description of a linked page) is decided by its facts, each read on its own.
 - :func:`best_sentence_rule`: the best-ranked judged sentence that bears on the claim decides, by the NEI rule. Why
   the best sentence alone: on FEVER the verifier often calls an on-topic sentence that says nothing about the claim
   SUPPORTS or REFUTES, so letting the most decisive of several sentences win turns NOT ENOUGH INFO claims into false
@@ -39,6 +41,7 @@ import numpy as np
 from fever_core.common.names import mentions_a_name, names_page
 from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, Stance
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
+from fever_core.verification.bridges import BridgeCandidate
 from fever_core.verification.evidence import JudgedSentence, Reading
 from fever_core.verification.learned import LearnedVerdict
 from fever_core.verification.number_check import NumberCheck
@@ -49,6 +52,8 @@ PAGE_RULE = "page_rule"
 :data:`~fever_core.verification.policy.RULE` name the other base deciders)."""
 SURE_SENTENCE = "sure_sentence"
 """The decider of :func:`sure_sentence`."""
+BRIDGE = "bridge"
+"""The decider of :func:`bridge_decision`: a two-hop claim read as the two facts it states through a linked page."""
 CLAIM_PARTS = "claim_parts"
 """The decider of :func:`parts_decision`: the facts a compound claim states, each checked on its own."""
 NUMBER_CHECK = "number_check"
@@ -221,6 +226,35 @@ def parts_decision(parts: Sequence[ClaimPart], decided: Decision) -> Decision | 
     return Decision(label, probabilities, CLAIM_PARTS, deciding, deciding, parts=tuple(parts))
 
 
+def bridge_decision(candidates: Sequence[BridgeCandidate], linked: Sequence[Stance], described: Sequence[Stance],
+                    minimum: float | None, decided: Decision) -> Decision | None:
+    """The decision of a two-hop claim read through a bridge (:func:`~fever_core.verification.bridges.bridge_trial`)
+    where ``decided`` is NOT ENOUGH INFO, else ``None``. ``linked`` and ``described`` are the verifier's stances of
+    each candidate's two facts against its chain. A candidate settles the claim when the verifier is sure (at least
+    ``minimum``) of both facts (SUPPORTS), or sure of one and sure the other is refuted (REFUTES; the bridge fitting
+    the description refutes the claim's own words only for a description of one thing); the surest candidate
+    decides (its least sure fact), and candidates that settle both ways decide nothing."""
+    if minimum is None or decided.label != NEI:
+        return None
+    settled = []
+    for candidate, first, second in zip(candidates, linked, described):
+        labels = (stance_label(first), stance_label(second))
+        sure = min(first.of(labels[0]), second.of(labels[1]))
+        if sure < minimum or NEI in labels or labels == (REFUTES, REFUTES) \
+                or (labels == (REFUTES, SUPPORTS) and not candidate.definite):  # "a city in Canada" is not only Ottawa
+            continue
+        label = SUPPORTS if labels == (SUPPORTS, SUPPORTS) else REFUTES
+        parts = (ClaimPart(candidate.linked_claim, labels[0], round(first.of(labels[0]), 6), candidate.evidence),
+                 ClaimPart(candidate.described_claim, labels[1], round(second.of(labels[1]), 6), candidate.evidence))
+        settled.append((sure, label, candidate, parts))
+    if not settled or len({label for _, label, _, _ in settled}) > 1:  # decides: one way, surely
+        return None
+    sure, label, candidate, parts = max(settled, key=lambda item: item[0])
+    probabilities = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: round(1.0 - sure, 6)}
+    probabilities[label] = round(sure, 6)
+    return Decision(label, probabilities, BRIDGE, [candidate.evidence], [candidate.evidence], parts=parts)
+
+
 def best_sentence_rule(evidence: Sequence[JudgedSentence], nei_threshold: float | None = None) -> Decision:
     """The best-sentence rule's decision: the best-ranked judged sentence that bears on the claim decides, by the NEI
     rule (``nei_threshold``; ``None``: the likeliest label), with its stance as the probabilities; with none, NOT
@@ -257,8 +291,8 @@ def counted_readings(decision: Decision, evidence: Sequence[JudgedSentence],
     if decision.numbers is not None and decision.deciding:
         numbers = decision.numbers
         read[decision.deciding[0]] = Reading(numbers.label, round(numbers.p_settled, 6), numbers.rewritten_claim)
-    if decision.decider == CLAIM_PARTS:
-        for part in decision.parts:
+    if decision.decider in (CLAIM_PARTS, BRIDGE):  # a deciding sentence shows the part it decided of the verdict's label
+        for part in sorted(decision.parts, key=lambda part: part.label == decision.label):
             if part.deciding is not None and (part.label == decision.label or part.deciding in decision.deciding):
                 read[part.deciding] = Reading(part.label, part.probability, part.claim)
     return read

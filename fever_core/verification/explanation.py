@@ -16,7 +16,7 @@ from fever_core.common.text import WORD_RE, content_words
 from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.verification.deciders import CLAIM_PARTS, CONTRAST_CHECK, NUMBER_CHECK, PAGE_RULE, Decision
+from fever_core.verification.deciders import BRIDGE, CLAIM_PARTS, CONTRAST_CHECK, NUMBER_CHECK, PAGE_RULE, Decision
 from fever_core.verification.evidence import JudgedSentence
 from fever_core.verification.numbers import number_mentions
 from fever_core.verification.policy import LEARNED, RULE
@@ -57,6 +57,9 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
         return f"The evidence found does not settle the claim (P(NOT ENOUGH INFO) = {p:.2f}). {why}", why
     best = evidence[decision.deciding[0]]
     sentence, title = best.sentence, best.sentence.title
+    if decision.decider == BRIDGE:
+        why = _bridge_why(decision, evidence)
+        return f"{verb} through {title} (P = {p:.2f}). {why}", why
     if decision.decider == CLAIM_PARTS:
         why = _parts_why(decision, evidence)
         return f"{verb} by its parts (P = {p:.2f}). {why}", why
@@ -85,6 +88,14 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
     if decision.decider == PAGE_RULE:
         return f"{verb} by {quote(sentence)}, a sentence of a page the claim names (P = {p:.2f}). {why}", why
     return f"{verb} by {quote(sentence)}. {why}", why
+
+
+def _bridge_why(decision: Decision, evidence: Sequence[JudgedSentence]) -> str:
+    """Why a bridge decides a two-hop claim: the two facts it was read as, and what the chain says of each."""
+    chain = evidence[decision.deciding[0]].sentence
+    via = chain.via.from_title if chain.via is not None else ""
+    facts = "; ".join(f"“{part.claim}” ({part.label.lower()} {part.probability:.2f})" for part in decision.parts)
+    return f"Read through {chain.title}, reached by a link from {via}, the claim states two facts: {facts}."
 
 
 def _parts_why(decision: Decision, evidence: Sequence[JudgedSentence]) -> str:

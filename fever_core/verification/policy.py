@@ -23,7 +23,9 @@ import numpy as np
 
 from fever_core.common.settings import CHECK_SETTING
 from fever_core.common.types import LABELS, NEI, Stance
-from fever_core.verification.learned import LearnedVerdict
+from fever_core.verification.calibration import Calibration
+from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
+from fever_core.verification.model_integrity import ModelDamaged
 
 DECIDERS = CHECK_SETTING["verdict"].choices
 """What a check may ask for, as the ``verdict`` check setting declares it: :data:`LEARNED` or :data:`RULE`."""
@@ -71,12 +73,16 @@ class VerdictPolicy:
             by the verifier and able to count in a verdict; those below are shown, not judged. Default 0.25.
         learned: the learned verdict with its joint weight and page rule; ``None``: the best-sentence rule decides.
         number_check: the claim's numbers are compared with the evidence's and decide where they settle it.
+        calibration: how often a verdict is right, from its decider's probability
+            (:class:`~fever_core.verification.calibration.Calibration`, in the learned verdict's file); ``None``: the
+            decider's probability is reported as it is.
     """
 
     nei_threshold: float | None = None
     min_evidence_score: float = MIN_EVIDENCE_SCORE
     learned: LearnedVerdict | None = None
     number_check: bool = CHECK_SETTING["number_check"].default
+    calibration: Calibration | None = None
 
     @classmethod
     def load(cls, model: str | Path) -> VerdictPolicy:
@@ -87,7 +93,9 @@ class VerdictPolicy:
             ModelDamaged: its learned verdict's file can't be used (see
                 :meth:`~fever_core.verification.learned.LearnedVerdict.load`).
         """
-        return replace(cls.from_config(model), learned=LearnedVerdict.load(model))
+        learned = LearnedVerdict.load(model)
+        return replace(cls.from_config(model), learned=learned,
+                       calibration=None if learned is None else _calibration(Path(model) / VERDICT_FILE))
 
     @classmethod
     def from_config(cls, model: str | Path) -> VerdictPolicy:
@@ -129,3 +137,16 @@ class VerdictPolicy:
     def page_rule_min(self) -> float | None:
         """The page rule's threshold (:func:`~fever_core.verification.deciders.page_rule`); ``None``: no page rule."""
         return None if self.learned is None else self.learned.subject_stance_min
+
+
+def _calibration(path: Path) -> Calibration | None:
+    """The calibration in a learned verdict's file (``None``: it has none). Raises :class:`ModelDamaged` for one that
+    can't be read."""
+    data = json.loads(path.read_text(encoding="utf-8")).get("calibration")
+    if data is None:
+        return None
+    try:
+        return Calibration.from_dict(data)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ModelDamaged(str(path.parent), f"{path} holds a calibration that can't be read ({exc}): restore the "
+                           "verifier folder from a copy.") from exc

@@ -29,6 +29,8 @@ class Verdict:
             INFO (as FEVER counts it) and ``deciding_evidence`` names the sentences to read.
         parts: the facts of a compound claim, each with its verdict and deciding sentence
             (:class:`~fever_core.verification.deciders.ClaimPart`); empty for a claim that states one fact.
+        calibrated: how often a verdict like this one is right, in [0, 1]
+            (:class:`~fever_core.verification.calibration.Calibration`); ``None`` for a verifier without a calibration.
     """
 
     label: str
@@ -40,12 +42,19 @@ class Verdict:
     decided_by: str = ""
     undecided: bool = False
     parts: list[ClaimPart] = field(default_factory=list)
+    calibrated: float | None = None
+
+    @property
+    def probability(self) -> float:
+        """The verdict's probability as people are told it, in [0, 1]: how often a verdict like it is right
+        (:attr:`calibrated`), else its decider's probability of its label."""
+        return self.probabilities[self.label] if self.calibrated is None else self.calibrated
 
     @classmethod
-    def of(cls, decision: Decision, reason: str, why: str) -> Verdict:
-        """The verdict a decision makes, with its words."""
+    def of(cls, decision: Decision, reason: str, why: str, calibrated: float | None = None) -> Verdict:
+        """The verdict a decision makes, with its words (and its calibrated probability)."""
         return cls(decision.label, decision.probabilities, reason, list(decision.deciding), list(decision.used), why,
-                   decision.decider, decision.undecided, list(decision.parts))
+                   decision.decider, decision.undecided, list(decision.parts), calibrated)
 
     @classmethod
     def from_dict(cls, data: dict) -> Verdict:
@@ -63,4 +72,5 @@ class Verdict:
             "decided_by": self.decided_by,
             "undecided": self.undecided,
             "parts": [part.to_dict() for part in self.parts],
+            "calibrated": self.calibrated,
         }

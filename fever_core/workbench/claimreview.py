@@ -288,7 +288,7 @@ def _review(result: CheckResult, provenance: Provenance, author: Author, publish
     node["additionalProperty"] = [
         *provenance.properties(),
         _property("feverLabel", verdict.label),
-        _property("probability", round(verdict.probabilities[verdict.label], 4), "probability"),
+        _property("probability", round(verdict.probability, 4), "probability"),
     ]
     return node
 
