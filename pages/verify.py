@@ -99,8 +99,9 @@ PROBABILITY_HELP = ("How often a verdict like this one is right, from 0 to 1: me
                     "(calibrated: of verdicts said at 0.7, about 7 in 10 were right), from how sure the rule or model "
                     "that decided was. It is an estimate, not a fact-check: read the deciding sentence.")
 EVIDENCE_LEGEND = (
-    "**stance**: the verifier's reading of that one sentence against the claim — its likeliest verdict and that "
-    "verdict's probability (0 to 1); *not judged* below the minimum evidence score. **score**: how closely the "
+    "**stance**: the verifier's reading of that one sentence against the claim, as it counted in the verdict — a "
+    "verdict and its probability (0 to 1); *read as* names the claim it read when that was a rewritten claim (the "
+    "number check's, a part's, a bridge's); *not judged* below the minimum evidence score. **score**: how closely the "
     "sentence matches the claim (similarity, about −1 to 1; higher is closer). **hop 2**: reached through a link "
     "in a first-hop sentence. **used**: the verdict rests on it — it mentions what the claim is about and its own "
     "stance is the verdict. Highlighted: the deciding sentence. On a phone, score, hop and used are in Details."
@@ -196,6 +197,18 @@ def quote_markdown(item: JudgedSentence, link: WikipediaLink) -> str:
     return f"> “{plain(e.text)}”\n>\n> — **{plain(e.title)}**, sentence {e.line} · {link.markdown()}"
 
 
+def parts_markdown(result: CheckResult) -> str:
+    """The facts a compound or two-hop claim was checked as, each with its verdict and the page of the sentence that
+    decided it, as a Markdown list (corpus and claim text escaped)."""
+    lines = [f"This claim was checked as {len(result.verdict.parts)} facts:"]
+    for part in result.verdict.parts:
+        by = (f" — {verdict_word(part.label)} {part.probability:.2f}, by the sentence from "
+              f"{plain(result.evidence[part.deciding].sentence.title)}" if part.deciding is not None
+              else f" — {verdict_word(part.label)}: no sentence settles it")
+        lines.append(f"- “{plain(part.claim)}”{by}")
+    return "\n".join(lines)
+
+
 def show_verdict(checked: CheckedClaim) -> None:
     """The verdict card: the verdict with its probability in words, the claim it answers, the one or two
     sentences that decide it, why, and a caution when it is close; then the probability of each label."""
@@ -233,6 +246,8 @@ def show_verdict(checked: CheckedClaim) -> None:
             for index in deciding:
                 item = result.evidence[index]
                 st.markdown(quote_markdown(item, checked.links[item.sentence.page_id]))
+        if verdict.parts:
+            st.markdown(parts_markdown(result))
         st.markdown("**Why:** " + plain(verdict.why or verdict.reason))
         caution = "" if verdict.undecided else uncertainty(verdict.probabilities)
         if caution:

@@ -504,6 +504,33 @@ def test_a_check_kept_before_verdicts_named_their_evidence_reopens_saying_so(ope
     assert any(c.value.startswith("Not recorded: this check was kept by an older version") for c in at.caption)
 
 
+def test_an_undecided_verdict_its_parts_and_a_rewritten_reading_show_as_the_verdict_counted_them(
+        open_page, data_dir, checker, monkeypatch):
+    from fever_core.verification import Reading
+    from fever_core.verification.deciders import ClaimPart
+
+    result = checker.check("Fox 2000 Pictures released the film Soul Food.")
+    judged = [i for i, item in enumerate(result.evidence) if item.stance is not None]
+    first = judged[0]
+    result.evidence[first].reading = Reading("REFUTES", 0.97, "Fox 2000 Pictures released the film Soul Train.")
+    verdict = result.verdict
+    verdict.label, verdict.undecided, verdict.deciding_evidence, verdict.used_evidence = (
+        "NOT ENOUGH INFO", True, [first], [first])
+    verdict.parts = [ClaimPart("Fox 2000 Pictures released a film.", "SUPPORTS", 0.95, first),
+                     ClaimPart("The film is Soul Food.", "NOT ENOUGH INFO")]
+    entry = history_of(data_dir).add(result, {"corpus": "fixture"})
+    monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")
+    at = open_page("verify", query_params={"history": str(entry)})
+    assert not at.exception
+    assert verdicts(at) == ["Verdict: :gray[Undecided]"]
+    assert any("No sentence settles this claim on its own" in m.value for m in at.markdown)
+    assert any(m.value.startswith("This claim was checked as 2 facts:") and "Supported 0.95" in m.value
+               and "no sentence settles it" in m.value for m in at.markdown)
+    stances = list(evidence_of(at)["stance"])
+    assert any(stance.startswith("Refuted 0.97 (read as “Fox 2000 Pictures released the film Soul Train")
+               for stance in stances)  # the claim as read, escaped as the table's Markdown needs
+
+
 def test_history_checks_again_through_the_check_s_permalink(app_env, app_corpus):
     permalink = {"claim": MUNICH_CLAIM, "corpus": app_corpus, "sentences_k": "2"}
     at = open_frame(permalink)

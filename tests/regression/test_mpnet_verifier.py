@@ -74,6 +74,10 @@ CAPITAL_PAGES = [
      "the United States from 2009 to 2017 ."},
     {"id": "Nile", "lines": "0\tThe Nile is a major river in northeastern Africa .\n"
      "1\tAt 7,088 kilometres long , it is the longest river in Africa ."},
+    {"id": "Boat", "lines": "0\tA boat is a watercraft of a large range of types and sizes , but generally smaller "
+     "than a ship , which is distinguished by its larger size or capacity ."},
+    {"id": "Eiffel_Tower", "lines": "0\tThe Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris "
+     ", France .\n1\tIt was constructed from 1887 to 1889 as the centerpiece of the 1889 World's Fair ."},
 ]
 
 
@@ -121,3 +125,37 @@ def test_the_default_checker_gets_the_capitals_right_end_to_end(default_checker,
 def test_numbers_ordinals_and_qualifiers_are_checked_not_guessed(default_checker, claim, label, why):
     verdict = default_checker.check(claim).verdict
     assert (verdict.label, verdict.why) == (label, why), verdict.reason
+
+
+@pytest.mark.parametrize("claim", [
+    "Oslo is the capital of Sweden.", "Barack Obama was the 45th president of the United States.",
+    "The Nile is more than 7,000 kilometres long.", "A boat is generally bigger than a ship.",
+    "The Eiffel Tower is in Paris and was built between 1887 and 1889.",
+    "The Eiffel Tower stands in Berlin and was built between 1887 and 1889.", "Oslo has a famous opera house.",
+])
+def test_no_verdict_contradicts_the_reading_its_deciding_sentences_are_shown_with(default_checker, claim):
+    result = default_checker.check(claim)
+    verdict = result.verdict
+    if verdict.label != NEI:
+        assert verdict.deciding_evidence, verdict.reason
+        assert all(result.evidence[i].reading.label == verdict.label for i in verdict.deciding_evidence)
+    assert all((item.reading is None) == (item.stance is None) for item in result.evidence)
+
+
+def test_the_number_checks_row_shows_the_rewritten_claim_it_read(default_checker):
+    result = default_checker.check("Barack Obama was the 45th president of the United States.")
+    row = result.evidence[result.verdict.deciding_evidence[0]].reading
+    assert (row.label, row.claim_read) == (REFUTES, "Barack Obama was the 44th president of the United States.")
+
+
+def test_a_comparative_said_the_wrong_way_round_is_refuted(default_checker):
+    verdict = default_checker.check("A boat is generally bigger than a ship.").verdict
+    assert (verdict.label, verdict.decided_by) == (REFUTES, "contrast_check"), verdict.reason
+    assert verdict.why == "The sentence from Boat says smaller, where the claim says bigger."
+
+
+def test_a_compound_claim_is_checked_as_its_parts(default_checker):
+    verdict = default_checker.check("The Eiffel Tower stands in Berlin and was built between 1887 and 1889.").verdict
+    assert [part.claim for part in verdict.parts] == ["The Eiffel Tower stands in Berlin.",
+                                                      "The Eiffel Tower was built between 1887 and 1889."]
+    assert verdict.label == REFUTES and verdict.decided_by == "claim_parts", verdict.reason
