@@ -142,8 +142,8 @@ def test_check_says_when_a_claim_was_checked_before_and_why_a_history_can_t_be_r
         folders[name] = tmp_path / name
         folders[name].mkdir()
         (folders[name] / "corpora").symlink_to(settings.data_dir / "corpora", target_is_directory=True)
-    HistoryStore(folders["kept"] / "history.sqlite").add(checker.check("Fox 2000 Pictures released the film Soul Food."),
-                                                         {})
+    key = HistoryStore(folders["kept"] / "history.sqlite").add(
+        checker.check("Fox 2000 Pictures released the film Soul Food."), {})
     (folders["damaged"] / "history.sqlite").write_bytes(b"not a database" * 100)
     for name, claim in (("kept", "The film Soul Food was released by Fox 2000 Pictures."),
                         ("kept", "Edinburgh is the capital of Scotland."),
@@ -155,7 +155,7 @@ def test_check_says_when_a_claim_was_checked_before_and_why_a_history_can_t_be_r
         if claim.startswith("The film") and name == "kept":
             assert said == ["Checked before: 'Fox 2000 Pictures released the film Soul Food.', "
                             f"{checker.check('Fox 2000 Pictures released the film Soul Food.').verdict.label}, "
-                            "just now (history entry 1)"]
+                            f"just now (history entry {key})"]
         else:
             assert said == []
         assert ("history database" in out.err and "is damaged" in out.err) == (name == "damaged")
