@@ -1,7 +1,7 @@
 """Check a text: an article, a speech, a transcript, pasted or read from a ``.txt``, ``.md`` or ``.html`` file.
 
-:mod:`~fever_core.text_check.reading` (the plain text of a paste or a file: HTML through a real parser, scripts
-dropped; binary files and texts over 1 MB refused), :mod:`~fever_core.text_check.worthiness` (the sentences with
+:mod:`~fever_core.text_check.reading` (the plain text of a paste or a file: HTML read in linear time, scripts
+dropped; binary files, texts over 1 MB and pages of more markup than text refused), :mod:`~fever_core.text_check.worthiness` (the sentences with
 their offsets, and which are worth checking, with why: a transparent scorer on spaCy's parse) and
 :mod:`~fever_core.text_check.check` (the chosen sentences checked through the batch runner: a :class:`TextCheck`).
 The CLI's ``check-text``, the service's ``/check-text`` and the "Check a text" page use it.
