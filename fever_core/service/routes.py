@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import APIKeyHeader
 from starlette.concurrency import run_in_threadpool
 
-from fever_core.common import Claim
+from fever_core.common import Claim, clean_json_text
 from fever_core.corpus import list_corpora
 from fever_core.evaluation import BatchRow
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError
@@ -43,14 +43,23 @@ from fever_core.service.schemas import (
 )
 from fever_core.service.state import ClaimRequest, Service
 from fever_core.text_check import NothingToCheck, TextCheck, TextReadError, find_sentences, plain_text, sentence_claims
-from fever_core.workbench import JSONLD_MEDIA_TYPE, Author, checker_provenance, claim_review
+from fever_core.workbench import JSONLD_MEDIA_TYPE, Author, checker_provenance, claim_review, review_url, to_jsonld
 
 CLAIMREVIEW = {"description": "the check as a schema.org ClaimReview (https://schema.org/ClaimReview)",
                "content": {JSONLD_MEDIA_TYPE: {"schema": {"type": "object"}}}}
 
 
 class JSONLDResponse(CleanJSONResponse):
+    """A JSON-LD document as :func:`~fever_core.workbench.to_jsonld` writes it: safe to paste into a web page's
+    ``<script>`` (``<``, ``>`` and ``&`` escaped)."""
+
     media_type = JSONLD_MEDIA_TYPE
+
+    def render(self, content) -> bytes:
+        try:
+            return to_jsonld(content).encode("utf-8")
+        except UnicodeEncodeError:
+            return to_jsonld(clean_json_text(content)).encode("utf-8")
 
 
 def add_routes(app: FastAPI, service: Service) -> None:
@@ -109,6 +118,8 @@ def add_checking_routes(app: FastAPI, service: Service, guarded: list[Dependency
         `additionalProperty` (docs/service.md)."""
         try:
             author = Author(body.author if body.author is not None else Author.name, body.author_type)
+            if body.url is not None:
+                review_url(body.url)
         except ValueError as exc:
             raise ServiceError(422, "invalid_request", str(exc)) from None
         result = await check_one(body, request)

@@ -99,6 +99,19 @@ def test_check_writes_its_claimreview_with_the_author_and_the_provenance(setting
     assert facts["verifierChecksum"][0].startswith("blake2b-128:") and facts["corpusChecksum"][0].startswith("sha256:")
 
 
+def test_check_s_claimreview_file_pasted_into_a_page_s_script_is_one_script(settings, workspace, tiny_nli_model,
+                                                                            tmp_path, capsys):
+    from tests.jsonld import scripts_when_embedded
+
+    out = tmp_path / "review.jsonld"
+    claim = "Jaws is a film.</script><script>alert(1)</script>"
+    assert main(["--data-dir", str(settings.data_dir), "check", claim, "--corpus", "fixture", "--model",
+                 str(tiny_nli_model), "--claimreview", str(out), "--author", "Desk </script> & co"]) == 0
+    text = out.read_text(encoding="utf-8")
+    (script,) = scripts_when_embedded(text)  # issue 44, item 4: the claim can't end the script
+    assert json.loads(script)["claimReviewed"] == claim and "<" not in text
+
+
 def test_check_batch_writes_one_claimreview_graph_of_the_claims_it_could_check(settings, workspace, tiny_nli_model,
                                                                                 tmp_path, capsys):
     from tests.jsonld import expand
