@@ -108,11 +108,11 @@ def read_text(upload, pasted: str) -> Draft | None:
             source, text = upload.name, text_of_bytes(upload.getvalue(), upload.name)
         else:
             source, text = "pasted text", plain_text(pasted)
-    except TextReadError as exc:
+        with st.spinner("Finding the sentences worth checking…"):
+            return Draft(uuid.uuid4().hex[:12], source, text, find_sentences(text))
+    except TextReadError as exc:  # (too many sentences, or too long to split, included)
         st.error(plain(f"Can't read the text: {exc}"))
         return None
-    with st.spinner("Finding the sentences worth checking…"):
-        return Draft(uuid.uuid4().hex[:12], source, text, find_sentences(text))
 
 
 def text_form() -> None:

@@ -276,6 +276,9 @@ class LimitsOut(BaseModel):
     max_connections: int = Field(description="requests in progress at once; beyond, 503 with Retry-After "
                                  "(/health is always answered)")
     max_batch: int = Field(description="claims verified together at most (1: no micro-batching)")
+    max_text_sentences: int = Field(description="sentences a /check-text text may have; beyond, 413 text_too_large")
+    split_timeout_s: float = Field(description="seconds splitting a /check-text text into sentences may take; "
+                                   "beyond, 413 text_too_large")
 
 
 class CorporaResponse(BaseModel):

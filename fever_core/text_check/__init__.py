@@ -27,11 +27,18 @@ from fever_core.text_check.reading import (
     read_text_file,
     text_of_bytes,
 )
-from fever_core.text_check.worthiness import TextSentence, find_sentences
+from fever_core.text_check.worthiness import (
+    MAX_TEXT_SENTENCES,
+    SPLIT_SECONDS,
+    TextSentence,
+    TextTooLarge,
+    estimate_sentences,
+    find_sentences,
+)
 
 __all__ = [
-    "MAX_TEXT_BYTES", "TEXT_KINDS",
-    "CheckedSentence", "NothingToCheck", "TextCheck", "TextReadError", "TextSentence",
-    "check_text", "find_sentences", "html_to_text", "markdown_to_text", "plain_text", "read_text_file",
+    "MAX_TEXT_BYTES", "MAX_TEXT_SENTENCES", "SPLIT_SECONDS", "TEXT_KINDS",
+    "CheckedSentence", "NothingToCheck", "TextCheck", "TextReadError", "TextSentence", "TextTooLarge",
+    "check_text", "estimate_sentences", "find_sentences", "html_to_text", "markdown_to_text", "plain_text", "read_text_file",
     "sentence_claims", "text_of_bytes", "worthy_indexes",
 ]

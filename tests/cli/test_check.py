@@ -2,6 +2,7 @@
 
 import json
 import math
+import time
 
 import pytest
 
@@ -217,3 +218,13 @@ def test_check_text_refuses_a_binary_file_and_a_text_with_nothing_to_check_befor
     assert "error: None of the text's 3 sentences looks worth checking" in capsys.readouterr().err
     assert main([*options, str(chat), *checker_options, "--out", str(tmp_path / "out.csv")]) == 2
     assert "give a .jsonl file" in capsys.readouterr().err
+
+
+def test_check_text_refuses_a_text_of_too_many_sentences_at_once_before_any_model_loads(tmp_path, capsys):
+    tiny = tmp_path / "tiny.txt"
+    tiny.write_text("Yes.\n\n" * 20_000)  # issue 44, item 3: 69 s of splitting before it said nothing_to_check
+    started = time.perf_counter()
+    assert main(["--data-dir", "/nonexistent", "check-text", str(tiny), "--corpus", "nothing", "--model",
+                 "/nonexistent"]) == 2
+    assert time.perf_counter() - started < 2.0
+    assert "error: The text has about 20,001 sentences; at most 5,000 are split" in capsys.readouterr().err
