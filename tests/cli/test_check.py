@@ -228,3 +228,23 @@ def test_check_text_refuses_a_text_of_too_many_sentences_at_once_before_any_mode
                  "/nonexistent"]) == 2
     assert time.perf_counter() - started < 2.0
     assert "error: The text has about 20,001 sentences; at most 5,000 are split" in capsys.readouterr().err
+
+
+def test_check_on_a_corpus_not_built_yet_says_so_and_about_how_long_before_building_it(tmp_path, tiny_nli_model,
+                                                                                        capsys):
+    from tests.conftest import write_jsonl
+
+    pages = write_jsonl(tmp_path / "pages.jsonl", [{"id": "Jaws", "lines": "0\tJaws is a 1975 film by Steven Spielberg ."}])
+    data = tmp_path / "data"
+    assert main(["--data-dir", str(data), "corpus", "build", "films", "--source", f"fever:{pages}"]) == 0
+    for built in ("dense.json", "dense.faiss"):  # as a first build that stopped before its index
+        (data / "corpora" / "films" / built).unlink()
+    capsys.readouterr()
+    assert main(["--data-dir", str(data), "check", "Jaws is a film.", "--corpus", "films", "--model",
+                 str(tiny_nli_model)]) == 0
+    said = capsys.readouterr().err  # issue 44, item 5: a word before the build, not a bare progress bar
+    assert said.startswith("Building the films corpus for the first time (about 1 minute on two CPU cores: 1 sentence "
+                           "to embed)… `python -m fever_core corpus build films` builds it ahead of time.")
+    assert main(["--data-dir", str(data), "check", "Jaws is a film.", "--corpus", "films", "--model",
+                 str(tiny_nli_model)]) == 0
+    assert "Building" not in capsys.readouterr().err  # built: nothing to say
