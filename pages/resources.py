@@ -179,7 +179,8 @@ def keep_browser_session() -> None:
 
 def history_session(settings: Settings) -> str | None:
     """Whose checks History lists and clears, and Verify opens: this browser session's (and, to open, the shared
-    ones), or everyone's (``None``) when the server was started with a shared history (``FEVER_SHARED_HISTORY=1``, :class:`~fever_core.common.settings.Settings`)."""
+    ones), or everyone's (``None``) when the server was started with a shared history (``FEVER_SHARED_HISTORY=1``,
+    :class:`~fever_core.common.settings.Settings`)."""
     return None if settings.shared_history else browser_session()
 
 

@@ -181,7 +181,8 @@ def check_text(checker: Checker, corpus: str, result: SurfacesResult) -> None:
     with serving(checker, corpus, ServiceConfig(api_key="")) as port:
         for name, text in texts.items():
             status, data, _, seconds = _post(port, "/check-text", {"text": text})
-            answers[name] = {"status": status, "code": data.get("data", {}).get("code", ""), "seconds": round(seconds, 2)}
+            code = data.get("data", {}).get("code", "")
+            answers[name] = {"status": status, "code": code, "seconds": round(seconds, 2)}
             if status != 413 or seconds > WITHIN_S:
                 result.failures.append(f"check-text: {name} answered {status} in {seconds:.1f} s (413 within "
                                        f"{WITHIN_S} s expected)")
@@ -213,7 +214,8 @@ def claimreview(checker: Checker, corpus: str, result: SurfacesResult) -> None:
         scripts["POST /claimreview"] = scripts_when_embedded(text)
         for url in ('https://example.org/"><script>alert(1)</script>', "https://example.org/<b>"):
             refused.append(_post(port, "/claimreview", {"claim": BREAKOUT, "url": url})[0] == 422)
-    result.claimreview = {"scripts": {name: len(found) for name, found in scripts.items()}, "urls_refused": all(refused)}
+    result.claimreview = {"scripts": {name: len(found) for name, found in scripts.items()},
+                          "urls_refused": all(refused)}
     for name, found in scripts.items():
         whole = len(found) == 1 and json.loads(found[0]).get("claimReviewed") == BREAKOUT
         if not whole:

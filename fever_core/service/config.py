@@ -62,5 +62,6 @@ class ServiceConfig:
         if self.max_instances > self.max_queue:
             raise ValueError(f"max_instances ({self.max_instances}) can't exceed max_queue ({self.max_queue}): "
                              "a /predict request that big could never be queued.")
-        if min(self.timeout_s, self.header_timeout_s, self.body_timeout_s, self.split_timeout_s) <= 0 or self.batch_wait_ms < 0:
+        timeouts = (self.timeout_s, self.header_timeout_s, self.body_timeout_s, self.split_timeout_s)
+        if min(timeouts) <= 0 or self.batch_wait_ms < 0:
             raise ValueError("The timeouts must be positive and the batch wait at least 0.")

@@ -1,8 +1,9 @@
 """Check a text: an article, a speech, a transcript, pasted or read from a ``.txt``, ``.md`` or ``.html`` file.
 
 :mod:`~fever_core.text_check.reading` (the plain text of a paste or a file: HTML read in linear time, scripts
-dropped; binary files, texts over 1 MB and pages of more markup than text refused), :mod:`~fever_core.text_check.worthiness` (the sentences with
-their offsets, and which are worth checking, with why: a transparent scorer on spaCy's parse) and
+dropped; binary files, texts over 1 MB and pages of more markup than text refused),
+:mod:`~fever_core.text_check.worthiness` (the sentences with their offsets, and which are worth checking, with why: a
+transparent scorer on spaCy's parse; a text of too many sentences, or too slow to split, refused) and
 :mod:`~fever_core.text_check.check` (the chosen sentences checked through the batch runner: a :class:`TextCheck`).
 The CLI's ``check-text``, the service's ``/check-text`` and the "Check a text" page use it.
 """
@@ -39,6 +40,6 @@ from fever_core.text_check.worthiness import (
 __all__ = [
     "MAX_TEXT_BYTES", "MAX_TEXT_SENTENCES", "SPLIT_SECONDS", "TEXT_KINDS",
     "CheckedSentence", "NothingToCheck", "TextCheck", "TextReadError", "TextSentence", "TextTooLarge",
-    "check_text", "estimate_sentences", "find_sentences", "html_to_text", "markdown_to_text", "plain_text", "read_text_file",
-    "sentence_claims", "text_of_bytes", "worthy_indexes",
+    "check_text", "estimate_sentences", "find_sentences", "html_to_text", "markdown_to_text", "plain_text",
+    "read_text_file", "sentence_claims", "text_of_bytes", "worthy_indexes",
 ]

@@ -6,8 +6,8 @@ embedded documents hold is dropped, and nothing is ever run. (Python's :class:`h
 quadratic time on some malformed documents under 1 MB, comments or attributes left open by the thousand, and libxml2's
 on end tags under deep nesting: minutes; here a 1 MB document of any kind reads in about a second, and one of more
 than :data:`MAX_HTML_TAGS` tags, or that takes over :data:`HTML_SECONDS`, is refused.) Markdown is plain text, less
-its link, emphasis, heading and quote marks. A file that is not text (a PDF, a Word document, an image) is refused, and so is a text
-over :data:`MAX_TEXT_BYTES`; each with a message saying what to do.
+its link, emphasis, heading and quote marks. A file that is not text (a PDF, a Word document, an image) is refused, and
+so is a text over :data:`MAX_TEXT_BYTES`; each with a message saying what to do.
 """
 
 from __future__ import annotations

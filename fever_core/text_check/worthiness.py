@@ -181,8 +181,8 @@ def find_sentences(text: str, max_sentences: int = MAX_TEXT_SENTENCES, max_secon
     """
     estimate = estimate_sentences(text)
     if estimate > max_sentences:
-        raise TextTooLarge(f"The text has about {estimate:,} sentences; at most {max_sentences:,} are split and checked "
-                           "at once. Check it in parts, or only the part you need.")
+        raise TextTooLarge(f"The text has about {estimate:,} sentences; at most {max_sentences:,} are split and "
+                           "checked at once. Check it in parts, or only the part you need.")
     deadline = time.monotonic() + max_seconds
     nlp = load_spacy("full")
     blocks = list(_blocks(text))

@@ -12,7 +12,14 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from fever_core.corpus.build import LIVE_CORPUS, NAMED_CORPORA, STORE_FILE, corpus_dir, corpus_specs, ensure_corpus_store
+from fever_core.corpus.build import (
+    LIVE_CORPUS,
+    NAMED_CORPORA,
+    STORE_FILE,
+    corpus_dir,
+    corpus_specs,
+    ensure_corpus_store,
+)
 from fever_core.corpus.sources import embedded
 from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.claim_analysis import ClaimAnalysis

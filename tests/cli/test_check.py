@@ -234,7 +234,8 @@ def test_check_on_a_corpus_not_built_yet_says_so_and_about_how_long_before_build
                                                                                         capsys):
     from tests.conftest import write_jsonl
 
-    pages = write_jsonl(tmp_path / "pages.jsonl", [{"id": "Jaws", "lines": "0\tJaws is a 1975 film by Steven Spielberg ."}])
+    pages = write_jsonl(tmp_path / "pages.jsonl",
+                        [{"id": "Jaws", "lines": "0\tJaws is a 1975 film by Steven Spielberg ."}])
     data = tmp_path / "data"
     assert main(["--data-dir", str(data), "corpus", "build", "films", "--source", f"fever:{pages}"]) == 0
     for built in ("dense.json", "dense.faiss"):  # as a first build that stopped before its index

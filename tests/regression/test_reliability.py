@@ -3,7 +3,17 @@ fixture corpus and the tiny NLI model, asserting their invariants. The full suit
 
 from dataclasses import replace
 
-from benchmarks.reliability import damaged, hostile, live_api, messages, models, portable, service_flood, surfaces, writes
+from benchmarks.reliability import (
+    damaged,
+    hostile,
+    live_api,
+    messages,
+    models,
+    portable,
+    service_flood,
+    surfaces,
+    writes,
+)
 
 TIMEOUT_S = 2.0
 

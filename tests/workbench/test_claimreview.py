@@ -202,7 +202,8 @@ BREAKOUT = "Jaws is a film.</script><script>alert(1)</script><!--"
 
 def test_an_export_pasted_into_a_page_s_script_is_one_script_whatever_its_claims_hold(checker, provenance):
     result = checker.check(BREAKOUT)
-    for document in (claim_review(result, provenance, Author("Desk </script> & <b>"), url="https://example.org/c?a=1&b"),
+    author = Author("Desk </script> & <b>")
+    for document in (claim_review(result, provenance, author, url="https://example.org/c?a=1&b"),
                      claim_reviews([result, result], provenance)):
         (script,) = scripts_when_embedded(to_jsonld(document))
         assert json.loads(script) == document  # the whole export, read back as it was

@@ -77,8 +77,8 @@ def test_an_empty_data_folder_says_the_embedded_corpus_is_built_first_and_about_
 def test_a_built_corpus_has_nothing_to_build_and_one_whose_build_stopped_resumes_saying_so(settings, workspace,
                                                                                              tmp_path):
     assert pending_build("fixture", settings) is None
-    pages = write_jsonl(tmp_path / "pages.jsonl", [
-        {"id": f"Page_{n}", "lines": "\n".join(f"{i}\tSentence {i} of page {n} ." for i in range(3))} for n in range(5)])
+    lines = ["\n".join(f"{i}\tSentence {i} of page {n} ." for i in range(3)) for n in range(5)]
+    pages = write_jsonl(tmp_path / "pages.jsonl", [{"id": f"Page_{n}", "lines": lines[n]} for n in range(5)])
     mine = Settings.from_env({}, data_dir=tmp_path / "data")
     built = open_workspace("pages", mine, specs=[f"fever:{pages}"], progress=False)
     (built.folder / "dense.partial").mkdir()
