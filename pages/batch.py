@@ -88,7 +88,7 @@ def start_batch(settings: Settings, ui: UiSettings, claims: list[Claim], source:
     """Start checking the claims in the background with the sidebar's settings, each kept in the history,
     and draw the page again (its form disabled while the batch runs)."""
     batch = Batch(BatchJob(claims), source, ui, settings)
-    check_in_background("batch", batch, ui, settings, lambda row, earlier, entry_id: batch.earlier.append(earlier))
+    check_in_background("batch", batch, ui, settings, lambda row, earlier, key: batch.earlier.append(earlier))
 
 
 def batch_form(settings: Settings, ui: UiSettings, running: bool) -> None:

@@ -85,14 +85,14 @@ class Draft:
 @dataclass(frozen=True)
 class TextBatch:
     """A text being checked, or checked, as the page knows it: the job checking its chosen sentences, the text, the
-    settings, each checked sentence's history entry and its best earlier check (filled in by the job's thread as it
+    settings, each checked sentence's history key and its best earlier check (filled in by the job's thread as it
     goes; see :func:`~pages.resources.check_in_background`)."""
 
     job: BatchJob
     draft: Draft
     chosen: list[int]
     ui: UiSettings
-    history: dict[int, int] = field(default_factory=dict)
+    history: dict[int, str] = field(default_factory=dict)
     earlier: dict[int, EarlierCheck] = field(default_factory=dict)
 
     def checked(self) -> TextCheck:
@@ -108,11 +108,11 @@ def read_text(upload, pasted: str) -> Draft | None:
             source, text = upload.name, text_of_bytes(upload.getvalue(), upload.name)
         else:
             source, text = "pasted text", plain_text(pasted)
-    except TextReadError as exc:
+        with st.spinner("Finding the sentences worth checking…"):
+            return Draft(uuid.uuid4().hex[:12], source, text, find_sentences(text))
+    except TextReadError as exc:  # (too many sentences, or too long to split, included)
         st.error(plain(f"Can't read the text: {exc}"))
         return None
-    with st.spinner("Finding the sentences worth checking…"):
-        return Draft(uuid.uuid4().hex[:12], source, text, find_sentences(text))
 
 
 def text_form() -> None:
@@ -162,11 +162,11 @@ def start_checking(ui: UiSettings, draft: Draft, chosen: list[int]) -> None:
         return
     batch = TextBatch(BatchJob(claims), draft, [int(claim.id) for claim in claims], ui)
 
-    def keep(row: BatchRow, earlier: EarlierCheck | None, entry_id: int | None) -> None:
+    def keep(row: BatchRow, earlier: EarlierCheck | None, key: str | None) -> None:
         if earlier is not None:
             batch.earlier[int(row.claim.id)] = earlier
-        if entry_id is not None:
-            batch.history[int(row.claim.id)] = entry_id
+        if key is not None:
+            batch.history[int(row.claim.id)] = key
 
     check_in_background("text", batch, ui, settings, keep)
 
@@ -201,10 +201,10 @@ def marked_text(checked: TextCheck, numbers: dict[int, int]) -> str:
 def open_card(batch: TextBatch, item: CheckedSentence) -> None:
     """Open the sentence's verdict card in Verify: as it was checked (from the history), or, where the history
     could not keep it, checked again there with the same corpus and settings."""
-    entry_id = batch.history.get(item.sentence.index)
-    if entry_id is not None:
+    key = batch.history.get(item.sentence.index)
+    if key is not None:
         st.session_state.pop("history_opened", None)  # the same card opened a second time opens again
-        st.switch_page("pages/verify.py", query_params={"history": str(entry_id)})
+        st.switch_page("pages/verify.py", query_params={"history": key})
     params = permalink_params(item.sentence.claim, batch.ui, settings)
     check_on_verify(params, settings)
     st.switch_page("pages/verify.py", query_params=params)

@@ -1,8 +1,10 @@
 """History: the checks this browser session made (on Verify and in batches), newest first, or everyone's when
 the server was started with a shared history (``FEVER_SHARED_HISTORY=1``). Search it (the search stays while
 the person visits other pages), re-open a check in Verify as it was made (without checking it again) or check
-it again with its corpus and settings, and clear it (after a confirmation). No server path is shown. A history
-file that can't be used is named with the reason; a damaged one can be moved aside (kept, renamed)."""
+it again with its corpus and settings, share it (its link then opens it in any browser, until sharing stops), and
+clear it (after a confirmation). A check is private to the session that made it until it is shared. No server path
+is shown. A history file that can't be used is named with the reason; a damaged one can be moved aside (kept,
+renamed)."""
 
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ def entries_table(entries: list[HistoryEntry]) -> pd.DataFrame:
         "checked": checked_at(e), "claim": e.claim, "verdict": verdict_word(e.verdict),
         PROBABILITY: round(e.confidence, 3),
         "deciding sentence": e.deciding_sentence, "page": e.deciding_page, "corpus": corpus_label(e.corpus),
-        "from": "batch" if e.batch else "Verify",
+        "from": "batch" if e.batch else "Verify", "shared": e.shared,
     } for e in entries])
 
 
@@ -44,24 +46,50 @@ def describe(entry: HistoryEntry) -> str:
     return f"{checked_at(entry)} · {verdict_word(entry.verdict)} · {claim}"
 
 
-def open_entry(settings: Settings, entries: list[HistoryEntry]) -> None:
+def open_entry(settings: Settings, history: HistoryStore, entries: list[HistoryEntry], session: str | None) -> None:
     """Choose a check (the choice stays while the person visits other pages), then open it in Verify as it was
     made, or check it again there with its corpus and settings (the sidebar takes them, as from a permalink),
-    which keeps the new check in the history."""
-    by_id = {entry.entry_id: entry for entry in entries}
+    which keeps the new check in the history; or share it (:func:`share_entry`)."""
+    by_key = {entry.key: entry for entry in entries if entry.key}  # (none in a read-only history of an old version)
+    if not by_key:
+        return
     chosen = st.session_state.get("history_choice")
-    entry = by_id[synced_widget(st.selectbox, "Check", "_history_choice", chosen if chosen in by_id else next(iter(by_id)),
-                                partial(st.session_state.__setitem__, "history_choice"), options=list(by_id),
-                                format_func=lambda entry_id: describe(by_id[entry_id]))]
-    st.session_state["history_choice"] = entry.entry_id
-    cols = st.columns([1, 1, 3])
+    entry = by_key[synced_widget(st.selectbox, "Check", "_history_choice", chosen if chosen in by_key else
+                                 next(iter(by_key)), partial(st.session_state.__setitem__, "history_choice"),
+                                 options=list(by_key), format_func=lambda key: describe(by_key[key]))]
+    st.session_state["history_choice"] = entry.key
+    cols = st.columns([1, 1, 1, 2])
     if cols[0].button("Open in Verify", type="primary", help="Shows the check as it was made, without checking again"):
         st.session_state.pop("history_opened", None)  # the same check opened a second time opens again
-        st.switch_page("pages/verify.py", query_params={"history": str(entry.entry_id)})
+        st.switch_page("pages/verify.py", query_params={"history": entry.key})
     if cols[1].button("Check again", help="Checks the claim again in Verify, with the corpus and settings it had"):
         params = permalink_params(entry.claim, settings_of(entry.settings, settings), settings)
         check_on_verify(params, settings)  # checked even when it is the address of the last check
         st.switch_page("pages/verify.py", query_params=params)
+    share_entry(cols[2], history, entry, session)
+
+
+def share_entry(column, history: HistoryStore, entry: HistoryEntry, session: str | None) -> None:
+    """"Share link": mark the check shared, so that its link opens it in any browser, and show the link; "Stop
+    sharing" makes it private again (its link then opens nothing elsewhere). Unshared, a check opens only in the
+    browser session that made it."""
+    if not entry.shared:
+        if column.button("Share link", disabled=history.read_only,
+                         help="Lets anyone with the link open this check (until you stop sharing it)"):
+            history.share(entry.key, session)
+            st.rerun()
+        return
+    if column.button("Stop sharing", help="Its link stops opening it in other browsers"):
+        history.share(entry.key, session, shared=False)
+        st.rerun()
+    st.caption("Shared: anyone with this link opens the check as it was made (this workbench's address, then):")
+    st.code(f"{share_base()}?history={entry.key}", language=None)
+
+
+def share_base() -> str:
+    """The address a shared check's link starts with: this workbench's Verify page as the browser reached it."""
+    url = st.context.url or ""
+    return url.split("?")[0].rsplit("/history", 1)[0].rstrip("/") + "/"
 
 
 def clear_history(history: HistoryStore, kept: int, session: str | None) -> None:
@@ -99,7 +127,7 @@ def show_history(settings: Settings, history: HistoryStore, session: str | None)
     if entries:
         st.dataframe(entries_table(entries), hide_index=True, width="stretch",
                      column_config={PROBABILITY: st.column_config.NumberColumn(format="%.2f", help=PROBABILITY_HELP)})
-        open_entry(settings, entries)
+        open_entry(settings, history, entries, session)
     elif kept:
         st.info(plain(f"No check holds every word of “{words}”."))
     else:

@@ -178,14 +178,15 @@ def keep_browser_session() -> None:
 
 
 def history_session(settings: Settings) -> str | None:
-    """Whose checks History reads and clears: this browser session's, or everyone's (``None``) when the server
-    was started with a shared history (``FEVER_SHARED_HISTORY=1``, :class:`~fever_core.common.settings.Settings`)."""
+    """Whose checks History lists and clears, and Verify opens: this browser session's (and, to open, the shared
+    ones), or everyone's (``None``) when the server was started with a shared history (``FEVER_SHARED_HISTORY=1``,
+    :class:`~fever_core.common.settings.Settings`)."""
     return None if settings.shared_history else browser_session()
 
 
 def keep_in_history(result: CheckResult, ui: UiSettings, settings: Settings) -> None:
-    """Keep a check made on Verify with the sidebar's choices ``ui`` in this browser session's history; when the
-    history can't keep it, say why (the check stands)."""
+    """Keep a check made on Verify with the sidebar's choices ``ui`` in this browser session's history (private to it
+    until shared on History); when the history can't keep it, say why (the check stands)."""
     history = load_history(settings)
     try:
         if history is not None:
@@ -195,10 +196,12 @@ def keep_in_history(result: CheckResult, ui: UiSettings, settings: Settings) -> 
 
 
 def earlier_checks(checker, settings: Settings):
-    """The lookup of a claim's earlier checks (:class:`~fever_core.workbench.EarlierChecks`: every browser session's
-    history and the annotations of the data folder; one for the server) with the encoder of ``checker``'s corpus, as
-    a function of the claim that any thread may call (a batch's). Call it before the check is kept in the history."""
-    return partial(_earlier_checks(str(settings.data_dir)).find, encoder=checker.workspace.dense.encoder)
+    """The lookup of a claim's earlier checks (:class:`~fever_core.workbench.EarlierChecks`: this browser session's
+    checks and the shared ones, or everyone's with a shared history (:func:`history_session`), and the annotations of
+    the data folder; one for the server) with the encoder of ``checker``'s corpus, as a function of the claim that any
+    thread may call (a batch's). Call it before the check is kept in the history."""
+    return partial(_earlier_checks(str(settings.data_dir)).find, encoder=checker.workspace.dense.encoder,
+                   session=history_session(settings))
 
 
 @st.cache_resource
@@ -283,24 +286,24 @@ def show_run(name: str, run: BackgroundRun) -> None:
 
 
 def check_in_background(name: str, run: BackgroundRun, ui: UiSettings, settings: Settings,
-                        on_checked: Callable[[BatchRow, EarlierCheck | None, int | None], None]) -> None:
+                        on_checked: Callable[[BatchRow, EarlierCheck | None, str | None], None]) -> None:
     """Start ``run``'s job checking its claims with the sidebar's checker and options, keep it with the background
     runs as the page's ``?name=ID``, and draw the page again. Each checked claim's best earlier check is looked up
     (before it is kept, so not itself) and the check kept in this session's history; ``on_checked(row, earlier,
-    entry_id)`` then gets both (``None`` for none, or for a claim that can't be checked or a history that can't keep
-    it: :func:`load_history` said why)."""
+    key)`` then gets both, the check's by its history key (``None`` for none, or for a claim that can't be checked or a
+    history that can't keep it: :func:`load_history` said why)."""
     checker = checker_or_stop(ui)
     history, choices, session = load_history(settings), ui.to_dict(), browser_session()
     find_earlier = earlier_checks(checker, settings)
 
     def keep(row: BatchRow) -> None:
-        earlier = entry_id = None
+        earlier = key = None
         if row.result is not None:
             earlier = next(iter(find_earlier(row.result.claim)), None)
             if history is not None:
                 with suppress(UnusableDatabase):
-                    entry_id = history.add(row.result, choices, batch=run.job.job_id, session=session)
-        on_checked(row, earlier, entry_id)
+                    key = history.add(row.result, choices, batch=run.job.job_id, session=session)
+        on_checked(row, earlier, key)
 
     run.job.start(checker, ui.options, on_row=keep)
     keep_run(run)

@@ -8,11 +8,12 @@ evidence the verdict used follows (what "used" and "deciding" mean is the librar
 detail (pages and why, every scored sentence, the claim analysis, timings) sits in one collapsed section.
 
 Every check is kept in the history, and the page's address becomes its permalink (the claim, the
-corpus and the settings: opening it restores them and checks the claim). ``?history=ID`` shows a
-check of the history (any browser session's) as it was made, without checking it again. Coming back to
-Verify from another page shows the last check again, with its claim in the box and its permalink in the
-address. A new check that was made before (the same claim or a paraphrase, in any session's history or
-the annotations: :mod:`fever_core.workbench.checked_before`) says so on its card, with a link to the earlier one.
+corpus and the settings: opening it restores them and checks the claim). ``?history=KEY`` shows a
+check of the history as it was made, without checking it again: one of this browser session's, or one its maker
+shared (History's "Share link"; any with a shared history). Coming back to Verify from another page shows the last
+check again, with its claim in the box and its permalink in the address. A new check that was made before (the same
+claim or a paraphrase, in this session's history or a shared check, or the annotations:
+:mod:`fever_core.workbench.checked_before`) says so on its card, with a link to the earlier one.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ from pages.resources import (
     checker_or_stop,
     corpus_store_or_none,
     earlier_checks,
+    history_session,
     keep_in_history,
     load_history,
     run_settings,
@@ -88,6 +90,8 @@ EXAMPLES = {
     "fm2": ["Filming for the movie Gandhi in India was delayed due to political unrest."],
 }
 BAR_COLOURS = {SUPPORTS: "#2e7d32", REFUTES: "#c62828", NEI: "#757575"}
+NOT_FOUND_OR_NOT_SHARED = ("This check is not in the history, or it was not shared: a check opens in another browser "
+                           "only once the person who made it shares it (History, Share link).")
 # How often the note shown while the checker loads looks whether it has loaded, in seconds.
 LOADING_POLL_SECONDS = 1.0
 # A verdict whose two likeliest labels are closer than this (in probability) is shown as uncertain.
@@ -422,35 +426,38 @@ def show_actions(checked: CheckedClaim) -> None:
 
 def keep_in_step(settings: Settings, checked: CheckedClaim) -> None:
     """On coming back to Verify from another page (which leaves the address bare and the claim box empty):
-    the box shows the check's claim again and the address its permalink (``?history=ID`` for a re-opened one)."""
+    the box shows the check's claim again and the address its permalink (``?history=KEY`` for a re-opened one)."""
     if "claim_text" not in st.session_state:
         st.session_state["claim_text"] = checked.result.claim
     params = st.query_params.to_dict()
     if checked.stored is not None:
-        entry_id = str(checked.stored.entry_id)
-        if params.get("history") != entry_id:
-            st.query_params.from_dict({"history": entry_id})
-            st.session_state["history_opened"] = entry_id
+        key = checked.stored.key
+        if params.get("history") != key:
+            st.query_params.from_dict({"history": key})
+            st.session_state["history_opened"] = key
     elif params.get("claim") != checked.result.claim:
         write_permalink(checked.result.claim, checked.ui, settings)
 
 
 def open_stored_check(settings: Settings) -> None:
-    """Once per address ``?history=ID``: show check ``ID`` of the history as it was made, without checking again."""
-    entry_id = st.query_params.get("history", "")
-    if not entry_id.isdigit() or st.session_state.get("history_opened") == entry_id:
+    """Once per address ``?history=KEY``: show the check of the history with that key as it was made, without checking
+    again, when this session may open it: its own, or shared (any, with a shared history); else "not found or not
+    shared", the same for a key that was never given (an old ``?history=1`` too)."""
+    key = st.query_params.get("history", "")
+    if not key or st.session_state.get("history_opened") == key:
         return
-    st.session_state["history_opened"] = entry_id
+    st.session_state["history_opened"] = key
     history = load_history(settings)
     if history is None:  # it can't be read: load_history said why
         return
-    try:  # any session's: a check made before in another browser is linked to by the card's "Checked before"
-        entry, result = history.entry(int(entry_id)), history.result(int(entry_id))
+    try:
+        session = history_session(settings)
+        entry, result = history.entry(key, session), history.result(key, session)
     except UnusableDatabase as exc:
         show_unusable_database(exc)
         return
     if entry is None or result is None:
-        st.warning(f"Check {entry_id} is not in the history (any more).")
+        st.warning(NOT_FOUND_OR_NOT_SHARED)
         return
     links = wikipedia_links(corpus_store_or_none(settings, result.corpus), result_pages(result))
     st.session_state["checked"] = CheckedClaim(result, links, settings_of(entry.settings, settings), entry,

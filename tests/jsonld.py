@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from html.parser import HTMLParser
 
 from pyld import jsonld
 
@@ -43,3 +44,34 @@ def values(node: dict, term: str) -> list:
         else:
             found.append(item)
     return found
+
+
+def scripts_when_embedded(text: str) -> list[str]:
+    """The script elements a web page holds once a JSON-LD export's ``text`` is pasted into its ``<script
+    type="application/ld+json">`` (as a fact-checking site publishes a ClaimReview), each as its text, read by
+    Python's HTML parser as a browser reads scripts: exactly one, holding the whole export, when the export is safe."""
+    page = f'<html><head><script type="application/ld+json">{text}</script></head><body><p>A check.</p></body></html>'
+
+    class Scripts(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.found: list[list[str]] = []
+            self.inside = False
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "script":
+                self.found.append([])
+                self.inside = True
+
+        def handle_endtag(self, tag):
+            if tag == "script":
+                self.inside = False
+
+        def handle_data(self, data):
+            if self.inside:
+                self.found[-1].append(data)
+
+    parser = Scripts()
+    parser.feed(page)
+    parser.close()
+    return ["".join(script) for script in parser.found]

@@ -10,7 +10,9 @@ under a flood of connections, a command that ends in a traceback). Probe 7 damag
 temporary data folder; probe 8 serves the checker on 127.0.0.1 in this process; probe 9 runs commands that must
 answer or refuse with a message, in temporary folders, checking claims on ``--corpus`` (only read); probe 10 opens
 copies of probe 4's corpus as another install would (the encoder elsewhere, ``dense.json`` from before encoder
-identities, read-only) and builds a corpus of ``--corpus``'s pages beside one whose key file is damaged.
+identities, read-only) and builds a corpus of ``--corpus``'s pages beside one whose key file is damaged; probe 11
+re-runs issue 44's probes (checks private unless shared, HTML in linear time, ``/check-text`` bounded, ClaimReview
+safe to embed, a word before a long build), serving the checker on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -24,7 +26,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.reliability import damaged, hostile, live_api, messages, models, portable, rss, service_flood, writes
+from benchmarks.reliability import (
+    damaged,
+    hostile,
+    live_api,
+    messages,
+    models,
+    portable,
+    rss,
+    service_flood,
+    surfaces,
+    writes,
+)
 from benchmarks.reliability.common import format_table
 from fever_core.common.device import limit_cpu_threads
 from fever_core.pipeline import Checker
@@ -43,7 +56,7 @@ SIZES = {
 }
 WIKIPEDIA_TIMEOUT_S = 3.0
 TABLE_ORDER = ["hostile", "kill_save", "two_writers", "damaged", "live_api", "models", "rss", "service_flood", "messages",
-               "portable"]
+               "portable", "surfaces"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         probe("models", lambda: models.run(checker.workspace, settings, work / "models"))
         probe("portable", lambda: portable.run(source, name, checker.verification, settings, work / "portable",
                                                checker.workspace.store))
+        probe("surfaces", lambda: surfaces.run(checker, args.corpus, work / "surfaces"))
 
     rows = [row for name in TABLE_ORDER for row in results[name].rows()]
     ok = all(getattr(result, "ok", True) for result in results.values())  # memory growth is reported, not judged

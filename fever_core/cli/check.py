@@ -46,7 +46,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if author is not None:
         from fever_core.workbench import checker_provenance, claim_review
 
-        write_json(args.claimreview, claim_review(result, checker_provenance(checker, options), author))
+        write_claimreview(args.claimreview, claim_review(result, checker_provenance(checker, options), author))
     if args.json:
         print(result.to_json())
         return 0
@@ -104,7 +104,7 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
 
         checked = [row.result for row in report.rows if row.result is not None]
         provenance = checker_provenance(checker, check_options_from(args))
-        write_json(args.claimreview, claim_reviews(checked, provenance, author, published=started))
+        write_claimreview(args.claimreview, claim_reviews(checked, provenance, author, published=started))
     for row in report.rows:
         confidence = f"{row.confidence:.2f}" if row.confidence is not None else "    "
         print(f"{row.verdict or 'ERROR':<15} {confidence}  {row.claim.claim}" + (f"  ({row.error})" if row.error else ""))
@@ -135,6 +135,14 @@ def claimreview_author(args: argparse.Namespace) -> Author | None:
         raise ValueError(f"--claimreview {path} can't be written (no permission): give a file in a folder you can "
                          "write to.")
     return author
+
+
+def write_claimreview(path: str, document: dict) -> None:
+    """Write a ClaimReview document to ``path`` as the app's download and the service's answer have it
+    (:func:`~fever_core.workbench.to_jsonld`: safe to paste into a web page's ``<script>``)."""
+    from fever_core.workbench import to_jsonld
+
+    Path(path).write_text(to_jsonld(document), encoding="utf-8")
 
 
 def add_claimreview_options(parser: argparse.ArgumentParser, what: str) -> None:

@@ -85,12 +85,26 @@ def check_options_from(args: argparse.Namespace):
     return CheckOptions(**{setting.name: getattr(args, setting.name) for setting in CHECK_SETTINGS})
 
 
+def say_pending_build(corpus: str, settings: Settings, ahead: bool = True) -> None:
+    """Say on stderr what opening ``corpus`` builds first, and about how long it takes
+    (:func:`~fever_core.workspace.pending_build`), with (``ahead``) the command that builds it ahead of time; nothing
+    when it is built."""
+    from fever_core.workspace import pending_build
+
+    build = pending_build(corpus, settings)
+    if build is not None:
+        print(build.describe(ahead), file=sys.stderr, flush=True)
+
+
 def open_checker(args: argparse.Namespace):
-    """The checker for the command's ``--corpus``, settings and ``--retriever``; what it says about its models
-    (e.g. a damaged verifier refused) goes to stderr as ``warning:`` lines."""
+    """The checker for the command's ``--corpus``, settings and ``--retriever``, saying first what it builds when the
+    corpus is not built yet (:func:`say_pending_build`); what it says about its models (e.g. a damaged verifier
+    refused) goes to stderr as ``warning:`` lines."""
     from fever_core.pipeline import Checker
 
-    checker = Checker.open(args.corpus, settings_from(args), retriever=args.retriever)
+    settings = settings_from(args)
+    say_pending_build(args.corpus, settings)
+    checker = Checker.open(args.corpus, settings, retriever=args.retriever)
     for warning in checker.verification.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return checker

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from fever_core.cli.common import add_ray_options, settings_from, write_json
+from fever_core.cli.common import add_ray_options, say_pending_build, settings_from, write_json
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -19,6 +19,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 
         embedder = RayEmbedder(settings.encoder_model, settings.device, encoder_cache_dir(settings.data_dir),
                                address=args.ray, workers=args.ray_workers)
+    if not args.source and not args.rebuild:
+        say_pending_build(args.name, settings, ahead=False)
     try:
         workspace = open_workspace(args.name, settings, specs=args.source or None, rebuild=args.rebuild,
                                    embedder=embedder)

@@ -27,7 +27,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                            max_instances=args.max_instances, max_body_bytes=args.max_body_bytes,
                            timeout_s=args.timeout, header_timeout_s=args.header_timeout,
                            body_timeout_s=args.body_timeout, max_connections=args.max_connections,
-                           max_waiting_connections=args.max_waiting_connections)
+                           max_waiting_connections=args.max_waiting_connections,
+                           max_text_sentences=args.max_text_sentences, split_timeout_s=args.split_timeout)
     if not config.api_key and not is_loopback(args.host):
         print(f"error: --host {args.host} would let anyone who can reach this machine check claims, and no API key is "
               "set. Set FEVER_API_KEY to a secret (clients send it in the X-API-Key header), or serve on 127.0.0.1 "
@@ -93,6 +94,11 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--max-waiting-connections", type=int, default=defaults.max_waiting_connections,
                    help="connections waiting for a request (idle or half-sent); beyond, the one waiting longest is "
                    "closed (default %(default)s)")
+    p.add_argument("--max-text-sentences", type=int, default=defaults.max_text_sentences,
+                   help="sentences a /check-text text may have; beyond, 413 (default %(default)s)")
+    p.add_argument("--split-timeout", type=float, default=defaults.split_timeout_s,
+                   help="seconds splitting a /check-text text into sentences may take; beyond, 413 (default "
+                   "%(default)s)")
     p.add_argument("--threads", type=int, default=None,
                    help="PyTorch CPU threads; 0: PyTorch's default, one per core (default: FEVER_APP_CPU_THREADS, 1, "
                    "which is fastest where other work shares the cores; on a machine of its own, try 0)")

@@ -31,6 +31,11 @@ class ServiceConfig:
         max_waiting_connections: connections waiting for a request (idle between requests, or their headers
             still arriving) at most; when one more opens, the one that has waited longest is closed, so a flood
             of half-open connections can't lock out the clients that send whole requests. Default 1024.
+        max_text_sentences: sentences a ``/check-text`` text may have: more, estimated before it is split or counted
+            while it is, gets 413 ``text_too_large`` (the check-worthy ones are held to ``max_instances``).
+            Default 1,000.
+        split_timeout_s: seconds splitting a ``/check-text`` text into sentences may take; longer gets 413
+            ``text_too_large``. Default 20.
         api_key: when set, every request but ``/health`` and the docs needs the header ``X-API-Key: <key>``.
             Default ``FEVER_API_KEY`` (unset: no key).
     """
@@ -45,15 +50,18 @@ class ServiceConfig:
     body_timeout_s: float = 30.0
     max_connections: int = 512
     max_waiting_connections: int = 1024
+    max_text_sentences: int = 1_000
+    split_timeout_s: float = 20.0
     api_key: str = field(default_factory=lambda: os.environ.get("FEVER_API_KEY", ""), repr=False)
 
     def __post_init__(self) -> None:
         if min(self.max_batch, self.max_queue, self.max_instances, self.max_body_bytes, self.max_connections,
-               self.max_waiting_connections) < 1:
-            raise ValueError("The batch size, queue size, instance limit, body limit and connection limits must each "
-                             "be at least 1.")
+               self.max_waiting_connections, self.max_text_sentences) < 1:
+            raise ValueError("The batch size, queue size, instance limit, body limit, connection limits and text "
+                             "sentences limit must each be at least 1.")
         if self.max_instances > self.max_queue:
             raise ValueError(f"max_instances ({self.max_instances}) can't exceed max_queue ({self.max_queue}): "
                              "a /predict request that big could never be queued.")
-        if min(self.timeout_s, self.header_timeout_s, self.body_timeout_s) <= 0 or self.batch_wait_ms < 0:
+        timeouts = (self.timeout_s, self.header_timeout_s, self.body_timeout_s, self.split_timeout_s)
+        if min(timeouts) <= 0 or self.batch_wait_ms < 0:
             raise ValueError("The timeouts must be positive and the batch wait at least 0.")

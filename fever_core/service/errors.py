@@ -42,7 +42,8 @@ class BodyNotUtf8(BodyRefused):
 ERRORS = {
     401: {"model": ErrorResponse, "description": "no API key, or the wrong one (when the server has one)"},
     408: {"model": ErrorResponse, "description": "the body did not all arrive within the server's body timeout"},
-    413: {"model": ErrorResponse, "description": "the body is larger than the server's limit"},
+    413: {"model": ErrorResponse, "description": "the body is larger than the server's limit, or (/check-text) its "
+          "text has more sentences, or takes longer to split, than the server's limits"},
     415: {"model": ErrorResponse, "description": "the body is not UTF-8 (UTF-16 and UTF-32 included)"},
     422: {"model": ErrorResponse, "description": "the body is not what the endpoint takes, or the claim can't be "
           "checked (empty, too long, no words); the message says which"},

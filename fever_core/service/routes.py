@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hmac
+import threading
 
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.params import Depends as Dependency
@@ -20,7 +21,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import APIKeyHeader
 from starlette.concurrency import run_in_threadpool
 
-from fever_core.common import Claim
+from fever_core.common import Claim, clean_json_text
 from fever_core.corpus import list_corpora
 from fever_core.evaluation import BatchRow
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError
@@ -42,15 +43,32 @@ from fever_core.service.schemas import (
     PredictResponse,
 )
 from fever_core.service.state import ClaimRequest, Service
-from fever_core.text_check import NothingToCheck, TextCheck, TextReadError, find_sentences, plain_text, sentence_claims
-from fever_core.workbench import JSONLD_MEDIA_TYPE, Author, checker_provenance, claim_review
+from fever_core.text_check import (
+    NothingToCheck,
+    TextCheck,
+    TextReadError,
+    TextTooLarge,
+    find_sentences,
+    plain_text,
+    sentence_claims,
+)
+from fever_core.workbench import JSONLD_MEDIA_TYPE, Author, checker_provenance, claim_review, review_url, to_jsonld
 
 CLAIMREVIEW = {"description": "the check as a schema.org ClaimReview (https://schema.org/ClaimReview)",
                "content": {JSONLD_MEDIA_TYPE: {"schema": {"type": "object"}}}}
 
 
 class JSONLDResponse(CleanJSONResponse):
+    """A JSON-LD document as :func:`~fever_core.workbench.to_jsonld` writes it: safe to paste into a web page's
+    ``<script>`` (``<``, ``>`` and ``&`` escaped)."""
+
     media_type = JSONLD_MEDIA_TYPE
+
+    def render(self, content) -> bytes:
+        try:
+            return to_jsonld(content).encode("utf-8")
+        except UnicodeEncodeError:
+            return to_jsonld(clean_json_text(content)).encode("utf-8")
 
 
 def add_routes(app: FastAPI, service: Service) -> None:
@@ -78,6 +96,31 @@ async def until_disconnected(request: Request) -> None:
     """Returns once the client has closed its connection (called after the body was read: nothing else arrives)."""
     while (await request.receive())["type"] != "http.disconnect":
         pass
+
+
+async def sentences_while_connected(request: Request, text: str, config: ServiceConfig) -> list:
+    """The text's sentences (:func:`~fever_core.text_check.find_sentences`, in a thread, within the server's
+    ``max_text_sentences`` and ``split_timeout_s``); when the client closes its connection first, the splitting is
+    stopped at its next paragraphs and the request ends (499).
+
+    Raises:
+        TextTooLarge: beyond the limits (the estimate before any parsing, then the count and the time).
+        ServiceError: 499, the client left.
+    """
+    stop = threading.Event()
+    splitting = asyncio.ensure_future(run_in_threadpool(find_sentences, text, config.max_text_sentences,
+                                                        config.split_timeout_s, stop))
+    gone = asyncio.ensure_future(until_disconnected(request))
+    try:
+        await asyncio.wait([splitting, gone], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+    if not splitting.done():
+        stop.set()  # the thread ends at its next paragraphs; nobody waits for it
+        splitting.add_done_callback(lambda task: task.exception())  # (its outcome, read: never "never retrieved")
+        raise ServiceError(499, "client_closed_request", "The client closed the connection before the text's "
+                           "sentences were found; the splitting was stopped.")
+    return splitting.result()
 
 
 def add_checking_routes(app: FastAPI, service: Service, guarded: list[Dependency]) -> None:
@@ -109,6 +152,8 @@ def add_checking_routes(app: FastAPI, service: Service, guarded: list[Dependency
         `additionalProperty` (docs/service.md)."""
         try:
             author = Author(body.author if body.author is not None else Author.name, body.author_type)
+            if body.url is not None:
+                review_url(body.url)
         except ValueError as exc:
             raise ServiceError(422, "invalid_request", str(exc)) from None
         result = await check_one(body, request)
@@ -142,12 +187,16 @@ def add_checking_routes(app: FastAPI, service: Service, guarded: list[Dependency
     async def check_text(body: CheckTextRequest, request: Request) -> JSONResponse:
         """The text's sentences with their offsets, whether each is worth checking and why, and for each
         check-worthy one its check (the JSON of `/check`), as `/check` gives it for that sentence alone; a summary
-        of the verdicts. A text with no check-worthy sentence, or more than the instance limit, is refused (422)."""
+        of the verdicts. A text with no check-worthy sentence, or more than the instance limit, is refused (422); one
+        with more sentences than the server splits, estimated before splitting or counted while, or that takes longer
+        to split than its limit, is refused (413 `text_too_large`). A client that leaves stops the splitting."""
         corpus = service.corpus(body.corpus)
         try:
             text = plain_text(body.text)
-            sentences = await run_in_threadpool(find_sentences, text)
+            sentences = await sentences_while_connected(request, text, config)
             claims = sentence_claims(sentences)
+        except TextTooLarge as exc:
+            raise ServiceError(413, "text_too_large", str(exc)) from None
         except TextReadError as exc:
             raise ServiceError(422, "bad_text", str(exc)) from None
         except NothingToCheck as exc:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 from fever_core.common import CHECK_SETTINGS, NEI, REFUTES, SUPPORTS, CheckSetting
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions
 from fever_core.text_check import MAX_TEXT_BYTES
-from fever_core.workbench import AUTHOR_KINDS
+from fever_core.workbench import AUTHOR_KINDS, MAX_URL_CHARS, URL_PATTERN
 
 Label = Literal[SUPPORTS, REFUTES, NEI]  # type: ignore[valid-type]
 
@@ -71,8 +71,9 @@ class ClaimReviewRequest(CheckRequest):
                                examples=["Fact Desk"])
     author_type: Literal[AUTHOR_KINDS] = Field(  # type: ignore[valid-type]
         "Organization", description="what the author is")
-    url: str | None = Field(None, pattern=r"^https?://", max_length=2000,
-                            description="the web address of the page that shows the check, if there is one")
+    url: str | None = Field(None, pattern=URL_PATTERN, max_length=MAX_URL_CHARS,
+                            description="the web address of the page that shows the check, if there is one: "
+                            "http(s)://, without quotes, angle brackets, spaces or backslashes (escape them: %22, %3C)")
 
 
 class CheckTextRequest(BaseModel):
@@ -275,6 +276,9 @@ class LimitsOut(BaseModel):
     max_connections: int = Field(description="requests in progress at once; beyond, 503 with Retry-After "
                                  "(/health is always answered)")
     max_batch: int = Field(description="claims verified together at most (1: no micro-batching)")
+    max_text_sentences: int = Field(description="sentences a /check-text text may have; beyond, 413 text_too_large")
+    split_timeout_s: float = Field(description="seconds splitting a /check-text text into sentences may take; "
+                                   "beyond, 413 text_too_large")
 
 
 class CorporaResponse(BaseModel):

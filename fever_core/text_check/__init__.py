@@ -1,8 +1,9 @@
 """Check a text: an article, a speech, a transcript, pasted or read from a ``.txt``, ``.md`` or ``.html`` file.
 
-:mod:`~fever_core.text_check.reading` (the plain text of a paste or a file: HTML through a real parser, scripts
-dropped; binary files and texts over 1 MB refused), :mod:`~fever_core.text_check.worthiness` (the sentences with
-their offsets, and which are worth checking, with why: a transparent scorer on spaCy's parse) and
+:mod:`~fever_core.text_check.reading` (the plain text of a paste or a file: HTML read in linear time, scripts
+dropped; binary files, texts over 1 MB and pages of more markup than text refused),
+:mod:`~fever_core.text_check.worthiness` (the sentences with their offsets, and which are worth checking, with why: a
+transparent scorer on spaCy's parse; a text of too many sentences, or too slow to split, refused) and
 :mod:`~fever_core.text_check.check` (the chosen sentences checked through the batch runner: a :class:`TextCheck`).
 The CLI's ``check-text``, the service's ``/check-text`` and the "Check a text" page use it.
 """
@@ -27,11 +28,18 @@ from fever_core.text_check.reading import (
     read_text_file,
     text_of_bytes,
 )
-from fever_core.text_check.worthiness import TextSentence, find_sentences
+from fever_core.text_check.worthiness import (
+    MAX_TEXT_SENTENCES,
+    SPLIT_SECONDS,
+    TextSentence,
+    TextTooLarge,
+    estimate_sentences,
+    find_sentences,
+)
 
 __all__ = [
-    "MAX_TEXT_BYTES", "TEXT_KINDS",
-    "CheckedSentence", "NothingToCheck", "TextCheck", "TextReadError", "TextSentence",
-    "check_text", "find_sentences", "html_to_text", "markdown_to_text", "plain_text", "read_text_file",
-    "sentence_claims", "text_of_bytes", "worthy_indexes",
+    "MAX_TEXT_BYTES", "MAX_TEXT_SENTENCES", "SPLIT_SECONDS", "TEXT_KINDS",
+    "CheckedSentence", "NothingToCheck", "TextCheck", "TextReadError", "TextSentence", "TextTooLarge",
+    "check_text", "estimate_sentences", "find_sentences", "html_to_text", "markdown_to_text", "plain_text",
+    "read_text_file", "sentence_claims", "text_of_bytes", "worthy_indexes",
 ]

@@ -1,16 +1,22 @@
 """A text to check, as plain text: pasted, or read from a ``.txt``, ``.md`` or ``.html`` file.
 
-HTML is read with Python's own HTML parser (:class:`html.parser.HTMLParser`): only its text is kept, a block
-element (a paragraph, a heading, a list item...) as a paragraph of its own; what scripts, styles, templates and
-embedded documents hold is dropped, and nothing is ever run. Markdown is plain text, less its link, emphasis,
-heading and quote marks. A file that is not text (a PDF, a Word document, an image) is refused, and so is a text
-over :data:`MAX_TEXT_BYTES`; each with a message saying what to do.
+HTML is read in one pass of its own, in time linear in its length (:func:`html_to_text`): only its text is kept, a
+block element (a paragraph, a heading, a list item...) as a paragraph of its own; what scripts, styles, templates and
+embedded documents hold is dropped, and nothing is ever run. (Python's :class:`html.parser.HTMLParser` takes
+quadratic time on some malformed documents under 1 MB, comments or attributes left open by the thousand, and libxml2's
+on end tags under deep nesting: minutes; here a 1 MB document of any kind reads in about a second, and one of more
+than :data:`MAX_HTML_TAGS` tags, or that takes over :data:`HTML_SECONDS`, is refused.) Markdown is plain text, less
+its link, emphasis, heading and quote marks. A file that is not text (a PDF, a Word document, an image) is refused, and
+so is a text over :data:`MAX_TEXT_BYTES`; each with a message saying what to do.
 """
 
 from __future__ import annotations
 
+import collections
+import functools
+import html
 import re
-from html.parser import HTMLParser
+import time
 from pathlib import Path
 
 from fever_core.common.jsonl import decode_utf8
@@ -21,10 +27,21 @@ MAX_TEXT_BYTES = 1_000_000
 TEXT_KINDS = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".html": "html",
               ".htm": "html"}
 """The kind of text of each file suffix read."""
+MAX_HTML_TAGS = 250_000
+"""The most tags an HTML document may have (start and end tags, in all; a long article has some thousands)."""
+HTML_SECONDS = 5.0
+"""The longest an HTML document may take to read, in seconds (a 1 MB document takes well under one)."""
+_BUDGET_EVERY = 1024  # tags between two looks at the budget
 _BINARY_SNIFF_BYTES = 8192
 _SPACES_RE = re.compile(r"\s+")
 _SKIPPED_ELEMENTS = frozenset({"script", "style", "noscript", "template", "head", "title", "svg", "math", "iframe",
                                "object", "embed", "canvas", "select", "textarea", "button"})
+_RAW_TEXT_ELEMENTS = frozenset({"script", "style", "xmp", "iframe", "noembed", "noframes", "textarea", "title",
+                                "plaintext"})
+"""Elements whose text is not HTML: read up to their end tag."""
+_MARKUP = re.compile(r"<[A-Za-z/!?]")
+_TAG_NAME = re.compile(r"<(/?)([A-Za-z][^\t\n\f\r />]*)")
+_IN_TAG = re.compile(r"""=[\t\n\f\r ]*(["'])|>""")
 _BLOCK_ELEMENTS = frozenset({
     "address", "article", "aside", "blockquote", "dd", "details", "div", "dl", "dt", "figcaption", "figure",
     "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre",
@@ -111,36 +128,35 @@ def _too_long(name: str, size: int) -> str:
             "or only the part you need.")
 
 
-class _TextOfHtml(HTMLParser):
-    """Collects an HTML document's text: a paragraph break around each block element, a line break for ``<br>``,
-    a space between table cells; the inside of :data:`_SKIPPED_ELEMENTS` dropped (for those left open, the rest of
-    the document)."""
+class _TextOfHtml:
+    """Collects an HTML document's text from its tags and text, in order: a paragraph break around each block element,
+    a line break for ``<br>``, a space between table cells; the inside of :data:`_SKIPPED_ELEMENTS` dropped (for those
+    left open, the rest of the document). Each tag costs the same however deep the document nests: the skipped
+    elements open are counted by name, and an end tag closes back to its element only when one is open."""
 
     def __init__(self):
-        super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self._skipping: list[str] = []
+        self._open = collections.Counter()
 
-    def handle_starttag(self, tag: str, attrs) -> None:
-        if tag in _SKIPPED_ELEMENTS:
+    def start(self, tag: str, closed: bool) -> None:
+        if tag in _SKIPPED_ELEMENTS and not closed:
             self._skipping.append(tag)
+            self._open[tag] += 1
         elif not self._skipping:
             self._break(tag)
 
-    def handle_startendtag(self, tag: str, attrs) -> None:
+    def end(self, tag: str) -> None:
         if not self._skipping:
             self._break(tag)
+        elif self._open[tag]:
+            while (closed := self._skipping.pop()) != tag:  # each element is closed once: linear in all
+                self._open[closed] -= 1
+            self._open[tag] -= 1
 
-    def handle_endtag(self, tag: str) -> None:
-        if self._skipping:
-            if tag in self._skipping:
-                del self._skipping[len(self._skipping) - 1 - self._skipping[::-1].index(tag):]
-        else:
-            self._break(tag)
-
-    def handle_data(self, data: str) -> None:
-        if not self._skipping:
-            self.parts.append(_SPACES_RE.sub(" ", data))
+    def data(self, data: str) -> None:
+        if not self._skipping and data:
+            self.parts.append(_SPACES_RE.sub(" ", html.unescape(data)))
 
     def _break(self, tag: str) -> None:
         if tag in _BLOCK_ELEMENTS:
@@ -151,13 +167,84 @@ class _TextOfHtml(HTMLParser):
             self.parts.append(" ")
 
 
-def html_to_text(html: str) -> str:
+def html_to_text(document: str, max_tags: int = MAX_HTML_TAGS, max_seconds: float = HTML_SECONDS) -> str:
     """The text of an HTML document or fragment (entities decoded), a paragraph a block element; scripts, styles
-    and the like are dropped, never run."""
-    parser = _TextOfHtml()
-    parser.feed(html)
-    parser.close()
-    return "".join(parser.parts)
+    and the like are dropped, never run.
+
+    The document is read in one pass, in time linear in its length whatever it holds (see the module's docstring):
+    each ``<`` starts a tag, a comment, a declaration or is text; what is left open at the end (a comment, a tag, a
+    script) is dropped with the rest, as a browser drops it; a ``<`` before anything else is text.
+
+    Args:
+        document: the HTML.
+        max_tags: the most tags read (default :data:`MAX_HTML_TAGS`).
+        max_seconds: the longest reading, in seconds (default :data:`HTML_SECONDS`).
+
+    Raises:
+        TextReadError: the document has more tags than ``max_tags``, or takes longer than ``max_seconds``.
+    """
+    text = _TextOfHtml()
+    deadline = time.monotonic() + max_seconds
+    tags, at, size = 0, 0, len(document)
+    while (markup := _MARKUP.search(document, at)) is not None:  # (a "<" before anything else is text)
+        lt = markup.start()
+        text.data(document[at:lt])
+        tag = _TAG_NAME.match(document, lt)
+        if tag is None:
+            if document.startswith("<!--", lt):
+                end = document.find("-->", lt + 4)
+                at = size if end < 0 else end + 3  # a comment left open runs to the end
+            else:
+                end = document.find(">", lt + 2)  # a declaration, or what a browser takes for a comment
+                at = size if end < 0 else end + 1
+            continue
+        end = _tag_end(document, tag.end())
+        if end < 0:
+            at = size  # a tag left open at the end: dropped
+            break
+        tags += 1
+        if tags % _BUDGET_EVERY == 0 and (tags > max_tags or time.monotonic() > deadline):
+            raise TextReadError(_too_much_html(tags, max_tags, max_seconds))
+        name = tag.group(2).lower()
+        at = end
+        if tag.group(1):
+            text.end(name)
+            continue
+        text.start(name, document[end - 2] == "/")
+        if name in _RAW_TEXT_ELEMENTS:  # its text is not HTML: up to its end tag, or the end
+            close = _raw_text_end(name).search(document, at)
+            text.data(document[at:close.start() if close else size])
+            at = close.start() if close else size
+    text.data(document[at:])
+    if tags > max_tags:
+        raise TextReadError(_too_much_html(tags, max_tags, max_seconds))
+    return "".join(text.parts)
+
+
+@functools.cache
+def _raw_text_end(name: str) -> re.Pattern:
+    """What ends the text of raw-text element ``name``: its end tag, in any letter case."""
+    return re.compile(f"</{name}[\\t\\n\\f\\r />]", re.IGNORECASE)
+
+
+def _tag_end(document: str, at: int) -> int:
+    """Where the tag whose name ends at ``at`` ends (just past its ``>``; a ``>`` inside a quoted attribute value is
+    not its end), or -1 when it is left open at the end of the document."""
+    while True:
+        found = _IN_TAG.search(document, at)
+        if found is None:
+            return -1
+        if found.group(1) is None:
+            return found.end()
+        at = document.find(found.group(1), found.end())
+        if at < 0:
+            return -1
+        at += 1
+
+
+def _too_much_html(tags: int, max_tags: int, max_seconds: float) -> str:
+    return (f"This web page is more markup than text (over {min(tags, max_tags):,} tags, or over {max_seconds:g} s to "
+            "read): save it as text (.txt) or copy its text and paste it.")
 
 
 def markdown_to_text(markdown: str) -> str:

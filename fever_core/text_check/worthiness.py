@@ -25,12 +25,15 @@ names what it is about. How well this agrees with people: ``python -m benchmarks
 from __future__ import annotations
 
 import re
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fever_core.common.nlp import load_spacy
 from fever_core.text_check.pronouns import Antecedents
+from fever_core.text_check.reading import TextReadError
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -42,6 +45,13 @@ MAX_BLOCK_CHARS = 10_000
 parser takes memory in proportion to the length of what it reads at once."""
 PARSE_BATCH = 8
 """Paragraphs parsed together: few, for the same reason (with spaCy's default of 1,000, a 1 MB text took 3.7 GB)."""
+MAX_TEXT_SENTENCES = 5_000
+"""The most sentences a text may have to be split (a long report; 1 MB of prose has about 10,000): more, estimated
+before splitting (:func:`estimate_sentences`) or counted while splitting, is :class:`TextTooLarge`."""
+SPLIT_SECONDS = 120.0
+"""The longest splitting a text into sentences may take, in seconds (spaCy's parser reads some 13 KB of prose a second
+on two CPU cores); longer is :class:`TextTooLarge`."""
+_SENTENCE_ENDS = re.compile(r"[.!?…]+[\"')\]»”’]*(?=\s|$)|(?<![.!?…\"')\]»”’\s])[ \t]*\n[ \t]*\n")
 NAMED_ENTITIES = frozenset({"PERSON", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"})
 """spaCy's entity labels of named things (not ``NORP``: "American", "Democrats" name no one in particular)."""
 COUNTED_ENTITIES = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "CARDINAL"})
@@ -136,8 +146,32 @@ class TextSentence:
                 "reason": self.reason, "checked_as": self.checked_as}
 
 
-def find_sentences(text: str) -> list[TextSentence]:
+class TextTooLarge(TextReadError):
+    """A text has too many sentences, or takes too long, to be split into sentences; the message says what to do."""
+
+
+def estimate_sentences(text: str) -> int:
+    """About how many sentences ``text`` has, counted without parsing it (in milliseconds for 1 MB): its sentence end
+    marks followed by a space or the end, and its blank lines after a line without one (a heading's), plus one. An
+    abbreviation ("Dr. Who") counts one more."""
+    return len(_SENTENCE_ENDS.findall(text)) + 1
+
+
+def find_sentences(text: str, max_sentences: int = MAX_TEXT_SENTENCES, max_seconds: float = SPLIT_SECONDS,
+                   stop: threading.Event | None = None) -> list[TextSentence]:
     """The sentences of a plain text (:func:`~fever_core.text_check.reading.plain_text`), in order, each judged.
+
+    Args:
+        text: the plain text.
+        max_sentences: the most sentences it may have: estimated before any parsing (:func:`estimate_sentences`),
+            then counted (default :data:`MAX_TEXT_SENTENCES`).
+        max_seconds: the longest the splitting may take, in seconds (default :data:`SPLIT_SECONDS`).
+        stop: when set (the client who asked has gone), the splitting ends at the next paragraphs and the sentences
+            found so far are returned.
+
+    Raises:
+        TextTooLarge: more than ``max_sentences`` sentences, or longer than ``max_seconds``; the message says what
+            to do. Looked at between paragraphs (a few at a time: :data:`PARSE_BATCH`).
 
     Paragraphs (split at blank lines, and before a line that starts a list item, a heading or a quote) are parsed
     apart; a sentence never runs from one into the next, nor across a line break unless the line before it ends
@@ -145,11 +179,21 @@ def find_sentences(text: str) -> list[TextSentence]:
     cuts "2001: A Space Odyssey" after the colon) is joined to the piece after it on the same line. A sentence that
     opens with "She", "It", "His"... gets the claim checked for it (:mod:`~fever_core.text_check.pronouns`).
     """
+    estimate = estimate_sentences(text)
+    if estimate > max_sentences:
+        raise TextTooLarge(f"The text has about {estimate:,} sentences; at most {max_sentences:,} are split and "
+                           "checked at once. Check it in parts, or only the part you need.")
+    deadline = time.monotonic() + max_seconds
     nlp = load_spacy("full")
     blocks = list(_blocks(text))
     sentences: list[TextSentence] = []
     antecedents = Antecedents()
     for (offset, _), doc in zip(blocks, nlp.pipe((text[start:end] for start, end in blocks), batch_size=PARSE_BATCH)):
+        if stop is not None and stop.is_set():
+            break
+        if time.monotonic() > deadline:
+            raise TextTooLarge(f"Finding the text's sentences took over {max_seconds:g} s ({offset:,} of its "
+                               f"{len(text):,} characters read): check it in parts, or only the part you need.")
         for span in _joined_sentences(doc):
             start, end = _trimmed(text, offset + span.start_char, offset + span.end_char)
             if start < end:
@@ -158,6 +202,9 @@ def find_sentences(text: str) -> list[TextSentence]:
                 checked_as = antecedents.checked_as(sentence, text[start:end])
                 sentences.append(TextSentence(len(sentences), text[start:end], start, end, worthy, reason, checked_as))
                 antecedents.note(sentence)
+        if len(sentences) > max_sentences:
+            raise TextTooLarge(f"The text has more than {max_sentences:,} sentences; at most {max_sentences:,} are "
+                               "split and checked at once. Check it in parts, or only the part you need.")
     return sentences
 
 

@@ -16,12 +16,15 @@ from fever_core.workbench.checked_before import ANNOTATION, HISTORY, EarlierChec
 from fever_core.workbench.claimreview import (
     AUTHOR_KINDS,
     JSONLD_MEDIA_TYPE,
+    MAX_URL_CHARS,
+    URL_PATTERN,
     Author,
     ModelRecord,
     Provenance,
     checker_provenance,
     claim_review,
     claim_reviews,
+    review_url,
     to_jsonld,
 )
 from fever_core.workbench.history import HistoryEntry, HistoryStore
@@ -30,8 +33,9 @@ from fever_core.workbench.search import SEARCH_MODES, CorpusHit, search_corpus
 
 __all__ = [
     "ANNOTATION", "AUTHOR_KINDS", "DONE", "FAILED", "HISTORY", "JSONLD_MEDIA_TYPE", "RUNNING", "SEARCH_MODES",
+    "MAX_URL_CHARS", "URL_PATTERN",
     "Annotation", "AnnotationError", "AnnotationStore", "Author", "CorpusHit", "EarlierCheck", "EarlierChecks",
     "HistoryEntry", "HistoryStore", "JobStatus", "ModelRecord", "Provenance", "QueueItem", "Undone",
-    "ago", "checker_provenance", "claim_review", "claim_reviews", "log_path", "read_status", "same_claim",
+    "ago", "checker_provenance", "claim_review", "claim_reviews", "log_path", "read_status", "review_url", "same_claim",
     "search_corpus", "start_job", "to_jsonld", "write_status",
 ]

@@ -1,5 +1,6 @@
-"""Checked before: the earlier checks of a claim, or of a paraphrase of it, in a data folder's history (every
-browser session's) and annotations, so that a claim checked last week is not checked again as if new.
+"""Checked before: the earlier checks of a claim, or of a paraphrase of it, in a data folder's history (a session's
+own checks and those shared, or every check) and annotations, so that a claim checked last week is not checked again as
+if new.
 
 An earlier claim is the same claim when (:func:`same_claim`):
 
@@ -82,8 +83,8 @@ class EarlierCheck:
         verdict: its FEVER label: the check's verdict, or the label an annotator gave it.
         checked_at: when, in seconds since the epoch (for an annotation, when it was saved).
         source: :data:`HISTORY` (a check kept in the history) or :data:`ANNOTATION`.
-        entry_id: what opens it: the history entry's id (Verify's ``?history=ID``), or the annotated claim's queue
-            item (Annotate's ``?item=ID``).
+        entry_id: what opens it: the history entry's key (Verify's ``?history=KEY``), or the annotated claim's queue
+            item's number (Annotate's ``?item=ID``).
         similarity: the two claims' cosine under the corpus's encoder, in [-1, 1].
         exact: whether the two are the same text once normalised (:func:`normalised_claim`).
     """
@@ -92,7 +93,7 @@ class EarlierCheck:
     verdict: str
     checked_at: float
     source: str
-    entry_id: int
+    entry_id: str
     similarity: float
     exact: bool
 
@@ -331,14 +332,16 @@ class ClaimVectors:
 
 @dataclass(frozen=True)
 class _Earlier:
-    """A claim checked or annotated before, as a lookup keeps it; ``row`` is its id in its own table."""
+    """A claim checked or annotated before, as a lookup keeps it; ``row`` is its id in its own table, ``session`` the
+    session that made it (``None`` for an annotation, which every session sees)."""
 
     row: int
-    entry_id: int
+    entry_id: str
     claim: str
     normalised: str
     verdict: str
     checked_at: float
+    session: str | None = None
 
 
 @dataclass
@@ -376,18 +379,19 @@ class _Source:
 
 
 def _history_entries(store: HistoryStore, after: int) -> list[_Earlier]:
-    return [_Earlier(e.entry_id, e.entry_id, e.claim, normalised_claim(e.claim), e.verdict, e.checked_at)
+    return [_Earlier(e.entry_id, e.key, e.claim, normalised_claim(e.claim), e.verdict, e.checked_at, e.session)
             for e in store.since(after)]
 
 
 def _annotation_entries(store: AnnotationStore, after: int) -> list[_Earlier]:
-    return [_Earlier(a.annotation_id, a.item_id, a.claim, normalised_claim(a.claim), a.label, a.created_at)
+    return [_Earlier(a.annotation_id, str(a.item_id), a.claim, normalised_claim(a.claim), a.label, a.created_at)
             for a in store.annotations(after)]
 
 
 class EarlierChecks:
-    """Looks up the earlier checks of a claim in the data folder ``data_dir``: its history (``history.sqlite``, every
-    browser session's checks) and its annotations (``annotations.sqlite``). One object serves every thread.
+    """Looks up the earlier checks of a claim in the data folder ``data_dir``: its history (``history.sqlite``: a
+    session's own checks and the shared ones, or every check) and its annotations (``annotations.sqlite``, everyone's).
+    One object serves every thread.
 
     Args:
         data_dir: the data folder.
@@ -408,28 +412,44 @@ class EarlierChecks:
         self._vectors = ClaimVectors(data_dir / VECTORS_FILE)
         self._lock = threading.Lock()
 
+    def _shared_keys(self) -> set[str]:
+        """The keys of the history's shared checks, read afresh (a check is shared, or stops being, after it was
+        read); none when the history can't be read."""
+        store = self._sources[0].store
+        try:
+            return store.shared_keys() if store is not None else set()
+        except UnusableDatabase:
+            return set()
+
     @property
     def problems(self) -> list[str]:
         """Why a database was left out of the last lookup (it can't be read: damaged, another program's...), one
         message each, naming the file and what to do; none when both were read (or are not there yet)."""
         return [source.problem for source in self._sources if source.problem]
 
-    def find(self, claim: str, encoder: SentenceEncoder) -> list[EarlierCheck]:
-        """The earlier checks of ``claim`` or of a paraphrase of it (:func:`same_claim`): the newest of each source and
-        text, exact matches first (newest first), then by similarity; at most :attr:`limit`. Call it before the check
-        of ``claim`` is kept in the history, or it finds that check too.
+    def find(self, claim: str, encoder: SentenceEncoder, session: str | None = None) -> list[EarlierCheck]:
+        """The earlier checks of ``claim`` or of a paraphrase of it (:func:`same_claim`) that ``session`` may see: the
+        newest of each source and text, exact matches first (newest first), then by similarity; at most
+        :attr:`limit`. Call it before the check of ``claim`` is kept in the history, or it finds that check too.
 
         Args:
             claim: the claim as checked.
             encoder: the encoder of the corpus the claim is checked on (its dense index's).
+            session: whose checks of the history count: that session's own and the shared ones (another session's
+                unshared claims are private to it); ``None`` (default): every check, as the command line and a shared
+                history see them.
         """
         with self._lock:
             for source in self._sources:
                 source.refresh()
+            shared = self._shared_keys() if session is not None else set()
             newest: dict[tuple[str, str], _Earlier] = {}
             for source in self._sources:
                 for entry in source.entries:  # oldest first: the newest of each text stays
-                    newest[(source.kind, entry.normalised)] = entry
+                    # (a read-only history of an earlier version has no keys: none of its checks can be opened)
+                    seen = session is None or entry.session in (None, session) or entry.entry_id in shared
+                    if seen and entry.entry_id:
+                        newest[(source.kind, entry.normalised)] = entry
             if not newest:
                 return []
             kinds, entries = zip(*((kind, entry) for (kind, _), entry in newest.items()))

@@ -17,7 +17,8 @@ fact-checking sites read); nothing in it needs another vocabulary:
   ``url``), in the verdict's order, each page once; a verdict that used none (most NOT ENOUGH INFO verdicts) has no
   ``citation``.
 - ``author`` is the ``Organization`` or ``Person`` the user names (:class:`Author`; by default "FEVER Workbench"),
-  ``datePublished`` the check's date (UTC), and ``url`` the page that shows the check, when there is one.
+  ``datePublished`` the check's date (UTC), and ``url`` the page that shows the check, when there is one: a whole
+  ``http(s)://`` address without quotes, angle brackets, spaces or backslashes (:func:`review_url`).
 - The provenance is a list of ``PropertyValue`` under ``additionalProperty``, each named by its ``propertyID``
   (:meth:`Provenance.properties`): the workbench's version, the verifier (and joint verifier) with its checksum, the
   corpus with its build checksum and size, the retriever and every per-check setting, and the verdict's FEVER label
@@ -25,6 +26,10 @@ fact-checking sites read); nothing in it needs another vocabulary:
   keeps them on expansion, where a term of a vocabulary of the workbench's own would need an address of its own
   (schema.org lists ``additionalProperty`` for products and places, so a strict validator may note it as unexpected
   on a review; it is kept all the same).
+
+The document's text (:func:`to_jsonld`, what every download, file and answer is made of) is safe to paste into a web
+page's ``<script type="application/ld+json">``: ``<``, ``>`` and ``&`` are written as JSON escapes (``\u003c``...), so a
+claim holding ``</script>`` can't end the script.
 
 Nothing here hashes a large file: a verifier's checksum is the SHA-256 of its ``checksums.json`` (the recorded
 SHA-256 of every file it reads, compared with them when it was loaded), a corpus's is the one its build recorded,
@@ -35,6 +40,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import subprocess
 import time
 from collections.abc import Iterable
@@ -42,6 +48,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from fever_core import __version__
 from fever_core.common.checksums import model_checksum
@@ -64,6 +71,13 @@ RATING_VALUES = {REFUTES: 1, NEI: 2, SUPPORTS: 3}
 WORST_RATING, BEST_RATING = min(RATING_VALUES.values()), max(RATING_VALUES.values())
 AUTHOR_KINDS = ("Organization", "Person")
 MAX_AUTHOR_CHARS = 200
+URL_PATTERN = r"^https?://[^\s\x00-\x1f\x7f\"'<>\\`{}|^]+$"
+"""What a ClaimReview's ``url`` may be: a whole ``http(s)://`` address, with none of the characters a web page would
+read as the end of an attribute or the start of a tag (quotes, angle brackets, spaces, backslashes...)."""
+MAX_URL_CHARS = 2000
+_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+"""What :func:`to_jsonld` writes as JSON escapes, so that its text can't end a ``<script>`` it is pasted into (JSON has
+these characters only in strings, where the escape means the same)."""
 
 
 @dataclass(frozen=True)
@@ -265,8 +279,8 @@ def _citations(result: CheckResult) -> list[dict]:
 def _review(result: CheckResult, provenance: Provenance, author: Author, published: float | None,
             url: str | None) -> dict:
     """The ClaimReview node of one check (no ``@context``)."""
-    if url is not None and not url.startswith(("https://", "http://")):
-        raise ValueError(f"A ClaimReview's url must be a whole web address (https://...), not {url!r}.")
+    if url is not None:
+        review_url(url)
     verdict = result.verdict
     rating: dict[str, Any] = {"@type": "Rating", "ratingValue": RATING_VALUES[verdict.label], "bestRating": BEST_RATING,
                               "worstRating": WORST_RATING, "alternateName": VERDICT_WORDS[verdict.label]}
@@ -302,10 +316,10 @@ def claim_review(result: CheckResult, provenance: Provenance, author: Author | N
         provenance: what it was made with (:func:`checker_provenance`).
         author: who publishes the review; default :class:`Author`'s, "FEVER Workbench", an Organization.
         published: when the check was made, Unix seconds; ``None``: now. Written as its date in UTC.
-        url: the web address of the page that shows the check, if there is one.
+        url: the web address of the page that shows the check, if there is one (:func:`review_url`).
 
     Raises:
-        ValueError: ``url`` is not a whole ``http(s)://`` address.
+        ValueError: ``url`` is not a whole ``http(s)://`` address, or holds a quote, an angle bracket, a space...
     """
     return {"@context": CONTEXT, **_review(result, provenance, author or Author(), published, url)}
 
@@ -318,7 +332,23 @@ def claim_reviews(results: Iterable[CheckResult], provenance: Provenance, author
     return {"@context": CONTEXT, "@graph": [_review(result, provenance, author, published, None) for result in results]}
 
 
+def review_url(url: str) -> str:
+    """``url``, when it can be a ClaimReview's: a whole ``http(s)://`` address with a host, at most
+    :data:`MAX_URL_CHARS` characters, none of them a quote, an angle bracket, a space, a backslash or a control
+    character (:data:`URL_PATTERN`).
+
+    Raises:
+        ValueError: it can't; the message says what to give.
+    """
+    if len(url) > MAX_URL_CHARS or not re.fullmatch(URL_PATTERN, url) or not urlsplit(url).hostname:
+        raise ValueError(f"A ClaimReview's url must be a whole web address (https://host/...) of at most "
+                         f"{MAX_URL_CHARS:,} characters, without quotes, angle brackets, spaces or backslashes (escape "
+                         f"them as %22, %3C...), not {url[:100]!r}.")
+    return url
+
+
 def to_jsonld(document: dict) -> str:
-    """A document as JSON-LD text: UTF-8-ready (characters as they are, never ``\\u`` escapes), indented, strict
-    (a non-finite number is a ``ValueError``)."""
-    return json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    """A document as JSON-LD text: UTF-8-ready (characters as they are, but ``<``, ``>``, ``&``, U+2028 and U+2029
+    as ``\\u`` escapes, so that it is safe inside a web page's ``<script>``), indented, strict (a non-finite number is
+    a ``ValueError``)."""
+    return json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False).translate(_JSON_ESCAPES) + "\n"

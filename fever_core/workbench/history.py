@@ -1,11 +1,18 @@
 """The history of checks, in an SQLite database (``history.sqlite`` in the data folder): each check's
 claim, corpus and settings, verdict with its probabilities, deciding sentence, the whole result as
 JSON, and when it was made. Listed newest first, searched by words, re-opened as the
-:class:`~fever_core.pipeline.CheckResult` it was (without checking again), and cleared.
+:class:`~fever_core.pipeline.CheckResult` it was (without checking again), shared, and cleared.
 
-Each check is kept with the session that made it (the app's browser session; "" for none): reading and
-clearing take a ``session`` and then see only that session's checks, or ``None`` for every check (a
-shared history, ``Settings.shared_history``).
+Each check is kept with the session that made it (the app's browser session; "" for none) and is private to it:
+listing, counting and clearing take a ``session`` and then see only that session's checks, or ``None`` for every
+check (a shared history, ``Settings.shared_history``). A check is opened by its **key**, 128 random bits
+(:data:`KEY_BYTES`, ``secrets.token_urlsafe``), never by its row number, which anyone could count through; given a
+``session``, only that session's checks and the checks their makers shared (:meth:`HistoryStore.share`) open.
+
+A history kept by an earlier version gets the new columns when it is first opened for writing: every old check a
+key of its own, and none shared (each stays with the session that made it; those from before sessions, in no
+session's History, appear only in a shared one). Their addresses of old (``?history=1``) open nothing any more. A
+read-only history of an earlier version is listed as it is, and none of its checks opens by address.
 
 Every check is one transaction, written at once (WAL mode): checks made at the same time (a batch
 in its own thread, people checking claims meanwhile) are all kept. The file is opened and used through
@@ -16,6 +23,7 @@ in its own thread, people checking claims meanwhile) are all kept. The file is o
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +31,15 @@ from pathlib import Path
 from fever_core.pipeline import CheckResult
 from fever_core.common.sqlite import DatabaseKind, WorkbenchDatabase
 
+KEY_BYTES = 16
+"""The random bytes of a check's key (128 bits, 22 characters of ``secrets.token_urlsafe``)."""
+_ADDED_COLUMNS = {
+    # column: (its declaration, what it reads as in a read-only history made before it)
+    "session": ("TEXT NOT NULL DEFAULT ''", "''"),
+    "key": ("TEXT", "NULL"),
+    "shared": ("INTEGER NOT NULL DEFAULT 0", "0"),
+}
+"""The columns added after the first version, each added to an older history when it is opened for writing."""
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checks (
     id INTEGER PRIMARY KEY,
@@ -36,13 +53,12 @@ CREATE TABLE IF NOT EXISTS checks (
     deciding_sentence TEXT NOT NULL,
     batch TEXT NOT NULL,
     result TEXT NOT NULL,
-    session TEXT NOT NULL DEFAULT ''
-);
-"""
+""" + ",\n".join(f"    {name} {declared}" for name, (declared, _) in _ADDED_COLUMNS.items()) + "\n);\n"
 HISTORY = DatabaseKind("history", 0x46455648, frozenset({"checks"}), _SCHEMA)  # application_id "FEVH"
-_SESSION_INDEX = "CREATE INDEX IF NOT EXISTS checks_by_session ON checks (session, id)"
-_ENTRY_COLUMNS = ("id, checked_at, claim, corpus, settings, verdict, probabilities, deciding_page, deciding_sentence, "
-                  "batch")
+_INDEXES = ("CREATE INDEX IF NOT EXISTS checks_by_session ON checks (session, id)",
+            "CREATE UNIQUE INDEX IF NOT EXISTS checks_by_key ON checks (key)")
+_ENTRY_COLUMNS = ("id", "checked_at", "claim", "corpus", "settings", "verdict", "probabilities", "deciding_page",
+                  "deciding_sentence", "batch", "session", "key", "shared")
 
 
 @dataclass(frozen=True)
@@ -50,7 +66,7 @@ class HistoryEntry:
     """One check in the history (its whole result: :meth:`HistoryStore.result`).
 
     Attributes:
-        entry_id: its number in the history.
+        entry_id: its row in the history: the order checks were kept in, never an address (:attr:`key` is).
         checked_at: when it was made, seconds since the epoch.
         claim, corpus: what was checked, against what.
         settings: the settings it was made with (as the client gave them).
@@ -58,6 +74,10 @@ class HistoryEntry:
         probabilities: each label's probability, in [0, 1].
         deciding_page, deciding_sentence: the sentence the verdict rests on and its page's title ("" for none).
         batch: the id of the batch it was part of ("" for a single check).
+        session: the session that made it ("" for none).
+        key: what opens it (Verify's ``?history=KEY``): 128 random bits, URL-safe; "" in a read-only history of an
+            earlier version, where it has none.
+        shared: its maker shared it: it opens from any session that has its key.
     """
 
     entry_id: int
@@ -70,21 +90,30 @@ class HistoryEntry:
     deciding_page: str
     deciding_sentence: str
     batch: str
+    session: str = ""
+    key: str = ""
+    shared: bool = False
 
     @property
     def confidence(self) -> float:
         """The verdict's probability, in [0, 1]."""
         return self.probabilities[self.verdict]
 
+    def opens_for(self, session: str | None) -> bool:
+        """Whether ``session`` may open it: its own, or shared; any for ``None`` (a shared history)."""
+        return session is None or self.shared or self.session == session
+
     @classmethod
     def from_row(cls, row: tuple) -> HistoryEntry:
-        entry_id, checked_at, claim, corpus, settings, verdict, probabilities, page, sentence, batch = row
+        entry_id, checked_at, claim, corpus, settings, verdict, probabilities, page, sentence, batch, session, key, \
+            shared = row
         return cls(entry_id, checked_at, claim, corpus, json.loads(settings), verdict, json.loads(probabilities),
-                   page, sentence, batch)
+                   page, sentence, batch, session, key or "", bool(shared))
 
 
 class HistoryStore:
-    """The history database at ``path`` (created on first use).
+    """The history database at ``path`` (created on first use; one of an earlier version gets the columns it
+    lacks, see the module's docstring).
 
     Raises:
         UnusableDatabase: here and from every method, when the file can't be used (damaged, another program's,
@@ -94,52 +123,79 @@ class HistoryStore:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._db = WorkbenchDatabase(self.path, HISTORY)
-        if not self._db.read_only:
-            with self._db.transaction() as conn:
-                if "session" not in {row[1] for row in conn.execute("PRAGMA table_info(checks)")}:
-                    conn.execute("ALTER TABLE checks ADD COLUMN session TEXT NOT NULL DEFAULT ''")  # kept before sessions
-                conn.execute(_SESSION_INDEX)
+        with self._db.transaction() as conn:
+            present = {row[1] for row in conn.execute("PRAGMA table_info(checks)")}
+            if not self._db.read_only:
+                for name, (declared, _) in _ADDED_COLUMNS.items():
+                    if name not in present:
+                        conn.execute(f"ALTER TABLE checks ADD COLUMN {name} {declared}")
+                unkeyed = [row for (row,) in conn.execute("SELECT id FROM checks WHERE key IS NULL")]
+                conn.executemany("UPDATE checks SET key = ? WHERE id = ?", [(_new_key(), row) for row in unkeyed])
+                for index in _INDEXES:
+                    conn.execute(index)
+                present |= set(_ADDED_COLUMNS)
+        columns = [name if name in present else f"{_ADDED_COLUMNS[name][1]} AS {name}" for name in _ENTRY_COLUMNS]
+        self._select = "SELECT " + ", ".join(columns) + " FROM checks"
+        self._session = "session" if "session" in present else "''"
+        self._shareable = "shared" in present
 
     @property
     def read_only(self) -> bool:
         """Whether the file can only be read: checks are listed, new ones are not kept."""
         return self._db.read_only
 
-    def add(self, result: CheckResult, settings: dict, batch: str = "", session: str = "") -> int:
-        """Keep a check made with ``settings`` (anything JSON can hold) by ``session``; returns its entry id."""
+    def add(self, result: CheckResult, settings: dict, batch: str = "", session: str = "") -> str:
+        """Keep a check made with ``settings`` (anything JSON can hold) by ``session``, unshared; returns its key."""
         verdict = result.verdict
         deciding = result.evidence[verdict.deciding_evidence[0]].sentence if verdict.deciding_evidence else None
+        key = _new_key()
         with self._db.transaction() as conn:
-            entry_id = conn.execute(
+            conn.execute(
                 "INSERT INTO checks (checked_at, claim, corpus, settings, verdict, probabilities, deciding_page, "
-                "deciding_sentence, batch, result, session) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "deciding_sentence, batch, result, session, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (time.time(), result.claim, result.corpus, json.dumps(settings), verdict.label,
                  json.dumps(verdict.probabilities), deciding.title if deciding else "",
-                 deciding.text if deciding else "", batch, result.to_json(indent=None), session),
-            ).lastrowid
-        return int(entry_id)
+                 deciding.text if deciding else "", batch, result.to_json(indent=None), session, key),
+            )
+        return key
 
-    def entry(self, entry_id: int, session: str | None = None) -> HistoryEntry | None:
-        """Entry ``entry_id``, or ``None`` when it is not kept (or, given a ``session``, not that session's)."""
-        where, values = _of_session(session)
+    def entry(self, key: str, session: str | None = None) -> HistoryEntry | None:
+        """The entry whose key is ``key``, or ``None`` when there is none, or, given a ``session``, it is neither that
+        session's nor shared (:meth:`HistoryEntry.opens_for`)."""
         with self._db.transaction() as conn:
-            row = conn.execute(f"SELECT {_ENTRY_COLUMNS} FROM checks WHERE id = ?{where}", (entry_id, *values)).fetchone()
-        return HistoryEntry.from_row(row) if row else None
+            row = conn.execute(f"{self._select} WHERE key = ?", (key,)).fetchone()
+        entry = HistoryEntry.from_row(row) if row else None
+        return entry if entry is not None and entry.opens_for(session) else None
 
-    def result(self, entry_id: int, session: str | None = None) -> CheckResult | None:
-        """The check's whole result as it was made, or ``None`` for an entry that is not (or no longer) kept, or
-        given a ``session``, is not that session's."""
-        where, values = _of_session(session)
+    def result(self, key: str, session: str | None = None) -> CheckResult | None:
+        """The check's whole result as it was made, or ``None`` where :meth:`entry` has none."""
+        if self.entry(key, session) is None:
+            return None
         with self._db.transaction() as conn:
-            row = conn.execute(f"SELECT result FROM checks WHERE id = ?{where}", (entry_id, *values)).fetchone()
+            row = conn.execute("SELECT result FROM checks WHERE key = ?", (key,)).fetchone()
         return CheckResult.from_dict(json.loads(row[0])) if row else None
 
+    def share(self, key: str, session: str | None, shared: bool = True) -> bool:
+        """Share the check ``key`` of ``session`` (any for ``None``): it opens from any session that has its key
+        (``shared=False``: it stops). Returns whether there is such a check."""
+        where, values = self._of_session(session)
+        with self._db.transaction() as conn:
+            return conn.execute(f"UPDATE checks SET shared = ? WHERE key = ?{where}",
+                                (int(shared), key, *values)).rowcount > 0
+
+    def shared_keys(self) -> set[str]:
+        """The keys of every shared check (none in a read-only history of an earlier version)."""
+        if not self._shareable:
+            return set()
+        with self._db.transaction() as conn:
+            return {key for (key,) in conn.execute("SELECT key FROM checks WHERE shared = 1")}
+
     def search(self, words: str = "", limit: int = 500, session: str | None = None) -> list[HistoryEntry]:
-        """The newest ``limit`` entries (``session``'s, or everyone's for ``None``) whose claim, deciding sentence
-        or page holds every word of ``words`` (letter case ignored; all entries for no words)."""
+        """The newest ``limit`` entries (``session``'s own, or everyone's for ``None``) whose claim, deciding
+        sentence or page holds every word of ``words`` (letter case ignored; all entries for no words)."""
         conditions, values = [], []
         if session is not None:
-            conditions.append("session = ?")
+            conditions.append(f"{self._session} = ?")
             values.append(session)
         for word in words.split():
             pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
@@ -148,30 +204,33 @@ class HistoryStore:
             values += [pattern] * 3
         where = "WHERE " + " AND ".join(conditions) if conditions else ""
         with self._db.transaction() as conn:
-            rows = conn.execute(f"SELECT {_ENTRY_COLUMNS} FROM checks {where} ORDER BY id DESC LIMIT ?",
-                                (*values, limit)).fetchall()
+            rows = conn.execute(f"{self._select} {where} ORDER BY id DESC LIMIT ?", (*values, limit)).fetchall()
         return [HistoryEntry.from_row(row) for row in rows]
 
     def since(self, entry_id: int = 0) -> list[HistoryEntry]:
         """Every check kept after entry ``entry_id`` (everyone's), oldest first: all of them for 0. What looks for
         earlier checks of a claim reads, the new ones each time (:mod:`~fever_core.workbench.checked_before`)."""
         with self._db.transaction() as conn:
-            rows = conn.execute(f"SELECT {_ENTRY_COLUMNS} FROM checks WHERE id > ? ORDER BY id", (entry_id,)).fetchall()
+            rows = conn.execute(f"{self._select} WHERE id > ? ORDER BY id", (entry_id,)).fetchall()
         return [HistoryEntry.from_row(row) for row in rows]
 
     def count(self, session: str | None = None) -> int:
-        """How many checks are kept (``session``'s, or everyone's for ``None``)."""
-        where, values = _of_session(session)
+        """How many checks are kept (``session``'s own, or everyone's for ``None``)."""
+        where, values = self._of_session(session)
         with self._db.transaction() as conn:
             return int(conn.execute(f"SELECT COUNT(*) FROM checks WHERE 1{where}", values).fetchone()[0])
 
     def clear(self, session: str | None = None) -> int:
-        """Delete every entry (``session``'s, or everyone's for ``None``); returns how many there were."""
-        where, values = _of_session(session)
+        """Delete every entry (``session``'s own, or everyone's for ``None``); returns how many there were."""
+        where, values = self._of_session(session)
         with self._db.transaction() as conn:
             return conn.execute(f"DELETE FROM checks WHERE 1{where}", values).rowcount
 
+    def _of_session(self, session: str | None) -> tuple[str, tuple[str, ...]]:
+        """The SQL condition (`` AND session = ?``) and value that keep to one session; nothing for ``None``."""
+        return ("", ()) if session is None else (f" AND {self._session} = ?", (session,))
 
-def _of_session(session: str | None) -> tuple[str, tuple[str, ...]]:
-    """The SQL condition (`` AND session = ?``) and value that keep to one session; nothing for ``None``."""
-    return ("", ()) if session is None else (" AND session = ?", (session,))
+
+def _new_key() -> str:
+    """A check's key: :data:`KEY_BYTES` random bytes, URL-safe."""
+    return secrets.token_urlsafe(KEY_BYTES)

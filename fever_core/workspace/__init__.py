@@ -6,7 +6,7 @@ from __future__ import annotations
 from fever_core.corpus.build import LIVE_CORPUS, corpus_dir
 from fever_core.retrieval.encoder import ChunkEmbedder
 from fever_core.common.settings import Settings
-from fever_core.workspace.base import Workspace, open_local_workspace
+from fever_core.workspace.base import PendingBuild, Workspace, open_local_workspace, pending_build
 from fever_core.workspace.live import open_live_workspace
 
 
@@ -41,4 +41,4 @@ def open_workspace(
     return open_local_workspace(name, settings, specs=specs, progress=progress, rebuild=rebuild, embedder=embedder)
 
 
-__all__ = ["Workspace", "open_workspace"]
+__all__ = ["PendingBuild", "Workspace", "open_workspace", "pending_build"]

@@ -8,16 +8,101 @@ corpus answers with nothing to do.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from fever_core.corpus.build import corpus_dir, ensure_corpus_store
+from fever_core.corpus.build import (
+    LIVE_CORPUS,
+    NAMED_CORPORA,
+    STORE_FILE,
+    corpus_dir,
+    corpus_specs,
+    ensure_corpus_store,
+)
+from fever_core.corpus.sources import embedded
 from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
-from fever_core.retrieval.dense import DenseSentenceIndex
+from fever_core.retrieval.dense import CHUNK, INDEX_FILE, META_FILE, DenseSentenceIndex
 from fever_core.retrieval.encoder import ChunkEmbedder, encoder_cache_dir
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.common.settings import Settings
+
+
+EMBEDDING_RATE = 396.0
+"""Sentences a second a corpus build embeds on two CPU cores (the int8 encoder; ``benchmarks/scale/README.md``): what
+the estimate of a first build reads."""
+STORING_SECONDS = 13.0
+"""Seconds storing the embedded corpus's pages takes before its sentences are embedded (``benchmarks/scale``)."""
+
+
+@dataclass(frozen=True)
+class PendingBuild:
+    """What opening a local corpus builds first, said before it starts (:func:`pending_build`).
+
+    Attributes:
+        corpus: the corpus's name.
+        store: its pages are stored first (its store is not built yet).
+        sentences: the sentences to embed for its dense index; ``None`` when not known before its pages are stored.
+        embedded: sentences an interrupted build embedded already, which this one keeps (resumes from).
+    """
+
+    corpus: str
+    store: bool
+    sentences: int | None
+    embedded: int = 0
+
+    @property
+    def seconds(self) -> float | None:
+        """About how long the build takes on two CPU cores (:data:`EMBEDDING_RATE`), or ``None`` when not known."""
+        if self.sentences is None:
+            return None
+        return (STORING_SECONDS if self.store else 0.0) + max(0, self.sentences - self.embedded) / EMBEDDING_RATE
+
+    def describe(self, ahead: bool = True) -> str:
+        """The notice, e.g. "Building the embedded corpus for the first time (about 2 minutes on two CPU cores: 36,233
+        sentences to embed)…", and (``ahead``, default) the command that builds it ahead of time."""
+        ahead = f" `python -m fever_core corpus build {self.corpus}` builds it ahead of time." if ahead else ""
+        if self.seconds is None:
+            return (f"Building the {self.corpus} corpus for the first time: storing its pages, then embedding their "
+                    "sentences (the progress bar then says how long)…" + ahead)
+        minutes = max(1, math.ceil(self.seconds / 60))
+        took = f"about {minutes} minute{'s' if minutes > 1 else ''} on two CPU cores"
+        if self.embedded:
+            return (f"Resuming the build of the {self.corpus} corpus that stopped before: {self.embedded:,} of its "
+                    f"{self.sentences:,} sentences are embedded ({took} left)…")
+        plural = "" if self.sentences == 1 else "s"
+        return (f"Building the {self.corpus} corpus for the first time ({took}: {self.sentences:,} sentence{plural} "
+                "to embed)…" + ahead)
+
+
+def pending_build(name: str, settings: Settings) -> PendingBuild | None:
+    """What opening local corpus ``name`` would build first, from the files in its folder (nothing is opened for
+    writing): its store and its dense index when neither is there, the index when only the store is, what remains
+    of a build that stopped (its chunks in ``dense.partial/``); ``None`` when both are built (an index out of date is
+    rebuilt with a warning of its own) or for the live corpus, which grows as claims are checked."""
+    if name == LIVE_CORPUS:
+        return None
+    try:
+        folder = corpus_dir(settings.data_dir, name)
+        specs = corpus_specs(settings.data_dir, name)
+    except (KeyError, OSError, ValueError):
+        return None  # opening it says why
+    if (folder / META_FILE).is_file() or (folder / INDEX_FILE).is_file():
+        return None
+    store_path = folder / STORE_FILE
+    if not store_path.is_file():
+        return PendingBuild(name, True, embedded.SENTENCES if specs == NAMED_CORPORA["embedded"] else None)
+    chunks = len(list((folder / "dense.partial").glob("chunk_*.npz")))
+    try:
+        store = CorpusStore(store_path)
+        try:
+            sentences = store.stats().sentences
+        finally:
+            store.close()
+    except Exception:  # noqa: BLE001 - a store that can't be read says so when it is opened
+        return None
+    return PendingBuild(name, False, sentences, min(sentences, chunks * CHUNK))
 
 
 @dataclass

@@ -486,7 +486,8 @@ def test_history_reopens_a_check_as_it_was_without_checking_again(app_env, data_
     assert list(at.dataframe[0].value["claim"]) == ["Fox 2000 Pictures released the film Soul Food."]
     press(at, "Open in Verify")
     assert not at.exception
-    assert at.title[0].value == "Verify a claim" and dict(at.query_params) == {"history": "1"}
+    (entry,) = history_of(data_dir).search()
+    assert at.title[0].value == "Verify a claim" and dict(at.query_params) == {"history": entry.key}
     assert any(note.value.startswith("Re-opened from History") for note in at.info)
     assert verdicts(at) == first_verdict and len(evidence_of(at)) >= 1
     assert history_of(data_dir).count() == 1  # not checked again
@@ -497,9 +498,9 @@ def test_a_check_kept_before_verdicts_named_their_evidence_reopens_saying_so(ope
     result = checker.check("Fox 2000 Pictures released the film Soul Food.")
     assert result.verdict.deciding_evidence, "the tiny model's rule decides by one sentence"
     result.verdict.used_evidence = []  # as a check kept before verdicts named the evidence they used
-    entry = history_of(data_dir).add(result, {"corpus": "fixture"})  # settings not kept are their defaults
+    key = history_of(data_dir).add(result, {"corpus": "fixture"})  # settings not kept are their defaults
     monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")  # the check above was kept by no browser session
-    at = open_page("verify", query_params={"history": str(entry)})
+    at = open_page("verify", query_params={"history": key})
     assert not at.exception and verdicts(at)
     assert any(c.value.startswith("Not recorded: this check was kept by an older version") for c in at.caption)
 
@@ -759,11 +760,11 @@ def test_history_check_again_checks_the_chosen_check_again_after_opening_it(app_
     check(at, "Fox 2000 Pictures released the film Soul Food.")  # the newest, with the default settings
     at.switch_page("pages/history.py").run()
     munich = next(e for e in history_of(data_dir).search() if e.claim == MUNICH_CLAIM)
-    at.selectbox(key="_history_choice").set_value(munich.entry_id).run()
+    at.selectbox(key="_history_choice").set_value(munich.key).run()
     press(at, "Open in Verify")
     assert any(note.value.startswith("Re-opened from History") for note in at.info)
     at.switch_page("pages/history.py").run()
-    assert at.selectbox(key="_history_choice").value == munich.entry_id  # the choice stayed
+    assert at.selectbox(key="_history_choice").value == munich.key  # the choice stayed
     press(at, "Check again")
     assert not at.exception and at.title[0].value == "Verify a claim"
     assert not any(note.value.startswith("Re-opened from History") for note in at.info)
@@ -924,7 +925,7 @@ def test_a_check_re_opened_from_history_downloads_its_claimreview_dated_when_it_
     check(at, "Fox 2000 Pictures released the film Soul Food.")
     at.switch_page("pages/history.py").run()
     press(at, "Open in Verify")
-    assert dict(at.query_params) == {"history": "1"}
+    assert dict(at.query_params) == {"history": history_of(data_dir).search()[0].key}
     button = next(d for d in at.get("download_button") if d.proto.label == "Download ClaimReview (JSON-LD)")
     assert not button.proto.disabled  # made with the sidebar's corpus and verifier, which are loaded
     document = json.loads(downloads["claimreview.jsonld"])
@@ -938,20 +939,40 @@ def checked_before(app: AppTest) -> list[str]:
     return [md.value.replace("\\", "") for md in app.markdown if "Checked before:" in md.value]
 
 
-def test_verify_says_a_paraphrase_was_checked_before_in_any_browser_and_links_to_it(app_env, data_dir):
+def test_verify_says_a_paraphrase_was_checked_before_in_this_browser_or_shared_and_links_to_it(app_env, data_dir):
     first = check(open_frame(), "Fox 2000 Pictures released the film Soul Food.")
     assert not first.exception and not checked_before(first)  # nothing before it
     (kept,) = history_of(data_dir).search()
+    line = (f"🔁 **Checked before:** “Fox 2000 Pictures released the film Soul Food.”, {verdict_word(kept.verdict)}, "
+            f"just now · [re-open it ↗](./?history={kept.key})")
+    check(first, "The film Soul Food was released by Fox 2000 Pictures.")
+    assert checked_before(first) == [line]
     other_browser = check(open_frame(), "The film Soul Food was released by Fox 2000 Pictures.")
-    assert checked_before(other_browser) == [
-        f"🔁 **Checked before:** “Fox 2000 Pictures released the film Soul Food.”, {verdict_word(kept.verdict)}, "
-        f"just now · [re-open it ↗](./?history={kept.entry_id})"]
+    assert not checked_before(other_browser)  # another browser's claim is private to it
+    first.switch_page("pages/history.py").run()
+    first.selectbox(key="_history_choice").set_value(kept.key).run()
+    press(first, "Share link")
+    assert any(code.value.endswith(f"?history={kept.key}") for code in first.code)
+    check(other_browser, "Fox 2000 Pictures released the film Soul Food!")
+    assert checked_before(other_browser)[0] == line  # shared: found (the exact repeat first), and linked to
     check(other_browser, "Edinburgh is the capital of Scotland.")
     assert not other_browser.exception and verdicts(other_browser) and not checked_before(other_browser)
-    reopened = open_frame({"history": str(kept.entry_id)})  # the link, in the other browser
+    reopened = open_frame({"history": kept.key})  # the link, in the other browser
     assert any(note.value.startswith("Re-opened from History") for note in reopened.info)
     assert reopened.caption and any(c.value.replace("\\", "") == "Claim: Fox 2000 Pictures released the film Soul Food."
                                     for c in reopened.caption)
+
+
+def test_another_browser_opens_no_unshared_check_by_its_key_or_its_row_number(app_env, data_dir):
+    mine = check(open_frame(), "Fox 2000 Pictures released the film Soul Food.")
+    (kept,) = history_of(data_dir).search()
+    for address in (kept.key, str(kept.entry_id), "1", "2"):
+        theirs = open_frame({"history": address})
+        assert not theirs.exception and not verdicts(theirs)
+        assert any("not in the history, or it was not shared" in w.value for w in theirs.warning)
+    mine.switch_page("pages/history.py").run()  # its maker opens it
+    press(mine, "Open in Verify")
+    assert any(note.value.startswith("Re-opened from History") for note in mine.info)
 
 
 def test_verify_says_an_annotated_claim_was_checked_before(app_env, data_dir):
@@ -1029,9 +1050,12 @@ def test_a_text_checked_again_marks_its_sentences_checked_before_and_downloads_i
     first = until_checked(press(find_sentences_on_page(open_page, NEWS), "Check 3 sentences"))
     assert not any("checked before" in c.value for c in first.caption)
     assert not [md for md in first.markdown if "Checked before:" in md.value]
-    again = until_checked(press(find_sentences_on_page(open_page, NEWS), "Check 3 sentences"))
+    first.text_area(key="_text_pasted").input(NEWS + " ")  # the same browser checks it again
+    again = until_checked(press(press(first, "Find the sentences to check"), "Check 3 sentences"))
     assert not again.exception
     assert any(c.value.startswith("3 sentences checked before") for c in again.caption)
+    elsewhere = until_checked(press(find_sentences_on_page(open_page, NEWS), "Check 3 sentences"))
+    assert not any("checked before" in c.value for c in elsewhere.caption)  # another browser's checks are its own
     lines = [md.value for md in again.markdown if "Checked before:" in md.value]
     assert len(lines) == 3 and any("Spielberg was born in Cincinnati" in line for line in lines)
     document = __import__("json").loads(downloads["claimreviews.jsonld"].decode("utf-8"))
@@ -1059,7 +1083,7 @@ def test_check_a_text_checks_the_sentences_the_person_ticks_and_opens_a_card(app
     entry = history_of(data_dir).search("wonderful")[0]
     press(app, "Open its verdict card")
     assert not app.exception
-    assert app.title[0].value == "Verify a claim" and dict(app.query_params) == {"history": str(entry.entry_id)}
+    assert app.title[0].value == "Verify a claim" and dict(app.query_params) == {"history": entry.key}
     assert any(note.value.startswith("Re-opened from History") for note in app.info)
     assert history_of(data_dir).count() == 3  # the card as it was checked, not checked again
 

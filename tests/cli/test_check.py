@@ -2,6 +2,7 @@
 
 import json
 import math
+import time
 
 import pytest
 
@@ -99,6 +100,19 @@ def test_check_writes_its_claimreview_with_the_author_and_the_provenance(setting
     assert facts["verifierChecksum"][0].startswith("blake2b-128:") and facts["corpusChecksum"][0].startswith("sha256:")
 
 
+def test_check_s_claimreview_file_pasted_into_a_page_s_script_is_one_script(settings, workspace, tiny_nli_model,
+                                                                            tmp_path, capsys):
+    from tests.jsonld import scripts_when_embedded
+
+    out = tmp_path / "review.jsonld"
+    claim = "Jaws is a film.</script><script>alert(1)</script>"
+    assert main(["--data-dir", str(settings.data_dir), "check", claim, "--corpus", "fixture", "--model",
+                 str(tiny_nli_model), "--claimreview", str(out), "--author", "Desk </script> & co"]) == 0
+    text = out.read_text(encoding="utf-8")
+    (script,) = scripts_when_embedded(text)  # issue 44, item 4: the claim can't end the script
+    assert json.loads(script)["claimReviewed"] == claim and "<" not in text
+
+
 def test_check_batch_writes_one_claimreview_graph_of_the_claims_it_could_check(settings, workspace, tiny_nli_model,
                                                                                 tmp_path, capsys):
     from tests.jsonld import expand
@@ -142,8 +156,8 @@ def test_check_says_when_a_claim_was_checked_before_and_why_a_history_can_t_be_r
         folders[name] = tmp_path / name
         folders[name].mkdir()
         (folders[name] / "corpora").symlink_to(settings.data_dir / "corpora", target_is_directory=True)
-    HistoryStore(folders["kept"] / "history.sqlite").add(checker.check("Fox 2000 Pictures released the film Soul Food."),
-                                                         {})
+    key = HistoryStore(folders["kept"] / "history.sqlite").add(
+        checker.check("Fox 2000 Pictures released the film Soul Food."), {})
     (folders["damaged"] / "history.sqlite").write_bytes(b"not a database" * 100)
     for name, claim in (("kept", "The film Soul Food was released by Fox 2000 Pictures."),
                         ("kept", "Edinburgh is the capital of Scotland."),
@@ -155,7 +169,7 @@ def test_check_says_when_a_claim_was_checked_before_and_why_a_history_can_t_be_r
         if claim.startswith("The film") and name == "kept":
             assert said == ["Checked before: 'Fox 2000 Pictures released the film Soul Food.', "
                             f"{checker.check('Fox 2000 Pictures released the film Soul Food.').verdict.label}, "
-                            "just now (history entry 1)"]
+                            f"just now (history entry {key})"]
         else:
             assert said == []
         assert ("history database" in out.err and "is damaged" in out.err) == (name == "damaged")
@@ -204,3 +218,34 @@ def test_check_text_refuses_a_binary_file_and_a_text_with_nothing_to_check_befor
     assert "error: None of the text's 3 sentences looks worth checking" in capsys.readouterr().err
     assert main([*options, str(chat), *checker_options, "--out", str(tmp_path / "out.csv")]) == 2
     assert "give a .jsonl file" in capsys.readouterr().err
+
+
+def test_check_text_refuses_a_text_of_too_many_sentences_at_once_before_any_model_loads(tmp_path, capsys):
+    tiny = tmp_path / "tiny.txt"
+    tiny.write_text("Yes.\n\n" * 20_000)  # issue 44, item 3: 69 s of splitting before it said nothing_to_check
+    started = time.perf_counter()
+    assert main(["--data-dir", "/nonexistent", "check-text", str(tiny), "--corpus", "nothing", "--model",
+                 "/nonexistent"]) == 2
+    assert time.perf_counter() - started < 2.0
+    assert "error: The text has about 20,001 sentences; at most 5,000 are split" in capsys.readouterr().err
+
+
+def test_check_on_a_corpus_not_built_yet_says_so_and_about_how_long_before_building_it(tmp_path, tiny_nli_model,
+                                                                                        capsys):
+    from tests.conftest import write_jsonl
+
+    pages = write_jsonl(tmp_path / "pages.jsonl",
+                        [{"id": "Jaws", "lines": "0\tJaws is a 1975 film by Steven Spielberg ."}])
+    data = tmp_path / "data"
+    assert main(["--data-dir", str(data), "corpus", "build", "films", "--source", f"fever:{pages}"]) == 0
+    for built in ("dense.json", "dense.faiss"):  # as a first build that stopped before its index
+        (data / "corpora" / "films" / built).unlink()
+    capsys.readouterr()
+    assert main(["--data-dir", str(data), "check", "Jaws is a film.", "--corpus", "films", "--model",
+                 str(tiny_nli_model)]) == 0
+    said = capsys.readouterr().err  # issue 44, item 5: a word before the build, not a bare progress bar
+    assert said.startswith("Building the films corpus for the first time (about 1 minute on two CPU cores: 1 sentence "
+                           "to embed)… `python -m fever_core corpus build films` builds it ahead of time.")
+    assert main(["--data-dir", str(data), "check", "Jaws is a film.", "--corpus", "films", "--model",
+                 str(tiny_nli_model)]) == 0
+    assert "Building" not in capsys.readouterr().err  # built: nothing to say

@@ -3,7 +3,17 @@ fixture corpus and the tiny NLI model, asserting their invariants. The full suit
 
 from dataclasses import replace
 
-from benchmarks.reliability import damaged, hostile, live_api, messages, models, portable, service_flood, writes
+from benchmarks.reliability import (
+    damaged,
+    hostile,
+    live_api,
+    messages,
+    models,
+    portable,
+    service_flood,
+    surfaces,
+    writes,
+)
 
 TIMEOUT_S = 2.0
 
@@ -102,3 +112,14 @@ def test_a_data_folder_opens_as_it_is_from_another_install_and_damaged_vectors_a
     assert result.ok, [o for o in result.outcomes if o.problem]
     assert moved[0].embedded == 0 and not moved[0].written
     assert "not reused" in shifted.detail and "0 wrong vectors" in shifted.detail
+
+
+def test_issue_44_s_surfaces_hold(checker, tmp_path):
+    result = surfaces.run(checker, "fixture", tmp_path)
+    assert result.failures == [], result.failures
+    assert result.history["opened"] == 0 and result.history["listed"] == 0 and result.history["shared_opens"]
+    assert max(result.html_s.values()) < surfaces.WITHIN_S
+    assert {a["status"] for a in result.check_text["texts"].values()} == {413}
+    assert result.claimreview["scripts"] == {"download and file": 1, "POST /claimreview": 1}
+    assert "Building the embedded corpus for the first time (about" in result.first_build
+    print("\n" + "\n".join("  ".join(row) for row in result.rows()))

@@ -3,9 +3,15 @@ the verdict ``/check`` gives it alone; a text it can't check refused with a mess
 
 from __future__ import annotations
 
+import http.client
+import json
+import socket
+import time
+
 import pytest
 
-from tests.service.conftest import serving
+from fever_core.text_check import find_sentences
+from tests.service.conftest import served, serving
 
 TEXT = """Films and their makers
 
@@ -62,3 +68,54 @@ def test_a_sentence_that_opens_with_a_pronoun_is_checked_as_the_name_it_stands_f
     assert second["checked_as"] == "Steven Spielberg was born in Cincinnati in 1946." and second["checked"]
     alone = client.post("/check", json={"claim": second["checked_as"], "options": options}).json()
     assert second["result"]["claim"] == second["checked_as"] and second["verdict"] == alone["verdict"]["label"]
+
+
+# --- issue 44, item 3: limits before splitting, a time budget for it, and a client that leaves stops it -------------
+
+def test_a_text_of_too_many_sentences_is_refused_at_once_before_it_is_split(client):
+    for text, about in [("Yes.\n\n" * 20_000, "20,001"),  # the issue's 20,000 tiny sentences: 69 s before
+                        ("Marie Curie won two Nobel Prizes, in 1903 and 1911. " * 3_900, "3,901")]:  # 200 KB: 36 s
+        started = time.perf_counter()
+        response = client.post("/check-text", json={"text": text})
+        assert time.perf_counter() - started < 2.0
+        assert response.status_code == 413, response.text
+        error = response.json()["data"]
+        assert error["code"] == "text_too_large" and f"about {about} sentences; at most 1,000" in error["message"]
+
+
+def test_a_text_that_takes_longer_to_split_than_the_server_allows_is_refused(checker):
+    text = "\n\n".join(f"Paris is the capital of France and city number {n}" for n in range(200))
+    with serving(checker, split_timeout_s=0.01) as client:
+        response = client.post("/check-text", json={"text": text})
+        limits = client.get("/corpora").json()["limits"]
+    assert response.status_code == 413 and response.json()["data"]["code"] == "text_too_large"
+    assert "took over 0.01 s" in response.json()["data"]["message"]
+    assert (limits["max_text_sentences"], limits["split_timeout_s"]) == (1_000, 0.01)
+
+
+def test_a_client_that_leaves_while_its_text_is_split_stops_the_splitting(checker):
+    find_sentences("Paris is in France.")  # spaCy loaded, as on a server that has split a text before
+    text = "\n\n".join(f"Paris Berlin Rome Madrid Vienna number {n} and some more words to parse" for n in range(3_000))
+    body = json.dumps({"text": text}).encode()
+    with served(checker, max_text_sentences=10_000, split_timeout_s=600) as (port, app):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(b"POST /check-text HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        time.sleep(1.0)
+        working = cpu_seconds(1.0)
+        sock.close()
+        time.sleep(1.0)  # the paragraphs being parsed when it left
+        after = cpu_seconds(2.0)
+        metrics = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        metrics.request("GET", "/metrics")
+        counted = metrics.getresponse().read().decode()
+    assert working > 0.5, "the text was not being split"
+    assert after < 0.3, f"the splitting went on after the client left: {after:.2f} CPU s in 2 s"
+    assert 'code="client_closed_request"' in counted
+
+
+def cpu_seconds(wall_s: float) -> float:
+    """The CPU seconds this process (the server's threads included) uses in the next ``wall_s`` seconds."""
+    before = time.process_time()
+    time.sleep(wall_s)
+    return time.process_time() - before

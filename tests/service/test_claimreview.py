@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from fever_core.common.types import VERDICT_WORDS
-from tests.jsonld import expand, values
+from tests.jsonld import expand, scripts_when_embedded, values
 
 JAWS = "Jaws was directed by a man born in Ohio."
 
@@ -34,6 +36,8 @@ def test_claimreview_refuses_an_author_or_a_claim_that_can_t_be_one_saying_why(c
     for body, code, words in [({"claim": JAWS, "author": "  "}, "invalid_request", "author's name is empty"),
                               ({"claim": JAWS, "author_type": "Robot"}, "invalid_request", "author_type"),
                               ({"claim": JAWS, "url": "./?claim=x"}, "invalid_request", "url"),
+                              ({"claim": JAWS, "url": 'https://example.org/"><script>'}, "invalid_request", "url"),
+                              ({"claim": JAWS, "url": "https://example.org/<b>"}, "invalid_request", "url"),
                               ({"claim": "🙂"}, "bad_claim", "no words or numbers")]:
         response = client.post("/claimreview", json=body)
         assert response.status_code == 422 and response.json()["data"]["code"] == code, response.text
@@ -45,3 +49,12 @@ def test_the_openapi_document_says_claimreview_answers_json_ld(client):
     assert "application/ld+json" in operation["responses"]["200"]["content"]
     assert {"claim", "corpus", "options", "author", "author_type", "url"} <= set(
         client.get("/openapi.json").json()["components"]["schemas"]["ClaimReviewRequest"]["properties"])
+
+
+def test_claimreview_pasted_into_a_page_s_script_is_one_script_whatever_the_claim_holds(client):
+    claim = "Jaws is a film.</script><script>alert(1)</script>"
+    response = client.post("/claimreview", json={"claim": claim, "author": "Desk </script>"})
+    assert response.status_code == 200, response.text
+    (script,) = scripts_when_embedded(response.text)  # issue 44, item 4
+    assert json.loads(script) == response.json() and response.json()["claimReviewed"] == claim
+    assert not {"<", ">", "&"} & set(response.text)

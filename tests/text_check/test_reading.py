@@ -3,8 +3,15 @@ files and texts over the limit refused with a message saying what to do."""
 
 from __future__ import annotations
 
+import contextlib
+import random
+import re
+import time
+from html.parser import HTMLParser
+
 import pytest
 
+from fever_core.text_check import reading
 from fever_core.text_check import (
     MAX_TEXT_BYTES,
     TextReadError,
@@ -92,3 +99,109 @@ def test_a_text_of_1_mb_is_read_and_one_byte_more_refused(tmp_path):
 
 def test_pasted_text_keeps_its_paragraphs_and_loses_control_characters():
     assert plain_text("  Title \r\n\r\n\r\nOne\x00 line.\rNext\u202e line.  \n\n\n") == "Title\n\nOne line.\nNext line."
+
+
+# --- issue 44, item 2: HTML read in linear time, within a budget ---------------------------------------------------
+
+class ReferenceText(HTMLParser):
+    """The reading of an HTML document before issue 44, through Python's own parser: right on well-formed documents,
+    quadratic on some others. What the linear reading must agree with."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts, self.skipping = [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in reading._SKIPPED_ELEMENTS:
+            self.skipping.append(tag)
+        elif not self.skipping:
+            self.block(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        if not self.skipping:
+            self.block(tag)
+
+    def handle_endtag(self, tag):
+        if self.skipping:
+            if tag in self.skipping:
+                del self.skipping[len(self.skipping) - 1 - self.skipping[::-1].index(tag):]
+        else:
+            self.block(tag)
+
+    def handle_data(self, data):
+        if not self.skipping:
+            self.parts.append(re.sub(r"\s+", " ", data))
+
+    def block(self, tag):
+        self.parts.append("\n\n" if tag in reading._BLOCK_ELEMENTS else "\n" if tag == "br" else
+                          " " if tag in ("td", "th") else "")
+
+
+def reference_text(document: str) -> str:
+    parser = ReferenceText()
+    parser.feed(document)
+    parser.close()
+    return "".join(parser.parts)
+
+
+def random_document(rng: random.Random, depth: int = 0) -> str:
+    """A well-formed HTML fragment: text with entities and a literal "<", blocks, inline and skipped elements, void
+    and self-closed tags, attributes quoted either way (a ">" in one), comments, scripts and styles."""
+    parts = []
+    for _ in range(rng.randint(1, 5)):
+        kind = rng.choice(["text", "text", "element", "void", "comment", "script"] if depth < 4 else ["text", "void"])
+        if kind == "text":
+            parts.append(rng.choice(["Paris", "is in", " France &amp; Spain ", "a &lt; b", "caf&eacute;", "1 < 2",
+                                     "\n  spaced   out\t", "&#x263A; ok", "R&D"]))
+        elif kind == "element":
+            tag = rng.choice(["p", "div", "li", "b", "i", "span", "td", "h2", "svg", "noscript", "button", "TABLE"])
+            attrs = rng.choice(["", ' class="x"', " title='a > b'", ' data-x="1" hidden', " onclick=\"f('<p>')\""])
+            parts.append(f"<{tag}{attrs}>{random_document(rng, depth + 1)}</{tag}>")
+        elif kind == "void":
+            parts.append(rng.choice(["<br>", "<br/>", "<hr>", "<img src='x.png' alt=\"<b>\">", "<svg/>", "<input>"]))
+        elif kind == "comment":
+            parts.append("<!-- a comment with <p>tags</p> -->")
+        else:
+            parts.append(rng.choice(["<script>if (a < b && c > d) { x = '</p>'; }</script>",
+                                     "<style>p > b { color: red }</style>", "<title>Tab</title>"]))
+    return "".join(parts)
+
+
+def test_html_reads_as_python_s_own_parser_read_it_on_well_formed_documents():
+    rng = random.Random(44)
+    for _ in range(500):
+        document = random_document(rng)
+        assert html_to_text(document) == reference_text(document), document
+    assert html_to_text(PAGE) == reference_text(PAGE)
+
+
+HOSTILE_HTML = {
+    "<svg> x 40,000, then </p> x 130,000 (720 KB)": "<svg>" * 40_000 + "</p>" * 130_000,
+    "<svg> nested, 990 KB": "<svg>" * 198_000,
+    "<svg> nested and closed, 990 KB": "<svg>" * 90_000 + "</svg>" * 90_000,
+    "comments left open": "<!--" * 247_000,
+    "tags left open": "<a" * 495_000,
+    "attribute values left open": "<p a='" * 165_000,
+    "marked sections": "<![" * 330_000,
+    "a stray <": "< " * 495_000,
+    "end tags of nothing": "</p>" * 247_000,
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE_HTML)
+def test_html_under_1_mb_reads_in_under_2_seconds_whatever_it_holds(name):
+    document = HOSTILE_HTML[name]
+    assert len(document.encode()) < MAX_TEXT_BYTES
+    started = time.perf_counter()
+    with contextlib.suppress(TextReadError):  # no text in most of them: "is empty"
+        text_of_bytes(document.encode(), "page.html")
+    assert time.perf_counter() - started < 2.0
+
+
+def test_html_over_its_tag_or_time_budget_is_refused_with_what_to_do():
+    document = "<p>Paris is in France.</p>" * 2_000
+    assert html_to_text(document).count("Paris") == 2_000
+    with pytest.raises(TextReadError, match=r"more markup than text \(over 1,000 tags.*save it as text \(.txt\)"):
+        html_to_text(document, max_tags=1_000)
+    with pytest.raises(TextReadError, match=r"over 0 s to read"):
+        html_to_text(document, max_seconds=0.0)

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
 
-from fever_core.text_check import MAX_TEXT_BYTES, NothingToCheck, find_sentences, plain_text, sentence_claims
+from fever_core.text_check import (
+    MAX_TEXT_BYTES,
+    MAX_TEXT_SENTENCES,
+    NothingToCheck,
+    TextTooLarge,
+    estimate_sentences,
+    find_sentences,
+    plain_text,
+    sentence_claims,
+)
 
 ARTICLE = """Floods cut off villages
 
@@ -103,9 +113,44 @@ def test_a_text_of_1_mb_in_one_paragraph_is_split_whole_in_pieces(monkeypatch):
     sentence = "Marie Curie won two Nobel Prizes, in 1903 and 1911. I think she was brilliant. "
     text = plain_text((sentence * (MAX_TEXT_BYTES // len(sentence) + 1))[:MAX_TEXT_BYTES])
     started = time.perf_counter()
-    sentences = find_sentences(text)
+    sentences = find_sentences(text, max_sentences=len(text), max_seconds=3600)  # more than a text may have by default
     seconds = time.perf_counter() - started
     assert len(sentences) == text.count(". ") + 1
     assert all(text[s.start:s.end] == s.text for s in sentences)
     assert sum(s.worthy for s in sentences) == text.count("Marie Curie")
     print(f"\n1 MB in one paragraph: {len(sentences):,} sentences in {seconds:.1f} s")
+
+
+# --- issue 44, item 3: limits before splitting, and a time budget for it ---------------------------------------------
+
+def test_the_sentence_estimate_counts_end_marks_and_blank_lines_without_parsing():
+    assert estimate_sentences("Paris is in France. Is Rome in Italy?! Yes… “Quite.”\n\nA heading\n\nmore") == 6
+    assert estimate_sentences("") == 1 and estimate_sentences("3.14 and e.g.the end") == 1
+    started = time.perf_counter()
+    assert estimate_sentences("Yes.\n\n" * 160_000) == 160_001  # 1 MB
+    assert time.perf_counter() - started < 0.5
+
+
+@pytest.mark.parametrize("text, limit, says", [
+    ("Yes.\n\n" * 20_000, MAX_TEXT_SENTENCES, "about 20,001 sentences; at most 5,000"),  # the issue's 20,000
+    ("Marie Curie won two Nobel Prizes, in 1903 and 1911. " * 4_000, 3_000, "about 4,001 sentences; at most 3,000"),
+])
+def test_a_text_of_too_many_sentences_is_refused_before_it_is_parsed(text, limit, says):
+    started = time.perf_counter()
+    with pytest.raises(TextTooLarge, match=f"{says} are split and checked at once. Check it in parts"):
+        find_sentences(text, max_sentences=limit)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_splitting_that_takes_longer_than_its_budget_is_refused_saying_how_far_it_got():
+    text = "\n\n".join(f"Paris is the capital of France and city number {n}" for n in range(100))
+    with pytest.raises(TextTooLarge, match=r"took over 0.01 s \(0 of its 5,\d{3} characters read\)"):
+        find_sentences(text, max_seconds=0.01)
+
+
+def test_stopped_splitting_ends_with_the_sentences_found_so_far():
+    text = "\n\n".join(f"Paris is the capital of France and city number {n}." for n in range(200))
+    stop = threading.Event()
+    stop.set()
+    assert find_sentences(text, stop=stop) == []
+    assert len(find_sentences(text)) == 200

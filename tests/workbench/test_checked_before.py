@@ -66,19 +66,19 @@ def cosine(encoder, a: str, b: str) -> float:
     return float(va @ vb)
 
 
-def keep(history: HistoryStore, claim: str, label: str = SUPPORTS, session: str = "") -> int:
-    """Keep a check of ``claim`` with verdict ``label`` (nothing else: all a lookup reads); returns its entry id."""
+def keep(history: HistoryStore, claim: str, label: str = SUPPORTS, session: str = "") -> str:
+    """Keep a check of ``claim`` with verdict ``label`` (nothing else: all a lookup reads); returns its key."""
     probabilities = {SUPPORTS: 0.1, REFUTES: 0.1, NEI: 0.1, label: 0.8}
     result = CheckResult(claim, "fixture", ClaimAnalysis(claim), [], [], [], Verdict(label, probabilities, "", []))
     return history.add(result, {}, session=session)
 
 
-def annotate(path, claim: str, label: str) -> int:
-    """Annotate ``claim`` with ``label`` (evidence from the fixture corpus); returns its queue item."""
+def annotate(path, claim: str, label: str) -> str:
+    """Annotate ``claim`` with ``label`` (evidence from the fixture corpus); returns its queue item's number."""
     store = AnnotationStore(path)
     item = store.add_claim(claim)
     store.save(item, label, [] if label == NEI else [[("Soul_Food_-LRB-film-RRB-", 0)]], "tester")
-    return item
+    return str(item)
 
 
 def test_a_claim_is_normalised_for_exact_matching():
@@ -150,7 +150,7 @@ def test_a_claim_that_differs_by_a_number_or_a_name_was_not_checked_before(tmp_p
         SPIELBERG_BORN]
 
 
-def test_every_session_s_checks_and_the_annotations_are_looked_up(tmp_path, encoder):
+def test_every_session_s_checks_and_the_annotations_are_looked_up_for_everyone(tmp_path, encoder):
     history = HistoryStore(tmp_path / "history.sqlite")
     mine = keep(history, SOUL_FOOD, SUPPORTS, session="a" * 32)
     item = annotate(tmp_path / "annotations.sqlite", SOUL_FOOD_REWORDED, REFUTES)
@@ -161,6 +161,21 @@ def test_every_session_s_checks_and_the_annotations_are_looked_up(tmp_path, enco
     found = EarlierChecks(tmp_path).find(SOUL_FOOD_REWORDED, encoder)
     assert [(e.source, e.entry_id, e.exact) for e in found] == [(HISTORY, theirs, True), (ANNOTATION, item, True),
                                                                 (HISTORY, mine, False)]
+
+
+def test_a_session_finds_its_own_and_the_shared_checks_never_another_s_private_claim(tmp_path, encoder):
+    history = HistoryStore(tmp_path / "history.sqlite")
+    mine = keep(history, SOUL_FOOD, SUPPORTS, session="a" * 32)
+    theirs = keep(history, SOUL_FOOD_REWORDED, NEI, session="b" * 32)
+    item = annotate(tmp_path / "annotations.sqlite", SOUL_FOOD, REFUTES)
+    lookup = EarlierChecks(tmp_path)
+    assert [e.entry_id for e in lookup.find(SOUL_FOOD_REWORDED, encoder, session="a" * 32)] == [mine, item]
+    assert [e.entry_id for e in lookup.find(SOUL_FOOD, encoder, session="b" * 32)] == [item, theirs]
+    assert [e.entry_id for e in lookup.find(SOUL_FOOD, encoder, session="c" * 32)] == [item]
+    history.share(theirs, "b" * 32)  # after the lookup read it: noticed all the same
+    assert [e.entry_id for e in lookup.find(SOUL_FOOD, encoder, session="c" * 32)] == [item, theirs]
+    history.share(theirs, "b" * 32, shared=False)
+    assert [e.entry_id for e in lookup.find(SOUL_FOOD, encoder, session="c" * 32)] == [item]
 
 
 def test_no_history_or_an_empty_one_has_nothing_checked_before(tmp_path, encoder):

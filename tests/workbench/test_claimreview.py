@@ -19,7 +19,7 @@ from fever_core.pipeline import CheckOptions
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, model_files, record_checksums
 from fever_core.workbench import Author, ModelRecord, checker_provenance, claim_review, claim_reviews, to_jsonld
 from fever_core.workbench.claimreview import RATING_VALUES, model_record
-from tests.jsonld import SCHEMA, expand, values
+from tests.jsonld import SCHEMA, expand, scripts_when_embedded, values
 
 ODD_CLAIM = "<script>alert('x')</script> Jaws & <b>Spielberg</b>: “½” naïve 🦈 \u200d👩\u200d🔬 العربية"
 
@@ -161,7 +161,8 @@ def test_html_and_odd_unicode_in_the_claim_are_kept_as_text(checker, provenance)
     document = claim_review(result, provenance)
     assert document["claimReviewed"] == result.claim and "<script>" in result.claim and "🦈" in result.claim
     text = to_jsonld(document)
-    assert "<script>alert('x')</script>" in text and "🦈" in text and "\\u" not in text  # as written, no escapes
+    assert "\\u003cscript\\u003ealert('x')\\u003c/script\\u003e" in text and "🦈" in text  # safe in a page's <script>
+    assert not {"<", ">", "&"} & set(text) and "\\u0026 \\u003cb\\u003eSpielberg" in text
     assert json.loads(text) == document
     text.encode("utf-8")
     expanded, dropped = expand(json.loads(text))
@@ -192,3 +193,26 @@ def test_an_author_s_name_is_kept_on_one_line():
 def test_a_url_that_is_not_a_whole_web_address_is_refused(jaws, provenance):
     with pytest.raises(ValueError, match="whole web address"):
         claim_review(jaws, provenance, url="./?claim=x")
+
+
+# --- issue 44, item 4: exports safe to embed -----------------------------------------------------------------------
+
+BREAKOUT = "Jaws is a film.</script><script>alert(1)</script><!--"
+
+
+def test_an_export_pasted_into_a_page_s_script_is_one_script_whatever_its_claims_hold(checker, provenance):
+    result = checker.check(BREAKOUT)
+    author = Author("Desk </script> & <b>")
+    for document in (claim_review(result, provenance, author, url="https://example.org/c?a=1&b"),
+                     claim_reviews([result, result], provenance)):
+        (script,) = scripts_when_embedded(to_jsonld(document))
+        assert json.loads(script) == document  # the whole export, read back as it was
+
+
+@pytest.mark.parametrize("url", ['https://example.org/"><script>alert(1)</script>', "https://example.org/<b>",
+                                 "https://example.org/a b", "https://example.org/\n", "https://example.org/'x'",
+                                 "https://", "javascript:alert(1)", "https://example.org/" + "x" * 2000])
+def test_a_url_with_a_quote_an_angle_bracket_or_a_space_is_refused_saying_how_to_write_it(jaws, provenance, url):
+    with pytest.raises(ValueError, match=r"whole web address .*without quotes, angle brackets, spaces"):
+        claim_review(jaws, provenance, url=url)
+    assert claim_review(jaws, provenance, url="https://example.org/checks/jaws?x=%22%3C#top")["url"].endswith("#top")

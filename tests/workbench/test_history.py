@@ -1,6 +1,7 @@
 """The history of checks (fever_core/workbench/history.py): kept, re-opened as they were, searched, cleared; a file that
 can't be the history is a clear refusal naming it, and can be moved aside."""
 
+import re
 import sqlite3
 import threading
 
@@ -34,26 +35,27 @@ def test_a_result_reads_back_from_its_dict_as_it_was(results):
 
 def test_a_check_is_kept_with_its_settings_verdict_and_deciding_sentence(history, results):
     result = results[1]
-    entry_id = history.add(result, SETTINGS, batch="b1")
-    entry = history.entry(entry_id)
+    key = history.add(result, SETTINGS, batch="b1")
+    entry = history.entry(key)
     assert (entry.claim, entry.corpus, entry.settings, entry.batch) == (result.claim, "fixture", SETTINGS, "b1")
     assert entry.verdict == result.verdict.label and entry.probabilities == result.verdict.probabilities
     assert entry.confidence == result.verdict.probabilities[result.verdict.label]
     deciding = result.evidence[result.verdict.deciding_evidence[0]].sentence
     assert (entry.deciding_page, entry.deciding_sentence) == (deciding.title, deciding.text)
-    assert history.result(entry_id) == result  # re-opened as it was, without checking again
-    assert history.entry(entry_id + 1) is None and history.result(entry_id + 1) is None
+    assert history.result(key) == result  # re-opened as it was, without checking again
+    assert entry.key == key and not entry.shared
+    assert history.entry(str(entry.entry_id)) is None and history.result(key[:-1]) is None
 
 
 def test_search_finds_every_word_in_the_claim_or_deciding_sentence_newest_first(history, results):
     jaws, holmes = (history.add(result, SETTINGS) for result in results)
     again = history.add(results[1], SETTINGS)
-    assert [e.entry_id for e in history.search()] == [again, holmes, jaws]
-    assert [e.entry_id for e in history.search("sherlock DOYLE")] == [again, holmes]
-    assert [e.entry_id for e in history.search("Ohio")] == [jaws]
+    assert [e.key for e in history.search()] == [again, holmes, jaws]
+    assert [e.key for e in history.search("sherlock DOYLE")] == [again, holmes]
+    assert [e.key for e in history.search("Ohio")] == [jaws]
     assert history.search("Sherlock Ohio") == []
     assert history.search("%") == [] and history.search("_") == []  # LIKE's wildcards are plain characters
-    assert [e.entry_id for e in history.search(limit=1)] == [again]
+    assert [e.key for e in history.search(limit=1)] == [again]
 
 
 def test_checks_kept_from_several_threads_at_once_are_all_kept(history, results):
@@ -140,21 +142,95 @@ def test_a_read_only_history_lists_its_checks_and_refuses_a_new_one_clearly(tmp_
 def test_each_session_sees_and_clears_only_its_own_checks_unless_the_history_is_shared(history, results):
     mine = history.add(results[0], SETTINGS, session="a" * 32)
     theirs = history.add(results[1], SETTINGS, session="b" * 32)
-    assert [e.entry_id for e in history.search(session="a" * 32)] == [mine]
+    assert [e.key for e in history.search(session="a" * 32)] == [mine]
     assert history.count("a" * 32) == 1 and history.count() == 2  # None: everyone's (a shared history)
     assert history.entry(theirs, session="a" * 32) is None and history.result(theirs, session="a" * 32) is None
     assert history.entry(theirs).claim == results[1].claim
     assert history.clear("a" * 32) == 1 and history.count() == 1 and history.count("b" * 32) == 1
 
 
-def test_a_history_kept_before_sessions_opens_with_its_checks_in_no_session(tmp_path, results):
-    from fever_core.workbench.history import _SCHEMA
+OLD_SCHEMA = """
+CREATE TABLE checks (id INTEGER PRIMARY KEY, checked_at REAL NOT NULL, claim TEXT NOT NULL, corpus TEXT NOT NULL,
+    settings TEXT NOT NULL, verdict TEXT NOT NULL, probabilities TEXT NOT NULL, deciding_page TEXT NOT NULL,
+    deciding_sentence TEXT NOT NULL, batch TEXT NOT NULL, result TEXT NOT NULL);
+"""
+"""The history as the first version made it: no sessions, no keys."""
 
+
+def test_a_history_kept_before_sessions_opens_with_its_checks_in_no_session(tmp_path, results):
     path = tmp_path / "old.sqlite"
     with sqlite3.connect(path) as conn:
-        conn.executescript(_SCHEMA.replace(",\n    session TEXT NOT NULL DEFAULT ''", ""))
+        conn.executescript(OLD_SCHEMA)
         conn.execute("INSERT INTO checks VALUES (1, 0, 'c', 'fixture', '{}', 'SUPPORTS', '{}', '', '', '', '{}')")
     history = HistoryStore(path)
     assert history.count("") == 1 and history.count("a" * 32) == 0
     history.add(results[0], SETTINGS, session="a" * 32)
     assert history.count("a" * 32) == 1
+
+
+# --- issue 44, item 1: checks are private unless shared ------------------------------------------------------------
+
+def test_a_second_session_can_neither_list_nor_open_a_first_session_s_unshared_checks_by_any_id(history, results):
+    first, second = "a" * 32, "b" * 32
+    keys = [history.add(result, SETTINGS, session=first) for result in results]
+    rows = [e.entry_id for e in history.search(session=first)]
+    assert history.search(session=second) == [] and history.search("Sherlock", session=second) == []
+    assert history.count(second) == 0
+    for guess in [*keys, *map(str, rows), *map(str, range(0, 10)), "", "%", "' OR 1=1 --"]:
+        assert history.entry(guess, session=second) is None, guess
+        assert history.result(guess, session=second) is None, guess
+    assert not history.share(keys[0], second)  # nor share it
+    assert history.clear(second) == 0 and history.count(first) == 2  # nor clear it
+    assert all(history.entry(key, session=first) is not None for key in keys)  # its maker opens them
+
+
+def test_a_shared_check_opens_from_another_session_by_its_key_only_and_stops_when_unshared(history, results):
+    first, second = "a" * 32, "b" * 32
+    key, other = (history.add(result, SETTINGS, session=first) for result in results)
+    assert history.share(key, first)
+    assert history.entry(key, session=second).shared and history.result(key, session=second) == results[0]
+    assert history.entry(other, session=second) is None  # only the one shared
+    assert history.search(session=second) == []  # opened by its link, never listed in another's History
+    assert history.share(key, first, shared=False)
+    assert history.entry(key, session=second) is None
+
+
+def test_keys_are_128_random_bits_never_row_numbers(history, results):
+    keys = {history.add(results[0], SETTINGS) for _ in range(50)}
+    assert len(keys) == 50
+    for key in keys:
+        assert len(key) == 22 and re.fullmatch(r"[A-Za-z0-9_-]{22}", key) and not key.isdigit()
+
+
+def test_an_old_history_gets_a_key_for_each_check_and_old_row_links_open_nothing(tmp_path, results):
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(OLD_SCHEMA)
+        conn.execute("ALTER TABLE checks ADD COLUMN session TEXT NOT NULL DEFAULT ''")  # as sessions left it
+        for row in (1, 2, 3):
+            conn.execute(f"INSERT INTO checks VALUES ({row}, 0, 'c{row}', 'fixture', '{{}}', 'SUPPORTS', "
+                         f"'{{\"SUPPORTS\": 1.0}}', '', '', '', '{{}}', '{'a' * 32}')")
+    conn.close()
+    history = HistoryStore(path)
+    entries = history.search(session="a" * 32)
+    assert [e.claim for e in entries] == ["c3", "c2", "c1"]  # still its maker's
+    assert len({e.key for e in entries}) == 3 and not any(e.shared for e in entries)
+    assert [e.key for e in HistoryStore(path).search()] == [e.key for e in entries]  # given once, kept
+    for row in ("1", "2", "3"):
+        assert history.entry(row) is None  # "?history=1": not found or not shared
+    assert history.entry(entries[0].key, session="b" * 32) is None
+    assert history.entry(entries[0].key, session="a" * 32).claim == "c3"
+
+
+def test_a_read_only_history_of_an_earlier_version_is_listed_and_opens_nothing(tmp_path, results, monkeypatch):
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(OLD_SCHEMA)
+        conn.execute("INSERT INTO checks VALUES (1, 0, 'c', 'fixture', '{}', 'SUPPORTS', '{}', '', '', '', '{}')")
+    conn.close()
+    writable = sqlite_module.os.access
+    monkeypatch.setattr(sqlite_module.os, "access", lambda p, mode: writable(p, mode) and str(p) != str(path))
+    history = HistoryStore(path)
+    (entry,) = history.search()
+    assert history.read_only and entry.claim == "c" and entry.key == "" and history.search(session="a" * 32) == []
+    assert history.entry("1") is None and history.shared_keys() == set()

@@ -8,7 +8,8 @@ import pytest
 from fever_core.corpus import build as build_module
 from fever_core.retrieval import dense as dense_module
 from fever_core.common.settings import Settings
-from fever_core.workspace import open_workspace
+from fever_core.corpus.sources import embedded
+from fever_core.workspace import PendingBuild, open_workspace, pending_build
 from tests.conftest import write_jsonl
 
 
@@ -58,3 +59,33 @@ def test_a_corpus_that_fails_to_build_leaves_nothing_behind(tmp_path):
         open_workspace("mine", settings, specs=[f"fever:{broken}"], progress=False)
     reopened = open_workspace("mine", settings, progress=False)
     assert [page_id for page_id, _ in reopened.store.titles()] == ["Apple"]
+
+
+# --- issue 44, item 5: a clear word before a long build -------------------------------------------------------------
+
+def test_an_empty_data_folder_says_the_embedded_corpus_is_built_first_and_about_how_long(tmp_path):
+    settings = Settings.from_env({}, data_dir=tmp_path)
+    build = pending_build("embedded", settings)
+    assert build == PendingBuild("embedded", True, embedded.SENTENCES)
+    assert build.describe() == ("Building the embedded corpus for the first time (about 2 minutes on two CPU cores: "
+                                "36,233 sentences to embed)… `python -m fever_core corpus build embedded` builds it "
+                                "ahead of time.")
+    assert pending_build("wikipedia", settings) is None and pending_build("nothing", settings) is None
+    assert not any(tmp_path.iterdir())  # looking builds nothing
+
+
+def test_a_built_corpus_has_nothing_to_build_and_one_whose_build_stopped_resumes_saying_so(settings, workspace,
+                                                                                             tmp_path):
+    assert pending_build("fixture", settings) is None
+    lines = ["\n".join(f"{i}\tSentence {i} of page {n} ." for i in range(3)) for n in range(5)]
+    pages = write_jsonl(tmp_path / "pages.jsonl", [{"id": f"Page_{n}", "lines": lines[n]} for n in range(5)])
+    mine = Settings.from_env({}, data_dir=tmp_path / "data")
+    built = open_workspace("pages", mine, specs=[f"fever:{pages}"], progress=False)
+    (built.folder / "dense.partial").mkdir()
+    (built.folder / "dense.partial" / "chunk_00000.npz").write_bytes(b"")  # as a build that stopped leaves it
+    for name in (dense_module.META_FILE, dense_module.INDEX_FILE):
+        (built.folder / name).unlink()
+    build = pending_build("pages", mine)
+    assert build == PendingBuild("pages", False, 15, 15)
+    assert build.describe().startswith("Resuming the build of the pages corpus that stopped before: 15 of its 15 "
+                                       "sentences are embedded (about 1 minute on two CPU cores left)…")
