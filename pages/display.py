@@ -6,6 +6,7 @@ or model logic.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import suppress
@@ -44,9 +45,11 @@ def shown_path(path: str | Path) -> str:
     path = Path(path).expanduser()
     if not path.is_absolute():
         return str(path)
-    for base, prefix in ((PROJECT_ROOT, ""), (PROJECT_ROOT.parent, "../")):
-        with suppress(ValueError):
-            return prefix + str(path.resolve().relative_to(base))
+    # as written first (a folder beside the project may be a link, e.g. ../shared), then with links resolved
+    for written in (Path(os.path.normpath(path)), path.resolve()):
+        for base, prefix in ((PROJECT_ROOT, ""), (PROJECT_ROOT.parent, "../")):
+            with suppress(ValueError):
+                return prefix + str(written.relative_to(base))
     return str(path)
 
 

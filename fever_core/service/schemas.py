@@ -171,11 +171,28 @@ class SentenceOut(BaseModel):
     via: HopLinkOut | None = None
 
 
+class ReadingOut(BaseModel):
+    label: Label = Field(description="what the sentence says of the claim, as it counted in the verdict")
+    probability: float
+    claim_read: str = Field(description="the claim the verifier read against it when not the claim as typed (the "
+                            "number check's rewritten claim, a part of a compound claim, a bridged fact); else empty")
+
+
 class EvidenceOut(SentenceOut):
     stance: dict[str, float] | None = Field(description="the verifier's P(label) for this sentence; null when "
                                             "its score was too low to judge it")
     trusted: bool
     premise: str = Field(description="the text the verifier read")
+    bears_on_claim: bool = Field(True, description="it mentions one of the claim's names: only such a sentence decides")
+    reading: ReadingOut | None = Field(None, description="how it counted in the verdict (what the card shows); null "
+                                       "when not judged")
+
+
+class ClaimPartOut(BaseModel):
+    claim: str = Field(description="one fact of the claim, as a sentence of its own")
+    label: Label
+    probability: float
+    deciding: int | None = Field(description="index into evidence of the sentence that settles it; null: none")
 
 
 class VerdictOut(BaseModel):
@@ -187,6 +204,14 @@ class VerdictOut(BaseModel):
     used_evidence: list[int] = Field(description="indexes into evidence of every sentence the verdict used: it "
                                      "mentions what the claim is about and its own stance is the verdict")
     why: str = Field(description="the reason in one plain sentence, without quoting the deciding sentence")
+    decided_by: str = Field("", description="the decider: learned, page_rule, sure_sentence, claim_parts, bridge, "
+                            "rule, number_check or contrast_check")
+    undecided: bool = Field(False, description="no sentence settles the claim on its own: the label is NOT ENOUGH "
+                            "INFO and deciding_evidence names the sentences to read")
+    parts: list[ClaimPartOut] = Field(default_factory=list, description="the facts of a compound or bridged claim, "
+                                      "each with its verdict")
+    calibrated: float | None = Field(None, description="how often a verdict like this one is right (0 to 1), where "
+                                     "the verifier has a calibration")
 
 
 class AnalysisOut(BaseModel):

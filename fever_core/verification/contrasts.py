@@ -7,8 +7,9 @@ place of the claim's (its opposite, from the closed list :data:`OPPOSITES`: long
 before/after, larger/smaller ...) and lets the verifier read the rewritten claim against the sentence. Where it is
 sure (P(SUPPORTS) at least :data:`~fever_core.verification.number_check.SETTLED`) the sentence states the claim's
 fact with the opposite word, and the claim is refuted: "The sentence from Boat says smaller, where the claim says
-bigger." A sentence that also holds the claim's own word is not tried (it may say both: "south of A and north of B"
-is tried only when the claim's word is absent), and the check never supports a claim.
+bigger." A sentence that also holds the claim's own word is tried only where its opposite compares what the claim
+compares ("south of Saint Vincent and ... north of Trinidad" for "north of Saint Vincent"), and the check never
+supports a claim.
 """
 
 from __future__ import annotations
@@ -35,11 +36,15 @@ _PAIRS = (
     ("northeast", "southwest"), ("northwest", "southeast"), ("upstream", "downstream"),
     ("maximum", "minimum"),
 )
-OPPOSITES: dict[str, str] = {**dict(_PAIRS), **{b: a for a, b in _PAIRS}}
-"""Each contrast word and its opposite (lower case): comparatives and superlatives, directions, order in time.
-Numbers and ordinals ("more than", "the first") are the number check's. A closed list: a word has one opposite, so the rewritten claim says exactly the other thing."""
+OPPOSITES: dict[str, tuple[str, ...]] = {
+    word: tuple(b if a == word else a for a, b in _PAIRS if word in (a, b)) for pair in _PAIRS for word in pair}
+"""Each contrast word and its opposites (lower case): comparatives and superlatives, directions, order in time
+("shorter": "longer" and "taller"). Numbers and ordinals ("more than", "the first") are the number check's. A closed
+list, so the rewritten claim says exactly the other thing."""
 MAX_CONTRASTS = 2
 """The most contrast words of a claim tried (the first ones)."""
+COMPARED_WORDS = 6
+"""How many words after a contrast word are read as what it compares with (:func:`_compared_alike`)."""
 CONVERSE_WORDS = 12
 """How many words after a sentence's opposite word are looked at for the claim's subject (:func:`_converse`)."""
 _WORD = re.compile(r"[A-Za-z]+")
@@ -74,13 +79,29 @@ def contrast_trial(claim: str, sentences: Sequence[str]) -> list[ContrastCandida
         present = set(said)
         for match in words:
             word = match.group()
-            opposite = OPPOSITES[word.lower()]
-            if opposite in present and word.lower() not in present \
-                    and not _converse(content_words(claim[:match.start()]), said, opposite):
-                written = opposite.capitalize() if word[0].isupper() else opposite
-                rewritten = claim[:match.start()] + written + claim[match.end():]
-                candidates.append(ContrastCandidate(index, word, written, rewritten))
+            for opposite in OPPOSITES[word.lower()]:
+                if opposite in present \
+                        and _compared_alike(content_words(claim[match.end():]), said, word.lower(), opposite) \
+                        and not _converse(content_words(claim[:match.start()]), said, opposite):
+                    written = opposite.capitalize() if word[0].isupper() else opposite
+                    rewritten = claim[:match.start()] + written + claim[match.end():]
+                    candidates.append(ContrastCandidate(index, word, written, rewritten))
     return candidates
+
+
+def _compared_alike(compared: Sequence[str], said: Sequence[str], word: str, opposite: str) -> bool:
+    """Whether the sentence (its words ``said``) compares with its ``opposite`` what the claim compares with its
+    ``word`` (``compared``: the claim's words after it): always when the sentence lacks ``word``; else when more of
+    ``compared`` follows the opposite than follows the word ("longer than that of visible light but shorter than
+    microwaves" compares with visible light by "longer")."""
+    if word not in said:
+        return True
+
+    def following(target: str) -> int:
+        return max(len(set(compared) & set(said[i + 1:i + 1 + COMPARED_WORDS]))
+                   for i, w in enumerate(said) if w == target)
+
+    return following(opposite) > following(word)
 
 
 def _converse(subject: Sequence[str], said: Sequence[str], opposite: str) -> bool:

@@ -804,6 +804,21 @@ def test_counts_say_one_thing_and_many_things():
         "1 annotation", "2 annotations", "0 claims", "1,200 passes"]
 
 
+def test_a_path_through_a_link_beside_the_project_is_shown_as_written(tmp_path):
+    """``../shared`` is often a link to where the data lives: a path through it keeps its short name."""
+    from pages.display import shown_path
+
+    link = PROJECT_ROOT / "test-artifacts" / "linked-data"
+    link.parent.mkdir(exist_ok=True)
+    link.unlink(missing_ok=True)
+    link.symlink_to(tmp_path, target_is_directory=True)
+    try:
+        assert shown_path(link / "claims.jsonl") == "test-artifacts/linked-data/claims.jsonl"
+        assert shown_path(PROJECT_ROOT / "assets" / ".." / "README.md") == "README.md"
+    finally:
+        link.unlink()
+
+
 def test_no_server_path_on_screen_claims_files_and_verifiers_go_by_short_names(open_page, data_dir):
     from fever_core.common import DEFAULT_VERIFIER, FALLBACK_VERIFIER, write_version
     from pages.display import project_path, shown_path, verifier_name, verifier_path
