@@ -262,7 +262,9 @@ def show_verdict(checked: CheckedClaim) -> None:
         marker_color=[BAR_COLOURS[label] for label in verdict.probabilities], text=[f"{p:.2f}" for p in verdict.probabilities.values()],
     ))
     chart.update_layout(height=160, margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                        xaxis={"range": [0, 1], "title": "probability of each verdict (0 to 1)"})
+                        xaxis={"range": [0, 1], "title": "probability of each verdict (0 to 1)" if verdict.calibrated is None
+                               else "how sure the deciding rule or model was of each verdict (0 to 1; the probability "
+                               "above is how often such verdicts are right)"})
     st.plotly_chart(chart, width="stretch", config={"displayModeBar": False})
 
 

@@ -43,7 +43,7 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
     verb = "Supported" if label == SUPPORTS else "Refuted"
     if decision.undecided:
         why = _undecided(evidence, decision.deciding)
-        return f"Undecided: {why}", why
+        return f"Undecided: {why[:1].lower()}{why[1:]}", why
     if not decision.deciding:
         if label != NEI:
             why = ("No single sentence says so on its own: the verdict weighs the evidence read together "
@@ -108,7 +108,7 @@ def _parts_why(decision: Decision, evidence: Sequence[JudgedSentence]) -> str:
         return f"{facts}, and a sentence supports each: " + "; ".join(
             f"“{part.claim}” by {by(part)}" for part in decision.parts) + "."
     part = next(part for part in decision.parts if part.deciding == decision.deciding[0] and part.label == REFUTES)
-    return f"{facts}; {by(part)} refutes “{part.claim}”."
+    return f"{facts}; {by(part)} refutes “{part.claim}”"
 
 
 def _undecided(evidence: Sequence[JudgedSentence], leaning: Sequence[int]) -> str:
@@ -116,7 +116,7 @@ def _undecided(evidence: Sequence[JudgedSentence], leaning: Sequence[int]) -> st
     said = [f"the sentence from {evidence[i].sentence.title} leans to {evidence[i].reading.label.lower()} "
             f"({evidence[i].reading.probability:.2f})" for i in leaning]
     these = "this sentence" if len(leaning) == 1 else f"these {len(leaning)} sentences"
-    return (f"no sentence settles the claim on its own; read {these} ({'; '.join(said)}). "
+    return (f"No sentence settles the claim on its own; read {these} ({'; '.join(said)}). "
             "Counted as not enough info.")
 
 
