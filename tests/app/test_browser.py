@@ -629,12 +629,20 @@ def test_every_page_is_usable_on_a_laptop_a_phone_and_a_projector(page, server):
                 assert tab.locator('[data-testid="stException"]').count() == 0, f"{name} at {size}"
                 assert tab.evaluate(OVERFLOW) <= 1, f"{name} at {size} is wider than the screen"
                 if name == "verify":
+                    # what is measured is waited for: the browser may still be drawing it when the script has ended
+                    drawn = {what: tab.locator(selector, **more).first for what, (selector, more) in {
+                        "quote": (".st-key-verdict_card blockquote p", {}),
+                        "stance": ('[data-testid="stTable"] th', {"has_text": "stance"}),
+                        "sentence": ('[class*="st-key-evidence_"] [data-testid="stTable"] td:nth-child(3)', {}),
+                    }.items()}
+                    for element in drawn.values():
+                        element.wait_for(timeout=60_000)
                     width = tab.viewport_size["width"]
                     card = tab.locator(".st-key-verdict_card").bounding_box()
-                    stance = tab.locator('[data-testid="stTable"] th', has_text="stance").first.bounding_box()
+                    stance = drawn["stance"].bounding_box()
                     assert card["x"] >= 0 and card["x"] + card["width"] <= width + 1, f"the card at {size}"
                     assert stance["x"] + stance["width"] <= width + 1, f"the stance column at {size}"
-                    sentence = tab.locator('[class*="st-key-evidence_"] [data-testid="stTable"] td:nth-child(3)').first
+                    sentence = drawn["sentence"]
                     main = tab.locator('[data-testid="stMainBlockContainer"]').bounding_box()
                     share = 0.8 if size.startswith("phone") else 0.3  # on a phone, the sentence spans the table
                     assert sentence.bounding_box()["width"] >= share * main["width"], f"the sentence column at {size}"
