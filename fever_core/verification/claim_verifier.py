@@ -26,6 +26,9 @@ them):
 
 The oracle mode (``one_premise``) reads every given sentence together as one premise, the way the verifier was
 trained on gold evidence groups, and the best-sentence rule decides.
+
+One module (over 400 lines) because it is one flow: each step batches the model calls of every claim at once, and
+what the steps decide lives in :mod:`~fever_core.verification.deciders` and the modules of each check.
 """
 
 from __future__ import annotations
