@@ -497,6 +497,8 @@ def test_evaluate_shows_n_a_for_metrics_without_gold_evidence(page, tmp_path):
     page.get_by_role("button", name="Run").click()
     page.get_by_text("FEVER metrics").wait_for(timeout=120_000)
     wait_until_idle(page)
+    for metric in ("label accuracy", "FEVER score", "evidence recall", "page found first", "sentences in top 5"):
+        page.locator('[data-testid="stMetricLabel"]', has_text=metric).first.wait_for(timeout=60_000)  # all drawn
     shown = dict(zip(page.locator('[data-testid="stMetricLabel"]').all_inner_texts(),
                      page.locator('[data-testid="stMetricValue"]').all_inner_texts()))
     assert shown["label accuracy"] != "n/a"
