@@ -166,6 +166,31 @@ def page_rule(claim: ClaimAnalysis, evidence: Sequence[JudgedSentence], minimum:
     return Decision(label, evidence[best].stance.to_dict(), PAGE_RULE, [best], used)
 
 
+def one_sure_label(stances: Sequence[Stance | None], evidence: Sequence[JudgedSentence],
+                   minimum: float) -> tuple[str, int, float] | None:
+    """The one label (SUPPORTS or REFUTES) that the stances (``None``: not read) of the sentences that bear on the
+    claim are sure of, its likeliest label's probability at least ``minimum``: the label, the best-ranked such
+    sentence's index and its probability; ``None`` when no stance is sure, or stances are sure of both labels."""
+    found: dict[str, tuple[int, float]] = {}
+    for i, (stance, item) in enumerate(zip(stances, evidence)):
+        if stance is None or not item.bears_on_claim:
+            continue
+        label = stance_label(stance)
+        if label != NEI and stance.of(label) >= minimum:
+            found.setdefault(label, (i, stance.of(label)))
+    if len(found) != 1:  # decides: one sure label, none sure of the other
+        return None
+    label, (best, p) = next(iter(found.items()))
+    return label, best, p
+
+
+def settled_probabilities(label: str, p: float) -> dict[str, float]:
+    """A rule's probabilities when it settles ``label`` as sure as ``p``: ``p`` on it, the rest on NOT ENOUGH INFO."""
+    probabilities = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: round(1.0 - p, 6)}
+    probabilities[label] = round(p, 6)
+    return probabilities
+
+
 def sure_sentence(evidence: Sequence[JudgedSentence], minimum: float | None, decided: Decision) -> Decision | None:
     """The sure-sentence rule's decision where it overrides ``decided`` (a NOT ENOUGH INFO verdict of the learned
     verdict or the page rule), else ``None``: the judged sentences that bear on the claim (a second-hop sentence read
@@ -173,16 +198,10 @@ def sure_sentence(evidence: Sequence[JudgedSentence], minimum: float | None, dec
     no such rule) all give one label. The best-ranked of them decides, with its stance as the probabilities."""
     if minimum is None or decided.label != NEI:
         return None
-    found: dict[str, int] = {}
-    for i, item in enumerate(evidence):
-        if item.stance is None or not item.bears_on_claim:
-            continue
-        label = stance_label(item.stance)
-        if label != NEI and item.stance.of(label) >= minimum:
-            found.setdefault(label, i)
-    if len(found) != 1:  # decides: one sure label, none sure of the other
+    sure = one_sure_label([item.stance for item in evidence], evidence, minimum)
+    if sure is None:
         return None
-    label, best = next(iter(found.items()))
+    label, best, _ = sure
     used = [best] + [i for i in sentences_used(label, evidence) if i != best]
     return Decision(label, evidence[best].stance.to_dict(), SURE_SENTENCE, [best], used)
 
@@ -192,16 +211,10 @@ def part_of(claim: str, stances: Sequence[Stance | None], evidence: Sequence[Jud
     """One part's verdict from the verifier's ``stances`` of it against each sentence (``None``: not read): the
     best-ranked sentence that bears on the claim and is sure (its likeliest label's probability at least ``minimum``)
     of SUPPORTS or REFUTES decides it, when no such sentence is sure of the other; else NOT ENOUGH INFO."""
-    found: dict[str, tuple[int, float]] = {}
-    for i, (stance, item) in enumerate(zip(stances, evidence)):
-        if stance is None or not item.bears_on_claim:
-            continue
-        label = stance_label(stance)
-        if label != NEI and stance.of(label) >= minimum:
-            found.setdefault(label, (i, stance.of(label)))
-    if len(found) != 1:
+    sure = one_sure_label(stances, evidence, minimum)
+    if sure is None:
         return ClaimPart(claim, NEI)
-    label, (best, p) = next(iter(found.items()))
+    label, best, p = sure
     return ClaimPart(claim, label, round(p, 6), best)
 
 
@@ -221,9 +234,7 @@ def parts_decision(parts: Sequence[ClaimPart], decided: Decision) -> Decision | 
         label, p = SUPPORTS, min(part.probability for part in parts)
     else:
         return replace(decided, parts=tuple(parts))
-    probabilities = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: round(1.0 - p, 6)}
-    probabilities[label] = p
-    return Decision(label, probabilities, CLAIM_PARTS, deciding, deciding, parts=tuple(parts))
+    return Decision(label, settled_probabilities(label, p), CLAIM_PARTS, deciding, deciding, parts=tuple(parts))
 
 
 def bridge_decision(candidates: Sequence[BridgeCandidate], linked: Sequence[Stance], described: Sequence[Stance],
@@ -250,9 +261,7 @@ def bridge_decision(candidates: Sequence[BridgeCandidate], linked: Sequence[Stan
     if not settled or len({label for _, label, _, _ in settled}) > 1:  # decides: one way, surely
         return None
     sure, label, candidate, parts = max(settled, key=lambda item: item[0])
-    probabilities = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: round(1.0 - sure, 6)}
-    probabilities[label] = round(sure, 6)
-    return Decision(label, probabilities, BRIDGE, [candidate.evidence], [candidate.evidence], parts=parts)
+    return Decision(label, settled_probabilities(label, sure), BRIDGE, [candidate.evidence], [candidate.evidence], parts=parts)
 
 
 def best_sentence_rule(evidence: Sequence[JudgedSentence], nei_threshold: float | None = None) -> Decision:
@@ -275,9 +284,7 @@ def number_check(check: NumberCheck, sentences: Sequence[int], decider: str = NU
     resting on the sentence whose number or word decides (``sentences``: the evidence indexes of the sentences the
     check read)."""
     best = sentences[check.evidence]
-    probabilities = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: round(1.0 - check.p_settled, 6)}
-    probabilities[check.label] = round(check.p_settled, 6)
-    return Decision(check.label, probabilities, decider, [best], [best], check)
+    return Decision(check.label, settled_probabilities(check.label, check.p_settled), decider, [best], [best], check)
 
 
 def counted_readings(decision: Decision, evidence: Sequence[JudgedSentence],
