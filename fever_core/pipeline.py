@@ -8,10 +8,15 @@ for several at once (the verifier then runs over all of them together).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, make_dataclass
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
 
 from fever_core.retrieval.claim_analysis import ClaimAnalysis, analyse_claim
 from fever_core.retrieval.registry import get_retriever
@@ -21,7 +26,8 @@ from fever_core.common.settings import CHECK_SETTINGS, Settings
 from fever_core.common.text import clean_user_text
 from fever_core.verification.claim_verifier import ClaimVerifier, VerificationTask
 from fever_core.verification.evidence import JudgedSentence
-from fever_core.verification.policy import LEARNED, RULE
+from fever_core.verification.model_integrity import model_fingerprint
+from fever_core.verification.policy import RULE, VerdictPolicy
 from fever_core.verification.verdict import Verdict
 from fever_core.workspace import Workspace, open_workspace
 
@@ -36,13 +42,71 @@ class ClaimError(ValueError):
     """The claim can't be checked as typed (empty, too long...); the message says what to do."""
 
 
-CheckOptions = make_dataclass(
-    "CheckOptions", [(setting.name, setting.type | None, field(default=None)) for setting in CHECK_SETTINGS])
-CheckOptions.__module__ = __name__  # where pickle (Ray's workers) finds it
-CheckOptions.__doc__ = """Per-check knobs, one field per setting of :data:`~fever_core.common.settings.CHECK_SETTINGS` (where
-their meaning, units and limits are declared: ``pages_k``, ``sentences_k``, ``two_hop``, ``two_hop_threshold``,
-``min_evidence_score``, ``nei_threshold``, ``number_check``, ``verdict``); ``None`` means "use the settings" (for the verdict's
-values: the verifier's policy, :class:`~fever_core.verification.policy.VerdictPolicy`)."""
+@dataclass
+class CheckOptions:
+    """Per-check knobs, one field per setting of :data:`~fever_core.common.settings.CHECK_SETTINGS` (where their
+    meaning, units and limits are declared; ``tests/test_check_settings.py`` holds the two to the same names and
+    order). ``None`` means "use the settings" (for the verdict's values: the verifier's policy,
+    :class:`~fever_core.verification.policy.VerdictPolicy`); :meth:`Checker.applied` says what each takes effect as.
+
+    Attributes:
+        pages_k: pages kept by document retrieval (pages).
+        sentences_k: evidence sentences passed to the verifier (sentences).
+        two_hop: follow the links of first-hop evidence.
+        two_hop_threshold: minimum first-hop selection score whose links are followed (cosine).
+        min_evidence_score: minimum selection score for evidence to count in the verdict (cosine).
+        nei_threshold: P(NOT ENOUGH INFO) from which one sentence's stance is not decisive (probability).
+        number_check: compare the claim's numbers, dates and ordinals with the evidence's.
+        verdict: the decider asked for: ``learned`` or ``rule``.
+    """
+
+    pages_k: int | None = None
+    sentences_k: int | None = None
+    two_hop: bool | None = None
+    two_hop_threshold: float | None = None
+    min_evidence_score: float | None = None
+    nei_threshold: float | None = None
+    number_check: bool | None = None
+    verdict: str | None = None
+
+
+@dataclass(frozen=True)
+class AppliedSettings:
+    """Every setting a check took effect with, after the settings and the verifier's policy filled in what its
+    :class:`CheckOptions` left out: what History, permalinks, "checked before" and ClaimReview replay.
+
+    Attributes:
+        pages_k, sentences_k, two_hop, two_hop_threshold, min_evidence_score, nei_threshold, number_check, verdict:
+            each per-check setting (:data:`~fever_core.common.settings.CHECK_SETTINGS`) as the check used it;
+            ``nei_threshold`` is ``None`` for a verifier read by plain argmax (a hub model).
+        decider: the decider that ran, as the policy chose it from ``verdict``, the verifier and the retriever
+            (:meth:`~fever_core.verification.policy.VerdictPolicy.decider`): ``learned`` or ``rule``.
+        retriever: the retriever's name (``fused``, ``bm25``, ``tfidf``).
+        verifier: the verifier's folder or hub id (the one used, when a damaged one was refused).
+        verifier_checksum: what the verifier's files are (``sha256:`` of its recorded checksums, else ``blake2b-128:``
+            of its content); "" for a hub id.
+    """
+
+    pages_k: int
+    sentences_k: int
+    two_hop: bool
+    two_hop_threshold: float
+    min_evidence_score: float
+    nei_threshold: float | None
+    number_check: bool
+    verdict: str
+    decider: str
+    retriever: str
+    verifier: str
+    verifier_checksum: str
+
+    def check_settings(self) -> dict[str, Any]:
+        """The per-check settings alone, by name, in the order of
+        :data:`~fever_core.common.settings.CHECK_SETTINGS`."""
+        return {setting.name: getattr(self, setting.name) for setting in CHECK_SETTINGS}
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 @dataclass
@@ -63,6 +127,11 @@ class CheckResult:
         warnings: what the reader should know about how the check was done, e.g. that live
             Wikipedia could not be reached and only cached pages were read, or that a damaged verifier was
             refused and the shipped one used.
+        applied: every setting as the check used it (:class:`AppliedSettings`); ``None`` for a check kept before
+            they were recorded.
+        claim_vector: the claim's vector from the corpus's encoder (float32, unit length), as retrieval used it:
+            what "checked before" compares claims with; ``None`` when the retriever reads none, or for a check
+            read back from JSON (which does not hold it).
     """
 
     claim: str
@@ -74,6 +143,8 @@ class CheckResult:
     verdict: Verdict
     timings: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    applied: AppliedSettings | None = None
+    claim_vector: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict:
         return {
@@ -86,6 +157,7 @@ class CheckResult:
             "verdict": self.verdict.to_dict(),
             "timings": self.timings,
             "warnings": self.warnings,
+            "settings": None if self.applied is None else self.applied.to_dict(),
         }
 
     @classmethod
@@ -97,6 +169,7 @@ class CheckResult:
             [EvidenceSentence.from_dict(s) for s in data["sentences"]],
             [JudgedSentence.from_dict(item) for item in data["evidence"]],
             Verdict.from_dict(data["verdict"]), data["timings"], data["warnings"],
+            AppliedSettings(**data["settings"]) if data.get("settings") else None,
         )
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -111,6 +184,24 @@ class CheckResult:
         line["predicted_label"] = self.verdict.label
         line["predicted_evidence"] = [[e.sentence.page_id, e.sentence.line] for e in self.evidence]
         return line
+
+
+def settings_in_effect(options: CheckOptions, settings: Settings, policy: VerdictPolicy) -> dict[str, Any]:
+    """Each per-check setting (:data:`~fever_core.common.settings.CHECK_SETTINGS`, by name, in its order) as a check
+    with ``options`` takes it: the option given, else the workbench's ``settings`` (``FEVER_PAGES_K``...), else the
+    verifier's ``policy`` (:meth:`~fever_core.verification.policy.VerdictPolicy.for_check`: its thresholds), else the
+    declared default. The one place that fills in what a check leaves out: checks (:meth:`Checker.applied`) and the
+    app's sidebar defaults read it."""
+    policy = policy.for_check(options.min_evidence_score, options.nei_threshold, options.number_check)
+    values = {}
+    for setting in CHECK_SETTINGS:
+        given = getattr(options, setting.name)
+        if given is None:
+            given = getattr(settings, setting.name, None)
+        if given is None:
+            given = getattr(policy, setting.name, None)
+        values[setting.name] = setting.default if given is None and setting.default is not None else given
+    return values
 
 
 def check_claim_text(claim: str) -> str:
@@ -142,6 +233,7 @@ class _Retrieved:
     timings: dict[str, float]
     warnings: list[str]
     seconds: float
+    claim_vector: np.ndarray | None
 
 
 class Checker:
@@ -163,6 +255,28 @@ class Checker:
         self.retrieval = get_retriever(retriever, workspace.store, workspace.dense, workspace.folder,
                                        self.settings.selector_model, self.settings.device)
         self.retriever = self.retrieval.name
+
+    @functools.cached_property
+    def _verifier_fingerprint(self) -> str:
+        return model_fingerprint(self.verification.verifier.name)
+
+    @property
+    def claim_encoder(self):
+        """The encoder of the corpus's dense index (:class:`~fever_core.retrieval.encoder.SentenceEncoder`): what
+        compares claims with claims ("checked before"), in the space of :attr:`CheckResult.claim_vector`."""
+        return self.workspace.dense.encoder
+
+    def applied(self, options: CheckOptions | None = None) -> AppliedSettings:
+        """Every setting a check with ``options`` takes effect with: each option given, else the workbench's
+        settings, else the verifier's policy (:meth:`~fever_core.verification.policy.VerdictPolicy.for_check`),
+        and the decider the policy chooses for it. ``applied()`` is what a check without options uses: the sidebar's
+        defaults for this checker's verifier."""
+        values = settings_in_effect(options or CheckOptions(), self.settings, self.verification.policy)
+        return AppliedSettings(
+            **values, decider=self.verification.policy.decider(values["verdict"], self.retriever),
+            retriever=self.retriever, verifier=self.verification.verifier.name,
+            verifier_checksum=self._verifier_fingerprint,
+        )
 
     @classmethod
     def open(
@@ -212,38 +326,37 @@ class Checker:
             options = [options] * len(claims)
         if len(options) != len(claims):
             raise ValueError(f"{len(claims)} claims but {len(options)} options: give one set, or one per claim.")
-        options = [o or CheckOptions() for o in options]
+        applied = [self.applied(o) for o in options]
         outcomes: list[_Retrieved | ClaimError] = []
-        for claim, claim_options in zip(claims, options):
+        for claim, claim_applied in zip(claims, applied):
             try:
-                outcomes.append(self._retrieve(claim, claim_options))
+                outcomes.append(self._retrieve(claim, claim_applied))
             except ClaimError as exc:
                 outcomes.append(exc)
-        retrieved = [(o, claim_options) for o, claim_options in zip(outcomes, options) if isinstance(o, _Retrieved)]
         started = time.perf_counter()
         judged = iter(self.verification.verify_many([
-            VerificationTask(r.analysis, r.evidence, o.verdict or LEARNED, self.retriever, o.min_evidence_score,
-                             o.nei_threshold, o.number_check)
-            for r, o in retrieved
+            VerificationTask(r.analysis, r.evidence, a.verdict, self.retriever, a.min_evidence_score,
+                             a.nei_threshold, a.number_check)
+            for r, a in zip(outcomes, applied) if isinstance(r, _Retrieved)
         ]))
         verification = round(time.perf_counter() - started, 4)
         results: list[CheckResult | ClaimError] = []
-        for r in outcomes:
+        for r, claim_applied in zip(outcomes, applied):
             if isinstance(r, ClaimError):
                 results.append(r)
                 continue
             evidence, verdict = next(judged)
             timings = {**r.timings, "verification": verification, "total": round(r.seconds + verification, 4)}
             results.append(CheckResult(r.claim, self.workspace.name, r.analysis, r.pages, r.ranked[:SENTENCES_SHOWN],
-                                       evidence, verdict, timings, [*self.verification.warnings, *r.warnings]))
+                                       evidence, verdict, timings, [*self.verification.warnings, *r.warnings],
+                                       claim_applied, r.claim_vector))
         return results
 
-    def _retrieve(self, claim: str, options: CheckOptions) -> _Retrieved:
-        """Everything :meth:`check` does before verification. Raises :class:`ClaimError`."""
-        settings = self.settings
-        pages_k = options.pages_k or settings.pages_k
-        sentences_k = options.sentences_k or settings.sentences_k
-        use_two_hop = (settings.two_hop if options.two_hop is None else options.two_hop) and self.retrieval.dense
+    def _retrieve(self, claim: str, applied: AppliedSettings) -> _Retrieved:
+        """Everything :meth:`check` does before verification, with the settings it applies. Raises
+        :class:`ClaimError`."""
+        pages_k, sentences_k, threshold = applied.pages_k, applied.sentences_k, applied.two_hop_threshold
+        use_two_hop = applied.two_hop and self.retrieval.dense
         timings: dict[str, float] = {}
         started = clock = time.perf_counter()
 
@@ -266,7 +379,6 @@ class Checker:
         ranked = self.retrieval.sentences.select(claim, claim_vector, [p.page_id for p in pages if p.used])
         lap("sentences")
         if use_two_hop:
-            threshold = options.two_hop_threshold if options.two_hop_threshold is not None else settings.two_hop_threshold
             warnings += self.workspace.prepare_links(ranked[:sentences_k], threshold)
             lap("fetch")
             hop2 = second_hop(self.workspace.store, self.workspace.dense, claim, ranked[:sentences_k], threshold)
@@ -274,21 +386,23 @@ class Checker:
             pages = rank_linked_pages(pages, ranked[:sentences_k], {e.page_id: e.title for e in hop2})
         lap("two_hop")
         return _Retrieved(claim, analysis, pages, ranked, ranked[:sentences_k], timings, warnings,
-                          time.perf_counter() - started)
+                          time.perf_counter() - started, claim_vector)
 
     def verify_evidence(self, claim: str, evidence: list[EvidenceSentence], options: CheckOptions | None = None) -> CheckResult:
-        """Verify a claim against given evidence (no retrieval): the "oracle" mode of evaluation."""
-        options = options or CheckOptions()
+        """Verify a claim against given evidence (no retrieval): the "oracle" mode of evaluation, where the
+        best-sentence rule reads the sentences together as one premise."""
+        applied = dataclasses.replace(self.applied(options), verdict=RULE, decider=RULE)
         claim = check_claim_text(claim)
         started = time.perf_counter()
         analysis = ClaimAnalysis(claim)
-        results, verdict = self.verification.verify(analysis, evidence, RULE, nei_threshold=options.nei_threshold,
-                                                    number_check=options.number_check, one_premise=True)
+        results, verdict = self.verification.verify(analysis, evidence, RULE, nei_threshold=applied.nei_threshold,
+                                                    number_check=applied.number_check, one_premise=True)
         elapsed = round(time.perf_counter() - started, 4)
         return CheckResult(
             claim, self.workspace.name, analysis, [], evidence, results, verdict,
-            {"verification": elapsed, "total": elapsed}, list(self.verification.warnings),
+            {"verification": elapsed, "total": elapsed}, list(self.verification.warnings), applied,
         )
 
 
-__all__ = ["Checker", "CheckOptions", "CheckResult", "ClaimError", "JudgedSentence", "check_claim_text"]
+__all__ = ["AppliedSettings", "Checker", "CheckOptions", "CheckResult", "ClaimError", "JudgedSentence", "check_claim_text",
+           "settings_in_effect"]

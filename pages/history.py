@@ -63,7 +63,8 @@ def open_entry(settings: Settings, history: HistoryStore, entries: list[HistoryE
         st.session_state.pop("history_opened", None)  # the same check opened a second time opens again
         st.switch_page("pages/verify.py", query_params={"history": entry.key})
     if cols[1].button("Check again", help="Checks the claim again in Verify, with the corpus and settings it had"):
-        params = permalink_params(entry.claim, settings_of(entry.settings, settings), settings)
+        ui = settings_of(history.result(entry.key, session), entry.settings, settings)
+        params = permalink_params(entry.claim, ui, settings)
         check_on_verify(params, settings)  # checked even when it is the address of the last check
         st.switch_page("pages/verify.py", query_params=params)
     share_entry(cols[2], history, entry, session)

@@ -10,7 +10,6 @@ import re
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import suppress
-from functools import partial
 from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
@@ -195,13 +194,14 @@ def keep_in_history(result: CheckResult, ui: UiSettings, settings: Settings) -> 
         show_unusable_database(exc)
 
 
-def earlier_checks(checker, settings: Settings):
-    """The lookup of a claim's earlier checks (:class:`~fever_core.workbench.EarlierChecks`: this browser session's
+def earlier_checks(checker, settings: Settings) -> Callable[[CheckResult], list[EarlierCheck]]:
+    """The lookup of a check's earlier checks (:class:`~fever_core.workbench.EarlierChecks`: this browser session's
     checks and the shared ones, or everyone's with a shared history (:func:`history_session`), and the annotations of
-    the data folder; one for the server) with the encoder of ``checker``'s corpus, as a function of the claim that any
-    thread may call (a batch's). Call it before the check is kept in the history."""
-    return partial(_earlier_checks(str(settings.data_dir)).find, encoder=checker.workspace.dense.encoder,
-                   session=history_session(settings))
+    the data folder; one for the server) with the encoder of ``checker``'s corpus, as a function of the check's result
+    (its claim and the vector its check made of it) that any thread may call (a batch's). Call it before the check is
+    kept in the history."""
+    lookup, session = _earlier_checks(str(settings.data_dir)), history_session(settings)
+    return lambda result: lookup.find(result.claim, checker.claim_encoder, session, result.claim_vector)
 
 
 @st.cache_resource
@@ -299,7 +299,7 @@ def check_in_background(name: str, run: BackgroundRun, ui: UiSettings, settings:
     def keep(row: BatchRow) -> None:
         earlier = key = None
         if row.result is not None:
-            earlier = next(iter(find_earlier(row.result.claim)), None)
+            earlier = next(iter(find_earlier(row.result)), None)
             if history is not None:
                 with suppress(UnusableDatabase):
                     key = history.add(row.result, choices, batch=run.job.job_id, session=session)

@@ -4,8 +4,10 @@ any page (:func:`current_settings`), written into Verify's address and restored 
 The per-check settings are :data:`~fever_core.common.settings.CHECK_SETTINGS`: the sidebar draws one widget for each,
 as the declaration says (a toggle for on/off, a choice for text with choices, a slider over the declared range),
 with its label, step and help; a setting the declaration adds appears here without a line of this module changing.
-Their values before the person changes them are the workbench's settings, else the declaration's defaults, else the
-verifier's own decision rule (:func:`setting_defaults`). Besides them the sidebar holds the corpus and the verifier.
+Their values before the person changes them are those a check with the chosen verifier takes effect with
+(:func:`setting_defaults`: the workbench's settings, else the chosen verifier's policy). Only the values the person
+set are kept in the session: a setting left alone follows the verifier chosen. Besides them the sidebar holds the
+corpus and the verifier.
 """
 
 from __future__ import annotations
@@ -21,18 +23,16 @@ import streamlit as st
 
 from fever_core.common import CHECK_SETTING, CHECK_SETTINGS, CheckSetting, Settings, list_versions
 from fever_core.corpus import CORPORA_HELP, list_corpora
-from fever_core.pipeline import CheckOptions
+from fever_core.pipeline import CheckOptions, CheckResult, settings_in_effect
 from fever_core.verification import VerdictPolicy
 from pages.display import as_sentence, corpus_label, plain, synced_widget, verifier_name, verifier_path
 
 SETTING_LIMITS = {setting.name: setting.limits for setting in CHECK_SETTINGS if setting.limits is not None}
 """Each sidebar slider's range, from the declaration: the sliders draw it, a permalink's values are held to it."""
 RULE_SETTINGS = ("nei_threshold",)
-"""The settings only the best-sentence rule reads: a check gets them only when its ``verdict`` setting is ``rule``
-(a threshold given makes the rule decide, :data:`~fever_core.common.settings.CHECK_SETTINGS`), and the sidebar draws
-them disabled otherwise."""
-SIDEBAR_ONLY = ("corpus", "verifier_model")
-"""What the sidebar chooses besides the per-check settings."""
+"""The settings only the best-sentence rule reads: a check gets them only when its ``verdict`` setting is ``rule``,
+and the sidebar draws them disabled otherwise (a threshold never changes the decider:
+:meth:`~fever_core.verification.policy.VerdictPolicy.decider`)."""
 
 
 @dataclass(frozen=True)
@@ -62,30 +62,34 @@ class UiSettings:
         return {"corpus": self.corpus, "verifier_model": self.verifier_model, **self.values}
 
     @classmethod
-    def of(cls, values: Mapping[str, Any], defaults: Mapping[str, Any]) -> UiSettings:
-        """The choices ``values`` names (a permalink's, or as History kept them), the others their ``defaults``.
-        Values of :data:`RULE_SETTINGS` given without a verdict mean the rule's, as a check reads them."""
-        given = {name: value for name, value in values.items() if name in defaults and value is not None}
-        if "verdict" not in given and any(name in given for name in RULE_SETTINGS):
-            given["verdict"] = "rule"
-        chosen = {**defaults, **given}
+    def of(cls, values: Mapping[str, Any], settings: Settings) -> UiSettings:
+        """The choices ``values`` names (a permalink's, or as History kept them), the others their defaults for the
+        corpus and verifier chosen (:func:`setting_defaults`)."""
+        given = {name: value for name, value in values.items() if value is not None}
+        chosen = {**setting_defaults(settings, given.get("verifier_model"), given.get("corpus")), **given}
         return cls(chosen["corpus"], chosen["verifier_model"],
                    {setting.name: chosen[setting.name] for setting in CHECK_SETTINGS})
 
+    @classmethod
+    def of_check(cls, result: CheckResult) -> UiSettings | None:
+        """The choices a check was made with, as its result recorded them in effect
+        (:attr:`~fever_core.pipeline.CheckResult.applied`); ``None`` for a check kept before they were recorded."""
+        if result.applied is None:
+            return None
+        return cls(result.corpus, result.applied.verifier, result.applied.check_settings())
 
-def setting_defaults(settings: Settings) -> dict[str, Any]:
-    """Each sidebar choice's value before the person changes it: the corpus and verifier of the workbench's
-    ``settings``; for each per-check setting, its value in ``settings`` when they have it (``FEVER_PAGES_K``...), else
-    its declared default, else the default verifier's decision rule's (else the middle of its range)."""
-    rule = VerdictPolicy.from_config(settings.verifier_model)
-    defaults: dict[str, Any] = {"corpus": settings.corpus, "verifier_model": settings.verifier_model}
+
+def setting_defaults(settings: Settings, verifier_model: str | None = None, corpus: str | None = None) -> dict[str, Any]:
+    """Each sidebar choice's value before the person changes it: the corpus and verifier chosen (default: the
+    workbench's ``settings``); for each per-check setting, the value a check with that verifier takes effect with
+    (:func:`~fever_core.pipeline.settings_in_effect`: ``settings``' own, ``FEVER_PAGES_K``..., else the verifier's
+    policy), else, for a threshold the verifier does not read (a hub model's NEI rule), the middle of its range."""
+    verifier_model = verifier_model or settings.verifier_model
+    defaults: dict[str, Any] = {"corpus": corpus or settings.corpus, "verifier_model": verifier_model,
+                                **settings_in_effect(CheckOptions(), settings, VerdictPolicy.from_config(verifier_model))}
     for setting in CHECK_SETTINGS:
-        value = getattr(settings, setting.name, setting.default)
-        if value is None:
-            value = getattr(rule, setting.name, None)
-        if value is None and setting.limits is not None:
-            value = setting.type(sum(setting.limits) / 2)
-        defaults[setting.name] = value
+        if defaults[setting.name] is None and setting.limits is not None:
+            defaults[setting.name] = setting.type(sum(setting.limits) / 2)
     return defaults
 
 
@@ -94,9 +98,10 @@ def _chosen(name: str, defaults: Mapping[str, Any]) -> Any:
 
 
 def current_settings(settings: Settings) -> UiSettings:
-    """The sidebar's choices as last made, from any page (the frame draws the sidebar, ``app.py``)."""
-    defaults = setting_defaults(settings)
-    return UiSettings.of({name: _chosen(name, defaults) for name in defaults}, defaults)
+    """The sidebar's choices as last made, from any page (the frame draws the sidebar, ``app.py``): those the person
+    set, the others the defaults for the corpus and verifier chosen."""
+    return UiSettings.of({name: st.session_state.get(name) for name in ("corpus", "verifier_model", *CHECK_SETTING)},
+                         settings)
 
 
 def _widget(factory: Callable[..., Any], label: str, name: str, defaults: Mapping[str, Any], **kwargs) -> Any:
@@ -121,7 +126,7 @@ def setting_widget(setting: CheckSetting, defaults: Mapping[str, Any], disabled:
 def sidebar_settings(settings: Settings) -> UiSettings:
     """Draw the sidebar settings and return them. The frame (``app.py``) draws them on every run,
     whatever the page, so they keep their values when the person moves between pages."""
-    defaults = setting_defaults(settings)
+    defaults = current_settings(settings).to_dict()
     sidebar = st.sidebar
     sidebar.header("Settings")
     corpora = list_corpora(settings.data_dir)
@@ -151,8 +156,9 @@ def sidebar_settings(settings: Settings) -> UiSettings:
 
 def permalink_params(claim: str, ui: UiSettings, settings: Settings) -> dict[str, str]:
     """A check's permalink (the query parameters of Verify's address): the claim, the corpus, the verifier and each
-    per-check setting that differ from their defaults, and the rule's settings whenever the rule decides."""
-    defaults = setting_defaults(settings)
+    per-check setting that differ from their defaults (for the verifier chosen), and the rule's settings whenever the
+    rule decides."""
+    defaults = setting_defaults(settings, ui.verifier_model)
     params = {"claim": claim, "corpus": ui.corpus}
     rule = ui.values["verdict"] == "rule"
     for name, value in ui.to_dict().items():
@@ -161,10 +167,11 @@ def permalink_params(claim: str, ui: UiSettings, settings: Settings) -> dict[str
     return params
 
 
-def settings_of(stored: Mapping[str, Any], settings: Settings) -> UiSettings:
-    """The sidebar settings a check was made with, as History kept them (:meth:`UiSettings.to_dict`; any not kept
-    take their defaults)."""
-    return UiSettings.of(stored, setting_defaults(settings))
+def settings_of(result: CheckResult | None, stored: Mapping[str, Any], settings: Settings) -> UiSettings:
+    """The sidebar settings a check was made with: as its result recorded them in effect
+    (:meth:`UiSettings.of_check`), else (no result, or one kept before they were recorded) as History kept the
+    sidebar's (:meth:`UiSettings.to_dict`; any not kept take their defaults)."""
+    return (result is not None and UiSettings.of_check(result)) or UiSettings.of(stored, settings)
 
 
 def setting_from_address(name: str, text: str, default: Any, settings: Settings) -> Any:
@@ -185,7 +192,8 @@ def setting_from_address(name: str, text: str, default: Any, settings: Settings)
 
 
 def restore_settings(params: Mapping[str, str], settings: Settings) -> list[str]:
-    """Set the corpus and every sidebar setting from a permalink: its value there, else its default.
+    """Set the corpus and every sidebar setting from a permalink: its value there, else its default (for the verifier
+    the permalink names: a setting it leaves out is not kept in the session, so it follows the verifier).
     Returns the ``name=value`` pairs that could not be used (those settings take their defaults)."""
     defaults = setting_defaults(settings)
     given, refused = {}, []
@@ -195,8 +203,9 @@ def restore_settings(params: Mapping[str, str], settings: Settings) -> list[str]
                 given[name] = setting_from_address(name, params[name], default, settings)
             except ValueError:
                 refused.append(f"{name}={params[name]}")
-    ui = UiSettings.of(given, defaults)
-    st.session_state.update(ui.to_dict())
+    for name in defaults:
+        st.session_state.pop(name, None)
+    st.session_state.update(given)
     return refused
 
 

@@ -171,7 +171,7 @@ def run_check(settings: Settings, ui: UiSettings, claim: str) -> None:
     with st.status("Searching Wikipedia and checking…" if live else "Checking…", expanded=False) as status:
         result = checker.check(claim, ui.options)
         links = wikipedia_links(checker.workspace.store, result_pages(result))
-        earlier = tuple(earlier_checks(checker, settings)(result.claim))  # before it is kept: not itself
+        earlier = tuple(earlier_checks(checker, settings)(result))  # before it is kept: not itself
         st.session_state["checked"] = CheckedClaim(result, links, ui, provenance=checker_provenance(
             checker, ui.options), earlier=earlier)
         write_permalink(result.claim, ui, settings)
@@ -462,7 +462,7 @@ def open_stored_check(settings: Settings) -> None:
         st.warning(NOT_FOUND_OR_NOT_SHARED)
         return
     links = wikipedia_links(corpus_store_or_none(settings, result.corpus), result_pages(result))
-    st.session_state["checked"] = CheckedClaim(result, links, settings_of(entry.settings, settings), entry,
+    st.session_state["checked"] = CheckedClaim(result, links, settings_of(result, entry.settings, settings), entry,
                                                made_at=entry.checked_at)
     st.session_state["claim_text"] = result.claim
 

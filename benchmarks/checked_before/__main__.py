@@ -4,7 +4,7 @@
 
 1. Each pair of ``paraphrase-pairs.jsonl`` is embedded with the corpus's encoder (the one its dense index was built
    with: int8 MiniLM for ``embedded`` on a CPU). A pair is predicted "checked before" by
-   :func:`~fever_core.workbench.checked_before.same_claim`: the same normalised text, or a cosine of at least the
+   :func:`~fever_core.workbench.same_claim.same_claim`: the same normalised text, or a cosine of at least the
    threshold with the agreement checks (numbers, names, negation) holding. Precision and recall at each threshold,
    for the cosine alone, each check added alone, and all of them.
 2. The threshold is chosen on half of the topics (the pairs of every other base claim): the lowest whose precision
@@ -31,7 +31,9 @@ from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from fever_core.pipeline import CheckResult
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.verification.verdict import Verdict
-from fever_core.workbench.checked_before import AGREEMENT_CHECKS, THRESHOLD, EarlierChecks, encoder_key, same_claim
+from fever_core.workbench.checked_before import EarlierChecks
+from fever_core.workbench.claim_vectors import encoder_key
+from fever_core.workbench.same_claim import AGREEMENT_CHECKS, THRESHOLD, same_claim
 from fever_core.workbench.history import HistoryStore
 from fever_core.workspace import open_workspace
 

@@ -53,7 +53,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     verdict = result.verdict
     print(f"{verdict.label}  " + "  ".join(f"{k}={v:.2f}" for k, v in verdict.probabilities.items()))
     print(verdict.reason)
-    _print_checked_before(checker, result.claim)
+    _print_checked_before(checker, result)
     for item in result.evidence:
         e = item.sentence
         hop = f" via {e.via.anchor!r}" if e.via else ""
@@ -62,13 +62,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_checked_before(checker, claim: str) -> None:
+def _print_checked_before(checker, result) -> None:
     """A "Checked before:" line for each earlier check of the claim in the data folder's history and annotations
     (:class:`~fever_core.workbench.EarlierChecks`); why one of them can't be read, on stderr."""
     from fever_core.workbench import HISTORY, EarlierChecks, ago
 
     lookup = EarlierChecks(checker.settings.data_dir)
-    for earlier in lookup.find(claim, checker.workspace.dense.encoder):
+    for earlier in lookup.find(result.claim, checker.claim_encoder, claim_vector=result.claim_vector):
         where = f"history entry {earlier.entry_id}" if earlier.source == HISTORY else f"annotated, item {earlier.entry_id}"
         print(f"Checked before: {earlier.claim!r}, {earlier.verdict}, {ago(earlier.checked_at)} ({where})")
     for problem in lookup.problems:

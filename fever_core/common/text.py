@@ -144,6 +144,9 @@ def clean_json_text(value: object) -> object:
 
 
 WORD_RE = re.compile(r"\w+")
+NEGATION_WORDS = frozenset("not no never nor neither none nobody nothing cannot".split())
+"""The words that negate what a sentence says (with "n't", which is not a word of :data:`WORD_RE`): whether two claims
+are negated alike ("checked before"), and the learned verdict's ``negation`` feature (with the exclusive words)."""
 STOP_WORDS = frozenset(
     "a an the of in on at to for by with from and or is was are were be been being has have had it its as that "
     "this these those which who whom whose his her their he she they there also than into about after before "

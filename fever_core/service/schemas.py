@@ -17,12 +17,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
-from fever_core.common import CHECK_SETTINGS, NEI, REFUTES, SUPPORTS, CheckSetting
+from fever_core.common import CHECK_SETTING, CHECK_SETTINGS, NEI, REFUTES, SUPPORTS, CheckSetting
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions
 from fever_core.text_check import MAX_TEXT_BYTES
 from fever_core.workbench import AUTHOR_KINDS, MAX_URL_CHARS, URL_PATTERN
 
 Label = Literal[SUPPORTS, REFUTES, NEI]  # type: ignore[valid-type]
+Decider = Literal[CHECK_SETTING["verdict"].choices]  # type: ignore[valid-type]
 
 CLAIM_HELP = (f"The claim to check: one statement, at most {MAX_CLAIM_CHARS:,} characters once control characters "
               "are removed, with at least one letter or digit.")
@@ -144,7 +145,15 @@ def error_body(code: str, message: str) -> bytes:
     return ErrorResponse(data=ErrorDetail(code=code, message=message)).model_dump_json().encode()
 
 
-class PageOut(BaseModel):
+class _Response(BaseModel):
+    """A response body of a check: its fields are exactly those the library writes (``CheckResult.to_dict``), no
+    others (``additionalProperties: false`` in the OpenAPI document), so a field the library adds and this module
+    does not describe fails the test that validates a live answer against ``/openapi.json``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class PageOut(_Response):
     page_id: str
     title: str
     score: float
@@ -153,7 +162,7 @@ class PageOut(BaseModel):
     used: bool = Field(description="sentence selection read this page")
 
 
-class HopLinkOut(BaseModel):
+class HopLinkOut(_Response):
     from_page_id: str
     from_line: int
     anchor: str
@@ -161,7 +170,7 @@ class HopLinkOut(BaseModel):
     from_text: str
 
 
-class SentenceOut(BaseModel):
+class SentenceOut(_Response):
     page_id: str
     title: str
     line: int
@@ -171,7 +180,7 @@ class SentenceOut(BaseModel):
     via: HopLinkOut | None = None
 
 
-class ReadingOut(BaseModel):
+class ReadingOut(_Response):
     label: Label = Field(description="what the sentence says of the claim, as it counted in the verdict")
     probability: float
     claim_read: str = Field(description="the claim the verifier read against it when not the claim as typed (the "
@@ -188,14 +197,14 @@ class EvidenceOut(SentenceOut):
                                        "when not judged")
 
 
-class ClaimPartOut(BaseModel):
+class ClaimPartOut(_Response):
     claim: str = Field(description="one fact of the claim, as a sentence of its own")
     label: Label
     probability: float
     deciding: int | None = Field(description="index into evidence of the sentence that settles it; null: none")
 
 
-class VerdictOut(BaseModel):
+class VerdictOut(_Response):
     label: Label
     probabilities: dict[str, float]
     reason: str
@@ -214,9 +223,7 @@ class VerdictOut(BaseModel):
                                      "the verifier has a calibration")
 
 
-class AnalysisOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
+class AnalysisOut(_Response):
     claim: str
     entities: list[str]
     noun_chunks: list[str]
@@ -225,7 +232,26 @@ class AnalysisOut(BaseModel):
     numbers: list[str]
 
 
-class CheckResponse(BaseModel):
+class AppliedSettingsOut(_Response):
+    """Every setting the check took effect with (``fever_core.pipeline.AppliedSettings``)."""
+
+    pages_k: int
+    sentences_k: int
+    two_hop: bool
+    two_hop_threshold: float
+    min_evidence_score: float
+    nei_threshold: float | None = Field(description="null: the verifier reads stances by plain argmax")
+    number_check: bool
+    verdict: Decider = Field(description="the decider the check asked for")
+    decider: Decider = Field(description="the decider the verifier's policy ran for it (the learned verdict needs a verifier that has one "
+        "and the fused retriever)")
+    retriever: str
+    verifier: str = Field(description="the verifier's folder or hub id")
+    verifier_checksum: str = Field(description="sha256: of its recorded checksums, else blake2b-128: of its files; "
+                                   "empty for a hub id")
+
+
+class CheckResponse(_Response):
     """The JSON of ``python -m fever_core check --json``."""
 
     claim: str
@@ -238,9 +264,10 @@ class CheckResponse(BaseModel):
     timings: dict[str, float] = Field(description="seconds per stage; verification is shared by the claims "
                                       "verified in the same batch")
     warnings: list[str]
+    settings: AppliedSettingsOut | None = Field(description="every setting the check took effect with")
 
 
-class TextSentenceOut(BaseModel):
+class TextSentenceOut(_Response):
     index: int = Field(description="the sentence's position in the text, from 0")
     text: str
     start: int = Field(description="the offset of its first character in the text, in characters")
@@ -256,7 +283,7 @@ class TextSentenceOut(BaseModel):
     result: CheckResponse | None = Field(None, description="its check: what /check answers for it")
 
 
-class CheckTextResponse(BaseModel):
+class CheckTextResponse(_Response):
     text: str = Field(description="the text as read (the offsets point into it)")
     summary: dict[str, int] = Field(description="sentences checked, and how many got each verdict")
     sentences: list[TextSentenceOut]

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from fever_core.common.text import WORD_RE, content_words
+from fever_core.common.text import NEGATION_WORDS, WORD_RE, content_words
 from fever_core.verification.evidence import JudgedSentence
 
 TOP_POSITIONS = 3
@@ -29,9 +29,9 @@ FEATURE_NAMES = (
        "coverage@1*p_supports@1", "coverage@1*p_refutes@1", "coverage@1*p_nei@1"]
 )
 """The features, in the order of :func:`claim_features` and of the learned verdict's weights."""
-_NEGATION = frozenset(
-    "not no never only exclusively incapable unable none neither nor without refused failed yet lacks".split()
-)
+_NEGATING = NEGATION_WORDS | frozenset("only exclusively incapable unable without refused failed yet lacks".split())
+"""The words of the ``negation`` feature: :data:`~fever_core.common.text.NEGATION_WORDS`, and the words that make a
+claim exclusive or say something did not happen ("only", "refused")."""
 
 
 def joint_premise(texts: Sequence[str], k: int = JOINT_EVIDENCE_K) -> str:
@@ -97,7 +97,7 @@ def claim_features(claim: str, evidence: Sequence[JudgedSentence], k: int = FEAT
         _coverage(claim_words, texts[:3]),
         _coverage(claim_words, texts),
         float(bool(numbers - {w for text in texts for w in content_words(text)})),
-        float(any(w in _NEGATION for w in WORD_RE.findall(claim.lower()))),
+        float(any(w in _NEGATING for w in WORD_RE.findall(claim.lower()))),
         len(WORD_RE.findall(claim)) / 20,
         coverage_1 * rows[0, 0],
         coverage_1 * rows[0, 1],

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from fever_core.common.checksums import model_checksum
 from fever_core.common.jsonl import write_json
 from fever_core.common.model_versions import VERSION_FILE
 from fever_core.common.settings import BUNDLED_MODELS_DIR
@@ -95,6 +96,17 @@ def _recorded(folder: Path) -> dict[str, str] | None:
         pass
     raise ModelDamaged(str(folder), f"The model folder {folder} is damaged: its {CHECKSUMS_FILE} can't be read, so "
                        "its files can't be checked. Restore the folder from a copy, or train the model again.")
+
+
+def model_fingerprint(name_or_path: str | Path) -> str:
+    """What a model folder's files are, the same for a copy of it anywhere: ``sha256:`` of its :data:`CHECKSUMS_FILE`
+    when it has one (reads that small file only), else ``blake2b-128:`` of its content
+    (:func:`~fever_core.common.checksums.model_checksum`, once a process); "" for a hub id (not a folder here)."""
+    folder = Path(name_or_path).expanduser()
+    if not folder.is_dir():
+        return ""
+    recorded = folder / CHECKSUMS_FILE
+    return f"sha256:{sha256_of(recorded)}" if recorded.is_file() else f"blake2b-128:{model_checksum(folder)}"
 
 
 def check_model_folder(name_or_path: str) -> None:

@@ -3,7 +3,8 @@
 :mod:`~fever_core.workbench.history` (the checks made, per browser session), :mod:`~fever_core.workbench.annotation`
 (a queue of claims, the evidence and labels people give them, export as FEVER jsonl),
 :mod:`~fever_core.workbench.checked_before` (the earlier checks of a claim or of a paraphrase of it, in the history
-and the annotations), :mod:`~fever_core.workbench.jobs` (long commands run as processes whose progress any page can
+and the annotations; :mod:`~fever_core.workbench.same_claim` says which claim is the same,
+:mod:`~fever_core.workbench.claim_vectors` keeps the vectors it compares), :mod:`~fever_core.workbench.jobs` (long commands run as processes whose progress any page can
 read), :mod:`~fever_core.workbench.search` (a corpus searched by title, words or meaning, for people browsing it) and
 :mod:`~fever_core.workbench.claimreview` (checks exported as schema.org ClaimReview JSON-LD, with their provenance).
 The pages and the CLI use them; the checker does not.
@@ -12,7 +13,7 @@ The pages and the CLI use them; the checker does not.
 from __future__ import annotations
 
 from fever_core.workbench.annotation import Annotation, AnnotationError, AnnotationStore, QueueItem, Undone
-from fever_core.workbench.checked_before import ANNOTATION, HISTORY, EarlierCheck, EarlierChecks, ago, same_claim
+from fever_core.workbench.checked_before import ANNOTATION, HISTORY, EarlierCheck, EarlierChecks, ago
 from fever_core.workbench.claimreview import (
     AUTHOR_KINDS,
     JSONLD_MEDIA_TYPE,
@@ -29,6 +30,7 @@ from fever_core.workbench.claimreview import (
 )
 from fever_core.workbench.history import HistoryEntry, HistoryStore
 from fever_core.workbench.jobs import DONE, FAILED, RUNNING, JobStatus, log_path, read_status, start_job, write_status
+from fever_core.workbench.same_claim import same_claim
 from fever_core.workbench.search import SEARCH_MODES, CorpusHit, search_corpus
 
 __all__ = [

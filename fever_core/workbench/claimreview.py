@@ -51,13 +51,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from fever_core import __version__
-from fever_core.common.checksums import model_checksum
 from fever_core.common.settings import CHECK_SETTINGS, PROJECT_ROOT
 from fever_core.common.text import wikipedia_url
 from fever_core.common.types import NEI, REFUTES, SUPPORTS, VERDICT_WORDS
 from fever_core.corpus.store import CHECKSUM_KEY, CorpusStats, CorpusStore
-from fever_core.verification.base_models import sha256_of
-from fever_core.verification.model_integrity import CHECKSUMS_FILE
+from fever_core.verification.model_integrity import model_fingerprint
 
 if TYPE_CHECKING:
     from fever_core.pipeline import Checker, CheckOptions, CheckResult
@@ -138,8 +136,9 @@ class Provenance:
         corpus_sentences: sentences in the corpus.
         retriever: the retriever's name (``fused``, ``bm25``, ``tfidf``).
         settings: every per-check setting (:data:`~fever_core.common.settings.CHECK_SETTINGS`) by name, as the check
-            was asked to use it; ``None`` means the verifier's own decision rule. (Whether a ``learned`` verdict could
-            be used depends on the verifier, which its checksum pins, and on the retriever.)
+            took effect with it (:class:`~fever_core.pipeline.AppliedSettings`); ``None`` only for the NOT ENOUGH INFO
+            threshold of a verifier read by plain argmax. (Whether a ``learned`` verdict could be used depends on the
+            verifier, which its checksum pins, and on the retriever.)
     """
 
     workbench_version: str
@@ -154,8 +153,8 @@ class Provenance:
 
     def properties(self) -> list[dict]:
         """The provenance as schema.org ``PropertyValue`` nodes, one per fact, named by ``propertyID``; a fact
-        without a value (a hub model's checksum, a live corpus's) is left out, and a setting left to the verifier's
-        rule says so in its ``description``."""
+        without a value (a hub model's checksum, a live corpus's) is left out, and a setting without a value (a
+        verifier read by plain argmax has no NOT ENOUGH INFO threshold) says so in its ``description``."""
         models = [("verifier", self.verifier), ("jointVerifier", self.joint_verifier)]
         facts: list[tuple[str, Any, str]] = [("workbenchVersion", self.workbench_version, "")]
         for prefix, model in models:
@@ -170,7 +169,7 @@ class Provenance:
             node = _property(setting.name, value, setting.unit if setting.type is not str else "")
             node["name"] = setting.label
             if value is None:
-                node["description"] = "not set: the verifier's own decision rule"
+                node["description"] = "none: the verifier's stances are read by their likeliest label"
             nodes.append(node)
         return nodes
 
@@ -187,19 +186,15 @@ def _property(property_id: str, value: Any, unit: str = "") -> dict:
 
 def checker_provenance(checker: Checker, options: CheckOptions | None = None) -> Provenance:
     """The provenance of checks the running ``checker`` makes with ``options``: the models it loaded, its corpus, its
-    retriever, and each setting as ``options`` give it, else as the checker's settings do, else its default (``None``
-    for those the verifier's rule decides). Reads two small files and the corpus's recorded checksum; the corpus's
-    size is counted once per corpus build (:func:`corpus_size`)."""
+    retriever, and each setting as the checks take effect with it (:meth:`~fever_core.pipeline.Checker.applied`).
+    Reads two small files and the corpus's recorded checksum; the corpus's size is counted once per corpus build
+    (:func:`corpus_size`)."""
     data_dir = checker.settings.data_dir
     verification = checker.verification
     joint = verification.joint_verifier
     store = checker.workspace.store
     sizes = corpus_size(store)
-    settings = {}
-    for setting in CHECK_SETTINGS:
-        given = getattr(options, setting.name, None)  # (None without options)
-        default = getattr(checker.settings, setting.name, setting.default)
-        settings[setting.name] = given if given is not None else default
+    settings = checker.applied(options).check_settings()
     return Provenance(
         workbench_version=workbench_version(),
         verifier=model_record(verification.verifier.name, data_dir),
@@ -210,14 +205,12 @@ def checker_provenance(checker: Checker, options: CheckOptions | None = None) ->
 
 
 def model_record(name_or_path: str, data_dir: Path) -> ModelRecord:
-    """A model folder (or hub id) by its short name and checksum (:class:`ModelRecord`); reads its
-    ``checksums.json`` only (a folder saved without one: its files, once a process)."""
+    """A model folder (or hub id) by its short name and checksum (:class:`ModelRecord`,
+    :func:`~fever_core.verification.model_integrity.model_fingerprint`)."""
     folder = Path(name_or_path).expanduser()
     if not folder.is_dir():
         return ModelRecord(name_or_path, "")
-    recorded = folder / CHECKSUMS_FILE
-    checksum = f"sha256:{sha256_of(recorded)}" if recorded.is_file() else f"blake2b-128:{model_checksum(folder)}"
-    return ModelRecord(_short_name(folder, data_dir), checksum)
+    return ModelRecord(_short_name(folder, data_dir), model_fingerprint(folder))
 
 
 def _short_name(folder: Path, data_dir: Path) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import shutil
 import sqlite3
 import time
 
@@ -450,12 +451,11 @@ def test_a_check_s_permalink_keeps_the_corpus_and_the_settings_changed(open_page
 
 def test_opening_a_permalink_restores_its_corpus_and_settings_and_checks_its_claim(app_env, app_corpus, data_dir):
     at = open_frame({"claim": MUNICH_CLAIM, "corpus": app_corpus, "sentences_k": "2", "two_hop": "false",
-                     "nei_threshold": "0.4"})
+                     "verdict": "rule", "nei_threshold": "0.4"})
     assert not at.exception
     sidebar = at.sidebar
     assert sidebar.selectbox(key="_corpus").value == app_corpus
     assert (sidebar.slider(key="_sentences_k").value, sidebar.toggle(key="_two_hop").value) == (2, False)
-    # a threshold without a verdict is the rule's, as a check reads it; the check's permalink says so
     assert sidebar.selectbox(key="_verdict").value == "rule" and sidebar.slider(key="_nei_threshold").value == 0.4
     assert not sidebar.slider(key="_nei_threshold").disabled
     assert verdicts(at) and len(evidence_of(at)) == 2
@@ -464,6 +464,36 @@ def test_opening_a_permalink_restores_its_corpus_and_settings_and_checks_its_cla
     (entry,) = history_of(data_dir).search()
     assert entry.claim == MUNICH_CLAIM and (entry.settings["verdict"], entry.settings["nei_threshold"]) == ("rule", 0.4)
     assert not at.warning or all(w.value.startswith("Uncertain: ") for w in at.warning)
+
+
+def test_a_permalink_s_threshold_never_switches_the_decider(app_env, app_corpus, data_dir):
+    at = open_frame({"claim": MUNICH_CLAIM, "corpus": app_corpus, "nei_threshold": "0.4"})
+    assert not at.exception and verdicts(at)
+    assert at.sidebar.selectbox(key="_verdict").value == "learned" and at.sidebar.slider(key="_nei_threshold").disabled
+    (entry,) = history_of(data_dir).search()
+    applied = history_of(data_dir).result(entry.key).applied
+    assert applied.verdict == "learned" and applied.nei_threshold != 0.4  # the verifier's own: the rule is off
+    assert dict(at.query_params) == {"claim": MUNICH_CLAIM, "corpus": app_corpus}
+
+
+def test_the_sidebar_s_thresholds_are_the_chosen_verifier_s_and_a_check_applies_them(app_env, app_corpus, data_dir,
+                                                                                       tiny_nli_model, tmp_path):
+    other = tmp_path / "other-verifier"
+    shutil.copytree(tiny_nli_model, other)
+    config = json.loads((other / "config.json").read_text())
+    (other / "config.json").write_text(json.dumps({**config, "nei_threshold": 0.33, "min_evidence_score": 0.1}))
+    # AppTest runs the frame once, then the page alone: the sidebar's choices are set as its widgets keep them
+    at = AppTest.from_file(str(PROJECT_ROOT / "app.py"), default_timeout=180)
+    at.session_state["verifier_model"], at.session_state["verdict"] = str(other), "rule"
+    at.run()
+    assert (at.sidebar.slider(key="_nei_threshold").value, at.sidebar.slider(key="_min_evidence_score").value) == (
+        0.33, 0.1)
+    check(at, MUNICH_CLAIM)
+    (entry,) = history_of(data_dir).search()
+    applied = history_of(data_dir).result(entry.key).applied
+    assert (applied.verifier, applied.decider, applied.nei_threshold, applied.min_evidence_score) == (
+        str(other), "rule", 0.33, 0.1)
+    assert "nei_threshold" in at.query_params and at.query_params["nei_threshold"] == "0.33"
 
 
 def test_a_permalink_s_unusable_values_are_refused_with_a_note(app_env):
@@ -820,7 +850,7 @@ def test_a_path_through_a_link_beside_the_project_is_shown_as_written(tmp_path):
 
 
 def test_no_server_path_on_screen_claims_files_and_verifiers_go_by_short_names(open_page, data_dir):
-    from fever_core.common import DEFAULT_VERIFIER, FALLBACK_VERIFIER, write_version
+    from fever_core.common import DEFAULT_VERIFIER, FALLBACK_VERIFIER
     from pages.display import project_path, shown_path, verifier_name, verifier_path
 
     app = open_page("evaluate", "embedded")

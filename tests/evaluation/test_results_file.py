@@ -19,7 +19,7 @@ import pytest
 from benchmarks.reliability.messages import fill_disk, small_disk
 from fever_core.cli import main
 from fever_core.common.formats import Claim
-from fever_core.evaluation import BatchRow, ResultsFile, ResultsFileError, predictions_jsonl, results_csv
+from fever_core.evaluation import BatchRow, ResultsFile, predictions_jsonl, results_csv
 from fever_core.evaluation.output import PARTIAL_SUFFIX
 
 from ..conftest import read_only_or_skip

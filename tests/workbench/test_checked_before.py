@@ -1,4 +1,4 @@
-"""Checked before (fever_core/workbench/checked_before.py): earlier checks of a claim or of a paraphrase found in a real
+"""Checked before (fever_core/workbench/checked_before.py, same_claim.py, claim_vectors.py): earlier checks of a claim or of a paraphrase found in a real
 history and annotations database with the fixture corpus's encoder; numbers, names and negation that differ keep a
 near claim apart; vectors kept between lookups; missing, empty, damaged and replaced files."""
 
@@ -15,13 +15,10 @@ from fever_core.pipeline import CheckResult
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.verification.verdict import Verdict
 from fever_core.workbench.annotation import AnnotationStore
-from fever_core.workbench.checked_before import (
-    ANNOTATION,
-    HISTORY,
+from fever_core.workbench.checked_before import ANNOTATION, HISTORY, EarlierChecks, ago
+from fever_core.workbench.claim_vectors import VECTORS_FILE
+from fever_core.workbench.same_claim import (
     THRESHOLD,
-    VECTORS_FILE,
-    EarlierChecks,
-    ago,
     names_agree,
     negation_agrees,
     normalised_claim,
@@ -236,3 +233,17 @@ def test_a_damaged_vectors_file_is_moved_aside_and_the_lookup_goes_on(tmp_path, 
     assert [e.claim for e in EarlierChecks(tmp_path).find(SOUL_FOOD_REWORDED, encoder)] == [SOUL_FOOD]
     (moved,) = tmp_path.glob(f"{VECTORS_FILE}.moved-aside-*")
     assert moved.read_bytes() == b"not a database" * 100
+
+
+def test_a_check_s_own_vector_is_used_not_embedded_again_and_kept_for_later_lookups(tmp_path, encoder, checker):
+    history = HistoryStore(tmp_path / "history.sqlite")
+    reworded = keep(history, SOUL_FOOD_REWORDED, SUPPORTS)
+    result = checker.check(SOUL_FOOD)
+    assert result.claim_vector is not None
+    found = EarlierChecks(tmp_path).find(result.claim, encoder, claim_vector=result.claim_vector)
+    assert [e.entry_id for e in found] == [reworded]
+    assert result.claim not in encoder.texts  # the check's vector was the query's
+    keep(history, result.claim, REFUTES)
+    encoder.texts.clear()
+    EarlierChecks(tmp_path).find(SOUL_FOOD_REWORDED, encoder)  # another process: reads the kept vectors
+    assert result.claim not in encoder.texts

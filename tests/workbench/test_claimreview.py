@@ -102,7 +102,9 @@ def test_provenance_names_the_models_the_corpus_with_its_build_checksum_and_size
     assert set(provenance.settings) == {s.name for s in CHECK_SETTINGS}
     assert provenance.settings["pages_k"] == 3  # given
     assert provenance.settings["sentences_k"] == checker.settings.sentences_k  # the checker's
-    assert provenance.settings["min_evidence_score"] is None  # the verifier's rule
+    policy = checker.verification.policy
+    assert provenance.settings["min_evidence_score"] == policy.min_evidence_score  # the verifier's own, as applied
+    assert provenance.settings == checker.applied(CheckOptions(pages_k=3)).check_settings()
 
 
 def test_a_model_is_named_short_and_by_the_sha256_of_its_checksums_file(tiny_nli_model, tmp_path):
@@ -142,7 +144,9 @@ def test_the_document_expands_offline_to_schema_org_iris_keeping_its_provenance(
     assert facts["corpusSentences"] == [provenance.corpus_sentences]
     assert facts["corpusPages"] == [provenance.corpus_pages]
     assert facts["workbenchVersion"] == [provenance.workbench_version]
-    assert facts["pages_k"] == [3] and facts["min_evidence_score"] == []  # the rule's: no value, a description
+    assert facts["pages_k"] == [3] and facts["min_evidence_score"] == [provenance.settings["min_evidence_score"]]
+    threshold = provenance.settings["nei_threshold"]  # none for a verifier read by plain argmax: no value
+    assert facts["nei_threshold"] == ([] if threshold is None else [threshold])
     assert set(facts) >= {"verifierModel", "corpus", "retriever", "feverLabel", "probability",
                           *(s.name for s in CHECK_SETTINGS)}
 

@@ -1,0 +1,42 @@
+"""The OpenAPI document describes what the service answers, field for field: live answers of /check and /check-text
+validate against ``/openapi.json``'s schemas, which allow no field they do not describe (so a field the library adds
+and the document leaves out fails here, as does one the document describes and the answers lack)."""
+
+from __future__ import annotations
+
+import jsonschema
+import pytest
+
+CLAIMS = ["Jaws was directed by a man born in Ohio.", "Edinburgh is the capital of Scotland and has a famous castle.",
+          "Steven Spielberg directed 2001: A Space Odyssey."]
+
+
+@pytest.fixture(scope="module")
+def spec(client) -> dict:
+    return client.get("/openapi.json").json()
+
+
+def validator(spec: dict, name: str) -> jsonschema.Draft202012Validator:
+    """A validator of the document's schema ``name``, its references resolved within the document."""
+    return jsonschema.Draft202012Validator({"$ref": f"#/components/schemas/{name}", "components": spec["components"]})
+
+
+@pytest.mark.parametrize("claim", CLAIMS)
+def test_a_live_check_answer_is_what_the_document_says(client, spec, claim):
+    answer = client.post("/check", json={"claim": claim}).json()
+    errors = sorted(validator(spec, "CheckResponse").iter_errors(answer), key=str)
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors)
+    assert answer["settings"]["verifier"] and answer["settings"]["decider"] in {"learned", "rule"}
+
+
+def test_a_live_check_text_answer_is_what_the_document_says(client, spec):
+    answer = client.post("/check-text", json={"text": " ".join(CLAIMS)}).json()
+    assert any(sentence["result"] for sentence in answer["sentences"])
+    errors = sorted(validator(spec, "CheckTextResponse").iter_errors(answer), key=str)
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors)
+
+
+def test_the_document_refuses_a_field_it_does_not_describe(client, spec):
+    answer = client.post("/check", json={"claim": CLAIMS[0]}).json()
+    answer["verdict"]["confidence_words"] = "very likely"
+    assert not validator(spec, "CheckResponse").is_valid(answer)
