@@ -26,6 +26,7 @@ _HOMES = {
     "create_app": "app",
     "API_KEY_HEADER": "config",
     "ServiceConfig": "config",
+    "service_flags": "config",
     "ServiceStartError": "startup",
     "check_can_serve": "startup",
     "make_server": "server",
@@ -33,7 +34,7 @@ _HOMES = {
 }
 
 __all__ = ["API_KEY_HEADER", "ServiceConfig", "ServiceStartError", "check_can_serve", "create_app", "make_server",
-           "raise_file_limit"]
+           "raise_file_limit", "service_flags"]
 
 
 def __getattr__(name: str) -> Any:

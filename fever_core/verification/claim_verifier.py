@@ -252,7 +252,7 @@ class ClaimVerifier:
             item.reading = counted_reading
         calibration = reading.policy.calibration
         calibrated = None if calibration is None else calibration.probability(
-            decision.probabilities[decision.label], decision.label, decision.decider != LEARNED, decision.undecided)
+            decision.probabilities[decision.label], decision.label, decision.decided_by != LEARNED, decision.undecided)
         return evidence, Verdict.of(decision, *explain(decision, reading.task.claim, evidence), calibrated)
 
     def _read(self, task: VerificationTask) -> _Reading:

@@ -86,34 +86,38 @@ class ClaimPart:
 
 @dataclass(frozen=True)
 class Decision:
-    """What one decider concluded for a claim.
+    """What one decider concluded for a claim: the verdict before it is put in words
+    (:class:`~fever_core.verification.verdict.Verdict` is a decision with its words).
 
     Attributes:
         label: SUPPORTS, REFUTES or NOT ENOUGH INFO.
         probabilities: ``{label: probability}``, in [0, 1], summing to 1: how likely the decider holds each label
             for the claim. The learned verdict: its mix of the regression and the joint verifier. The best-sentence
             rule and the page rule: the deciding sentence's stance (the claim is as settled as the sentence that
-            settles it), and NOT ENOUGH INFO 1 when no sentence could decide; the sure-sentence rule likewise. The number check: on its label, the
-            verifier's P(SUPPORTS) that the sentence states the claim up to the number, the rest on NOT ENOUGH INFO.
-        decider: which decided: :data:`~fever_core.verification.policy.LEARNED`,
-            :data:`~fever_core.verification.policy.RULE`, :data:`PAGE_RULE`, :data:`SURE_SENTENCE` or
-            :data:`NUMBER_CHECK`.
-        deciding: indexes into the evidence of the one or two sentences it rests on, best first (none: no single
-            sentence decides, e.g. a learned NOT ENOUGH INFO).
-        used: indexes of every sentence the verdict used, best first, the deciding ones leading.
-        numbers: what the numbers settled, for the number check.
+            settles it), and NOT ENOUGH INFO 1 when no sentence could decide; the sure-sentence rule likewise. The
+            number check: on its label, the verifier's P(SUPPORTS) that the sentence states the claim up to the
+            number, the rest on NOT ENOUGH INFO.
+        decided_by: which decided: :data:`~fever_core.verification.policy.LEARNED`,
+            :data:`~fever_core.verification.policy.RULE`, :data:`PAGE_RULE`, :data:`SURE_SENTENCE`,
+            :data:`CLAIM_PARTS`, :data:`BRIDGE`, :data:`NUMBER_CHECK` or :data:`CONTRAST_CHECK` ("" for a verdict kept
+            before it was recorded).
+        deciding_evidence: indexes into the evidence of the one or two sentences it rests on, best first (none: no
+            single sentence decides, e.g. a learned NOT ENOUGH INFO).
+        used_evidence: indexes of every sentence the verdict used, best first, the deciding ones leading.
+        numbers: what the numbers settled, for the number check (not kept in a check's JSON).
         undecided: the evidence bears on the claim but no sentence settles it on its own (:func:`grounded`): the
-            label is NOT ENOUGH INFO, and ``deciding`` names the sentences that lean one way, for a person to read.
+            label is NOT ENOUGH INFO, and ``deciding_evidence`` names the sentences that lean one way, for a person
+            to read.
         parts: the facts of a compound claim, each with its own verdict (:func:`parts_decision`); empty for a
             claim that states one fact.
     """
 
     label: str
     probabilities: dict[str, float]
-    decider: str
-    deciding: list[int] = field(default_factory=list)
-    used: list[int] = field(default_factory=list)
-    numbers: NumberCheck | None = None
+    decided_by: str = ""
+    deciding_evidence: list[int] = field(default_factory=list)
+    used_evidence: list[int] = field(default_factory=list)
+    numbers: NumberCheck | None = field(default=None, compare=False)
     undecided: bool = False
     parts: tuple[ClaimPart, ...] = ()
 
@@ -292,15 +296,15 @@ def counted_readings(decision: Decision, evidence: Sequence[JudgedSentence],
     """How each sentence counted in ``decision`` (``None``: not judged): its stance under the rule its decider reads
     stances by (the best-sentence rule: ``nei_threshold``; the others: the likeliest label), and for the sentence
     whose number decided, the number check's reading of the rewritten claim."""
-    threshold = nei_threshold if decision.decider == RULE else None
+    threshold = nei_threshold if decision.decided_by == RULE else None
     read = [None if item.stance is None else Reading.of_stance(item.stance, stance_label(item.stance, threshold))
             for item in evidence]
-    if decision.numbers is not None and decision.deciding:
+    if decision.numbers is not None and decision.deciding_evidence:
         numbers = decision.numbers
-        read[decision.deciding[0]] = Reading(numbers.label, round(numbers.p_settled, 6), numbers.rewritten_claim)
-    if decision.decider in (CLAIM_PARTS, BRIDGE):  # a deciding sentence shows the part it decided of the verdict's label
+        read[decision.deciding_evidence[0]] = Reading(numbers.label, round(numbers.p_settled, 6), numbers.rewritten_claim)
+    if decision.decided_by in (CLAIM_PARTS, BRIDGE):  # a deciding sentence shows the part it decided of the verdict's label
         for part in sorted(decision.parts, key=lambda part: part.label == decision.label):
-            if part.deciding is not None and (part.label == decision.label or part.deciding in decision.deciding):
+            if part.deciding is not None and (part.label == decision.label or part.deciding in decision.deciding_evidence):
                 read[part.deciding] = Reading(part.label, part.probability, part.claim)
     return read
 
@@ -311,11 +315,12 @@ def grounded(decision: Decision, read: Sequence[Reading | None], evidence: Seque
     sentence's, and it is *undecided*: NOT ENOUGH INFO with the decider's probabilities, resting on the best one or
     two sentences that bear on the claim and lean to SUPPORTS or REFUTES (those a person should read). A NOT ENOUGH
     INFO verdict with such sentences is marked undecided too, naming them."""
-    if decision.label != NEI and decision.deciding and all(
-            read[i] is not None and read[i].label == decision.label for i in decision.deciding):
+    if decision.label != NEI and decision.deciding_evidence and all(
+            read[i] is not None and read[i].label == decision.label for i in decision.deciding_evidence):
         return decision
     leaning = [i for i, (item, reading) in enumerate(zip(evidence, read))
                if reading is not None and item.bears_on_claim and reading.label != NEI][:MAX_DECIDING]
     if decision.label == NEI and not leaning:
         return decision
-    return replace(decision, label=NEI, deciding=leaning, used=leaning, numbers=None, undecided=bool(leaning))
+    return replace(decision, label=NEI, deciding_evidence=leaning, used_evidence=leaning, numbers=None,
+                   undecided=bool(leaning))

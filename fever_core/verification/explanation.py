@@ -42,28 +42,28 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
     label, p = decision.label, decision.probabilities[decision.label]
     verb = "Supported" if label == SUPPORTS else "Refuted"
     if decision.undecided:
-        why = _undecided(evidence, decision.deciding)
+        why = _undecided(evidence, decision.deciding_evidence)
         return f"Undecided: {why[:1].lower()}{why[1:]}", why
-    if not decision.deciding:
+    if not decision.deciding_evidence:
         if label != NEI:
             why = ("No single sentence says so on its own: the verdict weighs the evidence read together "
                    f"(the likeliest single sentences are {NEI if label == SUPPORTS else 'not refuting'}).")
             return f"{verb} on balance of the evidence (P = {p:.2f}). {why}", why
-        if decision.decider == RULE:
+        if decision.decided_by == RULE:
             why = (_unsettled(claim.names, evidence) if any(item.judged for item in evidence) and claim.names
                    else "No trustworthy evidence was found in the corpus.")
             return why, why
         why = _unsettled(claim.names, evidence)
         return f"The evidence found does not settle the claim (P(NOT ENOUGH INFO) = {p:.2f}). {why}", why
-    best = evidence[decision.deciding[0]]
+    best = evidence[decision.deciding_evidence[0]]
     sentence, title = best.sentence, best.sentence.title
-    if decision.decider == BRIDGE:
+    if decision.decided_by == BRIDGE:
         why = _bridge_why(decision, evidence)
         return f"{verb} through {title} (P = {p:.2f}). {why}", why
-    if decision.decider == CLAIM_PARTS:
+    if decision.decided_by == CLAIM_PARTS:
         why = _parts_why(decision, evidence)
         return f"{verb} by its parts (P = {p:.2f}). {why}", why
-    if decision.decider in (NUMBER_CHECK, CONTRAST_CHECK):
+    if decision.decided_by in (NUMBER_CHECK, CONTRAST_CHECK):
         numbers = decision.numbers
         if label != SUPPORTS:
             why = f"The sentence from {title} says {numbers.sentence_says}, where the claim says {numbers.claim_says}."
@@ -77,22 +77,22 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
                f"(this sentence alone: not enough info {best.stance.not_enough_info:.2f}).")
         return (f"The best evidence, {quote(sentence)}, neither supports nor refutes the claim "
                 f"(P(NOT ENOUGH INFO) = {best.stance.not_enough_info:.2f}).", why)
-    source = f"{title}, a page the claim names," if decision.decider == PAGE_RULE else title
+    source = f"{title}, a page the claim names," if decision.decided_by == PAGE_RULE else title
     own = f"(this sentence alone: {label.lower()} {best.stance.of(label):.2f})"
     instead = "" if label == SUPPORTS else says_instead(claim, sentence)
     said = ("states what the claim says" if label == SUPPORTS
             else instead or "contradicts the claim")
     why = f"The sentence from {source} {said} {own}."
-    if decision.decider == LEARNED:
+    if decision.decided_by == LEARNED:
         return f"{verb} by {quote(sentence)} (P = {p:.2f}). {why}", why
-    if decision.decider == PAGE_RULE:
+    if decision.decided_by == PAGE_RULE:
         return f"{verb} by {quote(sentence)}, a sentence of a page the claim names (P = {p:.2f}). {why}", why
     return f"{verb} by {quote(sentence)}. {why}", why
 
 
 def _bridge_why(decision: Decision, evidence: Sequence[JudgedSentence]) -> str:
     """Why a bridge decides a two-hop claim: the two facts it was read as, and what the chain says of each."""
-    chain = evidence[decision.deciding[0]].sentence
+    chain = evidence[decision.deciding_evidence[0]].sentence
     via = chain.via.from_title if chain.via is not None else ""
     facts = "; ".join(f"“{part.claim}” ({part.label.lower()} {part.probability:.2f})" for part in decision.parts)
     return f"Read through {chain.title}, reached by a link from {via}, the claim states two facts: {facts}."
@@ -107,7 +107,7 @@ def _parts_why(decision: Decision, evidence: Sequence[JudgedSentence]) -> str:
     if decision.label == SUPPORTS:
         return f"{facts}, and a sentence supports each: " + "; ".join(
             f"“{part.claim}” by {by(part)}" for part in decision.parts) + "."
-    part = next(part for part in decision.parts if part.deciding == decision.deciding[0] and part.label == REFUTES)
+    part = next(part for part in decision.parts if part.deciding == decision.deciding_evidence[0] and part.label == REFUTES)
     return f"{facts}; {by(part)} refutes “{part.claim}”"
 
 

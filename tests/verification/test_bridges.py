@@ -44,7 +44,7 @@ def test_a_bridge_supports_when_both_facts_are_sure_and_refutes_when_one_is_refu
     undecided = Decision(NEI, {SUPPORTS: 0.2, REFUTES: 0.2, NEI: 0.6}, "learned")
     sure, refuted = Stance(0.97, 0.01, 0.02), Stance(0.01, 0.96, 0.03)
     refutes = bridge_decision(candidates, [sure], [refuted], 0.9, undecided)
-    assert (refutes.label, refutes.decider, refutes.deciding) == (REFUTES, BRIDGE, [1])
+    assert (refutes.label, refutes.decided_by, refutes.deciding_evidence) == (REFUTES, BRIDGE, [1])
     assert [p.label for p in refutes.parts] == [SUPPORTS, REFUTES]
     assert bridge_decision(candidates, [sure], [sure], 0.9, undecided).label == SUPPORTS
     assert bridge_decision(candidates, [sure], [Stance(0.5, 0.3, 0.2)], 0.9, undecided) is None  # not sure

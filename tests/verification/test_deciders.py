@@ -51,14 +51,14 @@ def decide_learned(learned, claim, evidence):
 
 def test_no_trustworthy_evidence_means_not_enough_info():
     decision = best_sentence_rule(judge("X is Y.", [("X", "X is Z.", None), ("X", "X is W.", None)]))
-    assert (decision.label, decision.probabilities[NEI], decision.deciding, decision.decider) == (NEI, 1.0, [], RULE)
+    assert (decision.label, decision.probabilities[NEI], decision.deciding_evidence, decision.decided_by) == (NEI, 1.0, [], RULE)
 
 
 def test_the_best_trustworthy_sentence_decides():
     evidence = judge("Page is something.", [("Page A", "Page is a.", None), ("Page B", "Page is b.", Stance(0.05, 0.9, 0.05)),
                                             ("Page C", "Page is c.", Stance(0.95, 0.03, 0.02))])
     decision = best_sentence_rule(evidence)
-    assert decision.label == REFUTES and decision.deciding == [1] and decision.probabilities[REFUTES] == 0.9
+    assert decision.label == REFUTES and decision.deciding_evidence == [1] and decision.probabilities[REFUTES] == 0.9
 
 
 def test_the_nei_threshold_applies_to_the_deciding_stance():
@@ -83,19 +83,19 @@ def test_a_sentence_that_mentions_none_of_the_claims_names_never_decides_nor_is_
     evidence = judge(ABBA, [(*ALIBABA, Stance(0.01, 0.976, 0.014)), (*ABBA_LEAD, Stance(0.05, 0.90, 0.05))])
     assert [item.bears_on_claim for item in evidence] == [False, True]
     ruled = best_sentence_rule(evidence)
-    assert ruled.label == REFUTES and ruled.deciding == [1] and ruled.used == [1]
+    assert ruled.label == REFUTES and ruled.deciding_evidence == [1] and ruled.used_evidence == [1]
     learned = decide_learned(always(LABELS.index(REFUTES)), ABBA, evidence)
-    assert learned.deciding == [1] and 0 not in learned.used
+    assert learned.deciding_evidence == [1] and 0 not in learned.used_evidence
     alone = best_sentence_rule(evidence[:1])
-    assert alone.label == NEI and alone.deciding == []
+    assert alone.label == NEI and alone.deciding_evidence == []
 
 
 def test_the_deciding_sentence_is_one_whose_own_stance_is_the_verdict():
     evidence = judge(LEONARDO, MONA_LISA)
     decision = decide_learned(always(LABELS.index(SUPPORTS)), LEONARDO, evidence)
-    assert (decision.label, decision.deciding, decision.used, decision.decider) == (SUPPORTS, [2], [2], LEARNED)
+    assert (decision.label, decision.deciding_evidence, decision.used_evidence, decision.decided_by) == (SUPPORTS, [2], [2], LEARNED)
     leaning_only = decide_learned(always(LABELS.index(SUPPORTS)), LEONARDO, evidence[:2])
-    assert leaning_only.deciding == [] and leaning_only.used == []  # NEI rows never decide
+    assert leaning_only.deciding_evidence == [] and leaning_only.used_evidence == []  # NEI rows never decide
 
 
 def test_no_sentence_marked_used_has_a_stance_against_the_verdict():
@@ -109,10 +109,10 @@ def test_no_sentence_marked_used_has_a_stance_against_the_verdict():
         decisions += [decide_learned(always(i), ABBA, evidence) for i in range(3)]
         for decision in decisions:
             rule = threshold if decision is decisions[0] else None
-            for i in decision.used:
+            for i in decision.used_evidence:
                 assert stances[i] is not None and rows[i] is not ALIBABA
                 assert stance_label(stances[i], rule) == decision.label
-            assert decision.deciding == decision.used[:len(decision.deciding)]
+            assert decision.deciding_evidence == decision.used_evidence[:len(decision.deciding_evidence)]
 
 
 JAWS = ("Jaws (film)", "Jaws is a 1975 American thriller film directed by Steven Spielberg.")
@@ -123,7 +123,7 @@ def test_a_second_deciding_sentence_names_the_claims_subject_in_its_own_words():
                                               ("Jaws (film)", "The film is about a giant shark.", Stance(0.1, 0.8, 0.1)),
                                               ("Jaws (film)", "Jaws was released in 1975.", Stance(0.1, 0.7, 0.2))])
     decision = decide_learned(always(LABELS.index(REFUTES)), "Jaws is a 1980 film.", evidence)
-    assert decision.used == [0, 1, 2] and decision.deciding == [0, 2]
+    assert decision.used_evidence == [0, 1, 2] and decision.deciding_evidence == [0, 2]
 
 
 def test_a_second_hop_sentence_whose_own_words_do_not_name_the_subject_is_no_second_deciding_sentence():
@@ -132,8 +132,8 @@ def test_a_second_hop_sentence_whose_own_words_do_not_name_the_subject_is_no_sec
         (*JAWS, Stance(0.0, 1.0, 0.0)),
         ("Steven Spielberg", "Steven Spielberg is an American filmmaker.", Stance(0.0, 0.99, 0.01), 2, via)])
     decision = decide_learned(always(LABELS.index(REFUTES)), "Jaws is a 1980 film.", evidence)
-    assert decision.used == [0, 1]  # the chain, read whole, leans the verdict's way
-    assert decision.deciding == [0]  # but the filmmaker sentence says nothing of Jaws itself
+    assert decision.used_evidence == [0, 1]  # the chain, read whole, leans the verdict's way
+    assert decision.deciding_evidence == [0]  # but the filmmaker sentence says nothing of Jaws itself
 
 
 DERRIDA = "Jacques Derrida was a German philosopher."
@@ -149,7 +149,7 @@ def test_a_sure_sentence_of_the_page_the_claim_names_decides_over_the_learned_ve
     evidence = judge(DERRIDA, [(*row, stance) for row, stance in zip(DERRIDA_ROWS, DERRIDA_STANCES)])
     assert decide_learned(always(LABELS.index(NEI)), DERRIDA, evidence).label == NEI  # no page rule
     decision = decide_learned(always(LABELS.index(NEI), 0.9), DERRIDA, evidence)
-    assert (decision.label, decision.decider, decision.deciding, decision.used[0]) == (REFUTES, PAGE_RULE, [0], 0)
+    assert (decision.label, decision.decided_by, decision.deciding_evidence, decision.used_evidence[0]) == (REFUTES, PAGE_RULE, [0], 0)
     assert decision.probabilities == DERRIDA_STANCES[0].to_dict()
 
 
@@ -184,10 +184,10 @@ def test_a_learned_verdict_that_no_sentence_states_is_undecided_and_names_the_se
                              ("Marie Curie", "Marie Curie won two Nobel Prizes.", Stance(0.45, 0.1, 0.45)),
                              ("Pierre Curie", "Pierre Curie married Marie Curie.", Stance(0.1, 0.1, 0.8))])
     decision = learned_verdict(always(LABELS.index(REFUTES)), ClaimAnalysis(claim), evidence)
-    assert (decision.label, decision.deciding) == (REFUTES, [])  # the mix leans to refutes, no sentence does
+    assert (decision.label, decision.deciding_evidence) == (REFUTES, [])  # the mix leans to refutes, no sentence does
     grounded_decision, read = ground(decision, evidence)
     assert grounded_decision.label == NEI and grounded_decision.undecided
-    assert grounded_decision.deciding == [1]  # the one sentence that leans (to supports), to be read
+    assert grounded_decision.deciding_evidence == [1]  # the one sentence that leans (to supports), to be read
     assert read[1].label == SUPPORTS and read[0].label == NEI
 
 
@@ -238,8 +238,8 @@ def test_no_grounded_verdict_contradicts_its_deciding_sentences(rule_threshold):
                          best_sentence_rule(evidence, rule_threshold)):
             grounded_decision, read = ground(decision, evidence, rule_threshold)
             if grounded_decision.label != NEI:
-                assert grounded_decision.deciding
-                assert all(read[i].label == grounded_decision.label for i in grounded_decision.deciding)
+                assert grounded_decision.deciding_evidence
+                assert all(read[i].label == grounded_decision.label for i in grounded_decision.deciding_evidence)
 
 
 def test_a_sure_sentence_decides_where_the_learned_verdict_says_not_enough_info():
@@ -250,7 +250,7 @@ def test_a_sure_sentence_decides_where_the_learned_verdict_says_not_enough_info(
                              ("Jacques Derrida", "Jacques Derrida wrote on deconstruction.", Stance(0.1, 0.1, 0.8))])
     cautious = learned_verdict(always(LABELS.index(NEI)), ClaimAnalysis(claim), evidence)
     decision = sure_sentence(evidence, 0.7, cautious)
-    assert (decision.label, decision.decider, decision.deciding) == (REFUTES, SURE_SENTENCE, [0])
+    assert (decision.label, decision.decided_by, decision.deciding_evidence) == (REFUTES, SURE_SENTENCE, [0])
     assert sure_sentence(evidence, 0.9, cautious) is None  # not sure enough
     assert sure_sentence(evidence, None, cautious) is None  # a verifier without the rule
     supported = learned_verdict(always(LABELS.index(SUPPORTS)), ClaimAnalysis(claim), evidence)
@@ -280,12 +280,12 @@ def test_a_compound_claim_is_supported_only_when_every_part_is_and_refuted_when_
     assert (born.label, born.deciding, died_paris.deciding, unknown.label) == (SUPPORTS, 0, 1, NEI)
 
     supported = parts_decision([born, died_paris], undecided)
-    assert (supported.label, supported.decider, supported.deciding) == (SUPPORTS, CLAIM_PARTS, [0, 1])
+    assert (supported.label, supported.decided_by, supported.deciding_evidence) == (SUPPORTS, CLAIM_PARTS, [0, 1])
     assert supported.probabilities[SUPPORTS] == pytest.approx(0.92)  # the least sure part
     refuted = parts_decision([born, died_rome], undecided)
-    assert (refuted.label, refuted.deciding) == (REFUTES, [1])
+    assert (refuted.label, refuted.deciding_evidence) == (REFUTES, [1])
     open_part = parts_decision([born, unknown], undecided)
-    assert open_part.label == NEI and open_part.decider == LEARNED and len(open_part.parts) == 2
+    assert open_part.label == NEI and open_part.decided_by == LEARNED and len(open_part.parts) == 2
 
     grounded_decision, read = ground(refuted, evidence)
     assert grounded_decision.label == REFUTES  # its deciding sentence is shown with the part it refutes
