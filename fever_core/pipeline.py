@@ -32,6 +32,8 @@ from fever_core.verification.verdict import Verdict
 from fever_core.workspace import Workspace, open_workspace
 
 MAX_CLAIM_CHARS = 1000
+"""The most characters a claim may have once cleaned (:func:`check_claim_text`): one statement fits; a longer text is
+several, to be checked as a text (:mod:`fever_core.text_check`)."""
 SENTENCES_SHOWN = 30
 PAGES_SHOWN = 10
 WARM_UP_CLAIM = "Stanley Kubrick directed 2001: A Space Odyssey."
@@ -40,6 +42,21 @@ WARM_UP_CLAIM = "Stanley Kubrick directed 2001: A Space Odyssey."
 
 class ClaimError(ValueError):
     """The claim can't be checked as typed (empty, too long...); the message says what to do."""
+
+
+class ClaimTooLong(ClaimError):
+    """The claim is longer than :data:`MAX_CLAIM_CHARS`: a text of several statements, to be checked as a text
+    (each statement apart), not cut and checked as one.
+
+    Attributes:
+        chars: the cleaned claim's length, in characters.
+    """
+
+    def __init__(self, chars: int):
+        super().__init__(f"The claim has {chars:,} characters; the limit is {MAX_CLAIM_CHARS:,}. A text this long holds "
+                         "several statements: check one statement at a time, or check it as a text, which checks each "
+                         "of its statements apart.")
+        self.chars = chars
 
 
 @dataclass
@@ -212,10 +229,7 @@ def check_claim_text(claim: str) -> str:
     if not cleaned:
         raise ClaimError("The claim is empty: type a sentence to check, e.g. 'Stanley Kubrick directed Lolita.'")
     if len(cleaned) > MAX_CLAIM_CHARS:
-        raise ClaimError(
-            f"The claim has {len(cleaned):,} characters; the limit is {MAX_CLAIM_CHARS:,}. "
-            "Check one statement at a time."
-        )
+        raise ClaimTooLong(len(cleaned))
     if not any(ch.isalnum() for ch in cleaned):
         raise ClaimError("The claim has no words or numbers in it: type a sentence to check.")
     return cleaned
@@ -404,5 +418,5 @@ class Checker:
         )
 
 
-__all__ = ["AppliedSettings", "Checker", "CheckOptions", "CheckResult", "ClaimError", "JudgedSentence", "check_claim_text",
-           "settings_in_effect"]
+__all__ = ["AppliedSettings", "Checker", "CheckOptions", "CheckResult", "ClaimError", "ClaimTooLong", "JudgedSentence",
+           "check_claim_text", "settings_in_effect"]

@@ -7,7 +7,8 @@ Claims are uploaded or pasted: plain text (one a line), CSV (a "claim" column, o
 pages too, and a reload finds the batch again. Its progress is polled by a fragment. Each checked claim is also
 kept in the history, and one checked before (in any session's history, earlier in the batch too, or the annotations:
 a paraphrase counts) names the earlier claim in the column "checked before".
-Metrics are shown only where the list has gold data for them ("n/a" otherwise).
+Metrics are shown only where the list has gold data for them ("n/a" otherwise, the caption naming the gold it lacks:
+labels, or gold evidence).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from dataclasses import dataclass, field
 import pandas as pd
 import streamlit as st
 
-from fever_core.common import Claim, DataFileError, Settings, read_claim_list
-from fever_core.evaluation import RESULT_COLUMNS, BatchJob, BatchRow, predictions_jsonl, results_csv
+from fever_core.common import REFUTES, SUPPORTS, Claim, DataFileError, Settings, read_claim_list
+from fever_core.evaluation import RESULT_COLUMNS, BatchJob, BatchRow, GoldData, predictions_jsonl, results_csv
 from fever_core.workbench import EarlierCheck, checker_provenance
 from pages.display import (
     claimreview_author,
@@ -36,7 +37,7 @@ from pages.resources import (
     run_in_address,
     run_settings,
 )
-from pages.settings_ui import UiSettings, current_settings, permalink_url
+from pages.settings_ui import UiSettings, current_settings, permalink_url, public_permalink
 from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
 
 # How often a running batch's progress is redrawn, in seconds.
@@ -143,6 +144,22 @@ def show_progress(batch: Batch) -> None:
     results_table(batch, job.rows())
 
 
+def gold_caption(gold: GoldData) -> str:
+    """The batch's gold data in a line, naming which gold a metric shown "n/a" lacks: labels (every metric), or gold
+    evidence for a labelled Supported or Refuted claim (the FEVER score: :class:`~fever_core.evaluation.GoldData`)."""
+    labelled = (f"{gold.labelled} of {count(gold.claims, 'claim')} {'has' if gold.claims == 1 else 'have'} a gold "
+                "label")
+    if not gold.labelled:
+        return f"{labelled}: the metrics need gold labels, so they are n/a."
+    kinds = f"{verdict_word(SUPPORTS)} or {verdict_word(REFUTES)}"
+    without = gold.verifiable - gold.with_evidence
+    if without:
+        return (f"{labelled}, but {without} of the {count(gold.verifiable, f'labelled {kinds} claim')} "
+                f"{'has' if without == 1 else 'have'} no gold evidence: label accuracy is measured; the FEVER score "
+                f"needs gold evidence (the evidence sets that prove the label) for every {kinds} claim, so it is n/a.")
+    return f"{labelled}, and every labelled {kinds} claim its gold evidence: the metrics are measured on them."
+
+
 def show_results(batch: Batch) -> None:
     """A finished batch: how it went, the metrics its gold data allows, the table and the downloads."""
     job, report = batch.job, batch.job.report
@@ -152,9 +169,7 @@ def show_results(batch: Batch) -> None:
     st.success(f"Checked {len(report.rows)} of {count(job.total, 'claim')}{stopped} in {report.seconds:.1f} s "
                f"({report.claims_per_s:.2f} claims/s).")
     gold = report.gold
-    st.caption(f"{gold.labelled} of {count(gold.claims, 'claim')} {'has' if gold.claims == 1 else 'have'} a gold "
-               "label; metrics need gold data, "
-               "so without it they are n/a.")
+    st.caption(gold_caption(gold))
     show_metrics(report.metrics(), gold.missing_for, per_row=4)
     results_table(batch, report.rows)
     author = claimreview_author()
@@ -163,8 +178,10 @@ def show_results(batch: Batch) -> None:
                             "text/csv", on_click="ignore")
     cols[1].download_button("Download FEVER predictions (jsonl)", predictions_jsonl(report.rows), "predictions.jsonl",
                             "application/jsonl", on_click="ignore")
-    claimreviews_button(cols[2], [row.result for row in report.rows if row.result is not None],
-                        checker_provenance(checker_or_stop(batch.ui), batch.ui.options), author, batch.job.started_at)
+    checked = [row.result for row in report.rows if row.result is not None]
+    claimreviews_button(cols[2], checked, checker_provenance(checker_or_stop(batch.ui), batch.ui.options), author,
+                        batch.job.started_at, [public_permalink(result.claim, batch.ui, batch.settings)
+                                               for result in checked])
 
 
 settings = run_settings()
@@ -172,7 +189,7 @@ ui = current_settings(settings)
 st.title("Batch check")
 st.caption(f"Corpus: {plain(corpus_label(ui.corpus))} (change it in the sidebar). The batch runs in the "
            "background: the other pages can be used meanwhile, and this page's address finds it again.")
-batch = run_in_address("batch")
+batch = run_in_address("batch", "batch")
 batch_form(settings, ui, running=batch is not None and batch.job.running)
 if batch is not None:
     st.subheader(plain(f"{count(batch.job.total, 'claim')} from {batch.source}, on {corpus_label(batch.ui.corpus)}"))

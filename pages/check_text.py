@@ -51,7 +51,7 @@ from pages.resources import (
     run_in_address,
     run_settings,
 )
-from pages.settings_ui import UiSettings, check_on_verify, current_settings, permalink_params
+from pages.settings_ui import UiSettings, check_on_verify, current_settings, permalink_params, public_permalink
 from pages.words import PROBABILITY, VERDICT_COLOURS, count, verdict_word
 
 # How often a running check's progress is redrawn, in seconds.
@@ -59,16 +59,23 @@ POLL_SECONDS = 1.0
 # The colour and word of a chosen sentence that can't be checked (too long to be a claim).
 CANT_CHECK = ("orange", "can't check")
 SENTENCE_CHARS_IN_TITLE = 100
+# The choice table's "why (not) picked" column, in pixels, and its rows' height: over 64 px (4rem), Streamlit wraps a
+# cell's text, so a long reason ("names Paris, France; gives 2023") or sentence shows on three lines instead of cut.
+WHY_COLUMN_PX = 260
+CHOICE_ROW_PX = 72
 CHOICE_COLUMNS = {
     "check": st.column_config.CheckboxColumn("check", help="Tick a sentence to check it, untick it to leave it out"),
     "sentence": st.column_config.TextColumn("sentence", width="large", disabled=True),
     "checked as": st.column_config.TextColumn("checked as", width="medium", disabled=True,
                                               help="A sentence that opens with “She”, “It”, “His”… is checked with "
                                               "the name it stands for, from the sentences before it"),
-    "why": st.column_config.TextColumn("why (not) picked", width="medium", disabled=True,
+    "why": st.column_config.TextColumn("why (not) picked", width=WHY_COLUMN_PX, disabled=True,
                                        help="Worth checking: a fact about named people, places or things, numbers "
                                        "or dates. Not: questions, opinions, plans, instructions, fragments."),
 }
+# The choice table's columns, left to right: why a sentence was picked comes before the sentence, so that it shows
+# whole on a narrow screen (at 1280 px, after the long sentence, it was cut off).
+CHOICE_ORDER = ("check", "why", "sentence", "checked as")
 
 
 @dataclass(frozen=True)
@@ -145,7 +152,8 @@ def choose_sentences(ui: UiSettings, draft: Draft, running: bool) -> None:
     if not any(s.checked_as for s in draft.sentences):
         choice = choice.drop(columns="checked as")
     edited = st.data_editor(choice, key=f"text_choice_{draft.draft_id}", column_config=CHOICE_COLUMNS,
-                            hide_index=True, width="stretch", num_rows="fixed")
+                            column_order=[name for name in CHOICE_ORDER if name in choice.columns],
+                            row_height=CHOICE_ROW_PX, hide_index=True, width="stretch", num_rows="fixed")
     chosen = [index for index, ticked in enumerate(edited["check"]) if ticked]
     label = f"Check {count(len(chosen), 'sentence')}"
     if st.button(label, type="primary", disabled=running or not chosen, key="check_text"):
@@ -174,7 +182,7 @@ def start_checking(ui: UiSettings, draft: Draft, chosen: list[int]) -> None:
 def current_batch() -> TextBatch | None:
     """This session's text check: named in the page's address (a reload) or started earlier in the session; the
     address names it from now on."""
-    batch = run_in_address("text")
+    batch = run_in_address("text", "text check")
     return batch if hasattr(batch, "draft") else None  # a text's (the page's classes are made anew on each run)
 
 
@@ -270,8 +278,9 @@ def show_result(batch: TextBatch) -> None:
                    f"{'it' if repeats == 1 else 'them'} below for the earlier check.")
     show_checks(batch)
     author = claimreview_author()
-    claimreviews_button(st, [item.result for item in checked.sentences if item.result is not None],
-                        checker_provenance(checker_or_stop(batch.ui), batch.ui.options), author, batch.job.started_at)
+    results = [item.result for item in checked.sentences if item.result is not None]
+    claimreviews_button(st, results, checker_provenance(checker_or_stop(batch.ui), batch.ui.options), author,
+                        batch.job.started_at, [public_permalink(result.claim, batch.ui, settings) for result in results])
 
 
 settings = run_settings()

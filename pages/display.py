@@ -183,18 +183,19 @@ def claimreview_author():
         return None
 
 
-def claimreviews_button(column, results: list, provenance, author, published: float) -> None:
+def claimreviews_button(column, results: list, provenance, author, published: float, urls: list[str | None]) -> None:
     """A download of checks (CheckResults) as schema.org ClaimReview JSON-LD, one document whose ``@graph`` holds a
     ClaimReview each (:func:`~fever_core.workbench.claim_reviews`) with their ``provenance``
-    (:func:`~fever_core.workbench.checker_provenance`), dated ``published`` (Unix seconds); disabled, saying why,
-    without an ``author`` (:func:`claimreview_author`)."""
+    (:func:`~fever_core.workbench.checker_provenance`), dated ``published`` (Unix seconds), each with its ``url``
+    (its permalink under the public address: :func:`pages.settings_ui.public_permalink`; ``None``: none); disabled,
+    saying why, without an ``author`` (:func:`claimreview_author`)."""
     from fever_core.workbench import JSONLD_MEDIA_TYPE, claim_reviews, to_jsonld
 
     label = "Download ClaimReviews (JSON-LD)"
     if author is None:
         column.download_button(label, "", disabled=True, help="Name an author above.")
         return
-    document = claim_reviews(results, provenance, author, published=published)
+    document = claim_reviews(results, provenance, author, published=published, urls=urls)
     column.download_button(label, to_jsonld(document), "claimreviews.jsonld", JSONLD_MEDIA_TYPE, on_click="ignore",
                            help=f"{count(len(results), 'ClaimReview')} in one JSON-LD document (claims that can't be "
                            "checked have none), each with the verifier's and the corpus's checksums and the settings.")

@@ -262,7 +262,7 @@ st.caption(plain(f"Corpus: {corpus_label(ui.corpus)} (change it in the sidebar).
            + ("The claims file below is ready for it: press Run." if ready else
               "Give a claims file with labels for it (FEVER jsonl, CSV or text), or upload one."))
 
-run = run_in_address("evaluation")
+run = run_in_address("evaluation", "evaluation")
 running = run is not None and run.job.running
 with st.form("evaluate"):
     path = st.text_input("Claims file (FEVER jsonl; or CSV or text, labels optional)", ready,

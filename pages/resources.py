@@ -267,13 +267,21 @@ def keep_run(run: BackgroundRun) -> None:
         runs.pop(job_id, None)
 
 
-def run_in_address(name: str) -> BackgroundRun | None:
+def run_in_address(name: str, what: str) -> BackgroundRun | None:
     """This session's background run of a page: the one the page's address names (``?name=ID``: a reload finds it)
-    or one started earlier in the session; the address names it from now on. ``None`` when there is none."""
-    job_id = st.query_params.get(name) or st.session_state.get(f"{name}_id", "")
+    or one started earlier in the session; the address names it from now on. ``None`` when there is none; when the
+    address names one this app does not have, a warning says so and why (``what``: the run in words, e.g. "evaluation").
+    """
+    named = st.query_params.get(name, "")
+    job_id = named or st.session_state.get(f"{name}_id", "")
     run = _background_runs().get(job_id)
     if run is None:
         st.query_params.pop(name, None)
+        if named:
+            st.warning(plain(
+                f"The {what} this link names ({named}) was not found in this workbench. Runs are kept in the app's "
+                f"memory, the last {FINISHED_JOBS_KEPT} finished ones: a link from another machine or workbench, one "
+                "made before the app was restarted, or an older one finds nothing. Start it again here."), icon="🔎")
         return None
     show_run(name, run)
     return run

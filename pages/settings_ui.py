@@ -241,6 +241,15 @@ def permalink_url(claim: str, ui: UiSettings, settings: Settings) -> str:
     return "./?" + urllib.parse.urlencode(permalink_params(claim, ui, settings))
 
 
+def public_permalink(claim: str, ui: UiSettings, settings: Settings) -> str | None:
+    """The whole address of this check's permalink under the app's public address
+    (:attr:`~fever_core.common.settings.Settings.public_url`, ``FEVER_PUBLIC_URL``): a ClaimReview's ``url``. ``None``
+    when no public address is set (the ClaimReview then has no ``url``)."""
+    if not settings.public_url:
+        return None
+    return urllib.parse.urljoin(settings.public_url.rstrip("/") + "/", permalink_url(claim, ui, settings))
+
+
 def build_corpus(settings: Settings, name: str, path: str, with_embedded: bool) -> None:
     """Build a corpus from a FEVER file, showing progress and any error in the sidebar."""
     from fever_core.workspace import open_workspace

@@ -14,14 +14,16 @@ shared (History's "Share link"; any with a shared history). Coming back to Verif
 check again, with its claim in the box and its permalink in the address. A new check that was made before (the same
 claim or a paraphrase, in this session's history or a shared check, or the annotations:
 :mod:`fever_core.workbench.checked_before`) says so on its card, with a link to the earlier one.
+
+A text longer than a claim may be (:data:`~fever_core.pipeline.MAX_CLAIM_CHARS`) is not checked: it stays in the box,
+and the page says it holds several statements and offers to carry it to Check a text, which checks each apart; a
+claim of several sentences under the limit is checked, with the same offer above its verdict.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import time
-import urllib.parse
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -39,8 +41,9 @@ from fever_core.common import (
     probably_not_english,
 )
 from fever_core.corpus import LIVE_CORPUS
-from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, JudgedSentence, check_claim_text
+from fever_core.pipeline import MAX_CLAIM_CHARS, CheckResult, ClaimError, ClaimTooLong, JudgedSentence, check_claim_text
 from fever_core.retrieval import drawn_chains
+from fever_core.text_check import find_sentences
 from fever_core.verification import Reading
 from fever_core.workbench import (
     JSONLD_MEDIA_TYPE,
@@ -72,7 +75,7 @@ from pages.resources import (
     run_settings,
     show_unusable_database,
 )
-from pages.settings_ui import UiSettings, current_settings, permalink_url, settings_of, write_permalink
+from pages.settings_ui import UiSettings, current_settings, public_permalink, settings_of, write_permalink
 from pages.words import PROBABILITY, VERDICT_COLOURS, verdict_word, verdict_words
 
 GENERAL_EXAMPLES = [
@@ -92,6 +95,8 @@ EXAMPLES = {
 BAR_COLOURS = {SUPPORTS: "#2e7d32", REFUTES: "#c62828", NEI: "#757575"}
 NOT_FOUND_OR_NOT_SHARED = ("This check is not in the history, or it was not shared: a check opens in another browser "
                            "only once the person who made it shares it (History, Share link).")
+# From how many sentences a checked claim gets the note that Check a text checks each statement apart.
+MANY_SENTENCES = 2
 # How often the note shown while the checker loads looks whether it has loaded, in seconds.
 LOADING_POLL_SECONDS = 1.0
 # A verdict whose two likeliest labels are closer than this (in probability) is shown as uncertain.
@@ -133,35 +138,42 @@ def result_pages(result: CheckResult) -> list[tuple[str, str]]:
     return [(p.page_id, p.title) for p in result.pages] + [(s.page_id, s.title) for s in result.sentences]
 
 
-def cut_to_limit(text: str, limit: int) -> str:
-    """The text cut to at most ``limit`` characters: at the end of its last sentence that fits, else
-    of its last word that fits, else anywhere."""
-    head = text[: limit + 1]
-    for boundary in (r"[.!?…](?=\s)", r"\S(?=\s)"):
-        ends = [match.end() for match in re.finditer(boundary, head)]
-        if ends:
-            return head[: ends[-1]]
-    return text[:limit]
+def offer_check_a_text(note: str, text: str, key: str) -> None:
+    """``note`` with a button that carries ``text`` to Check a text (into its paste box), which checks each of its
+    statements apart."""
+    st.warning(note, icon="📄")
+    if st.button("Check it on “Check a text”", key=key, help="Opens Check a text with this text in its box: it finds "
+                 "the statements worth checking and checks each apart"):
+        st.session_state["text_pasted"] = text
+        st.switch_page("pages/check_text.py")
 
 
-def keep_claim_within_limit() -> None:
-    """On Check, before the run: a paste longer than the limit stays in the box, cut to the limit,
-    and the page says so (rather than the box refusing the paste)."""
-    text = st.session_state.get("claim_text", "")
-    st.session_state.pop("claim_cut_note", None)
-    if len(text) > MAX_CLAIM_CHARS:
-        st.session_state["claim_text"] = cut_to_limit(text, MAX_CLAIM_CHARS)
-        st.session_state["claim_cut_note"] = (
-            f"The text had {len(text):,} characters; a claim can have {MAX_CLAIM_CHARS:,}. The first "
-            f"{len(st.session_state['claim_text']):,} were kept and checked: check one statement at a time."
-        )
+@st.cache_data(max_entries=100, show_spinner=False)
+def sentence_count(claim: str) -> int:
+    """How many sentences the claim has, as Check a text splits a text (:func:`~fever_core.text_check.find_sentences`)."""
+    return len(find_sentences(claim))
+
+
+def several_statements_note(claim: str) -> None:
+    """Above the verdict of a claim of :data:`MANY_SENTENCES` sentences or more: one verdict answers them all, and
+    Check a text checks each apart."""
+    sentences = sentence_count(claim)
+    if sentences >= MANY_SENTENCES:
+        offer_check_a_text(f"This claim has {sentences} sentences: it was checked as one claim, with one verdict for "
+                           "all of them. “Check a text” checks each statement apart.", claim,
+                           "several_statements_to_text")
 
 
 def run_check(settings: Settings, ui: UiSettings, claim: str) -> None:
     """Check the claim into ``session_state["checked"]``, showing progress; a claim that can't be
     checked gets its reason at once."""
+    st.session_state.pop("claim_too_long", None)
     try:
         check_claim_text(claim)
+    except ClaimTooLong as exc:  # a text: not cut to the limit and checked as one claim (it stays in the box)
+        st.session_state.pop("checked", None)
+        st.session_state["claim_too_long"] = exc.chars
+        return
     except ClaimError as exc:
         st.session_state.pop("checked", None)
         st.warning(plain(f"Can't check this claim: {exc}"))
@@ -387,14 +399,6 @@ def provenance_of(checked: CheckedClaim) -> Provenance | None:
     return checker_provenance(checker_or_stop(ui), checked.ui.options)
 
 
-def check_address(checked: CheckedClaim) -> str | None:
-    """The whole web address of a check just made (its permalink, which checks it again with its settings); ``None``
-    for a re-opened one (its address is this browser's History) or where the browser's address is not known."""
-    if checked.stored is not None or not st.context.url:
-        return None
-    return urllib.parse.urljoin(st.context.url, permalink_url(checked.result.claim, checked.ui, settings))
-
-
 def claimreview_button(column, checked: CheckedClaim, author) -> None:
     """The check as a schema.org ClaimReview JSON-LD download (:mod:`fever_core.workbench.claimreview`); disabled,
     saying why, when its author can't be one or its provenance is not at hand."""
@@ -405,7 +409,8 @@ def claimreview_button(column, checked: CheckedClaim, author) -> None:
                "sidebar's (or before it loaded): check it again to download its ClaimReview.")
         column.download_button(label, "", disabled=True, help=why)
         return
-    document = claim_review(checked.result, provenance, author, published=checked.made_at, url=check_address(checked))
+    document = claim_review(checked.result, provenance, author, published=checked.made_at,
+                            url=public_permalink(checked.result.claim, checked.ui, settings))
     column.download_button(label, to_jsonld(document), "claimreview.jsonld", JSONLD_MEDIA_TYPE, on_click="ignore",
                            help="The check as schema.org ClaimReview, with the verifier's and the corpus's checksums "
                            "and the settings, for fact-check publishers and search engines.")
@@ -481,13 +486,17 @@ def check_and_show(settings: Settings, ui: UiSettings) -> None:
     with st.form("check"):
         claim = st.text_area("Claim", key="claim_text", height=80,
                              placeholder="e.g. Stanley Kubrick directed 2001: A Space Odyssey.")
-        pressed = st.form_submit_button("Check", type="primary", on_click=keep_claim_within_limit)
-    if "claim_cut_note" in st.session_state:
-        st.info(st.session_state["claim_cut_note"], icon="✂️")
+        pressed = st.form_submit_button("Check", type="primary")
     if pressed or st.session_state.pop("run_check", False):
         run_check(settings, ui, claim)
+    if "claim_too_long" in st.session_state:
+        offer_check_a_text(f"Not checked: this text has {st.session_state['claim_too_long']:,} characters, more than "
+                           f"a claim's {MAX_CLAIM_CHARS:,}, and holds several statements. Check one statement at a "
+                           "time here, or check the whole text on “Check a text”, which checks each statement apart "
+                           "(it stays in the box above).", claim, "too_long_to_text")
     checked = st.session_state.get("checked")
     if checked is not None:
+        several_statements_note(checked.result.claim)
         show_verdict(checked)
         show_evidence(checked)
         show_details(checked)

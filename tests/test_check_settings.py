@@ -80,3 +80,12 @@ def test_the_api_and_the_environment_refuse_what_the_declaration_refuses(setting
         assert getattr(Settings.from_env({variable: str(low)}), setting.name) == low
         with pytest.raises(ValueError, match=variable):
             Settings.from_env({variable: str(low - setting.step)})
+
+
+def test_the_public_url_is_unset_by_default_read_from_the_environment_and_refused_when_not_an_address():
+    assert Settings.from_env({}).public_url == ""
+    assert Settings.from_env({"FEVER_PUBLIC_URL": "https://factcheck.example.org/desk/"}).public_url == (
+        "https://factcheck.example.org/desk/")
+    for wrong in ("factcheck.example.org", "javascript:alert(1)", "https://", "https://example.org/a b"):
+        with pytest.raises(ValueError, match="FEVER_PUBLIC_URL"):
+            Settings.from_env({"FEVER_PUBLIC_URL": wrong})

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions, ClaimError
+from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions, ClaimError, ClaimTooLong, check_claim_text
 from fever_core.common.text import clean_user_text
 
 
@@ -46,12 +46,19 @@ def test_two_hop_reaches_a_linked_page(checker):
     ("   \n\t ", "The claim is empty: type a sentence"),
     ("\x00\x01", "The claim is empty: type a sentence"),
     ("?!...", "no words or numbers in it"),
-    ("x" * (MAX_CLAIM_CHARS + 1), f"the limit is {MAX_CLAIM_CHARS:,}. Check one statement at a time"),
-    ("a " * 5000, f"the limit is {MAX_CLAIM_CHARS:,}. Check one statement at a time"),
+    ("x" * (MAX_CLAIM_CHARS + 1), f"the limit is {MAX_CLAIM_CHARS:,}. A text this long holds several statements"),
+    ("a " * 5000, "check it as a text, which checks each of its statements apart"),
 ])
 def test_unusable_claims_get_a_clear_error(checker, claim, message):
     with pytest.raises(ClaimError, match=re.escape(message)):
         checker.check(claim)
+
+
+def test_a_claim_over_the_limit_is_refused_as_too_long_with_its_length():
+    with pytest.raises(ClaimTooLong) as refused:
+        check_claim_text("Soul Food is a film. " * 100)
+    assert refused.value.chars == len(("Soul Food is a film. " * 100).strip()) > MAX_CLAIM_CHARS
+    assert check_claim_text("x" * MAX_CLAIM_CHARS) == "x" * MAX_CLAIM_CHARS
 
 
 @pytest.mark.parametrize("claim", [

@@ -46,7 +46,7 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
 ]
-VERDICT_WORDS = ("Supported", "Refuted", "Not enough info")
+VERDICT_WORDS = ("Supported", "Refuted", "Not enough info", "Undecided")  # the card's words (UNDECIDED_WORD too)
 WARM_UP_CLAIM = "Oslo is the capital of Norway."
 # Plain claims about well-known subjects with a page in the embedded corpus; true, false and unverifiable.
 CLAIMS = [

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from fever_core.common.text import STOP_WORDS, WORD_RE, content_words
+from fever_core.common.text import ARTICLES, STOP_WORDS, WORD_RE, content_words
 
 _DISAMBIGUATION_RE = re.compile(r"\s*\([^()]*\)\s*$")
 _NAME_RE = re.compile(r"\b(?:[^\W\d_][\w'-]*|\d[\d,.]*\d|\d)")
@@ -25,7 +25,8 @@ def base_title(title: str) -> str:
 
 def claim_names(claim: str) -> list[str]:
     """What a claim is about, as it writes them: its runs of capitalised words that are not stop words
-    ("Munich", "ABBA", "Mona Lisa"), in order, without repeats; a claim without any gets its content words.
+    ("Munich", "ABBA", "Mona Lisa"), in order, without repeats, an article alone not one ("La" of "La tour Eiffel":
+    :data:`~fever_core.common.text.ARTICLES`); a claim without any gets its content words.
     Read from the claim's words as written (not its parse), so that "which evidence bears on the claim" is the same
     for any claim, parsed or not."""
     names, run = [], []
@@ -33,10 +34,15 @@ def claim_names(claim: str) -> list[str]:
         if word[:1].isupper() and word.lower() not in STOP_WORDS:
             run.append(word)
             continue
-        if run and " ".join(run) not in names:
+        if run and " ".join(run) not in names and not (len(run) == 1 and _is_article(run[0])):
             names.append(" ".join(run))
         run = []
     return names or list(dict.fromkeys(content_words(claim)))
+
+
+def _is_article(word: str) -> bool:
+    """Whether ``word`` is a capitalised article ("La", "Der"; not an acronym such as "UN")."""
+    return word.lower() in ARTICLES and word == word.capitalize()
 
 
 def mentions_a_name(names: Sequence[str], text: str) -> bool:

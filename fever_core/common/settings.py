@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -183,6 +184,10 @@ class Settings:
             browser. 0 = PyTorch's default (one per core). Default 1.
         shared_history: the app's History is one for everyone who opens it. Default off: each browser session
             (until the browser is closed) sees only the checks it made.
+        public_url: the whole web address people open the app at (``https://factcheck.example.org/``, a path
+            included when it is served under one), the base of each ClaimReview's ``url``: its check's permalink on
+            Verify, which checks the claim again with the same corpus and settings. Default "": ClaimReviews have no
+            ``url`` (the app's own address, such as ``http://localhost:8501``, means nothing to a reader elsewhere).
     """
 
     data_dir: Path = field(default_factory=lambda: PROJECT_ROOT / "data")
@@ -204,6 +209,7 @@ class Settings:
     dense_flat_max_sentences: int = 1_000_000
     app_cpu_threads: int = 1
     shared_history: bool = False
+    public_url: str = ""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:
@@ -223,6 +229,9 @@ class Settings:
             if value is not None:
                 setattr(settings, name, value)
         settings.data_dir = Path(settings.data_dir)
+        if settings.public_url and not re.fullmatch(r"https?://[^/\s?#]+(/\S*)?", settings.public_url):
+            raise ValueError(f"FEVER_PUBLIC_URL={settings.public_url!r}: expected the whole web address people open the "
+                             "app at, e.g. https://factcheck.example.org/ (or unset it: ClaimReviews then have no url).")
         if "FEVER_VERIFIER_MODEL" not in environ and overrides.get("verifier_model") is None:
             settings.verifier_model = active_verifier(settings.data_dir) or settings.verifier_model
         return settings

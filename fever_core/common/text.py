@@ -154,6 +154,10 @@ STOP_WORDS = frozenset(
 )
 """Function words that say nothing of what a claim is about: the words left out of claim-word coverage
 (the learned verdict's features) and of the overlap tests that build training pairs."""
+ARTICLES = frozenset("la le les l el los las lo il gli un une des du der die das den dem ein eine het".split())
+"""Articles of French, Spanish, Italian, German and Dutch ("La", "Der"...): capitalised at a claim's start, one alone
+is no name of what the claim is about (:func:`~fever_core.common.names.claim_names`); in a name ("Los Angeles", "Die
+Hard", "Le Mans") it stays. English's ("the", "a", "an") are :data:`STOP_WORDS`."""
 QUERY_STOP_WORDS = frozenset(
     "a an and are as at be by for from has have he her his in is it its of on or she that the their "
     "there they this to was were which who will with".split()

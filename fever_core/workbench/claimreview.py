@@ -43,7 +43,7 @@ import json
 import re
 import subprocess
 import time
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -317,12 +317,21 @@ def claim_review(result: CheckResult, provenance: Provenance, author: Author | N
     return {"@context": CONTEXT, **_review(result, provenance, author or Author(), published, url)}
 
 
-def claim_reviews(results: Iterable[CheckResult], provenance: Provenance, author: Author | None = None,
-                  published: float | None = None) -> dict:
+def claim_reviews(results: Sequence[CheckResult], provenance: Provenance, author: Author | None = None,
+                  published: float | None = None, urls: Sequence[str | None] | None = None) -> dict:
     """Several checks made the same way (a batch) as one JSON-LD document: a ClaimReview each in its ``@graph``,
-    in order, each with its provenance (see :func:`claim_review`)."""
+    in order, each with its provenance (see :func:`claim_review`); ``urls``: each check's web address, in the same
+    order (``None`` for one without; default: none has one).
+
+    Raises:
+        ValueError: ``urls`` is not one a check, or one of them can't be a ClaimReview's (:func:`review_url`).
+    """
     author = author or Author()
-    return {"@context": CONTEXT, "@graph": [_review(result, provenance, author, published, None) for result in results]}
+    urls = [None] * len(results) if urls is None else list(urls)
+    if len(urls) != len(results):
+        raise ValueError(f"{len(urls)} urls for {len(results)} ClaimReviews: give one a check (None for none).")
+    return {"@context": CONTEXT, "@graph": [_review(result, provenance, author, published, url)
+                                            for result, url in zip(results, urls)]}
 
 
 def review_url(url: str) -> str:

@@ -12,6 +12,7 @@ import json
 import shutil
 import sqlite3
 import time
+import urllib.parse
 
 import pandas as pd
 import pytest
@@ -197,14 +198,27 @@ def test_verify_says_a_damaged_verifier_was_refused_and_answers_with_the_shipped
     assert any("does not match the checksum" in m and "small shipped verifier (MiniLM) was used instead" in m for m in shown)
 
 
-def test_verify_keeps_a_too_long_paste_cut_to_the_limit_with_a_note(app):
-    pasted = ("Fox 2000 Pictures released the film Soul Food. " * 120).strip()
+def test_verify_refuses_a_text_over_the_limit_keeps_it_and_carries_it_to_check_a_text(app_env):
+    app = open_frame()  # through the frame: Check a text is a page of its navigation
+    pasted = ("Fox 2000 Pictures released the film Soul Food. " * 110).strip()  # 5,000 characters: about 110 claims
+    assert len(pasted) > MAX_CLAIM_CHARS
     check(app, pasted)
     assert not app.exception
-    kept = app.text_area(key="claim_text").value
-    assert 0 < len(kept) <= MAX_CLAIM_CHARS and pasted.startswith(kept) and kept.endswith("Soul Food.")
-    assert any(f"{len(pasted):,} characters" in note.value for note in app.info)
-    assert verdicts(app)
+    assert not verdicts(app) and not app.status  # not cut to the limit and answered with one verdict
+    assert app.text_area(key="claim_text").value == pasted  # nothing typed is lost
+    note = next(w.value for w in app.warning if w.value.startswith("Not checked"))
+    assert f"{len(pasted):,} characters" in note and "several statements" in note and "Check a text" in note
+    press(app, "Check it on “Check a text”")
+    assert not app.exception
+    assert app.title[0].value == "Check a text" and app.text_area(key="_text_pasted").value == pasted
+
+
+def test_verify_checks_a_claim_of_several_sentences_and_says_check_a_text_checks_each(app):
+    check(app, "Fox 2000 Pictures released the film Soul Food. Soul Food is a film. Jaws is a film.")
+    assert not app.exception and verdicts(app)
+    assert any(w.value.startswith("This claim has 3 sentences") and "Check a text" in w.value for w in app.warning)
+    check(app, "Fox 2000 Pictures released the film Soul Food.")
+    assert not [w for w in app.warning if "sentences" in w.value]
 
 
 def ticks_of(app: AppTest, sentence: str) -> list:
@@ -363,6 +377,18 @@ def test_evaluate_shows_metrics(open_page, claims_file):
     assert {"FEVER score", "label accuracy", "pages in top 5", "sentences in top 5"} <= labels
     assert all(m.proto.help for m in app.metric)  # each says what it measures
     assert len(app.dataframe[0].value) == len(CLAIMS)
+
+
+@pytest.mark.parametrize("page, name, what", [("evaluate", "evaluation", "evaluation"), ("batch", "batch", "batch"),
+                                              ("check_text", "text", "text check")])
+def test_a_link_to_a_run_this_workbench_does_not_have_says_it_was_not_found_and_what_to_do(open_page, page, name,
+                                                                                           what):
+    app = open_page(page, query_params={name: "0123456789ab"})  # another machine's, or from before a restart
+    assert not app.exception
+    (note,) = [w.value.replace("\\", "") for w in app.warning if "not found" in w.value]
+    assert note.startswith(f"The {what} this link names (0123456789ab) was not found in this workbench")
+    assert "another machine" in note and "restarted" in note and "Start it again here" in note
+    assert name not in dict(app.query_params)
 
 
 def test_corpus_search_and_read_with_a_wikipedia_link(open_page):
@@ -628,6 +654,15 @@ def test_a_pasted_csv_batch_with_labels_has_label_accuracy_but_no_fever_score(op
     values = metric_values(app)
     assert values["FEVER score"] == "n/a" and values["label accuracy"] in ("0.000", "1.000")
     assert list(app.dataframe[0].value["gold label"].fillna("")) == ["Supported", ""]
+    (caption,) = [c.value for c in app.caption if "gold label" in c.value]
+    assert caption.startswith("1 of 2 claims have a gold label, but 1 of the 1 labelled Supported or Refuted claim has "
+                              "no gold evidence") and "the FEVER score needs gold evidence" in caption
+
+
+def test_a_batch_without_labels_says_the_metrics_need_gold_labels(open_page):
+    app = run_batch_page(open_page, "Jaws is a film by Steven Spielberg.\n")
+    assert [c.value for c in app.caption if "gold label" in c.value] == [
+        "0 of 1 claim has a gold label: the metrics need gold labels, so they are n/a."]
 
 
 def test_a_batch_list_that_can_t_be_read_says_why(open_page):
@@ -965,6 +1000,33 @@ def test_a_batch_downloads_a_claimreview_for_each_claim_it_could_check(open_page
     assert len(expanded) == 2 and not dropped
 
 
+PUBLIC_URL = "https://factcheck.example.org/desk"
+
+
+def test_every_claimreview_s_url_is_its_permalink_under_the_public_address_and_none_without_one(open_page, downloads,
+                                                                                                monkeypatch):
+    claim = "Fox 2000 Pictures released the film Soul Food."
+    app = check(open_page("verify"), claim)
+    assert "url" not in json.loads(downloads["claimreview.jsonld"])  # no public address: no url (not localhost)
+    batch = run_batch_page(open_page, SPEECH)
+    assert all("url" not in node for node in json.loads(downloads["claimreviews.jsonld"])["@graph"])
+    monkeypatch.setenv("FEVER_PUBLIC_URL", PUBLIC_URL)
+    app = check(open_page("verify"), claim)
+    assert not app.exception
+    assert json.loads(downloads["claimreview.jsonld"])["url"] == (
+        f"{PUBLIC_URL}/?claim=Fox+2000+Pictures+released+the+film+Soul+Food.&corpus=fixture")
+    batch = run_batch_page(open_page, SPEECH)
+    assert not batch.exception
+    graph = json.loads(downloads["claimreviews.jsonld"])["@graph"]
+    assert [node["url"] for node in graph] == [f"{PUBLIC_URL}/?" + urllib.parse.urlencode(
+        {"claim": node["claimReviewed"], "corpus": "fixture"}) for node in graph] and len(graph) == 2
+    text = until_checked(press(find_sentences_on_page(open_page, "Jaws is a 1975 film by Steven Spielberg."),
+                               "Check 1 sentence"))
+    assert not text.exception
+    (node,) = json.loads(downloads["claimreviews.jsonld"])["@graph"]
+    assert node["url"] == f"{PUBLIC_URL}/?" + urllib.parse.urlencode({"claim": node["claimReviewed"], "corpus": "fixture"})
+
+
 def test_a_check_re_opened_from_history_downloads_its_claimreview_dated_when_it_was_made(app_env, data_dir, downloads):
     at = open_frame()
     check(at, "Fox 2000 Pictures released the film Soul Food.")
@@ -1153,6 +1215,15 @@ def test_check_a_text_shows_what_a_sentence_opening_with_a_pronoun_is_checked_as
     assert list(table["checked as"]) == ["", "Steven Spielberg was born in Cincinnati."]
     app = find_sentences_on_page(open_page, "Jaws is a 1975 film by Steven Spielberg.")
     assert "checked as" not in app.dataframe[0].value.columns  # no column when every sentence is checked as written
+
+
+def test_check_a_text_s_why_column_comes_before_the_sentence_and_its_cells_wrap(open_page):
+    app = find_sentences_on_page(open_page, "Marie Curie won two Nobel Prizes in 1903 and 1911 in Paris, France.")
+    table = app.dataframe[0].proto
+    assert list(table.column_order) == ["check", "why", "sentence"]  # shown whole at 1280 px, not cut off last
+    assert table.row_height > 64  # Streamlit wraps a cell's text in rows taller than 4rem
+    why = json.loads(table.columns)["why"]
+    assert why["label"] == "why (not) picked" and why["width"] >= 200
 
 
 def test_check_a_text_reads_an_uploaded_html_file_without_its_scripts(open_page):

@@ -17,6 +17,19 @@ def test_claim_names_are_its_capitalised_words_else_its_content_words():
     assert claim_names("cats are mammals") == ["cats", "mammals"]
 
 
+def test_an_article_alone_is_no_name_of_what_a_claim_is_about_in_any_language():
+    assert claim_names("La tour Eiffel se trouve à Berlin.") == ["Eiffel", "Berlin"]
+    assert claim_names("Les musées du Louvre sont à Paris.") == ["Louvre", "Paris"]
+    assert claim_names("El museo del Prado está en Madrid.") == ["Prado", "Madrid"]
+    assert claim_names("Il fiume Po attraversa Torino.") == ["Po", "Torino"]
+    assert claim_names("The Eiffel Tower is in Paris.") == ["Eiffel Tower", "Paris"]
+    # in a name an article stays
+    assert claim_names("Los Angeles is in California.") == ["Los Angeles", "California"]
+    assert claim_names("Le Louvre est à Paris.") == ["Le Louvre", "Paris"]
+    assert claim_names("UN troops served in Cyprus.") == ["UN", "Cyprus"]  # an acronym, not Spanish's "un"
+    assert claim_names("Die Hard is a film. Le Mans hosts a race.") == ["Die Hard", "Le Mans"]
+
+
 def test_a_text_mentions_a_name_by_any_of_its_words_whatever_their_case():
     names = ["ABBA", "Norway"]
     assert mentions_a_name(names, "ABBA: ABBA were a Swedish pop group formed in Stockholm in 1972.")

@@ -183,6 +183,18 @@ def test_a_batch_is_one_document_with_a_claimreview_each_in_its_graph(jaws, unse
     assert sorted(values(node, "claimReviewed")[0] for node in expanded) == sorted([jaws.claim, unsettled.claim])
 
 
+def test_a_batch_s_claimreviews_each_have_their_own_url_when_given(jaws, unsettled, provenance):
+    urls = ["https://factcheck.example.org/?claim=Jaws", None]
+    graph = claim_reviews([jaws, unsettled], provenance, urls=urls)["@graph"]
+    assert graph[0]["url"] == urls[0] and "url" not in graph[1]
+    expanded, dropped = expand({"@context": "https://schema.org", "@graph": graph})
+    assert not dropped and [values(node, "url") for node in expanded if values(node, "url")] == [[urls[0]]]
+    with pytest.raises(ValueError, match="1 urls for 2 ClaimReviews"):
+        claim_reviews([jaws, unsettled], provenance, urls=urls[:1])
+    with pytest.raises(ValueError, match="whole web address"):
+        claim_reviews([jaws], provenance, urls=["./?claim=Jaws"])
+
+
 @pytest.mark.parametrize("name, kind, message", [
     ("  ", "Organization", "name is empty"), ("x" * 201, "Person", "at most 200"), ("Desk", "Robot", "not 'Robot'")])
 def test_an_author_that_can_t_be_one_is_refused_saying_why(name, kind, message):
