@@ -7,6 +7,7 @@ the browser tests (``test_browser.py``).
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import shutil
@@ -553,7 +554,7 @@ def test_a_check_kept_before_verdicts_named_their_evidence_reopens_saying_so(ope
                                                                                monkeypatch):
     result = checker.check("Fox 2000 Pictures released the film Soul Food.")
     assert result.verdict.deciding_evidence, "the tiny model's rule decides by one sentence"
-    result.verdict.used_evidence = []  # as a check kept before verdicts named the evidence they used
+    result.verdict = dataclasses.replace(result.verdict, used_evidence=[])  # as kept before verdicts named it
     key = history_of(data_dir).add(result, {"corpus": "fixture"})  # settings not kept are their defaults
     monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")  # the check above was kept by no browser session
     at = open_page("verify", query_params={"history": key})
@@ -570,11 +571,10 @@ def test_an_undecided_verdict_its_parts_and_a_rewritten_reading_show_as_the_verd
     judged = [i for i, item in enumerate(result.evidence) if item.stance is not None]
     first = judged[0]
     result.evidence[first].reading = Reading("REFUTES", 0.97, "Fox 2000 Pictures released the film Soul Train.")
-    verdict = result.verdict
-    verdict.label, verdict.undecided, verdict.deciding_evidence, verdict.used_evidence = (
-        "NOT ENOUGH INFO", True, [first], [first])
-    verdict.parts = [ClaimPart("Fox 2000 Pictures released a film.", "SUPPORTS", 0.95, first),
-                     ClaimPart("The film is Soul Food.", "NOT ENOUGH INFO")]
+    result.verdict = dataclasses.replace(
+        result.verdict, label="NOT ENOUGH INFO", undecided=True, deciding_evidence=[first], used_evidence=[first],
+        parts=(ClaimPart("Fox 2000 Pictures released a film.", "SUPPORTS", 0.95, first),
+               ClaimPart("The film is Soul Food.", "NOT ENOUGH INFO")))
     entry = history_of(data_dir).add(result, {"corpus": "fixture"})
     monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")
     at = open_page("verify", query_params={"history": str(entry)})
