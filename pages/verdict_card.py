@@ -1,0 +1,259 @@
+"""The verdict card and the evidence tables, as Verify shows a check (:class:`CheckedClaim`): the verdict with its
+probability in words, the one or two sentences that decide it quoted with their page and link, the facts of a compound
+claim, one line saying why and a caution when it is close; the evidence the verdict used (what "used" and "deciding"
+mean is the library's: :mod:`fever_core.verification.deciders`), each sentence's stance as the verdict counted it, then,
+collapsed, the rest, the two-hop chains, and one collapsed section of developer detail.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, UNDECIDED_WORD, probably_not_english
+from fever_core.pipeline import CheckResult, JudgedSentence
+from fever_core.retrieval import drawn_chains
+from fever_core.verification import Reading
+from fever_core.workbench import EarlierCheck, HistoryEntry, Provenance
+from pages.display import WikipediaLink, checked_before_markdown, corpus_label, plain
+from pages.settings_ui import UiSettings
+from pages.words import PROBABILITY, VERDICT_COLOURS, verdict_word, verdict_words
+
+BAR_COLOURS = {SUPPORTS: "#2e7d32", REFUTES: "#c62828", NEI: "#757575"}
+# A verdict whose two likeliest labels are closer than this (in probability) is shown as uncertain.
+CLOSE_MARGIN = 0.15
+# How sure the verdict is, in words: the first whose lower bound its probability reaches.
+CONFIDENCE_WORDS = [(0.9, "Very likely"), (0.7, "Likely"), (0.5, "More likely than not"), (0.0, "Uncertain")]
+DECIDING_ROW_STYLE = "background-color: #fff3b0; font-weight: 600"
+PROBABILITY_HELP = ("How often a verdict like this one is right, from 0 to 1: measured on 240 claims written by hand "
+                    "(calibrated: of verdicts said at 0.7, about 7 in 10 were right), from how sure the rule or model "
+                    "that decided was. It is an estimate, not a fact-check: read the deciding sentence.")
+EVIDENCE_LEGEND = (
+    "**stance**: the verifier's reading of that one sentence against the claim, as it counted in the verdict — a "
+    "verdict and its probability (0 to 1); *read as* names the claim it read when that was a rewritten claim (the "
+    "number check's, a part's, a bridge's); *not judged* below the minimum evidence score. **score**: how closely the "
+    "sentence matches the claim (similarity, about −1 to 1; higher is closer). **hop 2**: reached through a link "
+    "in a first-hop sentence. **used**: the verdict rests on it — it mentions what the claim is about and its own "
+    "stance is the verdict. Highlighted: the deciding sentence. On a phone, score, hop and used are in Details."
+)
+
+
+@dataclass(frozen=True)
+class CheckedClaim:
+    """A check as the page shows it: the result, the Wikipedia link of each of its pages, the sidebar settings
+    it was made with (its permalink's), the history entry it was re-opened from (``None`` for a check just
+    made), what it was made with (gathered when it is made; ``None`` for a re-opened one), when (Unix seconds), and
+    the earlier checks of its claim (looked up when it was made)."""
+
+    result: CheckResult
+    links: dict[str, WikipediaLink]
+    ui: UiSettings
+    stored: HistoryEntry | None = None
+    provenance: Provenance | None = None
+    made_at: float = field(default_factory=time.time)
+    earlier: tuple[EarlierCheck, ...] = ()
+
+
+def result_pages(result: CheckResult) -> list[tuple[str, str]]:
+    """The ``(page_id, title)`` of every page the result shows."""
+    return [(p.page_id, p.title) for p in result.pages] + [(s.page_id, s.title) for s in result.sentences]
+
+
+def confidence_words(probability: float) -> str:
+    """How sure a verdict of this probability is, in words (:data:`CONFIDENCE_WORDS`)."""
+    return next(words for bound, words in CONFIDENCE_WORDS if probability >= bound)
+
+
+def uncertainty(probabilities: dict[str, float]) -> str:
+    """A caution when the two likeliest labels are within ``CLOSE_MARGIN`` of each other ("" otherwise)."""
+    (first, p_first), (second, p_second) = sorted(probabilities.items(), key=lambda item: -item[1])[:2]
+    if p_first - p_second >= CLOSE_MARGIN:
+        return ""
+    return (f"Uncertain: {verdict_word(first)} {p_first:.2f} against {verdict_word(second)} {p_second:.2f} is a "
+            "close call. "
+            "Read the evidence below before relying on this verdict.")
+
+
+def quote_markdown(item: JudgedSentence, link: WikipediaLink) -> str:
+    """A deciding sentence as the card quotes it: its words, then its page, line and Wikipedia link."""
+    e = item.sentence
+    return f"> “{plain(e.text)}”\n>\n> — **{plain(e.title)}**, sentence {e.line} · {link.markdown()}"
+
+
+def parts_markdown(result: CheckResult) -> str:
+    """The facts a compound or two-hop claim was checked as, each with its verdict and the page of the sentence that
+    decided it, as a Markdown list (corpus and claim text escaped)."""
+    lines = [f"This claim was checked as {len(result.verdict.parts)} facts:"]
+    for part in result.verdict.parts:
+        by = (f" — {verdict_word(part.label)} {part.probability:.2f}, by the sentence from "
+              f"{plain(result.evidence[part.deciding].sentence.title)}" if part.deciding is not None
+              else f" — {verdict_word(part.label)}: no sentence settles it")
+        lines.append(f"- “{plain(part.claim)}”{by}")
+    return "\n".join(lines)
+
+
+def show_verdict(checked: CheckedClaim) -> None:
+    """The verdict card: the verdict with its probability in words, the claim it answers, the one or two
+    sentences that decide it, why, and a caution when it is close; then the probability of each label."""
+    result = checked.result
+    for warning in result.warnings:
+        st.warning(plain(warning))
+    if probably_not_english(result.claim):
+        st.info("This claim does not look English. The workbench reads English only (its Wikipedia text and its "
+                "verifier), so a claim in another language gets a verdict that means little (most often Not "
+                "enough info): translate it to check it.",
+                icon="🌐")
+    verdict = result.verdict
+    color, word = VERDICT_COLOURS[verdict.label], UNDECIDED_WORD if verdict.undecided else verdict_word(verdict.label)
+    probability = verdict.probability
+    with st.container(border=True, key="verdict_card"):
+        st.subheader(f"Verdict: :{color}[{word}]", anchor=False)
+        if verdict.undecided:
+            st.markdown("**No sentence settles this claim on its own** — read the sentences below; counted as "
+                        f"{verdict_word(NEI).lower()}.")
+        else:
+            st.markdown(f"**{confidence_words(probability)}** — probability {probability:.2f} (on a scale of 0 to 1)",
+                        help=PROBABILITY_HELP)
+        st.caption("Claim: " + plain(result.claim))
+        for earlier in checked.earlier:
+            st.markdown(checked_before_markdown(earlier))
+        if checked.stored is not None:
+            made = time.strftime("%Y-%m-%d %H:%M", time.localtime(checked.stored.checked_at))
+            st.info(f"Re-opened from History: checked {made} on {plain(corpus_label(result.corpus))}, shown as it "
+                    "was then (not checked again; History's “Check again” does that).", icon="🕘")
+        deciding = verdict.deciding_evidence
+        if deciding:
+            sentences = "Sentence" + ("s" if len(deciding) > 1 else "")
+            st.markdown(f"{sentences} to read:" if verdict.undecided
+                        else f"Deciding {sentences.lower()} (highlighted in the evidence):")
+            for index in deciding:
+                item = result.evidence[index]
+                st.markdown(quote_markdown(item, checked.links[item.sentence.page_id]))
+        if verdict.parts:
+            st.markdown(parts_markdown(result))
+        st.markdown("**Why:** " + plain(verdict.why or verdict.reason))
+        caution = "" if verdict.undecided else uncertainty(verdict.probabilities)
+        if caution:
+            st.warning(caution, icon="⚠️")
+    chart = go.Figure(go.Bar(
+        x=list(verdict.probabilities.values()), y=[verdict_word(label) for label in verdict.probabilities],
+        orientation="h",
+        marker_color=[BAR_COLOURS[label] for label in verdict.probabilities], text=[f"{p:.2f}" for p in verdict.probabilities.values()],
+    ))
+    chart.update_layout(height=160, margin={"l": 10, "r": 10, "t": 10, "b": 10},
+                        xaxis={"range": [0, 1], "title": "probability of each verdict (0 to 1)" if verdict.calibrated is None
+                               else "how sure the deciding rule or model was of each verdict (0 to 1; the probability "
+                               "above is how often such verdicts are right)"})
+    st.plotly_chart(chart, width="stretch", config={"displayModeBar": False})
+
+
+def highlight_rows(table: pd.DataFrame, rows: list[int]):
+    """The table styled with ``rows`` (positions) highlighted."""
+    styles = pd.DataFrame("", index=table.index, columns=table.columns)
+    styles.iloc[rows] = DECIDING_ROW_STYLE
+    return table.style.apply(lambda _: styles, axis=None).format(precision=3, na_rep="")
+
+
+def evidence_rows(checked: CheckedClaim, indexes: list[int]) -> pd.DataFrame:
+    """The evidence table's rows for these evidence indexes: stance first (it must show on a phone), then the
+    page with its Wikipedia link, the sentence, its score and hop, and whether the verdict used it.
+    ``st.table`` renders Markdown: corpus text is escaped."""
+    result = checked.result
+    used = set(result.verdict.used_evidence)
+    rows = []
+    for index in indexes:
+        item = result.evidence[index]
+        e, reading = item.sentence, item.reading  # as the verdict counted it
+        rows.append({
+            "stance": stance_cell(reading),
+            "page": f"{plain(e.title)} [{e.line}] · " + checked.links[e.page_id].markdown(),
+            "sentence": plain(e.text), "score": round(e.score, 3), "hop": e.hop, "used": index in used,
+        })
+    return pd.DataFrame(rows, columns=["stance", "page", "sentence", "score", "hop", "used"])
+
+
+def stance_cell(reading: Reading | None) -> str:
+    """A sentence's stance as its verdict counted it: the label and its probability, and the claim as read when the
+    verifier read another (the number check's rewritten claim); "not judged" for a sentence below the minimum
+    evidence score."""
+    if reading is None:
+        return "not judged"
+    read_as = f" (read as “{plain(reading.claim_read)}”)" if reading.claim_read else ""
+    return f"{verdict_word(reading.label)} {reading.probability:.2f}{read_as}"
+
+
+def show_evidence(checked: CheckedClaim) -> None:
+    """The evidence the verdict used (the deciding rows highlighted), then, collapsed, the rest, with a legend;
+    and the two-hop chains worth drawing."""
+    result = checked.result
+    used = result.verdict.used_evidence
+    rest = [i for i in range(len(result.evidence)) if i not in used]
+    st.subheader("Evidence the verdict used")
+    if result.verdict.deciding_evidence and not used:  # kept before verdicts named the evidence they used
+        st.caption("Not recorded: this check was kept by an older version of the workbench. History's “Check again” "
+                   "shows it.")
+    elif used:
+        deciding = [used.index(i) for i in result.verdict.deciding_evidence if i in used]
+        st.container(key="evidence_used").table(highlight_rows(evidence_rows(checked, used), deciding),
+                                                hide_index=True)
+    elif result.evidence:
+        st.caption("None: " + ("no sentence found settles the claim." if result.verdict.label == NEI
+                               else "no single sentence says so on its own."))
+    else:
+        st.caption("No evidence sentences: no page in the corpus matched the claim.")
+    if rest:
+        with st.expander(f"Other evidence read, not used by the verdict ({len(rest)})", expanded=not used):
+            st.container(key="evidence_rest").table(highlight_rows(evidence_rows(checked, rest), []), hide_index=True)
+    if result.evidence:
+        st.caption(EVIDENCE_LEGEND)
+    chains = drawn_chains(result.pages, [item.sentence for item in result.evidence])
+    if chains:
+        st.subheader("Two-hop chains")
+        st.caption("Evidence found by following a link: a first-hop sentence, the link in it, and the sentence "
+                   "it leads to on a page the first hop did not have.")
+        for e in chains:
+            st.text(f"{e.via.from_title or e.via.from_page_id} [{e.via.from_line}]: {e.via.from_text}\n"
+                    f"   → link “{e.via.anchor}” →\n{e.title} [{e.line}]: {e.text}")
+
+
+def show_details(checked: CheckedClaim) -> None:
+    """One collapsed section for developers: the retrieved pages and why (each linked to Wikipedia), every
+    scored sentence, each evidence sentence's three stance probabilities, the claim analysis and the timings."""
+    result, links = checked.result, checked.links
+    wikipedia_column = st.column_config.LinkColumn("Wikipedia", display_text="Wikipedia ↗")
+    probability = {word: st.column_config.NumberColumn(word, format="%.3f", help=f"The {PROBABILITY} of {word} "
+                                                        "for this sentence alone")
+                   for word in verdict_words()}
+    with st.expander("Details: retrieved pages, every scored sentence, stances, claim analysis, timings"):
+        pages, sentences, stances, analysis = st.tabs(["Pages and why", "Scored sentences", "Stances", "Analysis"])
+        pages.dataframe(pd.DataFrame([{
+            "page": p.title, "Wikipedia": links[p.page_id].url, "corpus text": links[p.page_id].text_age,
+            "score": round(p.score, 4), "used": p.used, "title match": p.match or "",
+            **{f"{k} score": round(v, 3) for k, v in p.signals.items()},
+        } for p in result.pages]), hide_index=True, width="stretch", placeholder="—", column_config={
+            "Wikipedia": wikipedia_column,
+            "score": st.column_config.NumberColumn(help="Fused retrieval score: comparable within this claim only"),
+            "used": st.column_config.CheckboxColumn(help="Its sentences were read (the top pages, and pages a "
+                                                    "two-hop link brought)"),
+        })
+        pages.caption("Signal scores: title (1 = exact title match), dense (embedding similarity), lexical (bm25), "
+                      "link (reached by a two-hop link).")
+        sentences.dataframe(pd.DataFrame([{"page": s.title, "Wikipedia": links[s.page_id].url, "line": s.line,
+                                           "sentence": s.text, "score": round(s.score, 3), "hop": s.hop}
+                                          for s in result.sentences]),
+                            hide_index=True, width="stretch", placeholder="—", column_config={
+                                "Wikipedia": wikipedia_column,
+                                "score": st.column_config.NumberColumn(help="Similarity to the claim, about −1 to 1")})
+        stances.dataframe(pd.DataFrame([{
+            "page": item.sentence.title, "line": item.sentence.line, "sentence": item.sentence.text,
+            **{verdict_word(label): item.stance.of(label) if item.stance else None for label in LABELS},
+            "premise read": item.premise,
+        } for item in result.evidence]), hide_index=True, width="stretch", placeholder="—", column_config=probability)
+        analysis.json(result.analysis.to_dict())
+        analysis.dataframe(pd.DataFrame([{"stage": k, "seconds": v} for k, v in result.timings.items()]),
+                           hide_index=True, placeholder="—", column_config={"seconds": st.column_config.NumberColumn(
+                               format="%.3f", help="Wall-clock seconds this stage took")})
