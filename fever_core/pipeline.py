@@ -4,6 +4,9 @@
 
 Use :meth:`Checker.open` to get one for a named corpus; :meth:`Checker.check` for a claim, :meth:`Checker.check_many`
 for several at once (the verifier then runs over all of them together).
+
+One module (over 400 lines) because the checker and the record it returns (the options in, the settings as they
+took effect and the result out) are one interface, which every client reads from here.
 """
 
 from __future__ import annotations

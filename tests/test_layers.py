@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from fever_core.common.settings import PROJECT_ROOT
+
 PACKAGE = Path(__file__).resolve().parent.parent / "fever_core"
 ROOT_MODULES = {"__init__.py", "__main__.py", "pipeline.py"}  # everything else lives in a layer's folder
 LAYERS = [
@@ -161,3 +163,17 @@ def test_the_public_name_check_catches_a_deep_import(tmp_path):
     page.write_text("from fever_core.common.types import NEI\nfrom fever_core.retrieval.dense import META_FILE\n")
     assert deep_imports_of_public_names(page) == [
         "from fever_core.common.types import NEI (use: from fever_core.common import NEI)"]
+
+
+MODULE_LINES = 400
+"""A module longer than this says why it is one module, in its docstring ("over 400 lines")."""
+
+
+def test_a_module_over_400_lines_says_why_in_its_docstring():
+    long = []
+    for folder in ("fever_core", "pages", "benchmarks"):
+        for path in sorted((PROJECT_ROOT / folder).rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            if text.count("\n") > MODULE_LINES and "over 400 lines" not in (ast.get_docstring(ast.parse(text)) or ""):
+                long.append(f"{path.relative_to(PROJECT_ROOT)} ({text.count(chr(10))} lines)")
+    assert not long, f"split these, or say in their docstring why each is one module (over 400 lines): {long}"

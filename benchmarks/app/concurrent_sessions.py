@@ -19,6 +19,9 @@ the claims that the first of N sessions checks.
 The app writes every check to its history, so by default it runs on a temporary data folder holding a link to
 the corpus's built folder (``data/corpora/<corpus>``), leaving the project's history alone; ``--data-dir`` runs it
 on another data folder instead. The server is stopped at the end, also on an error or Ctrl-C.
+
+One module (over 400 lines) because it is one benchmark script: the app's start, the browser sessions and the
+report share its settings.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ results table may start a spreadsheet formula; a lost ``dense_keys.npy`` must no
 The full-disk and read-only cases need root (they mount a small tmpfs, or bind-mount a folder read-only) and are
 reported as skipped, with the reason, elsewhere (a non-root user gets the read-only cases through ``chmod``). A killed
 batch is run again with the same results file: it must go on from the rows finished.
+
+One module (over 400 lines) because it is one probe: a list of small cases sharing one way to run the command line
+and judge its answer.
 """
 
 from __future__ import annotations

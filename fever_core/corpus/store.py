@@ -4,7 +4,7 @@ In the spirit of DrQA's ``DocDB``: a small class with a handful of clear methods
 in WAL mode, so one writer and any number of readers can work at once; each thread gets its own
 connection. All SQL is parameterised.
 
-Why one module of some 450 lines: the schema, the writes and the reads of one database belong together; split,
+Why one module (over 400 lines): the schema, the writes and the reads of one database belong together; split,
 each part would need the others' SQL.
 """
 

@@ -12,6 +12,9 @@ Wikipedia cache) has its new sentences appended with :meth:`DenseSentenceIndex.e
 
 Why one module of some 550 lines: building, resuming, reusing, extending and querying one index share its files
 and their checks (its plan by size is apart: :mod:`~fever_core.retrieval.dense_plan`).
+
+One module (over 400 lines) because the index's build, its reuse of earlier vectors and its checks of what it
+holds read and write the same files: split, each part would need the others' layout.
 """
 
 from __future__ import annotations

@@ -19,6 +19,9 @@ and fm2 (``benchmarks/scale/README.md``). A dense index is queried with the prec
 
 Why one module of some 500 lines: what a model is, where its export lives, how the export is checked and how it
 runs are one job, and must agree.
+
+One module (over 400 lines) because a model's identity, its export to ONNX (with the caches that keep the export
+reproducible) and its two runtimes are one job: loading the bi-encoder so that every install embeds alike.
 """
 
 from __future__ import annotations
