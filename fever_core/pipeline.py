@@ -278,6 +278,18 @@ class Checker:
         return model_fingerprint(self.verification.verifier.name)
 
     @property
+    def store(self):
+        """The corpus's page store (:class:`~fever_core.corpus.store.CorpusStore`): its pages, sentences and links, for
+        showing what a check found (titles, Wikipedia links, a sentence by its line)."""
+        return self.workspace.store
+
+    @property
+    def warnings(self) -> list[str]:
+        """What every check of this checker should say of how it is made (e.g. that a damaged verifier was refused
+        and the shipped one stands in): each result's ``warnings`` start with these."""
+        return list(self.verification.warnings)
+
+    @property
     def claim_encoder(self):
         """The encoder of the corpus's dense index (:class:`~fever_core.retrieval.encoder.SentenceEncoder`): what
         compares claims with claims ("checked before"), in the space of :attr:`CheckResult.claim_vector`."""

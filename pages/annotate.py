@@ -262,7 +262,7 @@ def annotate(ui: UiSettings, annotations: AnnotationStore, item: QueueItem, anno
     st.subheader("Claim")
     st.markdown(f"> {plain(item.claim)}")
     checker = checker_or_stop(ui)
-    store = checker.workspace.store
+    store = checker.store
     synced_widget(st.radio, "Ticking into evidence set", f"set-{item.item_id}", draft.current + 1,
                   lambda number: setattr(draft, "current", number - 1),
                   options=list(range(1, len(draft.sets) + 1)), horizontal=True)

@@ -109,7 +109,7 @@ def records(batch: Batch, rows: list[BatchRow]) -> list[dict]:
     """The rows' records (:data:`~fever_core.evaluation.output.RESULT_COLUMNS`) with the Wikipedia address of
     each deciding sentence's page and the claim of its earlier check (``checked_before``)."""
     deciding = [row.deciding_sentence() for row in rows]
-    links = wikipedia_links(checker_or_stop(batch.ui).workspace.store,
+    links = wikipedia_links(checker_or_stop(batch.ui).store,
                             [(s.page_id, s.title) for s in deciding if s is not None])
     earlier = batch.earlier + [None] * (len(rows) - len(batch.earlier))  # a row whose lookup is still running
     return [{**row.record(), "wikipedia": links[s.page_id].url if s else None,

@@ -124,7 +124,7 @@ def run_check(settings: Settings, ui: UiSettings, claim: str) -> None:
     live = ui.corpus == LIVE_CORPUS
     with st.status("Searching Wikipedia and checking…" if live else "Checking…", expanded=False) as status:
         result = checker.check(claim, ui.options)
-        links = wikipedia_links(checker.workspace.store, result_pages(result))
+        links = wikipedia_links(checker.store, result_pages(result))
         earlier = tuple(earlier_checks(checker, settings)(result))  # before it is kept: not itself
         st.session_state["checked"] = CheckedClaim(result, links, ui, provenance=checker_provenance(
             checker, ui.options), earlier=earlier)

@@ -41,7 +41,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     options = check_options_from(args)
     result = checker.check(claim, options)
     for warning in result.warnings:
-        if warning not in checker.verification.warnings:
+        if warning not in checker.warnings:
             print(f"warning: {warning}", file=sys.stderr)
     if author is not None:
         from fever_core.workbench import checker_provenance, claim_review

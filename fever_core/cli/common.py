@@ -105,7 +105,7 @@ def open_checker(args: argparse.Namespace):
     settings = settings_from(args)
     say_pending_build(args.corpus, settings)
     checker = Checker.open(args.corpus, settings, retriever=args.retriever)
-    for warning in checker.verification.warnings:
+    for warning in checker.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return checker
 

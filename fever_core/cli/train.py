@@ -61,8 +61,8 @@ def cmd_verdict(args: argparse.Namespace) -> int:
     folder = training_dir(args)
     # the runs record what the one-sentence verifier hands the verdict: no joint verifier needed
     checker = Checker.open(args.corpus, replace(settings, joint_verifier_model=""), progress=True)
-    if checker.verification.warnings:  # a shipped verifier stands in for the one asked for: its runs would be wrong
-        raise RuntimeError(" ".join(checker.verification.warnings))
+    if checker.warnings:  # a shipped verifier stands in for the one asked for: its runs would be wrong
+        raise RuntimeError(" ".join(checker.warnings))
     policy = checker.verification.policy
     runs_name = f"runs-{args.corpus}-{verifier_fingerprint(model_dir)}-chains.jsonl"  # -chains: not the runs of before
     runs_path = args.runs or folder / f"verdict-{runs_name}"

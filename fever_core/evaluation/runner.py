@@ -140,10 +140,10 @@ def oracle_evidence(checker: Checker, claim: Claim) -> list[EvidenceSentence] | 
         return None
     evidence = []
     for page_id, line in groups[0]:
-        sentence = checker.workspace.store.sentence(page_id, line)
+        sentence = checker.store.sentence(page_id, line)
         if sentence is None:
             return None
-        title = checker.workspace.store.title_of(page_id) or page_id
+        title = checker.store.title_of(page_id) or page_id
         evidence.append(EvidenceSentence(page_id, title, line, sentence.text, 1.0))
     return evidence
 

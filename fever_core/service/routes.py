@@ -221,7 +221,7 @@ def add_service_routes(app: FastAPI, service: Service, guarded: list[Dependency]
     async def corpora() -> CorporaResponse:
         served = {}
         for name, checker in service.checkers.items():
-            stats = checker.workspace.store.stats()
+            stats = checker.store.stats()
             served[name] = {"pages": stats.pages, "sentences": stats.sentences}
         names = list(dict.fromkeys([*service.corpora, *list_corpora(service.settings.data_dir)]))
         limits = {name: getattr(config, name) for name in LimitsOut.model_fields if name != "max_claim_chars"}
