@@ -12,8 +12,9 @@ Wikipedia cache) has its new sentences appended with :meth:`DenseSentenceIndex.e
 :mod:`~fever_core.retrieval.shipped_vectors`) is built from them, without embedding, when they are its sentences' by
 this encoder.
 
-Why one module of some 550 lines: building, resuming, reusing, extending and querying one index share its files
-and their checks (its plan by size is apart: :mod:`~fever_core.retrieval.dense_plan`).
+Why one module of some 600 lines: building (from shipped vectors or by embedding), resuming, reusing, extending and
+querying one index share its files and their checks (its plan by size is apart: :mod:`~fever_core.retrieval.dense_plan`;
+the shipped vectors' file: :mod:`~fever_core.retrieval.shipped_vectors`).
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ def _identity_meta(identity: EncoderIdentity) -> dict[str, str]:
 def _embeds_alike(encoder: SentenceEncoder, index: faiss.Index, ids: np.ndarray, store: CorpusStore,
                   plan: IndexPlan) -> bool:
     """Whether ``encoder`` gives :data:`SPOT_CHECK` of the index's sentences, spread over it, the vectors the index
-    holds (a compressed index's decoded: a cosine of 0.99 at least; an exact one's within 1e-3)."""
+    holds (a compressed index's decoded: a cosine of 0.99 at least; an exact one's within :data:`REUSE_TOLERANCE`)."""
     rows = _spread_rows(len(ids))
     hits = store.sentences_by_ids(ids[rows].tolist())
     if len(hits) != len(rows):
@@ -465,6 +466,7 @@ class DenseSentenceIndex:
         import faiss
 
         started = time.perf_counter()
+        folder.mkdir(parents=True, exist_ok=True)
         partial = folder / "dense.partial"
         found = _shipped_vectors(shipped, store, encoder) if shipped is not None else None
         if found is not None:

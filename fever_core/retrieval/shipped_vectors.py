@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import os
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -32,8 +31,6 @@ from fever_core.common.checksums import file_checksum
 from fever_core.common.text import premise_text
 from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.encoder import EXPORT_VERSION, EncoderIdentity, SentenceEncoder, encode
-
-log = logging.getLogger(__name__)
 
 DTYPE = "int8"
 """How the shipped vectors are stored: 13.9 MB for the embedded corpus (float16 would be 27.8 MB, float32 55.7 MB)."""

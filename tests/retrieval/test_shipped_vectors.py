@@ -95,8 +95,8 @@ def test_shipped_vectors_that_do_not_match_are_not_used_and_the_build_embeds_say
     store, manifest = exported
     precision = "fp32" if change == "precision" else "int8"
     if change == "sentence":  # another version of the source: one sentence differs
-        store = corpus(tmp_path, "d", [PAGES[0] | {"lines": "0\tPage 0 is about something else .\n1\tIt was written in 1900 ."},
-                                   *PAGES[1:]])
+        changed = {"id": "P0", "lines": "0\tPage 0 is about something else .\n1\tIt was written in 1900 ."}
+        store = corpus(tmp_path, "d", [changed, *PAGES[1:]])
     elif change == "damage":
         with (manifest.parent / "c.npz").open("r+b") as fh:
             fh.seek(2000)
