@@ -470,11 +470,11 @@ class DenseSentenceIndex:
         partial = folder / "dense.partial"
         found = _shipped_vectors(shipped, store, encoder) if shipped is not None else None
         if found is not None:
-            made_from, ids, vectors = found
+            made_from, ids, shipped_rows = found
             meta = {**meta, "shipped_vectors": {"file": made_from.file, "file_checksum": made_from.file_checksum}}
 
             def chunks() -> Iterator[np.ndarray]:
-                yield from (vectors[start:start + CHUNK] for start in range(0, len(vectors), CHUNK))
+                yield from (shipped_rows[start:start + CHUNK] for start in range(0, len(shipped_rows), CHUNK))
         else:
             ids, chunks = cls._embed(store, partial, encoder, meta, progress, embedder)
         dim = encoder.dimension()
@@ -487,6 +487,9 @@ class DenseSentenceIndex:
             index = faiss.IndexFlatIP(dim)
             for vectors in chunks():
                 index.add(vectors)
+        if index.ntotal != len(ids):
+            raise RuntimeError(f"The dense index built in {folder} has {index.ntotal:,} vectors for {len(ids):,} "
+                               "sentences: not written.")
         meta = {**meta, "sentences": int(len(ids)), "dim": int(dim),
                 "build_seconds": round(time.perf_counter() - started, 1)}
         _write_index(folder, index, ids, _text_keys(store), meta)

@@ -66,10 +66,11 @@ def test_int8_codes_are_within_the_stated_error_of_unit_vectors():
 def test_matching_shipped_vectors_are_used_and_only_a_spot_check_is_embedded(exported, tmp_path, settings, monkeypatch,
                                                                              caplog):
     store, manifest = exported
+    monkeypatch.setattr(dense_module, "CHUNK", 7)  # the vectors go into the index a chunk at a time
     encoded = counting_encode(monkeypatch)
     with caplog.at_level(logging.INFO, logger=dense_module.__name__):
         shipped = build(store, tmp_path / "data" / "corpora" / "c", settings, manifest)
-    assert len(encoded) == dense_module.SPOT_CHECK  # 60 sentences, 8 of them embedded to check the file
+    assert len(shipped) == 60 and len(encoded) == dense_module.SPOT_CHECK  # 8 embedded to check the file
     assert "Built from the shipped vectors" in caplog.text
     meta = json.loads((tmp_path / "data" / "corpora" / "c" / "dense.json").read_text())
     assert meta["shipped_vectors"]["file"] == "c.npz" and meta["sentences"] == 60
