@@ -28,5 +28,5 @@ kill -- "-$pid"
 wait "$pid" 2> /dev/null || true
 printf '{"data_dir": "%s", "cores": %s, "load_average_1min": %s' "$DATA" "$(nproc)" "$(cut -d' ' -f1 /proc/loadavg)"
 for stage in store encoder_int8 dense_index healthy; do printf ', "%s_s": %s' "$stage" "${seen[$stage]:-null}"; done
-grep -o '"shipped_vectors": "[^"]*"' "$CORPUS/dense.json" | sed 's/^/, /' | tr -d '\n' || true
-echo "}"
+if grep -q '"shipped_vectors"' "$CORPUS/dense.json"; then shipped=true; else shipped=false; fi
+echo ", \"index_from_shipped_vectors\": $shipped}"
