@@ -1,11 +1,13 @@
-"""``corpus build|info|search`` and ``benchmark-corpus``: corpora and their indexes."""
+"""``corpus build|info|search|export-vectors`` and ``benchmark-corpus``: corpora and their indexes."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from fever_core.cli.common import add_ray_options, say_pending_build, settings_from, write_json
+from fever_core.common.settings import SHIPPED_VECTORS_DIR
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -67,6 +69,23 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export_vectors(args: argparse.Namespace) -> int:
+    from fever_core.corpus.build import ensure_corpus_store
+    from fever_core.retrieval.encoder import encoder_cache_dir, load_encoder, resolve_precision
+    from fever_core.retrieval.shipped_vectors import export_vectors
+
+    settings = settings_from(args)
+    store = ensure_corpus_store(settings.data_dir, args.name)
+    encoder = load_encoder(settings.encoder_model, settings.device, cache_dir=encoder_cache_dir(settings.data_dir),
+                           precision=resolve_precision(settings.encoder_precision, settings.device))
+    shipped = export_vectors(store, encoder, Path(args.out), args.name)
+    size = (Path(args.out) / shipped.file).stat().st_size
+    print(f"{shipped.sentences:,} vectors of corpus {args.name} ({shipped.encoder}, {shipped.encoder_precision}) "
+          f"written to {Path(args.out) / shipped.file} ({size / 1e6:.1f} MB, {shipped.dtype}) and its manifest "
+          f"{Path(args.out) / args.name}.json.")
+    return 0
+
+
 def cmd_benchmark(args: argparse.Namespace) -> int:
     from fever_core.evaluation.corpus_benchmark import COMPARED_KINDS, benchmark_corpus
     from fever_core.common.formats import load_claim_list
@@ -101,6 +120,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--mode", choices=["title", "lexical", "dense"], default="lexical")
     p.add_argument("-k", type=int, default=10)
     p.set_defaults(func=cmd_search)
+
+    p = corpus.add_parser("export-vectors", help="embed a corpus's sentences afresh and write them as the vectors "
+                          "shipped for it (assets/vectors/NAME.npz and .json), which its first build then uses")
+    p.add_argument("name", help="the corpus (embedded)")
+    p.add_argument("--out", default=str(SHIPPED_VECTORS_DIR), help="the folder (default assets/vectors)")
+    p.set_defaults(func=cmd_export_vectors)
 
     p = commands.add_parser("benchmark-corpus", help="build time, memory and search latency of a corpus, and "
                        "the recall of its index compressed")

@@ -8,13 +8,13 @@ so a data folder opens as it is in another install, read-only included. A build 
 old index, or another corpus's index whose files still match their checksums, already has. Embedding is done in chunks
 saved under ``dense.partial/``, so a killed build resumes where it stopped. A store that grows (the live
 Wikipedia cache) has its new sentences appended with :meth:`DenseSentenceIndex.extend_from` and
-:meth:`DenseSentenceIndex.save`, without a rebuild.
+:meth:`DenseSentenceIndex.save`, without a rebuild. A corpus whose vectors ship with the project (the embedded one:
+:mod:`~fever_core.retrieval.shipped_vectors`) is built from them, without embedding, when they are its sentences' by
+this encoder.
 
-Why one module of some 550 lines: building, resuming, reusing, extending and querying one index share its files
-and their checks (its plan by size is apart: :mod:`~fever_core.retrieval.dense_plan`).
-
-One module (over 400 lines) because the index's build, its reuse of earlier vectors and its checks of what it
-holds read and write the same files: split, each part would need the others' layout.
+Why one module (over 400 lines): building (from shipped vectors or by embedding), resuming, reusing, extending and
+querying one index share its files and their checks (its plan by size is apart: :mod:`~fever_core.retrieval.dense_plan`;
+the shipped vectors' file: :mod:`~fever_core.retrieval.shipped_vectors`).
 """
 
 from __future__ import annotations
@@ -46,11 +46,12 @@ from fever_core.retrieval.encoder import (
     load_encoder,
     resolve_precision,
 )
+from fever_core.retrieval.shipped_vectors import ShippedVectors, store_texts, texts_checksum
 from fever_core.common.settings import Settings
 from fever_core.common.text import premise_text
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     import faiss
 
@@ -66,6 +67,11 @@ CHECKED_FILES = (INDEX_FILE, IDS_FILE, KEYS_FILE, IVFDATA_FILE)
 open."""
 SPOT_CHECK = 8
 """Reused vectors are trusted only when this many of them, embedded again, come out the same."""
+REUSE_TOLERANCE = 2e-3
+"""How far each element of a stored vector may be from the encoder's for a spot check to pass: shipped vectors' int8
+codes are within 1.2e-3 (:data:`~fever_core.retrieval.shipped_vectors.QUANTISATION_ERROR`); another encoder, or
+another text's vector, is off by far more (the int8 encoder's vectors against fp32's: a cosine of 0.98, elements 0.01
+and more apart)."""
 NORM_TOLERANCE = 1e-3
 """A stored vector is normalised: one whose length is further than this from 1 is damaged and not reused."""
 
@@ -110,8 +116,8 @@ def _identity_meta(identity: EncoderIdentity) -> dict[str, str]:
 def _embeds_alike(encoder: SentenceEncoder, index: faiss.Index, ids: np.ndarray, store: CorpusStore,
                   plan: IndexPlan) -> bool:
     """Whether ``encoder`` gives :data:`SPOT_CHECK` of the index's sentences, spread over it, the vectors the index
-    holds (a compressed index's decoded: a cosine of 0.99 at least; an exact one's within 1e-3)."""
-    rows = np.unique(np.linspace(0, len(ids) - 1, SPOT_CHECK).astype(np.int64)) if len(ids) else np.zeros(0, np.int64)
+    holds (a compressed index's decoded: a cosine of 0.99 at least; an exact one's within :data:`REUSE_TOLERANCE`)."""
+    rows = _spread_rows(len(ids))
     hits = store.sentences_by_ids(ids[rows].tolist())
     if len(hits) != len(rows):
         return False
@@ -119,7 +125,36 @@ def _embeds_alike(encoder: SentenceEncoder, index: faiss.Index, ids: np.ndarray,
     stored = index.reconstruct_batch(rows)
     if plan.compressed:
         return bool(((fresh * stored).sum(axis=1) / np.maximum(np.linalg.norm(stored, axis=1), 1e-12) >= 0.99).all())
-    return bool(np.allclose(fresh, stored, atol=1e-3))
+    return bool(np.allclose(fresh, stored, atol=REUSE_TOLERANCE))
+
+
+def _spread_rows(count: int) -> np.ndarray:
+    """:data:`SPOT_CHECK` row numbers spread evenly over ``count`` rows (all of them when fewer)."""
+    return np.unique(np.linspace(0, count - 1, SPOT_CHECK).astype(np.int64)) if count else np.zeros(0, np.int64)
+
+
+def _shipped_vectors(manifest: Path, store: CorpusStore,
+                     encoder: SentenceEncoder) -> tuple[ShippedVectors, np.ndarray, np.ndarray] | None:
+    """The shipped vectors of ``manifest`` with the row ids of ``store``'s sentences and the vectors, when they are
+    what ``encoder`` makes of exactly these sentences (by checksums, then :data:`SPOT_CHECK` of them embedded again
+    within :data:`REUSE_TOLERANCE`); else ``None``, with one log line saying why (the build then embeds them)."""
+    try:
+        shipped = ShippedVectors.read(manifest)
+        ids, texts = store_texts(store, CHUNK)
+        reason = shipped.mismatch(texts_checksum(texts), encoder.identity, encoder.precision)
+        if reason is None:
+            vectors = shipped.load(manifest.parent)
+            rows = _spread_rows(len(texts))
+            if not np.allclose(encode(encoder, [texts[i] for i in rows]), vectors[rows], atol=REUSE_TOLERANCE):
+                reason = "the encoder gives some of their sentences other vectors (another ONNX Runtime?)"
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        reason = f"they can't be read ({exc})"
+    if reason is not None:
+        log.warning("The shipped vectors %s are not used: %s. Embedding the sentences instead.", manifest, reason)
+        return None
+    log.info("Built from the shipped vectors %s: %s sentences, %d of them embedded to check them.", manifest,
+             f"{len(ids):,}", len(rows))
+    return shipped, ids, vectors
 
 
 def _text_key(text: str) -> int:
@@ -210,7 +245,7 @@ def _embed_reusing(
             sample = reusable[:: max(1, len(reusable) // SPOT_CHECK)][:SPOT_CHECK]
             if sample:
                 fresh = encode(encoder, [texts[i] for i in sample])
-                if not np.allclose(fresh, np.stack([previous[keys[i]] for i in sample]), atol=1e-3):
+                if not np.allclose(fresh, np.stack([previous[keys[i]] for i in sample]), atol=REUSE_TOLERANCE):
                     log.warning("Stored vectors don't match the encoder: embedding every sentence again.")
                     previous = {}
             missing = [i for i, key in enumerate(keys) if key not in previous]
@@ -346,6 +381,7 @@ class DenseSentenceIndex:
         flat_max: int | None = None,
         embedder: ChunkEmbedder | None = None,
         precision: str = "auto",
+        shipped: Path | None = None,
     ) -> DenseSentenceIndex:
         """Load the index in ``folder`` if it matches ``store``, the encoder ``encoder_name`` (by what it is,
         wherever it is installed: :func:`made_by`), ``precision`` and the plan for its size; else (re)build it.
@@ -358,6 +394,9 @@ class DenseSentenceIndex:
             flat_max: the most sentences an exact index is made for (default ``Settings.dense_flat_max_sentences``);
                 above, a compressed one (:meth:`IndexPlan.for_size`).
             embedder: embeds the sentences of a build, e.g. on a Ray cluster; default the encoder, here.
+            shipped: the manifest of vectors shipped for this corpus (:mod:`~fever_core.retrieval.shipped_vectors`):
+                a build takes its vectors from them, embedding none but a spot check's, when they are the store's
+                sentences' by this encoder at this precision; else (said in the log) it embeds them. Default none.
         """
         folder = Path(folder)
         meta_path = folder / META_FILE
@@ -414,20 +453,61 @@ class DenseSentenceIndex:
         with reporting_disk_full(folder, "building the dense index"):  # the chunks embedded so far are kept
             built = {**wanted, **_identity_meta(encoder.identity), "encoder_precision": encoder.precision,
                      "index": plan.to_meta()}  # its vectors'
-            return cls._build(store, folder, encoder, built, progress, embedder)
+            return cls._build(store, folder, encoder, built, progress, embedder, shipped)
 
     @classmethod
     def _build(
         cls, store: CorpusStore, folder: Path, encoder: SentenceEncoder, meta: dict, progress: bool,
-        embedder: ChunkEmbedder | None = None,
+        embedder: ChunkEmbedder | None = None, shipped: Path | None = None,
     ) -> DenseSentenceIndex:
-        """Embed the store's sentences a chunk at a time into ``dense.partial/`` (a killed build resumes from the
-        chunks saved), then make the index the plan in ``meta["index"]`` says, reading the chunks back one by one:
-        memory holds one chunk and the index (a compressed one: its training sample and one shard)."""
+        """Make the index the plan in ``meta["index"]`` says from the shipped vectors of manifest ``shipped`` when
+        they are the store's (:func:`_shipped_vectors`), else from the store's sentences embedded a chunk at a time
+        (:meth:`_embed`), reading the chunks back one by one."""
         import faiss
 
         started = time.perf_counter()
+        folder.mkdir(parents=True, exist_ok=True)
         partial = folder / "dense.partial"
+        found = _shipped_vectors(shipped, store, encoder) if shipped is not None else None
+        if found is not None:
+            made_from, ids, shipped_rows = found
+            meta = {**meta, "shipped_vectors": {"file": made_from.file, "file_checksum": made_from.file_checksum}}
+
+            def chunks() -> Iterator[np.ndarray]:
+                yield from (shipped_rows[start:start + CHUNK] for start in range(0, len(shipped_rows), CHUNK))
+        else:
+            ids, chunks = cls._embed(store, partial, encoder, meta, progress, embedder)
+        dim = encoder.dimension()
+        plan = IndexPlan.from_meta(meta["index"])
+        if plan.compressed:
+            work = partial / f"index-{plan.factory}"
+            work.mkdir(parents=True, exist_ok=True)
+            index = build_compressed(plan, dim, chunks, len(ids), work, folder / IVFDATA_FILE, progress)
+        else:
+            index = faiss.IndexFlatIP(dim)
+            for vectors in chunks():
+                index.add(vectors)
+        if index.ntotal != len(ids):
+            raise RuntimeError(f"The dense index built in {folder} has {index.ntotal:,} vectors for {len(ids):,} "
+                               "sentences: not written.")
+        meta = {**meta, "sentences": int(len(ids)), "dim": int(dim),
+                "build_seconds": round(time.perf_counter() - started, 1)}
+        _write_index(folder, index, ids, _text_keys(store), meta)
+        shutil.rmtree(partial, ignore_errors=True)
+        if plan.compressed:
+            index = open_index(folder / INDEX_FILE, plan)  # served memory-mapped, as it will be when opened again
+        return cls(index, ids, encoder, folder, meta)
+
+    @staticmethod
+    def _embed(
+        store: CorpusStore, partial: Path, encoder: SentenceEncoder, meta: dict, progress: bool,
+        embedder: ChunkEmbedder | None,
+    ) -> tuple[np.ndarray, Callable[[], Iterator[np.ndarray]]]:
+        """Embed the store's sentences a chunk at a time into ``partial`` (``dense.partial/``: a killed build resumes
+        from the chunks saved), reusing vectors already computed (:func:`_previous_vectors`). Returns the sentences'
+        row ids and a function yielding the chunks' vectors in order, read back one by one: memory holds one chunk and
+        the index (a compressed one: its training sample and one shard)."""
+        folder = partial.parent
         stamp, embedded = partial / "build.json", {k: v for k, v in meta.items() if k != "index"}
         if partial.is_dir() and (not stamp.is_file() or _built_with(json.loads(stamp.read_text())) != embedded):
             shutil.rmtree(partial)  # chunks of another store or encoder (those of another plan are still good)
@@ -459,24 +539,7 @@ class DenseSentenceIndex:
             for number in range(len(chunk_ids)):
                 yield np.load(partial / f"chunk_{number:05d}.npz")["vectors"]
 
-        dim = encoder.dimension()
-        ids = np.concatenate(chunk_ids) if chunk_ids else np.zeros(0, dtype=np.int64)
-        plan = IndexPlan.from_meta(meta["index"])
-        if plan.compressed:
-            work = partial / f"index-{plan.factory}"
-            work.mkdir(exist_ok=True)
-            index = build_compressed(plan, dim, chunks, len(ids), work, folder / IVFDATA_FILE, progress)
-        else:
-            index = faiss.IndexFlatIP(dim)
-            for vectors in chunks():
-                index.add(vectors)
-        meta = {**meta, "sentences": int(len(ids)), "dim": int(dim),
-                "build_seconds": round(time.perf_counter() - started, 1)}
-        _write_index(folder, index, ids, _text_keys(store), meta)
-        shutil.rmtree(partial)
-        if plan.compressed:
-            index = open_index(folder / INDEX_FILE, plan)  # served memory-mapped, as it will be when opened again
-        return cls(index, ids, encoder, folder, meta)
+        return (np.concatenate(chunk_ids) if chunk_ids else np.zeros(0, dtype=np.int64)), chunks
 
     def extend_from(self, store: CorpusStore) -> int:
         """Embed and append the sentences the store gained after the last indexed one (for a store

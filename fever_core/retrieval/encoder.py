@@ -17,11 +17,8 @@ about 3x fp32's speed on a CPU, vectors within a cosine of 0.98 of fp32's and th
 and fm2 (``benchmarks/scale/README.md``). A dense index is queried with the precision it was built with
 (:func:`resolve_precision`); by default a new index is built int8 on a CPU, fp32 on a GPU.
 
-Why one module of some 500 lines: what a model is, where its export lives, how the export is checked and how it
+Why one module (over 400 lines): what a model is, where its export lives, how the export is checked and how it
 runs are one job, and must agree.
-
-One module (over 400 lines) because a model's identity, its export to ONNX (with the caches that keep the export
-reproducible) and its two runtimes are one job: loading the bi-encoder so that every install embeds alike.
 """
 
 from __future__ import annotations

@@ -14,11 +14,8 @@ MiniLM verifiers train in fp32 as they always did); on a CUDA GPU training runs 
 
 Run ``python -m fever_core train verifier --data FILE... --out DIR`` (:mod:`fever_core.cli.train`).
 
-Why one module of some 600 lines: the loop, its resumable checkpoints, the NEI rule tuned at its end and the scores
+Why one module (over 400 lines): the loop, its resumable checkpoints, the NEI rule tuned at its end and the scores
 written beside the weights share one run's state.
-
-One module (over 400 lines) because it is one training loop: its checkpoints, the final save and the evaluation
-that writes the model card share the loop's state.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.dense import CHUNK, INDEX_FILE, META_FILE, DenseSentenceIndex
 from fever_core.retrieval.encoder import ChunkEmbedder, encoder_cache_dir
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.common.settings import Settings
+from fever_core.common.settings import SHIPPED_VECTORS_DIR, Settings
 
 
 EMBEDDING_RATE = 396.0
@@ -34,6 +34,13 @@ EMBEDDING_RATE = 396.0
 the estimate of a first build reads."""
 STORING_SECONDS = 13.0
 """Seconds storing the embedded corpus's pages takes before its sentences are embedded (``benchmarks/scale``)."""
+
+
+def shipped_manifest(name: str) -> Path | None:
+    """The manifest of the sentence vectors shipped for corpus ``name`` (``assets/vectors/NAME.json``: the embedded
+    corpus's, :mod:`~fever_core.retrieval.shipped_vectors`), or ``None`` when none ship for it."""
+    manifest = SHIPPED_VECTORS_DIR / f"{name}.json"
+    return manifest if manifest.is_file() else None
 
 
 @dataclass(frozen=True)
@@ -45,19 +52,23 @@ class PendingBuild:
         store: its pages are stored first (its store is not built yet).
         sentences: the sentences to embed for its dense index; ``None`` when not known before its pages are stored.
         embedded: sentences an interrupted build embedded already, which this one keeps (resumes from).
+        shipped: their vectors ship with the project (:func:`shipped_manifest`): a build embeds none of them (but a
+            spot check's) when they are the store's sentences' by this encoder, as they are in a fresh install.
     """
 
     corpus: str
     store: bool
     sentences: int | None
     embedded: int = 0
+    shipped: bool = False
 
     @property
     def seconds(self) -> float | None:
         """About how long the build takes on two CPU cores (:data:`EMBEDDING_RATE`), or ``None`` when not known."""
         if self.sentences is None:
             return None
-        return (STORING_SECONDS if self.store else 0.0) + max(0, self.sentences - self.embedded) / EMBEDDING_RATE
+        embedding = 0.0 if self.shipped else max(0, self.sentences - self.embedded) / EMBEDDING_RATE
+        return (STORING_SECONDS if self.store else 0.0) + embedding
 
     def describe(self, ahead: bool = True) -> str:
         """The notice, e.g. "Building the embedded corpus for the first time (about 2 minutes on two CPU cores: 36,233
@@ -72,6 +83,9 @@ class PendingBuild:
             return (f"Resuming the build of the {self.corpus} corpus that stopped before: {self.embedded:,} of its "
                     f"{self.sentences:,} sentences are embedded ({took} left)…")
         plural = "" if self.sentences == 1 else "s"
+        if self.shipped:
+            return (f"Building the {self.corpus} corpus for the first time ({took}: the vectors of its "
+                    f"{self.sentences:,} sentence{plural} ship with it)…" + ahead)
         return (f"Building the {self.corpus} corpus for the first time ({took}: {self.sentences:,} sentence{plural} "
                 "to embed)…" + ahead)
 
@@ -91,8 +105,10 @@ def pending_build(name: str, settings: Settings) -> PendingBuild | None:
     if (folder / META_FILE).is_file() or (folder / INDEX_FILE).is_file():
         return None
     store_path = folder / STORE_FILE
+    shipped = shipped_manifest(name) is not None
     if not store_path.is_file():
-        return PendingBuild(name, True, embedded.SENTENCES if specs == NAMED_CORPORA["embedded"] else None)
+        return PendingBuild(name, True, embedded.SENTENCES if specs == NAMED_CORPORA["embedded"] else None,
+                            shipped=shipped)
     chunks = len(list((folder / "dense.partial").glob("chunk_*.npz")))
     try:
         store = CorpusStore(store_path)
@@ -102,7 +118,7 @@ def pending_build(name: str, settings: Settings) -> PendingBuild | None:
             store.close()
     except Exception:  # noqa: BLE001 - a store that can't be read says so when it is opened
         return None
-    return PendingBuild(name, False, sentences, min(sentences, chunks * CHUNK))
+    return PendingBuild(name, False, sentences, min(sentences, chunks * CHUNK), shipped)
 
 
 @dataclass
@@ -143,6 +159,6 @@ def open_local_workspace(
     dense = DenseSentenceIndex.build_or_load(
         store, corpus_dir(settings.data_dir, name), settings.encoder_model, settings.device, progress=progress,
         encoder_cache=encoder_cache_dir(settings.data_dir), flat_max=settings.dense_flat_max_sentences,
-        embedder=embedder, precision=settings.encoder_precision,
+        embedder=embedder, precision=settings.encoder_precision, shipped=shipped_manifest(name),
     )
     return Workspace(name, store, dense, settings)

@@ -56,3 +56,19 @@ def test_a_build_that_cant_be_is_refused_before_anything_is_written(tmp_path, ca
     assert main(["--data-dir", str(tmp_path), *argv]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "corpora").exists()
+
+
+def test_export_vectors_writes_the_corpus_s_vectors_and_a_manifest_a_build_takes_them_from(settings, workspace,
+                                                                                          tmp_path, capsys):
+    from fever_core.retrieval.dense import DenseSentenceIndex
+    from fever_core.retrieval.shipped_vectors import ShippedVectors
+
+    argv = ["--data-dir", str(settings.data_dir), "corpus", "export-vectors", "fixture", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    assert "vectors of corpus fixture" in capsys.readouterr().out
+    shipped = ShippedVectors.read(tmp_path / "fixture.json")
+    assert (shipped.sentences, shipped.encoder_precision) == (len(workspace.dense), workspace.dense.encoder.precision)
+    built = DenseSentenceIndex.build_or_load(workspace.store, tmp_path / "built", settings.encoder_model,
+                                             progress=False, shipped=tmp_path / "fixture.json")
+    assert built.meta["shipped_vectors"]["file"] == "fixture.npz"
+    assert list(built.sentence_ids) == list(workspace.dense.sentence_ids)
