@@ -48,8 +48,10 @@ browser:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
 		echo "chromium could not be installed: the browser test will skip"; }
 
+# Two workers, each taking whole test files (a file's fixtures are made once): on 2 cores the browser module runs
+# beside the rest.
 test: install $(RAY_STAMP) browser
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -n 2 --dist loadfile tests
 
 benchmark-corpus: install
 	$(PY) -m fever_core benchmark-corpus embedded --cold --report benchmarks/corpus/embedded.json

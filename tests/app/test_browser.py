@@ -428,7 +428,7 @@ BATCH_PREDICATES = ["is a film.", "is a city in Germany.", "was born in Ohio.", 
                     "is in the south of Germany.", "was directed by Steven Spielberg.", "is a fictional detective.",
                     "has about 1.5 million inhabitants.", "is a state of Germany.", "is in Bavaria.",
                     "aired on Showtime.", "was released in 1997.", "is about a shark.", "is in Saxony."]
-BATCH_CLAIMS = 200
+BATCH_CLAIMS = 40
 # Whether the selectbox labelled so shows an option holding this text (a combobox shows it as its input's value).
 CHOICE_SHOWS = """([label, text]) => [...document.querySelectorAll('input[role="combobox"]')].some(
     input => input.getAttribute("aria-label") === label && input.value.includes(text))"""

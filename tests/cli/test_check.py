@@ -226,7 +226,7 @@ def test_check_text_refuses_a_text_of_too_many_sentences_at_once_before_any_mode
     started = time.perf_counter()
     assert main(["--data-dir", "/nonexistent", "check-text", str(tiny), "--corpus", "nothing", "--model",
                  "/nonexistent"]) == 2
-    assert time.perf_counter() - started < 2.0
+    assert time.perf_counter() - started < 10.0  # splitting first took 69 s; room for a busy machine
     assert "error: The text has about 20,001 sentences; at most 5,000 are split" in capsys.readouterr().err
 
 

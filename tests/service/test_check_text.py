@@ -77,7 +77,7 @@ def test_a_text_of_too_many_sentences_is_refused_at_once_before_it_is_split(clie
                         ("Marie Curie won two Nobel Prizes, in 1903 and 1911. " * 3_900, "3,901")]:  # 200 KB: 36 s
         started = time.perf_counter()
         response = client.post("/check-text", json={"text": text})
-        assert time.perf_counter() - started < 2.0
+        assert time.perf_counter() - started < 10.0  # splitting first took 36-69 s; room for a busy machine
         assert response.status_code == 413, response.text
         error = response.json()["data"]
         assert error["code"] == "text_too_large" and f"about {about} sentences; at most 1,000" in error["message"]

@@ -189,13 +189,15 @@ HOSTILE_HTML = {
 
 
 @pytest.mark.parametrize("name", HOSTILE_HTML)
-def test_html_under_1_mb_reads_in_under_2_seconds_whatever_it_holds(name):
+def test_html_under_1_mb_reads_in_linear_time_whatever_it_holds(name):
     document = HOSTILE_HTML[name]
     assert len(document.encode()) < MAX_TEXT_BYTES
     started = time.perf_counter()
     with contextlib.suppress(TextReadError):  # no text in most of them: "is empty"
         text_of_bytes(document.encode(), "page.html")
-    assert time.perf_counter() - started < 2.0
+    # read in one pass, about 0.5 s here idle; a reading that went back over the text (quadratic) would take minutes.
+    # The bound leaves room for a machine busy with other tests: it catches the blow-up, not a slow second.
+    assert time.perf_counter() - started < 20.0
 
 
 def test_html_over_its_tag_or_time_budget_is_refused_with_what_to_do():

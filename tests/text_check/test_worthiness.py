@@ -128,7 +128,7 @@ def test_the_sentence_estimate_counts_end_marks_and_blank_lines_without_parsing(
     assert estimate_sentences("") == 1 and estimate_sentences("3.14 and e.g.the end") == 1
     started = time.perf_counter()
     assert estimate_sentences("Yes.\n\n" * 160_000) == 160_001  # 1 MB
-    assert time.perf_counter() - started < 0.5
+    assert time.perf_counter() - started < 5.0  # parsing it would take a minute; room for a busy machine
 
 
 @pytest.mark.parametrize("text, limit, says", [
@@ -139,7 +139,7 @@ def test_a_text_of_too_many_sentences_is_refused_before_it_is_parsed(text, limit
     started = time.perf_counter()
     with pytest.raises(TextTooLarge, match=f"{says} are split and checked at once. Check it in parts"):
         find_sentences(text, max_sentences=limit)
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 10.0  # parsing first took 36 s; room for a busy machine
 
 
 def test_splitting_that_takes_longer_than_its_budget_is_refused_saying_how_far_it_got():
