@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks.verdict_table run OUT [--fever-dev-sample 600] [--cache FILE] [--latency 100]
     .venv/bin/python -m benchmarks.verdict_table compare OLD/report.json NEW/report.json
+    .venv/bin/python -m benchmarks.verdict_table same OLD NEW
 
 ``run`` checks, with the checker as it ships (``Checker.open``), the plain-language yardstick
 (``benchmarks/embedded/plain-claims.jsonl``), the three other hand-written sets (``assets/claims/hand-claims.jsonl``,
@@ -205,6 +206,24 @@ def compare(old: dict, new: dict) -> str:
     return "\n".join(lines)
 
 
+def same(old: Path, new: Path) -> str:
+    """The same-predictions check: for each set both runs predicted, how many claims got the same verdict label, and
+    each claim whose label changed (id, claim, old -> new)."""
+    lines = []
+    for path in sorted(new.glob("*.predictions.jsonl")):
+        before_path = old / path.name
+        if not before_path.exists():
+            continue
+        before = {r["id"]: r for r in map(json.loads, before_path.read_text(encoding="utf-8").splitlines())}
+        after = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        changed = [r for r in after if r["id"] in before and before[r["id"]]["verdict"]["label"] != r["verdict"]["label"]]
+        both = sum(r["id"] in before for r in after)
+        lines.append(f"{path.name.split('.')[0]}: {both - len(changed)} of {both} the same label")
+        lines += [f"  {r['id']}: {r['claim']!r}: {before[r['id']]['verdict']['label']} -> {r['verdict']['label']}"
+                  for r in changed]
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.verdict_table", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -213,12 +232,15 @@ def main() -> None:
     p.add_argument("--fever-dev-sample", type=int, default=600)
     p.add_argument("--cache", type=Path, default=None)
     p.add_argument("--latency", type=int, default=100, help="plain claims checked one at a time (0: none)")
-    p = sub.add_parser("compare")
-    p.add_argument("old", type=Path)
-    p.add_argument("new", type=Path)
+    for name in ("compare", "same"):
+        p = sub.add_parser(name)
+        p.add_argument("old", type=Path)
+        p.add_argument("new", type=Path)
     args = parser.parse_args()
     if args.command == "run":
         run(args.out, args.fever_dev_sample, args.cache, args.latency)
+    elif args.command == "same":
+        print(same(args.old, args.new))
     else:
         print(compare(json.loads(args.old.read_text()), json.loads(args.new.read_text())))
 
