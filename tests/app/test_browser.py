@@ -146,6 +146,7 @@ def page(server):
         if loading.count():
             tab.screenshot(path=str(ARTIFACTS / "startup-loading.png"))
         loading.wait_for(state="detached", timeout=300_000)
+        wait_until_idle(tab)  # the note goes as the page is drawn again without it: that run ends first
         tab.startup_seconds = time.perf_counter() - started
         yield tab
         browser.close()
@@ -163,6 +164,7 @@ def check_claim(page, claim: str) -> tuple[float, float]:
     Returns:
         Seconds until Playwright saw the verdict, and until it was in the page (the page's clock).
     """
+    wait_until_idle(page)  # a click while the page is being drawn again can be lost (seen once: the first check)
     box = page.locator("textarea").first
     box.fill(claim)
     page.evaluate(WATCH_FOR_VERDICT, claim)
