@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The vectors shipped in assets/vectors/: every sentence of the embedded corpus (36,233) embedded by the packaged
+# The vectors shipped in assets/models/embedded-vectors/: every sentence of the embedded corpus (36,233) embedded by the packaged
 # encoder (all-MiniLM-L6-v2), so that `make run` on a fresh machine embeds none of them.
 # Re-run when the encoder's weights, the sentence splitting or the embedded text format change
 # (tests/retrieval/test_dense.py::test_the_shipped_vectors_are_the_packaged_encoder_s_for_the_embedded_pages fails
@@ -12,5 +12,5 @@ DATA=$(mktemp -d /tmp/fever-vectors-XXXX)
 $PY -m fever_core --data-dir "$DATA" corpus build embedded
 $PY -c "import sys; from pathlib import Path; from fever_core.retrieval.dense import write_bundled_vectors; \
 print(write_bundled_vectors(Path(sys.argv[1]), Path(sys.argv[2])), 'vectors written to', sys.argv[2])" \
-    "$DATA/corpora/embedded" assets/vectors/embedded-all-MiniLM-L6-v2.npz
+    "$DATA/corpora/embedded" assets/models/embedded-vectors/embedded-all-MiniLM-L6-v2.npz
 rm -rf "$DATA"

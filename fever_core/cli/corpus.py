@@ -122,9 +122,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_search)
 
     p = corpus.add_parser("export-vectors", help="embed a corpus's sentences afresh and write them as the vectors "
-                          "shipped for it (assets/vectors/NAME.npz and .json), which its first build then uses")
+                          "shipped for it (assets/models/embedded-vectors/NAME.npz and .json), which its first build then uses")
     p.add_argument("name", help="the corpus (embedded)")
-    p.add_argument("--out", default=str(SHIPPED_VECTORS_DIR), help="the folder (default assets/vectors)")
+    p.add_argument("--out", default=str(SHIPPED_VECTORS_DIR), help="the folder (default assets/models/embedded-vectors)")
     p.set_defaults(func=cmd_export_vectors)
 
     p = commands.add_parser("benchmark-corpus", help="build time, memory and search latency of a corpus, and "

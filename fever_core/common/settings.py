@@ -26,7 +26,7 @@ HAND_CLAIMS = PROJECT_ROOT / "assets" / "claims" / "hand-claims.jsonl"
 """36 claims about the embedded corpus written by hand (12 SUPPORTS, 12 REFUTES, 12 NOT ENOUGH INFO; FEVER format):
 the labelled claims that go with the embedded corpus, and a yardstick ``train improve`` compares versions on
 (``benchmarks/embedded/README.md`` says how they were written)."""
-SHIPPED_VECTORS_DIR = PROJECT_ROOT / "assets" / "vectors"
+SHIPPED_VECTORS_DIR = PROJECT_ROOT / "assets" / "models" / "embedded-vectors"
 """Sentence vectors shipped for a corpus, ``NAME.npz`` with its manifest ``NAME.json``
 (:mod:`fever_core.retrieval.shipped_vectors`): the embedded corpus's, so that its first build embeds none."""
 DEFAULT_VERIFIER = str(BUNDLED_MODELS_DIR / "verifier-mpnet")

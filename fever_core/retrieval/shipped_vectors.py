@@ -1,7 +1,7 @@
 """Sentence vectors shipped with the project, so that a corpus's first build need not embed its sentences.
 
 Embedding the embedded corpus's 36,233 sentences takes about 3 minutes on two CPU cores, most of a first ``make run``
-(``benchmarks/startup/README.md``). ``assets/vectors/NAME.npz`` holds them, made once by
+(``benchmarks/startup/README.md``). ``assets/models/embedded-vectors/NAME.npz`` holds them, made once by
 ``python -m fever_core corpus export-vectors NAME`` (:func:`export_vectors`), in 8 bits: each vector as int8 codes with
 one scale (``vector ≈ codes * scale``, normalised again), 4x smaller than float32, each within
 :data:`QUANTISATION_ERROR` of the encoder's vector (a cosine of 0.9999 at least). ``NAME.json`` beside it, the

