@@ -38,7 +38,8 @@ def cmd_verifier(args: argparse.Namespace) -> int:
 def cmd_verdict(args: argparse.Namespace) -> int:
     from fever_core.pipeline import Checker
     from fever_core.training.joint import write_joint_minimal_pairs, write_joint_pairs
-    from fever_core.training.verdict import collect_runs, fit_learned_verdict, proxy_claims, verifier_fingerprint
+    from fever_core.training.verdict import (collect_runs, fit_learned_verdict, plain_style_claims, proxy_claims,
+                                             verifier_fingerprint, yardstick_titles)
     from fever_core.verification.nli import NliModel
 
     settings = settings_from(args)
@@ -81,10 +82,21 @@ def cmd_verdict(args: argparse.Namespace) -> int:
             path = write_joint_minimal_pairs(checker, args.pairs, args.joint_minimal_pairs, args.joint_pairs_out,
                                              retrieval_runs, args.seed)
             print(f"wrote {path}", file=sys.stderr)
+    runs = [dict(run, source=args.corpus) for run in runs]
+    if args.plain_claims:
+        plain = plain_style_claims(args.plain_claims, yardstick_titles(args.exclude_pages_of))
+        random.Random(args.seed).shuffle(plain)
+        plain = plain[: args.plain_limit] if args.plain_limit else plain
+        plain_checker = Checker.open(args.plain_corpus, replace(settings, joint_verifier_model=""), progress=True)
+        plain_path = folder / f"verdict-runs-{args.plain_corpus}-{verifier_fingerprint(model_dir)}-chains.jsonl"
+        wanted = {c.claim for c in plain}
+        runs += [dict(run, source=args.plain_corpus) for run in collect_runs(plain_checker, plain, plain_path)
+                 if run["claim"] in wanted]
     joint_model = NliModel.load(args.joint_model, settings.device) if args.joint_model else None
     learned = fit_learned_verdict(runs, policy.nei_threshold, seed=args.seed, joint_model=joint_model,
                                   subject_stance_min=args.subject_stance_min)
     learned.report.update({"corpus": args.corpus, "pairs": str(args.pairs), "nei_claims": str(args.nei_claims),
+                           "plain_claims": [str(path) for path in args.plain_claims], "plain_corpus": args.plain_corpus,
                            "joint_model": args.joint_model, "wall_s": round(time.perf_counter() - started, 1)})
     path = learned.save(model_dir)
     print(json.dumps({"saved": str(path), **learned.report}, indent=2))
@@ -226,6 +238,17 @@ def _verdict_parser(p: argparse.ArgumentParser) -> None:
                    help="a stance at least this sure (SUPPORTS or REFUTES, 0.5 to 1) of a first-hop sentence from a page "
                    "the claim names decides the verdict over the regression (default: none, the regression alone; the "
                    "MPNet verifier ships 0.9)")
+    p.add_argument("--plain-claims", nargs="+", type=Path, default=[], metavar="FILE",
+                   help="claims written like a person's, checked end to end on --plain-corpus and added to the fit: "
+                   "claims files written by hand (benchmarks/recipes/verdict-claims/), or generated pair files of "
+                   "pages the verifier never trained on (train generate-claims' heldout.jsonl, plain or --contrast: "
+                   "their SUPPORTS / REFUTES claims) (default: none, FEVER's claims alone)")
+    p.add_argument("--plain-corpus", default="embedded", help="the corpus of --plain-claims (default: embedded)")
+    p.add_argument("--plain-limit", type=int, default=None,
+                   help="check at most this many --plain-claims (a seeded random sample; default: all)")
+    p.add_argument("--exclude-pages-of", nargs="+", type=Path, default=[], metavar="FILE",
+                   help="claims files (the yardsticks) whose evidence and near pages no --plain-claims claim may come "
+                   "from")
     p.add_argument("--seed", type=int, default=0)
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from fever_core.common.formats import evidence_sentences, iter_records
-from fever_core.common.text import fever_to_plain
+from fever_core.common.text import fever_to_plain, page_id_to_title
 from fever_core.training.runs import append_checks
 from fever_core.common.types import LABELS, NEI
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
@@ -89,6 +89,46 @@ def proxy_claims(pairs_file: Path, nei_claims_file: Path | None, pages_file: Pat
             if record.get("label") == NEI and claim not in seen:
                 seen.add(claim)
                 out.append(ProxyClaim(claim, NEI))
+    return out
+
+
+def _named_titles(record: dict) -> set[str]:
+    """The page titles a claim record names: its evidence pages and the ``near`` page of a NOT ENOUGH INFO claim."""
+    ids = [item[2] for group in record.get("evidence") or [] for item in group if len(item) > 2 and item[2]]
+    ids += [record["near"]["page_id"]] if isinstance(record.get("near"), dict) else []
+    return {page_id_to_title(page_id) for page_id in ids}
+
+
+def yardstick_titles(claim_files: Sequence[Path]) -> set[str]:
+    """The page titles claims files name (:func:`_named_titles`): the yardsticks' pages, which the verdict's
+    plain-style claims must leave alone."""
+    return {title for path in claim_files for _, record in iter_records(Path(path)) for title in _named_titles(record)}
+
+
+def plain_style_claims(files: Sequence[Path], exclude_titles: set[str]) -> list[ProxyClaim]:
+    """Claims written like a person's, from pages no yardstick uses (none of ``exclude_titles``), each claim once,
+    in file order. Two kinds of file:
+
+    - claims written by hand (``claim``, ``label``, ``evidence`` as ``benchmarks/recipes/verdict-claims/`` holds
+      them): every claim whose evidence and ``near`` pages are not excluded;
+    - generated pairs (``premise``, ``hypothesis``, ``label``: ``train generate-claims``' ``heldout.jsonl``, plain or
+      ``--contrast``, pages the verifier never trained on): the SUPPORTS / REFUTES claims whose premise names no
+      excluded page. Their NOT ENOUGH INFO pairs are left out: such a claim is true of its page (the pair's premise
+      is only another sentence of it), so checked end to end it is no NOT ENOUGH INFO claim.
+    """
+    seen: set[str] = set()
+    out: list[ProxyClaim] = []
+    for path in files:
+        for _, record in iter_records(Path(path)):
+            if "hypothesis" in record:
+                claim, label = record["hypothesis"], record["label"]
+                excluded = label == NEI or any(f"{title}: " in record["premise"] for title in exclude_titles)
+            else:
+                claim, label = record["claim"], record["label"]
+                excluded = bool(_named_titles(record) & exclude_titles)
+            if not excluded and claim not in seen:
+                seen.add(claim)
+                out.append(ProxyClaim(claim, label))
     return out
 
 
@@ -160,7 +200,8 @@ def fit_learned_verdict(
     """Fit the learned verdict on end-to-end runs (from :func:`collect_runs`).
 
     Args:
-        runs: ``{"claim", "label", "evidence": [JudgedSentence as dict, ...]}`` records.
+        runs: ``{"claim", "label", "evidence": [JudgedSentence as dict, ...]}`` records; with a ``"source"`` (the
+            corpus they were checked on), the report also gives the hold-out accuracy of each source.
         nei_threshold: the verifier's NEI rule, for the best-sentence baseline in the report.
         holdout: share of claims (by a hash of the claim) held out for the report; the regularisation
             is chosen by 5-fold cross-validation on the rest, and the final model refit with it on all claims.
@@ -247,6 +288,11 @@ def fit_learned_verdict(
         shipped = with_page_rule(shipped, [(r["claim"], judged) for r, judged, h in zip(runs, evidence, held) if h],
                                  subject_stance_min)
         report["holdout_accuracy_as_shipped"] = float((shipped == y[held]).mean())
+        sources = np.array([r.get("source", "") for r, h in zip(runs, held) if h])
+        if len(set(sources)) > 1:  # a mix (train verdict --plain-claims): each part's own figure
+            report["holdout_accuracy_as_shipped_by_source"] = {
+                source: float((shipped[sources == source] == y[held][sources == source]).mean())
+                for source in sorted(set(sources))}
     final, mean, scale, _ = fit(np.ones(len(runs), dtype=bool), c)
     return LearnedVerdict(final.coef_, final.intercept_, mean, scale, list(FEATURE_NAMES), report, joint_weight,
                           subject_stance_min=subject_stance_min)

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from fever_core.cli import main as cli_main
-from fever_core.training.verdict import choose_joint_weight, fit_learned_verdict, proxy_claims, verifier_fingerprint
+from fever_core.training.verdict import (choose_joint_weight, fit_learned_verdict, plain_style_claims, proxy_claims,
+                                         verifier_fingerprint, yardstick_titles)
 from fever_core.common.types import Stance
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.verification.evidence import JudgedSentence
@@ -163,3 +164,65 @@ def test_train_verdict_command_runs_claims_end_to_end_and_saves_beside_the_verif
     capsys.readouterr()
     assert cli_main(["--data-dir", str(data_dir), *[a for a in argv if a not in ("--runs", str(runs))]]) == 2
     assert f"{old} holds these runs under an old name: rename it to verdict-{old.name[4:]}" in capsys.readouterr().err
+
+
+def test_plain_style_claims_are_written_or_generated_claims_of_pages_no_yardstick_uses(tmp_path):
+    yardstick = write_jsonl(tmp_path / "yardstick.jsonl", [
+        {"id": 1, "label": "SUPPORTS", "claim": "Oslo is in Norway.", "evidence": [[[None, None, "Oslo", 0]]]},
+        {"id": 2, "label": "NOT ENOUGH INFO", "claim": "Jaws was shot at night.",
+         "evidence": [[[None, None, None, None]]], "near": {"page_id": "Jaws_-LRB-film-RRB-", "line": 0, "text": "."}},
+    ])
+    assert yardstick_titles([yardstick]) == {"Oslo", "Jaws (film)"}
+    generated = write_jsonl(tmp_path / "heldout.jsonl", [
+        {"premise": "Bergen: Bergen is a city in Norway.", "hypothesis": "Bergen is a city in Norway.",
+         "label": "SUPPORTS", "source": "g"},
+        {"premise": "Bergen: Bergen is a city in Norway.", "hypothesis": "Bergen is a city in Sweden.",
+         "label": "REFUTES", "source": "g"},
+        {"premise": "Norway: Its capital is Bergen. Bergen: Bergen is a city in Norway.",
+         "hypothesis": "Bergen is a city in Norway.", "label": "SUPPORTS", "source": "g"},  # its chain: once
+        {"premise": "Bergen: It rains a lot.", "hypothesis": "Bergen is a city in Norway.",
+         "label": "NOT ENOUGH INFO", "source": "g"},  # true of the page: no NEI claim end to end
+        {"premise": "Oslo: Oslo is the capital of Norway.", "hypothesis": "Oslo is the capital of Norway.",
+         "label": "SUPPORTS", "source": "g"},  # a yardstick's page
+        {"premise": "Jaws (film): Jaws is a 1975 film.", "hypothesis": "Jaws is a 1975 film.",
+         "label": "SUPPORTS", "source": "g"},
+    ])
+    written = write_jsonl(tmp_path / "written.jsonl", [
+        {"id": 7, "label": "NOT ENOUGH INFO", "claim": "Bergen has a funicular.", "evidence": [[[None] * 4]],
+         "near": {"page_id": "Bergen", "line": 0, "text": "."}},
+        {"id": 8, "label": "REFUTES", "claim": "Oslo is in Denmark.", "evidence": [[[None, None, "Oslo", 0]]]},
+        {"id": 9, "label": "SUPPORTS", "claim": "Bergen is a city in Norway.", "evidence": [[[None, None, "Bergen", 0]]]},
+    ])
+    kept = plain_style_claims([generated, written], yardstick_titles([yardstick]))
+    assert [(c.claim, c.label) for c in kept] == [("Bergen is a city in Norway.", "SUPPORTS"),
+                                                   ("Bergen is a city in Sweden.", "REFUTES"),
+                                                   ("Bergen has a funicular.", "NOT ENOUGH INFO")]
+
+
+def test_train_verdict_fits_on_fever_claims_and_plain_style_claims_and_reports_each(
+    tmp_path, settings, workspace, tiny_nli_model, pages_file
+):
+    model = tmp_path / "verifier"
+    shutil.copytree(tiny_nli_model, model)
+    pairs = write_jsonl(tmp_path / "pairs.jsonl", [
+        {"premise": "Sherlock Holmes is a fictional private detective created by the author Arthur Conan Doyle .",
+         "hypothesis": f"Sherlock Holmes was created by {who}.", "label": label, "source": "t",
+         "pages": ["Sherlock_Holmes"]}
+        for who, label in [("Arthur Conan Doyle", "SUPPORTS"), ("Charles Dickens", "REFUTES"),
+                           ("a British writer", "SUPPORTS"), ("Jane Austen", "REFUTES")]])
+    nei = write_jsonl(tmp_path / "nei.jsonl", [{"id": i, "claim": c, "label": "NOT ENOUGH INFO"} for i, c in
+                                                enumerate(["Edinburgh has a famous castle.", "Jaws was filmed in winter."])])
+    generated = write_jsonl(tmp_path / "heldout.jsonl", [
+        {"premise": "Jaws (film): Jaws is a 1975 American thriller film.", "hypothesis": f"Jaws is a {year} film.",
+         "label": label, "source": "g"} for year, label in [("1975", "SUPPORTS"), ("1985", "REFUTES"),
+                                                            ("American", "SUPPORTS"), ("French", "REFUTES")]])
+    data_dir = tmp_path / "data"  # the plain-style runs go to its training/ folder
+    (data_dir / "training").mkdir(parents=True)
+    (data_dir / "corpora").symlink_to(settings.data_dir / "corpora", target_is_directory=True)
+    assert cli_main(["--data-dir", str(data_dir), "train", "verdict", "--pairs", str(pairs), "--nei-claims", str(nei), "--pages", str(pages_file),
+                     "--corpus", "fixture", "--model", str(model), "--runs", str(tmp_path / "runs.jsonl"),
+                     "--plain-claims", str(generated), "--plain-corpus", "fixture", "--plain-limit", "3"]) == 0
+    report = LearnedVerdict.load(model).report
+    assert report["n_claims"] == 6 + 3 and report["plain_claims"] == [str(generated)]
+    plain_runs = list((data_dir / "training").glob("verdict-runs-fixture-*-chains.jsonl"))
+    assert len(plain_runs) == 1 and len(plain_runs[0].read_text().splitlines()) == 3
