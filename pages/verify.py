@@ -232,8 +232,11 @@ def check_and_show(settings: Settings, ui: UiSettings) -> None:
     with st.form("check"):
         claim = st.text_area("Claim", key="claim_text", height=80,
                              placeholder="e.g. Stanley Kubrick directed 2001: A Space Odyssey.")
-        pressed = st.form_submit_button("Check", type="primary")
-    if pressed or st.session_state.pop("run_check", False):
+        # the press is kept in the session by its callback: a page redrawn at that moment (the loading note's, once
+        # the models have loaded) runs the check instead of losing the click
+        pressed = st.form_submit_button("Check", type="primary", on_click=st.session_state.__setitem__,
+                                        args=("run_check", True))
+    if st.session_state.pop("run_check", False) or pressed:
         run_check(settings, ui, claim)
     if "claim_too_long" in st.session_state:
         offer_check_a_text(f"Not checked: this text has {st.session_state['claim_too_long']:,} characters, more than "
