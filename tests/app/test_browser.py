@@ -49,7 +49,7 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
 ]
-VERDICT_WORDS = ("Supported", "Refuted", "Not enough info")
+VERDICT_WORDS = ("Supported", "Refuted", "Not enough info", "Undecided")
 WARM_CLAIMS = [
     "Fox 2000 Pictures released the film Soul Food.",
     "Sherlock Holmes was created by Arthur Conan Doyle.",
@@ -194,36 +194,41 @@ def evidence_rows(page) -> int:
 
 
 def open_from_sidebar(page, link: str, title: str) -> None:
-    """Click a page's link in the sidebar and wait until that page has been drawn.
+    """Click a page's link in the sidebar and wait until that page has been drawn (:func:`click_until_shown`)."""
+    click_until_shown(page, page.locator('[data-testid="stSidebarNavLink"]', has_text=link),
+                      page.locator("h1", has_text=title), f"{title} did not open")
+    wait_until_idle(page)
 
-    A click after which the app sits idle on the same address for a minute was lost (seen once in CI on a 2-core
-    machine, right after a check with a new verifier version): it is written to ``lost-clicks.txt`` among the test
-    artifacts, with a screenshot, and clicked once more. When the page still does not come, the test fails with
-    the address, the script's state and the end of the server's log."""
+
+def click_until_shown(page, target, shown, failure: str) -> None:
+    """Click ``target`` and wait until ``shown`` is visible.
+
+    A click after which the app sits idle on the same address for a minute was lost (seen in CI on a 2-core
+    machine: a sidebar link right after a check with a new verifier version; "Open its verdict card" of Check a text):
+    it is written to ``lost-clicks.txt`` among the test artifacts, with a screenshot, and clicked once more. When
+    ``shown`` still does not come, the test fails with ``failure``, the address, the script's state and the end of
+    the server's log."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    heading = page.locator("h1", has_text=title)
-    nav_link = page.locator('[data-testid="stSidebarNavLink"]', has_text=link)
     address = page.url
-    nav_link.click()
+    target.click()
     try:
-        heading.wait_for(timeout=60_000)
+        shown.wait_for(timeout=60_000)
     except PlaywrightTimeout:
         idle = page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').count() == 1
         if idle and page.url == address:
             shot = ARTIFACTS / f"lost-click-{int(time.time())}.png"
             page.screenshot(path=str(shot), full_page=True)
             with (ARTIFACTS / "lost-clicks.txt").open("a", encoding="utf-8") as log:
-                log.write(f"{time.ctime()}: clicking {link!r} on {address} did nothing for 60 s ({shot.name})\n")
-            nav_link.click()
+                log.write(f"{time.ctime()}: a click on {address} did nothing for 60 s ({failure}; {shot.name})\n")
+            target.click()
         try:
-            heading.wait_for(timeout=120_000)
+            shown.wait_for(timeout=120_000)
         except PlaywrightTimeout:
             state = page.locator('[data-testid="stApp"]').get_attribute("data-test-script-state")
             log_end = SERVER_LOG.read_text(errors="replace")[-3000:] if SERVER_LOG.exists() else "(no log)"
-            pytest.fail(f"{title} did not open from {address} (now {page.url}, script {state}); "
+            pytest.fail(f"{failure} from {address} (now {page.url}, script {state}); "
                         f"the server's log ends:\n{log_end}")
-    wait_until_idle(page)
 
 
 def retrieval_settings(page):
@@ -293,7 +298,7 @@ def test_the_verdict_quotes_its_deciding_sentence_highlights_it_and_links_pages_
 
 
 def test_a_close_verdict_says_it_is_uncertain(page):
-    check_claim(page, "The film Jaws is about a dolphin.")  # the bundled verifier: REFUTES 0.49 against 0.48
+    check_claim(page, "Jaws is a 1975 comedy.")  # the shipped verifier: REFUTES 0.49 against NOT ENOUGH INFO 0.36
     page.get_by_text("Uncertain: ").wait_for(timeout=10_000)
     page.screenshot(path=str(ARTIFACTS / "verify-uncertain.png"))
 
@@ -780,8 +785,8 @@ def test_a_pasted_text_gets_its_check_worthy_sentences_marked_and_each_opens_its
 
     first = page.locator('[data-testid="stExpander"]', has_text="(1) ").first
     first.locator("summary").click()
-    first.get_by_role("button", name="Open its verdict card").click()
-    page.get_by_text("Re-opened from History").wait_for(timeout=60_000)
+    click_until_shown(page, first.get_by_role("button", name="Open its verdict card"),
+                      page.get_by_text("Re-opened from History"), "the first sentence's verdict card did not open")
     page.locator("h3", has_text="Verdict:").first.wait_for(timeout=60_000)
     wait_until_idle(page)
     assert page.get_by_text("Claim: Jaws is a 1975 American thriller film directed by Steven Spielberg.").count() == 1
