@@ -38,8 +38,8 @@ def cmd_verifier(args: argparse.Namespace) -> int:
 def cmd_verdict(args: argparse.Namespace) -> int:
     from fever_core.pipeline import Checker
     from fever_core.training.joint import write_joint_minimal_pairs, write_joint_pairs
-    from fever_core.training.verdict import (collect_runs, fit_learned_verdict, plain_style_claims, proxy_claims,
-                                             verifier_fingerprint, yardstick_titles)
+    from fever_core.training.verdict import collect_runs, fit_learned_verdict, plain_style_claims, proxy_claims, \
+        yardstick_titles
     from fever_core.verification.nli import NliModel
 
     settings = settings_from(args)
@@ -65,7 +65,7 @@ def cmd_verdict(args: argparse.Namespace) -> int:
     if checker.warnings:  # a shipped verifier stands in for the one asked for: its runs would be wrong
         raise RuntimeError(" ".join(checker.warnings))
     policy = checker.verification.policy
-    runs_name = f"runs-{args.corpus}-{verifier_fingerprint(model_dir)}-chains.jsonl"  # -chains: not the runs of before
+    runs_name = _runs_name(args.corpus, model_dir)
     runs_path = args.runs or folder / f"verdict-{runs_name}"
     renamed = [] if args.runs is not None or runs_path.exists() else sorted(folder.glob(f"*-{runs_name}"))
     if renamed:  # runs made before the learned verdict had its name
@@ -88,7 +88,7 @@ def cmd_verdict(args: argparse.Namespace) -> int:
         random.Random(args.seed).shuffle(plain)
         plain = plain[: args.plain_limit] if args.plain_limit else plain
         plain_checker = Checker.open(args.plain_corpus, replace(settings, joint_verifier_model=""), progress=True)
-        plain_path = folder / f"verdict-runs-{args.plain_corpus}-{verifier_fingerprint(model_dir)}-chains.jsonl"
+        plain_path = folder / f"verdict-{_runs_name(args.plain_corpus, model_dir)}"
         wanted = {c.claim for c in plain}
         runs += [dict(run, source=args.plain_corpus) for run in collect_runs(plain_checker, plain, plain_path)
                  if run["claim"] in wanted]
@@ -101,6 +101,13 @@ def cmd_verdict(args: argparse.Namespace) -> int:
     path = learned.save(model_dir)
     print(json.dumps({"saved": str(path), **learned.report}, indent=2))
     return 0
+
+
+def _runs_name(corpus: str, model_dir: Path) -> str:
+    """The name of the verdict's runs of ``corpus`` with this verifier (``-chains``: not the runs kept before)."""
+    from fever_core.training.verdict import verifier_fingerprint
+
+    return f"runs-{corpus}-{verifier_fingerprint(model_dir)}-chains.jsonl"
 
 
 def cmd_generate_claims(args: argparse.Namespace) -> int:

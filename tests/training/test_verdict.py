@@ -25,6 +25,15 @@ def judged(score, stance, line=0, title="Page"):
     return JudgedSentence(sentence, f"{title}: Sentence {line}.", stance, True)
 
 
+SHERLOCK_PAIRS = [
+    {"premise": "Sherlock Holmes is a fictional private detective created by the author Arthur Conan Doyle .",
+     "hypothesis": f"Sherlock Holmes was created by {who}.", "label": label, "source": "t", "pages": ["Sherlock_Holmes"]}
+    for who, label in [("Arthur Conan Doyle", "SUPPORTS"), ("Charles Dickens", "REFUTES"),
+                       ("a British writer", "SUPPORTS"), ("Jane Austen", "REFUTES")]
+]
+"""Two true and two false claims about Sherlock Holmes's page, with its sentence as their FEVER evidence."""
+
+
 def synthetic_runs(n=600, seed=0):
     """Claims whose label shows only in the *second* sentence when the first is off-topic: the
     best-sentence rule can't read them, a model over all evidence can."""
@@ -95,13 +104,7 @@ def test_train_verdict_command_runs_claims_end_to_end_and_saves_beside_the_verif
 ):
     model = tmp_path / "verifier"
     shutil.copytree(tiny_nli_model, model)
-    pairs = write_jsonl(tmp_path / "pairs.jsonl", [
-        {"premise": "Sherlock Holmes is a fictional private detective created by the author Arthur Conan Doyle .",
-         "hypothesis": f"Sherlock Holmes was created by {who}.", "label": label, "source": "t",
-         "pages": ["Sherlock_Holmes"]}
-        for who, label in [("Arthur Conan Doyle", "SUPPORTS"), ("Charles Dickens", "REFUTES"),
-                           ("a British writer", "SUPPORTS"), ("Jane Austen", "REFUTES")]
-    ] + [
+    pairs = write_jsonl(tmp_path / "pairs.jsonl", SHERLOCK_PAIRS + [
         {"premise": "Jaws is a 1975 American thriller film directed by Steven Spielberg . "
                     "The film is about a giant man-eating great white shark .",
          "hypothesis": "Jaws is a film about a shark.", "label": "SUPPORTS", "source": "t", "pages": ["Jaws_-LRB-film-RRB-"]},
@@ -204,12 +207,7 @@ def test_train_verdict_fits_on_fever_claims_and_plain_style_claims_and_reports_e
 ):
     model = tmp_path / "verifier"
     shutil.copytree(tiny_nli_model, model)
-    pairs = write_jsonl(tmp_path / "pairs.jsonl", [
-        {"premise": "Sherlock Holmes is a fictional private detective created by the author Arthur Conan Doyle .",
-         "hypothesis": f"Sherlock Holmes was created by {who}.", "label": label, "source": "t",
-         "pages": ["Sherlock_Holmes"]}
-        for who, label in [("Arthur Conan Doyle", "SUPPORTS"), ("Charles Dickens", "REFUTES"),
-                           ("a British writer", "SUPPORTS"), ("Jane Austen", "REFUTES")]])
+    pairs = write_jsonl(tmp_path / "pairs.jsonl", SHERLOCK_PAIRS)
     nei = write_jsonl(tmp_path / "nei.jsonl", [{"id": i, "claim": c, "label": "NOT ENOUGH INFO"} for i, c in
                                                 enumerate(["Edinburgh has a famous castle.", "Jaws was filmed in winter."])])
     generated = write_jsonl(tmp_path / "heldout.jsonl", [
