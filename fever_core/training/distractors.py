@@ -19,6 +19,7 @@ from fever_core.common.formats import Pair, evidence_premise, evidence_sentences
 from fever_core.common.jsonl import write_jsonl
 from fever_core.common.text import content_words, fever_to_plain, page_id_to_title, premise_text
 from fever_core.common.types import NEI, SUPPORTS
+from fever_core.training.reserved import reserved_titles
 
 
 def _content_words(text: str) -> set[str]:
@@ -34,10 +35,12 @@ class PoolSentence:
 
 
 def load_embedded_pool(cache_dir: Path) -> list[PoolSentence]:
-    """Every sentence of the embedded Wikipedia summaries, cached as ``pool-embedded.jsonl`` (~30 s uncached)."""
+    """Every sentence of the embedded Wikipedia summaries but the reserved pages'
+    (:func:`~fever_core.training.reserved.reserved_titles`), cached as ``pool-embedded.jsonl`` (~30 s uncached)."""
+    reserved = reserved_titles()
     cache = Path(cache_dir) / "pool-embedded.jsonl"
     if cache.is_file():
-        return [PoolSentence(r["title"], r["text"]) for _, r in iter_records(cache)]
+        return [PoolSentence(r["title"], r["text"]) for _, r in iter_records(cache) if r["title"] not in reserved]
     from fever_core.corpus.sources.embedded import EmbeddedSummariesSource
 
     pool = [
@@ -47,7 +50,7 @@ def load_embedded_pool(cache_dir: Path) -> list[PoolSentence]:
         if len(s.text.split()) >= 4
     ]
     write_jsonl(cache, (asdict(item) for item in pool))
-    return pool
+    return [item for item in pool if item.title not in reserved]
 
 
 class DistractorIndex:

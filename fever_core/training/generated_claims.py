@@ -14,10 +14,11 @@ own mutations (Thorne et al. 2018), each summary sentence gives up to three pair
   same kind, or the complement's head noun for another page's;
 - NOT ENOUGH INFO: the core claim against another sentence of the same page that shares none of the
   complement's content words (the page is on topic; the fact is not there);
-- NOT ENOUGH INFO, subject swapped (:func:`swap_subject`): the core claim with its subject, a named entity,
-  replaced by another of the same kind, against the original sentence ("Bergen is the capital of Norway."
-  against "Oslo: Oslo is the capital of Norway."): a sentence about another entity of the same kind is not
-  support, the lesson the Oslo/Stockholm claim showed the verifier lacked.
+- subject swapped (:func:`swap_subject`): the core claim with its subject, a named entity, replaced by another of
+  the same kind, against the original sentence. Labelled by FEVER's annotation rules (issue 52): REFUTES where the
+  complement is a relation with one value (:attr:`CoreClaim.one_valued`: "Bergen is the capital of Norway." against
+  "Oslo: Oslo is the capital of Norway.": a country has one capital), else NOT ENOUGH INFO ("Bergen is a city in
+  Norway." against "Oslo is a city in Norway."): a sentence about another entity of the same kind is no support.
 
 A share of every kind is also written as a two-hop chain (:func:`chain_after_link`): the same premise read after
 a sentence of another page that names its page ("Norway: Its capital and largest city is Oslo. Oslo: Oslo is
@@ -79,6 +80,9 @@ class CoreClaim:
         head_noun: the complement's head when it is a noun (``"filmmaker"``), else ``""``.
         subject: ``(text, label)`` when the claim's subject is one whole named entity of a
             :data:`SUBJECT_KINDS` kind (what :func:`swap_subject` swaps), else ``None``.
+        one_valued: the complement is a definite description only one subject can meet (:func:`one_valued`:
+            "the capital of Norway", "the largest city", "the 44th president", "the only ..."), so a claim
+            that gives it to another subject is refuted.
     """
 
     text: str
@@ -86,6 +90,31 @@ class CoreClaim:
     entities: tuple[tuple[str, str], ...]
     head_noun: str
     subject: tuple[str, str] | None = None
+    one_valued: bool = False
+
+
+ONE_HOLDER_NOUNS = frozenset({
+    "capital", "seat", "headquarters", "director", "author", "founder", "creator", "composer", "architect",
+    "inventor", "designer", "birthplace", "successor", "predecessor",
+})
+"""Head nouns that, with "the", name a role one subject holds ("the capital of Norway", "the director of Jaws")."""
+_UNIQUE_MODIFIERS = frozenset({"only", "first", "last", "sole"})
+
+
+def one_valued(complement: Token) -> bool:
+    """Whether a complement is a definite description that one subject at most can meet (FEVER's rule for
+    relations with one value): a superlative, an ordinal, "only", "first" or "last", or "the" with a one-holder
+    role noun (:data:`ONE_HOLDER_NOUNS`). "a city in Norway" or "an American actor" are not."""
+    if complement.dep_ != "attr" or complement.pos_ not in ("NOUN", "PROPN"):
+        return False
+    modifiers = list(complement.children)
+    if not any(m.dep_ == "det" and m.lower_ == "the" for m in modifiers) and not any(
+        m.dep_ == "poss" for m in modifiers
+    ):
+        return False
+    if any(m.tag_ in ("JJS", "RBS") or m.ent_type_ == "ORDINAL" or m.lower_ in _UNIQUE_MODIFIERS for m in modifiers):
+        return True
+    return complement.lemma_.lower() in ONE_HOLDER_NOUNS
 
 
 def _kept_subtree(token: Token) -> list[Token]:
@@ -135,7 +164,7 @@ def core_claim(doc: Doc, title: str) -> CoreClaim | None:
     text = f"{subject_text} {_join(tokens)} {_join(complement_tokens)}".strip()
     text = text[0].upper() + text[1:] + "."
     head = complement.lower_ if complement.pos_ == "NOUN" and complement.dep_ == "attr" else ""
-    return CoreClaim(text, words, entities, head, subject_entity)
+    return CoreClaim(text, words, entities, head, subject_entity, one_valued(complement))
 
 
 def _in_word_hyphen(token: Token) -> bool:
@@ -334,7 +363,8 @@ def generate_pairs(
             own.append(_record(title, rng.choice(others), claim.text, NEI))
         swapped = swap_subject(claim, text, substitutes, rng)
         if swapped:
-            own.append(_record(title, text, swapped, NEI, "subject-swap"))
+            own.append(_record(title, text, swapped, *((REFUTES, "subject-swap-one-valued") if claim.one_valued
+                                                          else (NEI, "subject-swap"))))
         records.extend(own)
         claim_words.extend([claim.complement_words] * len(own))
     if chain_fraction > 0:

@@ -48,6 +48,7 @@ from fever_core.training.distractors import (
     same_page_nei_pairs,
 )
 from fever_core.common.types import LABELS, NEI
+from fever_core.training.reserved import names_reserved, reserved_titles
 
 if TYPE_CHECKING:
     import numpy as np
@@ -213,9 +214,12 @@ def build_training_pairs(
 
     Returns:
         The pairs, each input file capped at its ``max_pairs`` (generated NEI pairs count separately,
-        under their own source, capped at the same number), shuffled.
+        under their own source, capped at the same number), shuffled; none from a reserved page
+        (:mod:`~fever_core.training.reserved`: its ``pages`` or its premise's titles).
     """
-    key = _fingerprint(specs, seed=seed, nei=nei_from_evidence_fraction, corpus=str(corpus), v=4,
+    reserved = reserved_titles()
+    key = _fingerprint(specs, seed=seed, nei=nei_from_evidence_fraction, corpus=str(corpus), v=5,
+                       reserved=sorted(reserved),
                        **({"same_page": nei_same_page_fraction} if nei_same_page_fraction else {}),
                        **({"claims_pool": "evidence"} if nei_claims_pool_evidence else {}),
                        **({"plain_style": plain_style_fraction} if plain_style_fraction else {}))
@@ -241,7 +245,8 @@ def build_training_pairs(
     for spec in specs:
         kind = file_kind(spec.path)
         if kind == "pairs":
-            raw = [(record, pair) for (_, record), pair in zip(iter_records(spec.path), load_pairs(spec.path))]
+            raw = [(record, pair) for (_, record), pair in zip(iter_records(spec.path), load_pairs(spec.path))
+                   if not names_reserved(pair.premise, record.get("pages") or (), reserved)]
             pairs = balanced_subsample([pair for _, pair in raw], spec.max_pairs, rng.randrange(1 << 30))
             out.extend(pairs)
             if plain_style_fraction > 0:
@@ -285,6 +290,7 @@ def build_training_pairs(
             nei_claims = [fever_to_plain(c.claim) for c in claims if c.label == NEI]
             if nei_claims:
                 out.extend(nei_pairs(nei_claims[: spec.max_pairs], distractor_index(), f"{spec.path.stem}-retrieved"))
+    out = [pair for pair in out if not names_reserved(pair.premise, (), reserved)]
     rng.shuffle(out)
     if pool is None:
         write_pairs(cache, out)

@@ -115,3 +115,27 @@ def test_a_chained_pair_reads_its_premise_after_a_sentence_that_names_its_page_a
     assert premises == {"Norway: Its capital and largest city is Oslo. " + refutes["premise"]}, \
         "Bergen's sentence names Norway, a word of the claim"
     assert chain_after_link(nei, "Venus", {"planet"}, links, random.Random(0)) is None, "no page names Venus"
+
+
+def test_a_subject_swap_refutes_a_relation_with_one_value_and_leaves_one_with_many_not_enough_info():
+    nlp = load_spacy()
+    assert core_claim(nlp("Oslo is the capital of Norway."), "Oslo").one_valued
+    assert core_claim(nlp("Jaws is the third film directed by Steven Spielberg."), "Jaws").one_valued
+    assert core_claim(nlp("Mount Everest is the highest mountain on Earth."), "Mount Everest").one_valued
+    assert not core_claim(nlp("Oslo is a city in Norway."), "Oslo").one_valued
+    assert not core_claim(nlp("Tom Hanks is an American actor."), "Tom Hanks").one_valued
+
+    pool = [
+        PoolSentence("Oslo", "Oslo is the capital of Norway, with about 700,000 people."),
+        PoolSentence("Oslo", "The city has a population of about 700,000 people."),
+        PoolSentence("Bergen", "Bergen is a city in Norway, on its west coast."),
+        PoolSentence("Bergen", "It lies on the west coast of the country."),
+        PoolSentence("Stockholm", "Stockholm is the capital of Sweden, with about a million people."),
+        PoolSentence("Stockholm", "The city is spread across fourteen islands."),
+    ]
+    swaps = [r for r in generate_pairs(pool, seed=0, chain_fraction=0) if r["source"].startswith("embedded-generated-subject-swap")]
+    assert swaps, "the pool's subjects are places of one kind"
+    for record in swaps:
+        one_value = "is the capital of" in record["hypothesis"]
+        assert record["label"] == ("REFUTES" if one_value else "NOT ENOUGH INFO"), record
+        assert record["source"].endswith("-one-valued") == one_value
