@@ -187,12 +187,12 @@ def _check_claims(args: argparse.Namespace, claims: list[Claim], out: ResultsFil
 
 def cmd_check_text(args: argparse.Namespace) -> int:
     from fever_core.common.jsonl import write_jsonl
-    from fever_core.text_check import check_text, find_sentences, plain_text, read_text_file, sentence_claims
+    from fever_core.text_check import check_text, find_sentences, read_text_file, read_text_stream, sentence_claims
 
     # a text, a choice or an output that can't be used is refused before any model but spaCy loads
     if args.out and Path(args.out).suffix.lower() != ".jsonl":
         raise ValueError(f"Can't write sentences to {args.out}: give a .jsonl file (one sentence a line).")
-    text = plain_text(sys.stdin.read(), "The text on stdin") if args.file == "-" else read_text_file(args.file)
+    text = read_text_stream(sys.stdin.buffer) if args.file == "-" else read_text_file(args.file)
     sentences = find_sentences(text)
     chosen = range(len(sentences)) if args.all else None
     claims = sentence_claims(sentences, chosen)

@@ -26,6 +26,8 @@ from fever_core.text_check.reading import (
     markdown_to_text,
     plain_text,
     read_text_file,
+    read_text_stream,
+    read_within_limit,
     text_of_bytes,
 )
 from fever_core.text_check.worthiness import (
@@ -41,5 +43,5 @@ __all__ = [
     "MAX_TEXT_BYTES", "MAX_TEXT_SENTENCES", "SPLIT_SECONDS", "TEXT_KINDS",
     "CheckedSentence", "NothingToCheck", "TextCheck", "TextReadError", "TextSentence", "TextTooLarge",
     "check_text", "estimate_sentences", "find_sentences", "html_to_text", "markdown_to_text", "plain_text",
-    "read_text_file", "sentence_claims", "text_of_bytes", "worthy_indexes",
+    "read_text_file", "read_text_stream", "read_within_limit", "sentence_claims", "text_of_bytes", "worthy_indexes",
 ]

@@ -18,6 +18,7 @@ import html
 import re
 import time
 from pathlib import Path
+from typing import BinaryIO
 
 from fever_core.common.jsonl import decode_utf8
 from fever_core.common.text import clean_user_lines
@@ -62,7 +63,8 @@ class TextReadError(ValueError):
 
 def read_text_file(path: str | Path) -> str:
     """The plain text of a ``.txt``, ``.md`` or ``.html`` file (:func:`text_of_bytes`), refused before it is read
-    when it is over :data:`MAX_TEXT_BYTES`.
+    when it says it is over :data:`MAX_TEXT_BYTES`, and read no further than that limit whatever it says
+    (:func:`read_within_limit`).
 
     Raises:
         TextReadError: it is not such a file, or not text, too long, or holds no text.
@@ -70,10 +72,41 @@ def read_text_file(path: str | Path) -> str:
     """
     path = Path(path)
     kind_of(path.name)
-    size = path.stat().st_size
-    if size > MAX_TEXT_BYTES:
+    if path.is_file() and (size := path.stat().st_size) > MAX_TEXT_BYTES:
         raise TextReadError(_too_long(path.name, size))
-    return text_of_bytes(path.read_bytes(), path.name)
+    with path.open("rb") as stream:  # a pipe, a device or a link to one says nothing true of its size
+        return text_of_bytes(read_within_limit(stream, path.name), path.name)
+
+
+def read_within_limit(stream: BinaryIO, name: str, limit: int = MAX_TEXT_BYTES) -> bytes:
+    """At most ``limit`` bytes of a stream (a file, stdin, a pipe, a device), read in chunks of 64 KiB; one byte more
+    and it is refused, whatever the stream would go on giving (``/dev/zero`` is never read past ``limit`` + 1).
+
+    Raises:
+        TextReadError: the stream holds more than ``limit`` bytes.
+    """
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = stream.read(min(65536, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > limit:
+        raise TextReadError(f"{name} has more than {limit:,} bytes; a text to check can have {limit:,} (1 MB). "
+                            "Check it in parts, or only the part you need.")
+    return b"".join(chunks)
+
+
+def read_text_stream(stream: BinaryIO, name: str = "The text on stdin") -> str:
+    """Plain UTF-8 text from a stream (stdin, a pipe), read no further than :data:`MAX_TEXT_BYTES`
+    (:func:`read_within_limit`), as :func:`plain_text` cleans it.
+
+    Raises:
+        TextReadError: over the limit, not UTF-8, or no words in it.
+    """
+    data = read_within_limit(stream, name)
+    return plain_text(decode_utf8(data.removeprefix(b"\xef\xbb\xbf"), name, error=TextReadError), name)
 
 
 def kind_of(name: str) -> str:

@@ -213,7 +213,9 @@ def _ordinal_value(words: str) -> int | None:
     from numerizer import numerize
 
     found = _ORDINAL_NUMBER.search(numerize(words))
-    return int(found.group(1)) if found else None
+    if found is None or len(found.group(1)) > MAX_DIGITS:  # "the 10...0th": no rank anyone compares
+        return None
+    return int(found.group(1))
 
 
 _MONTHS = frozenset(calendar.month_name[1:]) | frozenset(calendar.month_abbr[1:])
@@ -227,6 +229,15 @@ _YEARS_PER = {"second": 1 / 31_557_600, "minute": 1 / 525_960, "hour": 1 / 8766,
 """Durations are compared in years, whatever unit each text writes them in."""
 _NAMED = {"PERSON", "ORG", "WORK_OF_ART", "EVENT", "FAC", "PRODUCT", "LAW", "NORP", "GPE", "LOC"}
 """Entities whose numbers are part of a name ("the Ten Thousand", "Apollo 11"), not a value."""
+
+
+MAX_VALUE = 1e100
+"""Numbers larger than this (a googol), or beyond float range ("1e400", a thousand digits), are set aside: a claim
+that writes one compares no value and never raises."""
+MAX_DIGITS = 40
+"""Numbers written with more digits than this are set aside unread (masked before parsing: quantulum3 takes seconds
+on 160 digits and minutes on a thousand), as are larger values (:data:`MAX_VALUE`)."""
+_LONG_NUMBER = re.compile(rf"\d(?:[,.]?\d){{{MAX_DIGITS},}}")
 
 
 def _calendar_date(span) -> bool:
@@ -328,6 +339,8 @@ def _quantities(text: str, doc, free, as_written: bool) -> list[NumberMention]:
         i += 1
         if any(start < b and end > a for a, b in dates + names) or not free(start, end):
             continue
+        if not math.isfinite(value) or abs(value) > MAX_VALUE:  # "1e400", a thousand digits: no value to compare
+            continue
         if unit in _YEARS_PER:
             value, unit = value * _YEARS_PER[unit], "year"
         kind = COUNT if unit == "dimensionless" else QUANTITY
@@ -347,6 +360,7 @@ def number_mentions(text: str, as_written: bool = False) -> list[NumberMention]:
             ``False`` (default, a claim's): a large one means what rounds to it ("7,000 km" is 6,500 to 7,500).
     """
     text = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in text)  # "8,848.86\xa0m": same spans
+    text = _LONG_NUMBER.sub(lambda m: "x" * len(m.group()), text)  # same spans; quantulum3 is cubic in digits
     doc = parse(text)
     found: list[NumberMention] = []
 

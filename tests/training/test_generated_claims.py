@@ -26,7 +26,7 @@ def test_the_core_claim_drops_coordinations_clauses_and_asides_and_names_a_prono
     nlp = load_spacy()
     kubrick = core_claim(nlp(KUBRICK), "Stanley Kubrick")
     assert kubrick.text == "Stanley Kubrick was an American filmmaker."
-    assert kubrick.head_noun == "filmmaker" and ("American", "NORP") in kubrick.entities
+    assert ("American", "NORP") in kubrick.entities
     assert {"american", "filmmaker"} <= kubrick.complement_words and "photographer" not in kubrick.complement_words
 
     born = core_claim(nlp("He was born in Honolulu, Hawaii."), "Barack Obama")
@@ -36,24 +36,23 @@ def test_the_core_claim_drops_coordinations_clauses_and_asides_and_names_a_prono
     assert core_claim(nlp("Rain."), "Rain") is None
 
 
-def test_a_mutation_swaps_one_fact_for_one_the_premise_does_not_hold():
+def test_a_mutation_swaps_one_entity_or_year_for_one_the_premise_does_not_hold_and_never_a_noun():
     claim = CoreClaim(
-        "Stanley Kubrick was an American filmmaker.", frozenset({"american", "filmmaker"}),
-        (("American", "NORP"),), "filmmaker",
+        "Stanley Kubrick was an American filmmaker.", frozenset({"american", "filmmaker"}), (("American", "NORP"),),
     )
-    substitutes = Substitutes({"NORP": ["American", "Japanese"]}, ["filmmaker", "painter"])
+    substitutes = Substitutes({"NORP": ["American", "Japanese"]})
     refuted = {mutate(claim, KUBRICK, substitutes, random.Random(seed)) for seed in range(10)}
-    assert refuted == {"Stanley Kubrick was a Japanese filmmaker."}, "entities first, article fixed"
+    assert refuted == {"Stanley Kubrick was a Japanese filmmaker."}, "the entity swapped, its article fixed"
 
-    nouns_only = CoreClaim("Kubrick was an American filmmaker.", frozenset({"filmmaker"}), (), "filmmaker")
-    assert mutate(nouns_only, KUBRICK, substitutes, random.Random(0)) == "Kubrick was an American painter."
-    year = CoreClaim("Jaws was released in 1975.", frozenset({"1975"}), (("1975", "DATE"),), "")
-    changed = mutate(year, "Jaws was released in 1975.", Substitutes({}, []), random.Random(0))
+    nouns_only = CoreClaim("Kubrick was an American filmmaker.", frozenset({"filmmaker"}), ())
+    assert mutate(nouns_only, KUBRICK, substitutes, random.Random(0)) is None, "a swapped head noun reads as nonsense"
+    year = CoreClaim("Jaws was released in 1975.", frozenset({"1975"}), (("1975", "DATE"),))
+    changed = mutate(year, "Jaws was released in 1975.", Substitutes({}), random.Random(0))
     assert changed != year.text and re.fullmatch(r"Jaws was released in \d{4}\.", changed)
     both = "Jaws was released in 1975 and again in 1979."
-    years = {mutate(year, both, Substitutes({}, []), random.Random(seed)) for seed in range(200)}
+    years = {mutate(year, both, Substitutes({}), random.Random(seed)) for seed in range(200)}
     assert "Jaws was released in 1979." not in years, "never a year the premise holds"
-    assert mutate(CoreClaim("It rains.", frozenset({"rains"}), (), ""), "It rains.", substitutes, random.Random(0)) is None
+    assert mutate(CoreClaim("It rains.", frozenset({"rains"}), ()), "It rains.", substitutes, random.Random(0)) is None
 
 
 def test_generated_pairs_load_as_a_pair_file_with_the_title_prefixed(tmp_path):
@@ -122,6 +121,7 @@ def test_a_subject_swap_refutes_a_relation_with_one_value_and_leaves_one_with_ma
     assert core_claim(nlp("Oslo is the capital of Norway."), "Oslo").one_valued
     assert core_claim(nlp("Jaws is the third film directed by Steven Spielberg."), "Jaws").one_valued
     assert core_claim(nlp("Mount Everest is the highest mountain on Earth."), "Mount Everest").one_valued
+    assert core_claim(nlp("Rabat is the capital city of Morocco."), "Rabat").one_valued
     assert not core_claim(nlp("Oslo is a city in Norway."), "Oslo").one_valued
     assert not core_claim(nlp("Tom Hanks is an American actor."), "Tom Hanks").one_valued
 

@@ -4,6 +4,8 @@ test_number_check.py)."""
 import math
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fever_core.verification.numbers import (
     COUNT,
@@ -70,3 +72,27 @@ def test_a_superscript_digit_is_no_year_and_no_error(text):
 
 def test_a_number_inside_a_name_is_no_value():
     assert number_mentions("The expedition of the Ten Thousand crossed Anatolia.") == []
+
+
+@pytest.mark.parametrize("text", [
+    "Oslo had 1e400 people.",                       # beyond float range
+    "Oslo had 1" + ",000" * 200 + " people.",       # 601 digits
+    "Oslo had " + "9" * 1000 + " people.",          # a thousand digits: quantulum3 alone would take minutes
+    "It is 1e400 km long.",
+    "He was the " + "1" * 5000 + "th president.",   # past Python's int() digit limit
+    "Oslo had -1e400 people.",
+])
+def test_a_number_beyond_what_can_be_compared_is_set_aside_without_an_error(text):
+    assert all(m.kind != COUNT or math.isfinite(m.low) or math.isfinite(m.high) for m in number_mentions(text))
+    assert not [m for m in number_mentions(text) if "1e400" in m.text or len(m.text) > 100]
+
+
+def test_a_number_of_forty_digits_or_fewer_is_still_read():
+    assert one("Oslo had 3,000,000 people.").low == 2_500_000
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet="0123456789,.e+-^ ", min_size=1, max_size=400))
+def test_any_number_string_a_claim_can_write_is_read_or_set_aside_without_an_exception(written):
+    for mention in number_mentions(f"Oslo had {written} people in 1900."):
+        assert mention.low <= mention.high
