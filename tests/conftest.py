@@ -76,6 +76,13 @@ def write_jsonl(path: Path, records: list[dict]) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True)
+def no_reserved_pages(monkeypatch, tmp_path_factory):
+    """The tests' made-up pages are trained on whatever ``../shared/data/reserved-pages.txt`` holds (a fixture page
+    may share a title with a reserved one): no page is reserved unless a test says so (``tests/training/test_reserved.py``)."""
+    monkeypatch.setenv("FEVER_RESERVED_PAGES", str(tmp_path_factory.getbasetemp() / "no-reserved-pages.txt"))
+
+
 @pytest.fixture(scope="session")
 def pages_file(tmp_path_factory) -> Path:
     return write_jsonl(tmp_path_factory.mktemp("corpus") / "wiki-pages.jsonl", PAGES)

@@ -38,6 +38,7 @@ import numpy as np
 from fever_core.common.formats import evidence_sentences, iter_records
 from fever_core.common.text import fever_to_plain, page_id_to_title
 from fever_core.training.runs import append_checks
+from fever_core.training.reserved import names_reserved, reserved_titles
 from fever_core.common.types import LABELS, NEI
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.verification.deciders import Decision, best_sentence_rule, page_rule
@@ -70,14 +71,16 @@ def corpus_sentence_texts(pages_file: Path) -> dict[str, set[str]]:
 
 
 def proxy_claims(pairs_file: Path, nei_claims_file: Path | None, pages_file: Path) -> list[ProxyClaim]:
-    """SUPPORTS / REFUTES claims of a pair file whose evidence is all in ``pages_file``, and the NEI
-    claims of ``nei_claims_file``, each claim once, in file order."""
+    """SUPPORTS / REFUTES claims of a pair file whose evidence is all in ``pages_file`` and on no reserved page
+    (:mod:`~fever_core.training.reserved`), and the NEI claims of ``nei_claims_file``, each claim once, in file
+    order."""
     texts = corpus_sentence_texts(pages_file)
+    reserved = reserved_titles()
     seen: set[str] = set()
     out: list[ProxyClaim] = []
     for _, record in iter_records(Path(pairs_file)):
         claim, pages = fever_to_plain(record["hypothesis"]), record.get("pages") or []
-        if claim in seen or not pages or any(p not in texts for p in pages):
+        if claim in seen or not pages or any(p not in texts for p in pages) or names_reserved("", pages, reserved):
             continue
         known = set().union(*(texts[p] for p in pages))
         if all(sentence in known for sentence in evidence_sentences(record["premise"])):
@@ -92,22 +95,25 @@ def proxy_claims(pairs_file: Path, nei_claims_file: Path | None, pages_file: Pat
     return out
 
 
-def _named_titles(record: dict) -> set[str]:
-    """The page titles a claim record names: its evidence pages and the ``near`` page of a NOT ENOUGH INFO claim."""
+def named_titles(record: dict) -> set[str]:
+    """The page titles a claim or pair record names: its evidence pages, the ``near`` page of a NOT ENOUGH INFO
+    claim, and a pair's ``page`` or ``pages``."""
     ids = [item[2] for group in record.get("evidence") or [] for item in group if len(item) > 2 and item[2]]
     ids += [record["near"]["page_id"]] if isinstance(record.get("near"), dict) else []
+    ids += [record["page"]] if isinstance(record.get("page"), str) else []
+    ids += [page for page in record.get("pages") or [] if isinstance(page, str)]
     return {page_id_to_title(page_id) for page_id in ids}
 
 
 def yardstick_titles(claim_files: Sequence[Path]) -> set[str]:
-    """The page titles claims files name (:func:`_named_titles`): the yardsticks' pages, which the verdict's
+    """The page titles claims files name (:func:`named_titles`): the yardsticks' pages, which the verdict's
     plain-style claims must leave alone."""
-    return {title for path in claim_files for _, record in iter_records(Path(path)) for title in _named_titles(record)}
+    return {title for path in claim_files for _, record in iter_records(Path(path)) for title in named_titles(record)}
 
 
 def plain_style_claims(files: Sequence[Path], exclude_titles: set[str]) -> list[ProxyClaim]:
-    """Claims written like a person's, from pages no yardstick uses (none of ``exclude_titles``), each claim once,
-    in file order. Two kinds of file:
+    """Claims written like a person's, from pages no yardstick uses (none of ``exclude_titles``) and no reserved page
+    (:func:`~fever_core.training.reserved.reserved_titles`), each claim once, in file order. Two kinds of file:
 
     - claims written by hand (``claim``, ``label``, ``evidence`` as ``benchmarks/recipes/verdict-claims/`` holds
       them): every claim whose evidence and ``near`` pages are not excluded;
@@ -116,6 +122,7 @@ def plain_style_claims(files: Sequence[Path], exclude_titles: set[str]) -> list[
       excluded page. Their NOT ENOUGH INFO pairs are left out: such a claim is true of its page (the pair's premise
       is only another sentence of it), so checked end to end it is no NOT ENOUGH INFO claim.
     """
+    exclude_titles = set(exclude_titles) | reserved_titles()
     seen: set[str] = set()
     out: list[ProxyClaim] = []
     for path in files:
@@ -125,7 +132,7 @@ def plain_style_claims(files: Sequence[Path], exclude_titles: set[str]) -> list[
                 excluded = label == NEI or any(f"{title}: " in record["premise"] for title in exclude_titles)
             else:
                 claim, label = record["claim"], record["label"]
-                excluded = bool(_named_titles(record) & exclude_titles)
+                excluded = bool(named_titles(record) & exclude_titles)
             if not excluded and claim not in seen:
                 seen.add(claim)
                 out.append(ProxyClaim(claim, label))

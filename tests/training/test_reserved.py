@@ -43,3 +43,18 @@ def test_training_pairs_and_the_distractor_pool_leave_reserved_pages_out(tmp_pat
     ])
     built = build_training_pairs([DataSpec(pairs, None)], cache_dir=tmp_path, nei_from_evidence_fraction=0.0)
     assert [p.hypothesis for p in built] == ["Oslo is the capital of Norway."]
+
+
+def test_the_verdicts_claims_leave_reserved_pages_out(tmp_path, monkeypatch):
+    from fever_core.training.verdict import plain_style_claims
+
+    listed = tmp_path / "reserved.txt"
+    listed.write_text("Mount Everest\n", encoding="utf-8")
+    monkeypatch.setenv("FEVER_RESERVED_PAGES", str(listed))
+    claims = tmp_path / "claims.jsonl"
+    write_jsonl(claims, [
+        {"id": 1, "claim": "Mount Everest is the highest mountain.", "label": "SUPPORTS",
+         "evidence": [[[None, None, "Mount_Everest", 0]]]},
+        {"id": 2, "claim": "Oslo is the capital of Norway.", "label": "SUPPORTS", "evidence": [[[None, None, "Oslo", 0]]]},
+    ])
+    assert [c.claim for c in plain_style_claims([claims], set())] == ["Oslo is the capital of Norway."]
