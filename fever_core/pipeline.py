@@ -14,6 +14,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import logging
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -42,6 +44,8 @@ PAGES_SHOWN = 10
 WARM_UP_CLAIM = "Stanley Kubrick directed 2001: A Space Odyssey."
 """The claim :meth:`Checker.warm_up` checks (any claim will do)."""
 
+log = logging.getLogger(__name__)
+
 
 class ClaimError(ValueError):
     """The claim can't be checked as typed (empty, too long...); the message says what to do."""
@@ -60,6 +64,24 @@ class ClaimTooLong(ClaimError):
                          "several statements: check one statement at a time, or check it as a text, which checks each "
                          "of its statements apart.")
         self.chars = chars
+
+
+class ClaimFailed(ClaimError):
+    """The claim met a fault of the checker (an exception no claim should cause) in one stage; the other claims of
+    the call are checked all the same. The message names the stage and the fault, for a report.
+
+    Attributes:
+        stage: ``"retrieval"`` or ``"verification"``.
+    """
+
+    def __init__(self, stage: str, fault: BaseException):
+        super().__init__(f"This claim could not be checked: the {stage} stage failed on it ({type(fault).__name__}: "
+                         f"{str(fault)[:200]}). Other claims are not affected. Try rewording it, and please report it.")
+        self.stage = stage
+
+
+_ENVIRONMENT_FAULTS = (OSError, sqlite3.Error, MemoryError)
+"""Faults of the machine or the data (a full disk, a damaged store), not of one claim: they stop the whole call."""
 
 
 @dataclass
@@ -362,24 +384,46 @@ class Checker:
                 outcomes.append(self._retrieve(claim, claim_applied))
             except ClaimError as exc:
                 outcomes.append(exc)
+            except _ENVIRONMENT_FAULTS:
+                raise
+            except Exception as exc:  # one claim's fault never fails its neighbours
+                log.exception("retrieval failed on a claim")
+                outcomes.append(ClaimFailed("retrieval", exc))
         started = time.perf_counter()
-        judged = iter(self.verification.verify_many([
-            VerificationTask(r.analysis, r.evidence, a.verdict, self.retriever, a.min_evidence_score,
-                             a.nei_threshold, a.number_check)
-            for r, a in zip(outcomes, applied) if isinstance(r, _Retrieved)
-        ]))
+        tasks = [(i, VerificationTask(r.analysis, r.evidence, a.verdict, self.retriever, a.min_evidence_score,
+                                      a.nei_threshold, a.number_check))
+                 for i, (r, a) in enumerate(zip(outcomes, applied)) if isinstance(r, _Retrieved)]
+        judged = dict(zip((i for i, _ in tasks), self._verify_each_apart_on_a_fault([task for _, task in tasks])))
         verification = round(time.perf_counter() - started, 4)
         results: list[CheckResult | ClaimError] = []
-        for r, claim_applied in zip(outcomes, applied):
+        for i, (r, claim_applied) in enumerate(zip(outcomes, applied)):
             if isinstance(r, ClaimError):
                 results.append(r)
                 continue
-            evidence, verdict = next(judged)
+            if isinstance(judged[i], ClaimError):
+                results.append(judged[i])
+                continue
+            evidence, verdict = judged[i]
             timings = {**r.timings, "verification": verification, "total": round(r.seconds + verification, 4)}
             results.append(CheckResult(r.claim, self.workspace.name, r.analysis, r.pages, r.ranked[:SENTENCES_SHOWN],
                                        evidence, verdict, timings, [*self.verification.warnings, *r.warnings],
                                        claim_applied, r.claim_vector))
         return results
+
+    def _verify_each_apart_on_a_fault(
+        self, tasks: list[VerificationTask]
+    ) -> list[tuple[list[JudgedSentence], Verdict] | ClaimFailed]:
+        """The tasks verified together; where that raises (a fault no claim should cause), each alone, so that the
+        claim at fault gets a :class:`ClaimFailed` and the others their verdicts."""
+        try:
+            return list(self.verification.verify_many(tasks))
+        except _ENVIRONMENT_FAULTS:
+            raise
+        except Exception as exc:
+            if len(tasks) == 1:
+                log.exception("verification failed on a claim")
+                return [ClaimFailed("verification", exc)]
+        return [outcome for task in tasks for outcome in self._verify_each_apart_on_a_fault([task])]
 
     def _retrieve(self, claim: str, applied: AppliedSettings) -> _Retrieved:
         """Everything :meth:`check` does before verification, with the settings it applies. Raises

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions, ClaimError, ClaimTooLong, check_claim_text
+from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions, ClaimError, ClaimFailed, ClaimTooLong, check_claim_text
 from fever_core.common.text import clean_user_text
 
 
@@ -91,3 +91,35 @@ def test_warming_up_a_local_corpus_checks_one_claim(checker, monkeypatch):
                         or check_many(self, claims, options))
     checker.warm_up("Jaws is a film.")
     assert checked == [["Jaws is a film."]]
+
+
+def test_one_claims_fault_never_fails_its_neighbours(checker, monkeypatch):
+    faulty = "Sherlock Holmes was created by Charles Dickens."
+    verify_many = checker.verification.verify_many
+
+    def verify_many_with_a_fault(tasks):
+        if any(task.claim.claim == faulty for task in tasks):
+            raise OverflowError("cannot convert float infinity to integer")
+        return verify_many(tasks)
+
+    monkeypatch.setattr(checker.verification, "verify_many", verify_many_with_a_fault)
+    claims = ["Fox 2000 Pictures released the film Soul Food.", faulty, "Jaws is a film."]
+    outcomes = checker.check_many(claims)
+    assert isinstance(outcomes[1], ClaimFailed) and outcomes[1].stage == "verification"
+    assert "OverflowError" in str(outcomes[1]) and "Other claims are not affected" in str(outcomes[1])
+    assert [o.claim for o in (outcomes[0], outcomes[2])] == [claims[0], claims[2]]
+    assert all(o.verdict.label for o in (outcomes[0], outcomes[2]))
+
+    def analyse_with_a_fault(claim, *args, **kwargs):
+        if claim == faulty:
+            raise RecursionError("deep")
+        return analyse(claim, *args, **kwargs)
+
+    import fever_core.pipeline as pipeline
+
+    analyse = pipeline.analyse_claim
+    monkeypatch.setattr(pipeline, "analyse_claim", analyse_with_a_fault)
+    monkeypatch.setattr(checker.verification, "verify_many", verify_many)
+    outcomes = checker.check_many(claims)
+    assert isinstance(outcomes[1], ClaimFailed) and outcomes[1].stage == "retrieval"
+    assert not isinstance(outcomes[0], ClaimError) and not isinstance(outcomes[2], ClaimError)
