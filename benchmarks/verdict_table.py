@@ -142,7 +142,7 @@ def run(out: Path, sample: int, cache_path: Path | None, latency: int) -> dict:
     cache = pickle.loads(cache_path.read_bytes()) if cache_path and cache_path.exists() else {}
     out.mkdir(parents=True, exist_ok=True)
     sets = {name: (_load(path), "embedded") for name, path in EMBEDDED_SETS.items()}
-    if FEVER_DEV.exists():
+    if FEVER_DEV.exists() and sample > 0:
         sets["fever-dev"] = (random.Random(1).sample(_load(FEVER_DEV), sample), "fever-dev")
     report: dict = {"sets": {}}
     checkers: dict = {}
@@ -229,7 +229,7 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run")
     p.add_argument("out", type=Path)
-    p.add_argument("--fever-dev-sample", type=int, default=600)
+    p.add_argument("--fever-dev-sample", type=int, default=600, help="fever-dev claims checked (0: fever-dev left out)")
     p.add_argument("--cache", type=Path, default=None)
     p.add_argument("--latency", type=int, default=100, help="plain claims checked one at a time (0: none)")
     for name in ("compare", "same"):
