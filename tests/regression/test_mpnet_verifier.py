@@ -15,6 +15,8 @@ if not (MODEL / "adapter_model.safetensors").is_file():
                 allow_module_level=True)
 
 OSLO = "Oslo: Oslo is the capital and most populous city of Norway."
+STOCKHOLM = ("Stockholm: Stockholm is the capital and most populous city of Sweden, as well as the largest urban area "
+             "in the Nordic countries.")
 PAIRS = [
     # premise as the pipeline writes it, claim, the label the model gives (its NEI rule)
     (OSLO, "Oslo is the capital of Norway.", SUPPORTS),
@@ -25,8 +27,12 @@ PAIRS = [
     ("Elvis Presley: Elvis Aaron Presley was an American singer and actor.", "Elvis Presley was a Canadian actor.",
      REFUTES),
     # a sentence about another subject says nothing about the claim
-    ("Stockholm: Stockholm is the capital and most populous city of Sweden, as well as the largest urban area in "
-     "the Nordic countries.", "Oslo is the capital of Norway.", NEI),
+    (STOCKHOLM, "Helsinki is the capital of Finland.", NEI),
+    (STOCKHOLM, "Bergen is the capital of Norway.", NEI),
+    # a one-valued relation given to another subject is refuted (issue 52: FEVER's rule; run 3c read it NEI 0.98)
+    ("Ottawa: Ottawa is the capital city of Canada.", "Toronto is the capital of Canada.", REFUTES),
+    ("Mount Everest: Mount Everest is the highest mountain on Earth above sea level.",
+     "Mount Everest is the highest mountain on Earth.", SUPPORTS),
     ("Tokyo: Tokyo, officially the Tokyo Metropolis, is the capital and most populous city of Japan.",
      "Elvis Presley was a Canadian actor.", NEI),
     ("Mona Lisa: The painting's novel qualities include the subject's enigmatic expression, monumentality of the "
@@ -59,6 +65,15 @@ def test_pairs_keep_their_labels(verifier):
 
 def test_an_unrelated_company_sentence_is_not_evidence_about_a_band(verifier):
     assert _labels(verifier, [ALIBABA]) == [NEI]
+
+
+def test_a_known_misreading_of_run_4_stays_pinned_until_a_model_reads_it_right(verifier):
+    """Run 4 reads Stockholm's sentence as refuting "Oslo is the capital of Norway." (0.95; run 3c: NOT ENOUGH
+    INFO), where it reads "Helsinki is the capital of Finland." and "Bergen is the capital of Norway." against it
+    rightly: a pattern it over-learned from the Oslo / Stockholm pairs (its card, "Known misreadings"). End to end
+    the claim is still supported by Oslo's own sentence (test below). A model that reads it NOT ENOUGH INFO should
+    move this pair back to PAIRS."""
+    assert _labels(verifier, [(STOCKHOLM, "Oslo is the capital of Norway.")]) == [REFUTES]
 
 
 CAPITAL_PAGES = [

@@ -17,7 +17,7 @@ MPNET = PROJECT_ROOT / "assets" / "models" / "verifier-mpnet"
 
 def test_a_sure_verdict_of_the_learned_verdict_is_trusted_more_than_an_unsure_or_undecided_one():
     calibration = VerdictPolicy.load(MPNET).calibration
-    assert calibration is not None and calibration.report["n"] == 240
+    assert calibration is not None and calibration.report["n"] == 225  # the 240 calibration claims less 15 on reserved pages
     sure = calibration.probability(0.95, "SUPPORTS", False, False)
     unsure = calibration.probability(0.55, "SUPPORTS", False, False)
     undecided = calibration.probability(0.55, "NOT ENOUGH INFO", False, True)
