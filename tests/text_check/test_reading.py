@@ -4,8 +4,11 @@ files and texts over the limit refused with a message saying what to do."""
 from __future__ import annotations
 
 import contextlib
+import io
+import os
 import random
 import re
+import threading
 import time
 from html.parser import HTMLParser
 
@@ -207,3 +210,45 @@ def test_html_over_its_tag_or_time_budget_is_refused_with_what_to_do():
         html_to_text(document, max_tags=1_000)
     with pytest.raises(TextReadError, match=r"over 0 s to read"):
         html_to_text(document, max_seconds=0.0)
+
+
+def test_a_stream_is_read_no_further_than_the_limit_plus_one_byte_whatever_it_would_give():
+    class Endless:
+        given = 0
+
+        def read(self, size):
+            self.given += size
+            return b"a" * size
+
+    endless = Endless()
+    with pytest.raises(TextReadError, match="more than 1,000 bytes"):
+        reading.read_within_limit(endless, "The text on stdin", limit=1000)
+    assert endless.given == 1001
+    assert reading.read_within_limit(io.BytesIO(b"Oslo is in Norway."), "x") == b"Oslo is in Norway."
+
+
+def test_a_link_to_a_device_or_a_pipe_is_refused_at_the_limit_not_read_whole(tmp_path):
+    link = tmp_path / "zeros.txt"
+    link.symlink_to("/dev/zero")
+    with pytest.raises(TextReadError, match="more than 1,000,000 bytes"):
+        read_text_file(link)
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with contextlib.suppress(OSError):  # the reader stops at the limit and closes its end: a broken pipe
+            fifo.write_bytes(b"x" * (MAX_TEXT_BYTES + 10))
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    with pytest.raises(TextReadError, match="more than"):
+        read_text_file(fifo)
+    writer.join(timeout=30)
+    assert not writer.is_alive()
+
+
+def test_text_on_stdin_is_read_within_the_limit_and_as_utf8():
+    assert reading.read_text_stream(io.BytesIO("Oslo is the capital of Norway.".encode())) == \
+        "Oslo is the capital of Norway."
+    with pytest.raises(TextReadError, match="not UTF-8"):
+        reading.read_text_stream(io.BytesIO(b"Oslo \xff is here."))
