@@ -220,7 +220,8 @@ def footer() -> None:
     st.caption(
         "Text from Wikipedia, CC BY-SA. Benchmark data: FEVER (Thorne et al. 2018, CC BY-SA 3.0), "
         "Fool Me Twice (Eisenschlos et al. 2021, Apache-2.0, text CC BY-SA). The default verifier was trained on "
-        "FEVER, VitaminC (Schuster et al. 2021, CC BY-SA 3.0), MultiNLI stress tests and claims generated from the "
-        "embedded pages; the small one on FEVER, SNLI (CC BY-SA 4.0), Climate-FEVER and MultiNLI stress tests: see "
-        "their model cards."
+        "FEVER, VitaminC (Schuster et al. 2021, CC BY-SA 3.0), SNLI (CC BY-SA 4.0), MultiNLI stress tests, NLI "
+        "phenomena sets (ConjNLI, counterfactual NLI, Breaking NLI, MED, HELP, ScoNe, TaxiNLI) and claims written or "
+        "generated from the embedded pages; the small one on FEVER, SNLI, Climate-FEVER and MultiNLI stress tests: "
+        "see their model cards."
     )
