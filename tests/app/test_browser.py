@@ -297,10 +297,15 @@ def test_the_verdict_quotes_its_deciding_sentence_highlights_it_and_links_pages_
     page.screenshot(path=str(ARTIFACTS / "verify.png"), full_page=True)
 
 
-def test_a_close_verdict_says_it_is_uncertain(page):
-    check_claim(page, "Jaws is a 1975 comedy.")  # the shipped verifier: REFUTES 0.49 against NOT ENOUGH INFO 0.36
-    page.get_by_text("Uncertain: ").wait_for(timeout=10_000)
+def test_a_close_verdict_says_it_is_uncertain(page, server, tiny_nli_model):
+    # A close call the test controls: the tiny, untrained verifier gives each label about a third, far from the 0.5
+    # below which a verdict is uncertain. The shipped verifier's close calls move with the CPU's arithmetic (issue 49:
+    # "Jaws is a 1975 comedy." read REFUTES 0.49 on one CPU and over 0.5 on another).
+    open_address(page, server, {"claim": "Jaws is a 1975 comedy.", "verifier_model": str(tiny_nli_model)},
+                 "Verify a claim")
+    page.get_by_text("Uncertain: ").wait_for(timeout=300_000)  # the tiny verifier's checker loads first
     page.screenshot(path=str(ARTIFACTS / "verify-uncertain.png"))
+    open_address(page, server, {}, "Verify a claim")  # a new session: the tests after it check with the shipped one
 
 
 def test_a_claim_that_can_t_be_checked_says_why_at_once(page):
