@@ -343,19 +343,56 @@ def build_model(config: TrainConfig):
         check_model_folder(init)  # a damaged verifier is not trained further
     tokenizer = AutoTokenizer.from_pretrained(init)
     if adapter_base(init) is not None:
-        return load_sequence_classifier(init, trainable=True), tokenizer
+        adapter = load_sequence_classifier(init, trainable=True)
+        if config.lora_rank <= adapter.peft_config["default"].r:
+            return adapter, tokenizer
+        return _widened(adapter, config), tokenizer
     model = load_sequence_classifier(init, num_labels=len(LABELS), id2label=ID2LABEL, label2id=LABEL2ID)
     if config.lora_rank <= 0:
         return model, tokenizer
+    return _with_lora(model, config.lora_rank, config.lora_alpha or 2 * config.lora_rank), tokenizer
+
+
+def _with_lora(model, rank: int, alpha: float):
+    """``model`` wrapped in a new rank-``rank`` LoRA adapter on its linear layers (:data:`LORA_TARGETS`, not the
+    head) and a trainable head."""
+    import torch
     from peft import LoraConfig, TaskType, get_peft_model
 
     names = {name.rsplit(".", 1)[-1] for name, module in model.named_modules()
              if isinstance(module, torch.nn.Linear) and not name.startswith("classifier")}
-    lora = LoraConfig(
-        task_type=TaskType.SEQ_CLS, r=config.lora_rank, lora_alpha=config.lora_alpha or 2 * config.lora_rank,
-        lora_dropout=0.1, target_modules=sorted(names & set(LORA_TARGETS)),
-    )
-    return get_peft_model(model, lora), tokenizer
+    lora = LoraConfig(task_type=TaskType.SEQ_CLS, r=rank, lora_alpha=alpha, lora_dropout=0.1,
+                      target_modules=sorted(names & set(LORA_TARGETS)))
+    return get_peft_model(model, lora)
+
+
+def _widened(adapter, config: TrainConfig):
+    """A rank-``config.lora_rank`` adapter that starts as ``adapter`` (a trained, lower-rank one) reads: its first
+    ranks hold the trained adapter's A and B (B rescaled to the new ``alpha / rank``), the new ranks start as LoRA
+    starts (A random, B zero, so they add nothing yet), and the head is the trained one. More capacity, same
+    answers at step 0."""
+    import torch
+
+    old = adapter.peft_config["default"]
+    old_scale = old.lora_alpha / old.r
+    alpha = config.lora_alpha or old_scale * config.lora_rank  # keeps the scale the trained adapter had
+    trained = {name: p.detach().clone() for name, p in adapter.named_parameters()
+               if "lora_" in name or "modules_to_save" in name}
+    base = adapter.unload()  # the frozen base: the trained deltas taken out, not merged
+    wide = _with_lora(base, config.lora_rank, alpha)
+    new_scale = alpha / config.lora_rank
+    with torch.no_grad():
+        for name, param in wide.named_parameters():
+            if name not in trained:
+                continue
+            if ".lora_A." in name:
+                param[: old.r] = trained[name]
+            elif ".lora_B." in name:
+                param[:, : old.r] = trained[name] * (old_scale / new_scale)
+            else:
+                param.copy_(trained[name])
+    log.info("adapter widened from rank %d to %d", old.r, config.lora_rank)
+    return wide
 
 
 def train_verifier(config: TrainConfig, on_step: Callable[[int, int], None] | None = None) -> TrainResult:

@@ -15,7 +15,13 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from fever_core.training.verifier import TrainConfig, choose_nei_threshold, plan_batches, train_verifier
+from fever_core.training.verifier import (
+    TrainConfig,
+    build_model,
+    choose_nei_threshold,
+    plan_batches,
+    train_verifier,
+)
 from fever_core.common.types import NEI
 from fever_core.verification.policy import decide
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, ModelDamaged, check_model_folder, model_files
@@ -175,3 +181,20 @@ def test_lora_run_saves_a_small_adapter_that_loads_and_resumes(tmp_path, tiny_mo
     (out / "adapter_model.safetensors").write_bytes(adapter_weights[:-64] + bytes(64))  # its last bytes damaged
     with pytest.raises(ModelDamaged, match="adapter_model.safetensors does not match the checksum"):
         NliModel.load(str(out), device="cpu")
+
+
+def test_a_trained_adapter_widened_to_a_higher_rank_reads_as_it_did(tmp_path, tiny_model, hand_file):
+    train_verifier(_config(tmp_path, tiny_model, hand_file, lora_rank=4, lr=2e-2, epochs=3))
+    narrow = tmp_path / "out"
+    wide, tokenizer = build_model(_config(tmp_path, narrow, hand_file, lora_rank=8, out=tmp_path / "wide"))
+    shapes = {tuple(p.shape) for n, p in wide.named_parameters() if ".lora_A." in n and p.requires_grad}
+    assert shapes and all(rows == 8 for rows, _ in shapes), shapes
+    assert any(p.requires_grad for n, p in wide.named_parameters() if "classifier" in n), "the head still trains"
+
+    batch = tokenizer([p for p, _, _ in HAND_PAIRS], [h for _, h, _ in HAND_PAIRS], return_tensors="pt",
+                      padding=True)
+    with torch.no_grad():
+        widened = torch.softmax(wide.eval()(**batch).logits.float(), dim=-1).numpy()
+    before = NliModel.load(str(narrow), device="cpu").predict([(p, h) for p, h, _ in HAND_PAIRS])
+    # the saved adapter is fp16, so the two readings agree to fp16's precision, not bit for bit
+    np.testing.assert_allclose(widened, before, atol=2e-2)  # the model's labels are in LABELS order, as predict's
