@@ -257,3 +257,5 @@ def show_details(checked: CheckedClaim) -> None:
         analysis.dataframe(pd.DataFrame([{"stage": k, "seconds": v} for k, v in result.timings.items()]),
                            hide_index=True, placeholder="—", column_config={"seconds": st.column_config.NumberColumn(
                                format="%.3f", help="Wall-clock seconds this stage took")})
+        analysis.caption(f"Verifier calls: {result.verdict.verifier_calls} (the evidence, the claim's parts and its "
+                         "numbers are read in one; a two-hop bridge in a second)")

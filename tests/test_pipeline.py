@@ -20,12 +20,15 @@ def test_a_check_returns_pages_scored_evidence_a_verdict_and_timings(checker):
     assert [e.trusted for e in result.evidence] == [e.sentence.score >= min_score for e in result.evidence]
     assert all(e.stance is not None for e in result.evidence if e.trusted)
     assert result.verdict.probabilities == next(e.stance for e in result.evidence if e.trusted).to_dict()
+    assert result.verdict.verifier_calls == 1  # the evidence read in one call (no learned verdict: no bridge)
 
 
 def test_results_serialise_to_json_and_a_fever_prediction(checker):
     result = checker.check("Sherlock Holmes was created by Charles Dickens.")
     data = json.loads(result.to_json())
     assert data["verdict"]["label"] == result.verdict.label and data["evidence"]
+    assert data["verdict"]["verifier_calls"] == 1
+    assert type(result).from_dict(data).verdict == result.verdict
     prediction = result.fever_prediction(7)
     assert prediction["id"] == 7 and prediction["predicted_label"] == result.verdict.label
     assert prediction["predicted_evidence"] == [[e.sentence.page_id, e.sentence.line] for e in result.evidence]

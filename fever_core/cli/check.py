@@ -58,7 +58,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         e = item.sentence
         hop = f" via {e.via.anchor!r}" if e.via else ""
         print(f"  [{e.score:.3f}] hop {e.hop}{hop}  {e.title} ({e.line}): {e.text}")
-    print("timings (s): " + ", ".join(f"{k}={v:.3f}" for k, v in result.timings.items()))
+    print("timings (s): " + ", ".join(f"{k}={v:.3f}" for k, v in result.timings.items())
+          + f"; verifier calls: {verdict.verifier_calls}")
     return 0
 
 

@@ -221,6 +221,9 @@ class VerdictOut(_Response):
                                       "each with its verdict")
     calibrated: float | None = Field(None, description="how often a verdict like this one is right (0 to 1), where "
                                      "the verifier has a calibration")
+    verifier_calls: int = Field(0, description="calls of the verifier the verdict took (each over a batch of pairs "
+                                "shared with the claims checked with it): 1, or 2 where a two-hop bridge was read after "
+                                "the evidence; 0 when nothing was read")
 
 
 class AnalysisOut(_Response):

@@ -24,6 +24,10 @@ them):
 6. **Words**: the decision becomes the :class:`~fever_core.verification.verdict.Verdict` with its reason and its
    plain why (:mod:`~fever_core.verification.explanation`).
 
+The verifier is called at most twice for a batch of claims (:attr:`~fever_core.verification.verdict.Verdict.verifier_calls`
+counts each claim's): once over every claim's evidence, its parts and its number and contrast rewritings, all known
+before anything is read; and once more over the bridges of the claims still NOT ENOUGH INFO after that, where any.
+
 The oracle mode (``one_premise``) reads every given sentence together as one premise, the way the verifier was
 trained on gold evidence groups, and the best-sentence rule decides.
 
@@ -118,6 +122,21 @@ class _Reading:
     pairs: list[tuple[str, str]]
     joined: bool
     evidence: list[JudgedSentence] | None = None
+
+    def judged_bearing(self) -> list[int]:
+        """The indexes of the sentences the verifier judges that bear on the claim, best first (known before they are
+        read: the parts and number checks read them in the same call)."""
+        return [j for j, (judged, bears) in enumerate(zip(self.trusted, self.bears)) if judged and bears]
+
+
+@dataclass
+class _Asked:
+    """What a check beyond the evidence asks the verifier of one claim: its ``trials`` (the parts; the number and
+    contrast trials), the indexes of the sentences they are read against, and the (premise, claim) ``pairs``."""
+
+    trials: tuple
+    sentences: list[int]
+    pairs: list[tuple[str, str]]
 
 
 class ClaimVerifier:
@@ -227,24 +246,37 @@ class ClaimVerifier:
         """
         readings = [self._read(task) for task in tasks]
         by_length = len(tasks) > 1
-        rows = iter(_predict(self.verifier, [pair for reading in readings for pair in reading.pairs], by_length))
+        parts = self._parts_asked(readings)
+        numbers = self._numbers_asked(readings)
+        # the first verifier call: every claim's evidence, parts and number and contrast rewritings
+        evidence_pairs = [pair for reading in readings for pair in reading.pairs]
+        part_pairs = [pair for asked in parts.values() for pair in asked.pairs]
+        number_pairs = [pair for asked in numbers.values() for pair in asked.pairs]
+        rows = _predict(self.verifier, evidence_pairs + part_pairs + number_pairs, by_length)
+        evidence_rows, part_rows, number_rows = np.split(rows, [len(evidence_pairs), len(evidence_pairs) + len(part_pairs)])
+        calls = [int(bool(reading.pairs or (i in parts and parts[i].pairs) or i in numbers))
+                 for i, reading in enumerate(readings)]
+        judged_rows = iter(evidence_rows)
         for reading in readings:
-            reading.evidence = _judged(reading, rows)
+            reading.evidence = _judged(reading, judged_rows)
         joint_pairs = {i: (joint_premise([item.titled for item in reading.evidence]), reading.task.claim.claim)
                        for i, reading in enumerate(readings)
                        if reading.decider == LEARNED and reading.evidence and self.joint_verifier is not None}
         joint_rows = dict(zip(joint_pairs, _predict(self.joint_verifier, list(joint_pairs.values()), by_length)))
         decisions = [self._decide(reading, joint_rows.get(i)) for i, reading in enumerate(readings)]
-        decisions = self._check_parts(readings, decisions, by_length)
-        decisions = self._check_bridges(readings, decisions, by_length)
-        decisions = self._check_numbers(readings, decisions, by_length)
-        return [self._conclude(reading, decision) for reading, decision in zip(readings, decisions)]
+        decisions = self._parts_decide(readings, decisions, parts, part_rows)
+        decisions, bridged = self._check_bridges(readings, decisions, by_length)  # the second call, where any
+        decisions = self._numbers_decide(readings, decisions, numbers, number_rows)
+        for i in bridged:
+            calls[i] += 1
+        return [self._conclude(reading, decision, called)
+                for reading, decision, called in zip(readings, decisions, calls)]
 
     @staticmethod
-    def _conclude(reading: _Reading, decision: Decision) -> tuple[list[JudgedSentence], Verdict]:
+    def _conclude(reading: _Reading, decision: Decision, verifier_calls: int) -> tuple[list[JudgedSentence], Verdict]:
         """The claim's verdict: ``decision`` held to its own evidence (:func:`~fever_core.verification.deciders.grounded`),
         each sentence given the reading it counted with, the verdict put in words and its probability calibrated
-        (where the policy has a calibration)."""
+        (where the policy has a calibration), with the verifier calls it took."""
         evidence = reading.evidence
         counted = counted_readings(decision, evidence, reading.policy.nei_threshold)
         decision = grounded(decision, counted, evidence)
@@ -253,7 +285,8 @@ class ClaimVerifier:
         calibration = reading.policy.calibration
         calibrated = None if calibration is None else calibration.probability(
             decision.probabilities[decision.label], decision.label, decision.decided_by != LEARNED, decision.undecided)
-        return evidence, Verdict.of(decision, *explain(decision, reading.task.claim, evidence), calibrated)
+        return evidence, Verdict.of(decision, *explain(decision, reading.task.claim, evidence), calibrated,
+                                    verifier_calls)
 
     def _read(self, task: VerificationTask) -> _Reading:
         """What the verifier reads for ``task``, under the check's policy."""
@@ -285,36 +318,44 @@ class ClaimVerifier:
                              "verdict of the verifier")
         return decision
 
-    def _check_parts(self, readings: list[_Reading], decisions: list[Decision], by_length: bool) -> list[Decision]:
-        """``decisions`` with that of each compound claim whose parts settle it replaced by the parts' decision
-        (:func:`~fever_core.verification.deciders.parts_decision`): each part (:func:`claim_parts`) is read against
-        every judged sentence that bears on the claim, all claims' parts in one batch. Only the learned verdict's
-        claims are split, under the sure-sentence rule's threshold (a verifier without one reads claims whole)."""
+    @staticmethod
+    def _parts_asked(readings: list[_Reading]) -> dict[int, _Asked]:
+        """For each compound claim (:func:`claim_parts`) the learned verdict decides under the sure-sentence rule's
+        threshold (a verifier without one reads claims whole): each part against every sentence the verifier judges
+        that bears on the claim."""
         asked = {}
         for i, reading in enumerate(readings):
             if reading.decider == LEARNED and reading.policy.sure_sentence_min is not None:
                 parts = claim_parts(reading.task.claim.claim)
-                if parts:
-                    asked[i] = parts
-        if not asked:
-            return decisions
-        read = {i: [item.judged and item.bears_on_claim for item in readings[i].evidence] for i in asked}
-        pairs = [(item.premise, part) for i, parts in asked.items() for part in parts
-                 for item, ok in zip(readings[i].evidence, read[i]) if ok]
-        rows = iter(_predict(self.verifier, pairs, by_length))
+                read = reading.judged_bearing()
+                if parts:  # read against no sentence, the parts are shown beside the verdict all the same
+                    asked[i] = _Asked(tuple(parts), read, [(reading.premises[j], part) for part in parts for j in read])
+        return asked
+
+    @staticmethod
+    def _parts_decide(readings: list[_Reading], decisions: list[Decision], asked: dict[int, _Asked],
+                      rows: np.ndarray) -> list[Decision]:
+        """``decisions`` with that of each compound claim whose parts settle it replaced by the parts' decision
+        (:func:`~fever_core.verification.deciders.parts_decision`); ``rows``: the verifier's for the parts' pairs, in
+        :meth:`_parts_asked`'s order."""
+        stances = iter(rows)
         checked = list(decisions)
         for i, parts in asked.items():
             evidence, minimum = readings[i].evidence, readings[i].policy.sure_sentence_min
-            judged = [part_of(part, [Stance.from_row(next(rows)) if ok else None for ok in read[i]], evidence, minimum)
-                      for part in parts]
+            judged = []
+            for part in parts.trials:
+                read = {j: Stance.from_row(next(stances)) for j in parts.sentences}
+                judged.append(part_of(part, [read.get(j) for j in range(len(evidence))], evidence, minimum))
             checked[i] = parts_decision(judged, decisions[i]) or decisions[i]
         return checked
 
-    def _check_bridges(self, readings: list[_Reading], decisions: list[Decision], by_length: bool) -> list[Decision]:
+    def _check_bridges(self, readings: list[_Reading], decisions: list[Decision],
+                       by_length: bool) -> tuple[list[Decision], list[int]]:
         """``decisions`` with that of each claim still NOT ENOUGH INFO that a bridge settles replaced by the bridge's
         (:func:`~fever_core.verification.deciders.bridge_decision`): each candidate's two facts
-        (:func:`~fever_core.verification.bridges.bridge_trial`) read against its chain, all claims' in one batch.
-        Only the learned verdict's claims, under the sure-sentence rule's threshold."""
+        (:func:`~fever_core.verification.bridges.bridge_trial`) read against its chain, all claims' in one batch (a
+        second verifier call: which claims need it depends on the first). Only the learned verdict's claims, under
+        the sure-sentence rule's threshold. Also returns the claims read in that call."""
         trials = {}
         for i, (reading, decision) in enumerate(zip(readings, decisions)):
             if reading.decider == LEARNED and reading.policy.sure_sentence_min is not None and decision.label == NEI:
@@ -322,7 +363,7 @@ class ClaimVerifier:
                 if candidates:
                     trials[i] = candidates
         if not trials:
-            return decisions
+            return decisions, []
         pairs = [(readings[i].evidence[c.evidence].premise, claim) for i, candidates in trials.items()
                  for c in candidates for claim in (c.linked_claim, c.described_claim)]
         rows = iter(_predict(self.verifier, pairs, by_length))
@@ -332,35 +373,42 @@ class ClaimVerifier:
             bridged = bridge_decision(candidates, [s for s, _ in stances], [s for _, s in stances],
                                       readings[i].policy.sure_sentence_min, decisions[i])
             checked[i] = bridged or decisions[i]
-        return checked
+        return checked, list(trials)
 
-    def _check_numbers(self, readings: list[_Reading], decisions: list[Decision], by_length: bool) -> list[Decision]:
-        """``decisions`` with that of each claim whose numbers, or contrast words
-        (:mod:`~fever_core.verification.contrasts`), settle it replaced by the number check's: the verifier reads every
-        claim's rewritten claims in one batch. The numbers are settled first; the contrast words where they settle
-        nothing."""
-        trials = {}
+    @staticmethod
+    def _numbers_asked(readings: list[_Reading]) -> dict[int, _Asked]:
+        """For each claim under the number check: the claim rewritten with each judged sentence's numbers
+        (:func:`~fever_core.verification.number_check.number_trial`) and contrast words
+        (:mod:`~fever_core.verification.contrasts`), each against its sentence."""
+        asked = {}
         for i, reading in enumerate(readings):
             if reading.policy.number_check:
-                sentences = number_sentences(reading.evidence)
-                texts = [reading.evidence[j].sentence.text for j in sentences]
+                sentences = number_sentences(reading.judged_bearing())
+                texts = [reading.task.evidence[j].text for j in sentences]
                 trial = number_trial(reading.task.claim, texts)
                 contrasts = contrast_trial(reading.task.claim.claim, texts)
                 if trial.candidates or contrasts:
-                    trials[i] = (trial, contrasts, sentences)
-        if not trials:
-            return decisions
-        pairs = [(readings[i].evidence[sentences[c.evidence]].premise, c.rewritten_claim)
-                 for i, (trial, contrasts, sentences) in trials.items() for c in (*trial.candidates, *contrasts)]
-        p_supports = iter(_predict(self.verifier, pairs, by_length)[:, 0])
+                    pairs = [(reading.premises[sentences[c.evidence]], c.rewritten_claim)
+                             for c in (*trial.candidates, *contrasts)]
+                    asked[i] = _Asked((trial, contrasts), sentences, pairs)
+        return asked
+
+    @staticmethod
+    def _numbers_decide(readings: list[_Reading], decisions: list[Decision], asked: dict[int, _Asked],
+                        rows: np.ndarray) -> list[Decision]:
+        """``decisions`` with that of each claim whose numbers, or contrast words, settle it replaced by the number
+        check's: the numbers are settled first; the contrast words where they settle nothing. ``rows``: the
+        verifier's for the rewritten claims, in :meth:`_numbers_asked`'s order."""
+        p_supports = iter(rows[:, 0])
         checked = list(decisions)
-        for i, (trial, contrasts, sentences) in trials.items():
+        for i, numbers in asked.items():
+            trial, contrasts = numbers.trials
             settled = settle(trial, [next(p_supports) for _ in trial.candidates])
             contrasted = settle_contrast(contrasts, [next(p_supports) for _ in contrasts])
             if settled is not None:
-                checked[i] = number_check(settled, sentences)
+                checked[i] = number_check(settled, numbers.sentences)
             elif contrasted is not None:
-                checked[i] = number_check(contrasted, sentences, CONTRAST_CHECK)
+                checked[i] = number_check(contrasted, numbers.sentences, CONTRAST_CHECK)
         return checked
 
 

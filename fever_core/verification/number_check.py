@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 from fever_core.common.types import REFUTES, SUPPORTS
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
-from fever_core.verification.evidence import JudgedSentence
 from fever_core.verification.numbers import NumberMention, number_mentions
 
 NUMBER_SENTENCES = 3
@@ -86,10 +85,10 @@ class NumberCheck:
     rewritten_claim: str = ""
 
 
-def number_sentences(evidence: Sequence[JudgedSentence]) -> list[int]:
-    """The indexes of the sentences the number check reads: the best judged ones that bear on the claim, at most
-    :data:`NUMBER_SENTENCES`."""
-    return [i for i, item in enumerate(evidence) if item.stance is not None and item.bears_on_claim][:NUMBER_SENTENCES]
+def number_sentences(judged_bearing: Sequence[int]) -> list[int]:
+    """The indexes of the sentences the number check reads: the best of those judged that bear on the claim
+    (``judged_bearing``, their indexes best first), at most :data:`NUMBER_SENTENCES`."""
+    return list(judged_bearing[:NUMBER_SENTENCES])
 
 
 def number_trial(claim: ClaimAnalysis, sentences: Sequence[str], max_candidates: int = MAX_CANDIDATES) -> NumberTrial:

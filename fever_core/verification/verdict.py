@@ -21,11 +21,15 @@ class Verdict(Decision):
             0.97)."
         calibrated: how often a verdict like this one is right, in [0, 1]
             (:class:`~fever_core.verification.calibration.Calibration`); ``None`` for a verifier without a calibration.
+        verifier_calls: how many calls of the verifier the verdict took (each over a batch of pairs, shared with the
+            claims checked with it): 1, or 2 where a two-hop bridge was read after the evidence; 0 when nothing was
+            read (or for a verdict kept before they were counted).
     """
 
     reason: str = ""
     why: str = ""
     calibrated: float | None = None
+    verifier_calls: int = 0
 
     @property
     def probability(self) -> float:
@@ -34,10 +38,11 @@ class Verdict(Decision):
         return self.probabilities[self.label] if self.calibrated is None else self.calibrated
 
     @classmethod
-    def of(cls, decision: Decision, reason: str, why: str, calibrated: float | None = None) -> Verdict:
-        """The verdict a decision makes, with its words (and its calibrated probability)."""
+    def of(cls, decision: Decision, reason: str, why: str, calibrated: float | None = None,
+           verifier_calls: int = 0) -> Verdict:
+        """The verdict a decision makes, with its words (its calibrated probability, the verifier calls it took)."""
         return cls(**{f.name: getattr(decision, f.name) for f in fields(Decision)}, reason=reason, why=why,
-                   calibrated=calibrated)
+                   calibrated=calibrated, verifier_calls=verifier_calls)
 
     @classmethod
     def from_dict(cls, data: dict) -> Verdict:
@@ -56,4 +61,5 @@ class Verdict(Decision):
             "undecided": self.undecided,
             "parts": [part.to_dict() for part in self.parts],
             "calibrated": self.calibrated,
+            "verifier_calls": self.verifier_calls,
         }

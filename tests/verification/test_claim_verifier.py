@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from fever_core.retrieval.results import EvidenceSentence, HopLink
-from fever_core.verification.claim_verifier import ClaimVerifier
+from fever_core.retrieval.claim_analysis import ClaimAnalysis
+from fever_core.verification.claim_verifier import ClaimVerifier, VerificationTask
 from fever_core.verification.evidence import chain_premise
 from fever_core.verification.features import FEATURE_NAMES
 from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
@@ -74,3 +75,72 @@ def test_the_oracle_reads_the_gold_evidence_as_one_premise_and_the_rule_decides(
     expected = model.predict([(f"{chain_premise(KRAFTWERK)} {chain_premise(DUSSELDORF)}", claim)])[0]
     assert results[0].stance.as_row() == pytest.approx(expected, abs=1e-6) and results[1].stance is None
     assert verdict.decided_by == "rule" and verdict.probabilities == results[0].stance.to_dict()
+
+
+# --- one verifier call per check (issue 49, item 2) ---------------------------------------------------------------
+
+class ScriptedVerifier:
+    """A verifier that reads each claim as the test says (by its words; NOT ENOUGH INFO 0.9 otherwise) and keeps the
+    pairs of each call."""
+
+    name = "scripted"
+
+    def __init__(self, readings: dict[str, list[float]]):
+        self.readings = readings
+        self.calls: list[list[tuple[str, str]]] = []
+
+    def predict(self, pairs, batch_size=None):
+        self.calls.append(list(pairs))
+        return np.array([self.readings.get(claim, [0.05, 0.05, 0.9]) for _, claim in pairs], dtype=np.float32)
+
+
+def scripted_policy(tmp_path) -> VerdictPolicy:
+    """A learned verdict that leaves every claim NOT ENOUGH INFO, under a sure-sentence threshold of 0.9 (so parts and
+    bridges are read)."""
+    n = len(FEATURE_NAMES)
+    verdict = LearnedVerdict(np.zeros((3, n)), np.array([0.0, 0.0, 5.0]), np.zeros(n), np.ones(n), list(FEATURE_NAMES),
+                             {}, sure_sentence_min=0.9)
+    verdict.save(tmp_path)
+    return VerdictPolicy.load(tmp_path)
+
+
+SURE = [0.97, 0.01, 0.02]
+REFUTED = [0.01, 0.97, 0.02]
+
+
+def test_the_evidence_parts_and_numbers_are_read_in_one_call(tmp_path):
+    claim = "Kraftwerk was formed in Düsseldorf in 1971 and is a German band."
+    verifier = ScriptedVerifier({"Kraftwerk was formed in Düsseldorf in 1970 and is a German band.": SURE,
+                                 "Kraftwerk is a German band.": SURE})
+    _, verdict = ClaimVerifier(verifier, scripted_policy(tmp_path)).verify(
+        claim, [KRAFTWERK, DUSSELDORF], min_evidence_score=0.0, number_check=True)
+    assert len(verifier.calls) == 1 and verdict.verifier_calls == 1
+    claims_read = {hypothesis for _, hypothesis in verifier.calls[0]}
+    assert claim in claims_read  # the evidence
+    assert {"Kraftwerk was formed in Düsseldorf in 1971.", "Kraftwerk is a German band."} <= claims_read  # its parts
+    assert "Kraftwerk was formed in Düsseldorf in 1970 and is a German band." in claims_read  # the sentence's number
+    assert verdict.label == "REFUTES" and verdict.decided_by == "number_check", verdict.reason  # 1970, not 1971
+
+
+def test_a_bridge_read_after_the_evidence_makes_a_second_call_and_no_more(tmp_path):
+    claim = "Kraftwerk was formed in the capital of a state in western Germany."
+    verifier = ScriptedVerifier({"Kraftwerk was formed in Düsseldorf.": SURE,
+                                 "Düsseldorf is the capital of a state in western Germany.": SURE})
+    _, verdict = ClaimVerifier(verifier, scripted_policy(tmp_path)).verify(
+        claim, [KRAFTWERK, DUSSELDORF], min_evidence_score=0.0, number_check=True)
+    assert len(verifier.calls) == 2 and verdict.verifier_calls == 2
+    assert ("Kraftwerk was formed in Düsseldorf." in {h for _, h in verifier.calls[1]}), verifier.calls[1]
+    assert verdict.label == "SUPPORTS" and verdict.decided_by == "bridge", verdict.reason
+
+
+def test_claims_checked_together_share_the_calls(tmp_path):
+    verifier = ScriptedVerifier({"Kraftwerk was formed in Düsseldorf.": SURE, "Kraftwerk was formed in 1970.": SURE})
+    checker = ClaimVerifier(verifier, scripted_policy(tmp_path))
+    outcomes = checker.verify_many([
+        VerificationTask(ClaimAnalysis("Kraftwerk was formed in 1970."), [KRAFTWERK], min_evidence_score=0.0),
+        VerificationTask(ClaimAnalysis("Kraftwerk was formed in the capital of a state in western Germany."),
+                         [KRAFTWERK, DUSSELDORF], min_evidence_score=0.0),
+        VerificationTask(ClaimAnalysis("Kraftwerk sold many records."), [], min_evidence_score=0.0),
+    ])
+    assert len(verifier.calls) == 2  # every claim's evidence in the first, the one bridge in the second
+    assert [verdict.verifier_calls for _, verdict in outcomes] == [1, 2, 0]
