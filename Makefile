@@ -52,6 +52,7 @@ browser:
 # Two workers, each taking whole test files (a file's fixtures are made once): on 2 cores the browser module runs
 # beside the rest.
 test: install $(RAY_STAMP) browser
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q -n 2 --dist loadfile tests
 
 benchmark-corpus: install

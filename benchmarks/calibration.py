@@ -12,6 +12,7 @@ weighted by their size).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -39,7 +40,7 @@ def reliability(pairs: list[tuple[Path, Path]]) -> dict:
 def reliability_bins(said_right: list[tuple[float, bool]]) -> list[dict]:
     """Per bin of :data:`BINS` holding a verdict: n, the mean probability said, the share right."""
     rows = []
-    for low, high in zip(BINS, BINS[1:]):
+    for low, high in itertools.pairwise(BINS):
         inside = [(p, ok) for p, ok in said_right if low <= p < high]
         if inside:
             rows.append({"bin": f"{low:.1f}-{min(high, 1.0):.1f}", "n": len(inside),

@@ -49,15 +49,15 @@ def _tally(rows: list[tuple[str, str, str]]) -> dict:
 
 def _own_words(settling: str, title: str) -> str:
     prefix = f"{title}: "
-    return settling[len(prefix):] if settling.startswith(prefix) else settling
+    return settling.removeprefix(prefix)
 
 
 def score_pairs(verifier_dir: str) -> dict:
     """The verifier alone on the settling sentences, then with the number check (see the module's docstring)."""
     from fever_core.common.text import page_id_to_title
     from fever_core.common.types import LABELS as MODEL_LABELS
-    from fever_core.verification.nli import NliModel
     from fever_core.retrieval.claim_analysis import ClaimAnalysis
+    from fever_core.verification.nli import NliModel
     from fever_core.verification.number_check import number_trial, settle
     from fever_core.verification.policy import VerdictPolicy, decide
 

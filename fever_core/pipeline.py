@@ -23,12 +23,12 @@ from typing import Any
 
 import numpy as np
 
+from fever_core.common.settings import CHECK_SETTINGS, Settings
+from fever_core.common.text import clean_user_text
 from fever_core.retrieval.claim_analysis import ClaimAnalysis, analyse_claim
 from fever_core.retrieval.registry import get_retriever
 from fever_core.retrieval.results import EvidenceSentence, PageCandidate
 from fever_core.retrieval.two_hop import merge_hops, rank_linked_pages, second_hop
-from fever_core.common.settings import CHECK_SETTINGS, Settings
-from fever_core.common.text import clean_user_text
 from fever_core.verification.claim_verifier import ClaimVerifier, VerificationTask
 from fever_core.verification.evidence import JudgedSentence
 from fever_core.verification.model_integrity import model_fingerprint
@@ -477,5 +477,14 @@ class Checker:
         )
 
 
-__all__ = ["AppliedSettings", "Checker", "CheckOptions", "CheckResult", "ClaimError", "ClaimTooLong", "JudgedSentence",
-           "check_claim_text", "settings_in_effect"]
+__all__ = [
+    "AppliedSettings",
+    "CheckOptions",
+    "CheckResult",
+    "Checker",
+    "ClaimError",
+    "ClaimTooLong",
+    "JudgedSentence",
+    "check_claim_text",
+    "settings_in_effect",
+]

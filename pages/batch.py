@@ -32,8 +32,8 @@ from pages.display import (
     wikipedia_links,
 )
 from pages.resources import (
-    checker_or_stop,
     check_in_background,
+    checker_or_stop,
     run_in_address,
     run_settings,
 )

@@ -21,7 +21,6 @@ import pandas as pd
 import streamlit as st
 
 from fever_core.evaluation import BatchJob, BatchRow
-from fever_core.workbench import EarlierCheck
 from fever_core.text_check import (
     MAX_TEXT_BYTES,
     TEXT_KINDS,
@@ -35,7 +34,7 @@ from fever_core.text_check import (
     sentence_claims,
     text_of_bytes,
 )
-from fever_core.workbench import checker_provenance
+from fever_core.workbench import EarlierCheck, checker_provenance
 from pages.display import (
     checked_before_markdown,
     claimreview_author,
@@ -46,8 +45,8 @@ from pages.display import (
     synced_widget,
 )
 from pages.resources import (
-    checker_or_stop,
     check_in_background,
+    checker_or_stop,
     run_in_address,
     run_settings,
 )

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import suppress
 from pathlib import Path
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 import streamlit as st

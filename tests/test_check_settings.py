@@ -9,9 +9,9 @@ import dataclasses
 import pytest
 
 from fever_core.cli import build_parser
+from fever_core.common.settings import CHECK_SETTINGS, Settings
 from fever_core.pipeline import CheckOptions
 from fever_core.service.schemas import CheckOptionsBody
-from fever_core.common.settings import CHECK_SETTINGS, Settings
 
 NUMBERS = [s for s in CHECK_SETTINGS if s.limits is not None]
 

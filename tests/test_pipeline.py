@@ -3,8 +3,8 @@ import re
 
 import pytest
 
-from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions, ClaimError, ClaimFailed, ClaimTooLong, check_claim_text
 from fever_core.common.text import clean_user_text
+from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions, ClaimError, ClaimFailed, ClaimTooLong, check_claim_text
 
 
 def test_a_check_returns_pages_scored_evidence_a_verdict_and_timings(checker):
@@ -118,7 +118,7 @@ def test_one_claims_fault_never_fails_its_neighbours(checker, monkeypatch):
             raise RecursionError("deep")
         return analyse(claim, *args, **kwargs)
 
-    import fever_core.pipeline as pipeline
+    from fever_core import pipeline
 
     analyse = pipeline.analyse_claim
     monkeypatch.setattr(pipeline, "analyse_claim", analyse_with_a_fault)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import re
 import tempfile
@@ -73,7 +74,7 @@ def kept_checks(data_dir: Path) -> dict:
         figures[f"{name}_pipeline_s_each"] = [round(t["total"], 3) for t in timings]
         figures[f"{name}_stage_s_mean"] = {stage: round(sum(t.get(stage, 0.0) for t in timings) / len(timings), 3)
                                            for stage in timings[0]}
-        figures[f"{name}_kept_gaps_s"] = [round(b.checked_at - a.checked_at, 3) for a, b in zip(entries, entries[1:])]
+        figures[f"{name}_kept_gaps_s"] = [round(b.checked_at - a.checked_at, 3) for a, b in itertools.pairwise(entries)]
     return figures
 
 
@@ -86,7 +87,7 @@ def main() -> None:
     claims = CLAIMS[: args.claims]
     keep: list = []
     server = playwright = browser = None
-    log = tempfile.NamedTemporaryFile("w", prefix="background-browser-", suffix=".log", delete=False)
+    log = tempfile.NamedTemporaryFile("w", prefix="background-browser-", suffix=".log", delete=False)  # noqa: SIM115 - kept open for the server, closed in finally
     try:
         port = free_port()
         url = f"http://127.0.0.1:{port}"

@@ -33,8 +33,8 @@ from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.verification.verdict import Verdict
 from fever_core.workbench.checked_before import EarlierChecks
 from fever_core.workbench.claim_vectors import encoder_key
-from fever_core.workbench.same_claim import AGREEMENT_CHECKS, THRESHOLD, same_claim
 from fever_core.workbench.history import HistoryStore
+from fever_core.workbench.same_claim import AGREEMENT_CHECKS, THRESHOLD, same_claim
 from fever_core.workspace import open_workspace
 
 HERE = Path(__file__).parent

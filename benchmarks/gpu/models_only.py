@@ -119,12 +119,12 @@ def run(inputs: dict, accelerator: str = "cuda") -> dict:
             model = NliModel.load(str(folder), device)
             row[f"{side}_dtype"] = str(next(model.model.parameters()).dtype)
             model.predict(pairs[:32])  # warm: kernels chosen, memory taken
-            probabilities[side], seconds = _timed(lambda: model.predict(pairs), device)
+            probabilities[side], seconds = _timed(lambda m=model, p=pairs: m.predict(p), device)
             row[f"{side}_s"] = seconds
             row[f"{side}_pairs_per_s"] = round(len(pairs) / max(seconds, 1e-9), 1)
             if side == "cuda":  # the pipeline's order for many claims (shortest first), by model batch size
                 ordered = sorted(pairs, key=lambda pair: len(pair[0]) + len(pair[1]))
-                row["cuda_by_length_s"] = {size: _timed(lambda: model.predict(ordered, batch_size=size), device)[1]
+                row["cuda_by_length_s"] = {size: _timed(lambda m=model, o=ordered, s=size: m.predict(o, batch_size=s), device)[1]
                                            for size in BATCH_SIZES}
         prepared = np.asarray(inputs["cpu"][name], dtype=np.float32)
         for other, theirs in (("cpu_here", probabilities["cpu"]), ("prepared_cpu", prepared)):
@@ -141,7 +141,7 @@ def run(inputs: dict, accelerator: str = "cuda") -> dict:
         body = model.model.base_model
         _mean_pooled(body, model.tokenizer, inputs["sentences"][:64], device)
         vectors[side], body_row[f"{side}_s"] = _timed(
-            lambda: _mean_pooled(body, model.tokenizer, inputs["sentences"], device), device)
+            lambda b=body, m=model, d=device: _mean_pooled(b, m.tokenizer, inputs["sentences"], d), device)
         body_row[f"{side}_sentences_per_s"] = round(len(inputs["sentences"]) / max(body_row[f"{side}_s"], 1e-9), 1)
     cosine = torch.nn.functional.cosine_similarity(vectors["cpu"], vectors["cuda"], dim=1)
     body_row["cuda_vs_cpu_min_cosine"] = round(float(cosine.min()), 5)

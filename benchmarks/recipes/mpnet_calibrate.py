@@ -39,11 +39,11 @@ def main() -> None:
 
     from fever_core.common import Settings
     from fever_core.pipeline import Checker
+    from fever_core.training.reserved import reserved_titles
+    from fever_core.training.verdict import named_titles
     from fever_core.verification.calibration import FEATURES, Calibration
     from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
     from fever_core.verification.model_integrity import record_checksums
-    from fever_core.training.reserved import reserved_titles
-    from fever_core.training.verdict import named_titles
 
     folder = Path(args.verifier)
     learned = LearnedVerdict.load(folder)

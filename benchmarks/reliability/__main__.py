@@ -40,8 +40,8 @@ from benchmarks.reliability import (
 )
 from benchmarks.reliability.common import format_table
 from fever_core.common.device import limit_cpu_threads
-from fever_core.pipeline import Checker
 from fever_core.common.settings import Settings
+from fever_core.pipeline import Checker
 
 HERE = Path(__file__).resolve().parent
 SIZES = {

@@ -19,10 +19,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from benchmarks.reliability.common import CURIE_CLAIM, Row, finite_scores
+from fever_core.common.settings import Settings
 from fever_core.corpus.build import LIVE_CORPUS
 from fever_core.corpus.sources.wikipedia_api import MAX_ANSWER_BYTES
 from fever_core.pipeline import Checker
-from fever_core.common.settings import Settings
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.workspace import open_workspace
 

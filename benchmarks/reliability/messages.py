@@ -603,9 +603,9 @@ class MessagesResult:
 
     def rows(self) -> list[Row]:
         rows = [("9 messages", "ok" if self.ok else "FAIL",
-                 f"{len(self.outcomes)} cases: {self.tracebacks} tracebacks, {self.lost_rows} batch rows lost, "
+                 (f"{len(self.outcomes)} cases: {self.tracebacks} tracebacks, {self.lost_rows} batch rows lost, "
                  f"{sum(o.formula_cells for o in self.outcomes)} formula cells, "
-                 f"{sum(bool(o.problem) for o in self.outcomes)} problems; {len(self.skipped)} skipped")]
+                 f"{sum(bool(o.problem) for o in self.outcomes)} problems; {len(self.skipped)} skipped"))]
         for o in self.outcomes:
             said = o.problem or o.happened
             rows.append((f"9 {o.case}", "FAIL" if o.problem else o.expected,

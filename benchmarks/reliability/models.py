@@ -23,11 +23,11 @@ from unittest import mock
 
 from benchmarks.reliability.common import CURIE_CLAIM, Row, finite_scores
 from fever_core.common.model_versions import ACTIVE_FILE, models_dir, use_verifier
+from fever_core.common.settings import DEFAULT_VERIFIER, FALLBACK_VERIFIER, SHIPPED_JOINT_VERIFIER, Settings
 from fever_core.pipeline import Checker
-from fever_core.common.settings import DEFAULT_VERIFIER, SHIPPED_JOINT_VERIFIER, FALLBACK_VERIFIER, Settings
 from fever_core.verification import model_integrity
-from fever_core.verification.learned import VERDICT_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
+from fever_core.verification.learned import VERDICT_FILE
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, model_files, record_checksums, weight_files
 from fever_core.verification.nli import ADAPTER_CONFIG
 from fever_core.workspace import Workspace

@@ -183,7 +183,7 @@ def _moved_cases(source: Path, name: str, template: Settings, verifier: ClaimVer
         try:
             with _user_cache(workdir / f"user-cache-{number}"):
                 opened = _open_and_check(name, settings, verifier, claim,
-                                         (lambda: read_only(data_dir)) if mounted else contextlib.nullcontext)
+                                         (lambda folder=data_dir: read_only(folder)) if mounted else contextlib.nullcontext)
         except PermissionError as exc:
             if not mounted:
                 raise

@@ -17,9 +17,9 @@ instances of one id 422. Only 127.0.0.1 is ever contacted.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
-import contextlib
 import re
 import socket
 import threading
@@ -297,11 +297,11 @@ class ServiceFloodResult:
         f, a, g = self.flood, self.abandoned, self.goodput
         rows = [
             ("8 service under a flood", "ok" if self.ok else "FAIL",
-             f"{f.connections} half-open connections (opened in {f.open_s} s, {f.still_open} still open): /health "
+             (f"{f.connections} half-open connections (opened in {f.open_s} s, {f.still_open} still open): /health "
              f"{f.health.status} in {f.health.seconds} s, /check {f.check.status} in {f.check.seconds} s "
-             f"({f.alone_s} s alone, just before)"),
-            ("", "", f"{a.clients} clients posted /check and left: {a.dropped} claims dropped, {a.checked} checked "
-             f"(with the next /check: {a.next_check.status} in {a.next_check.seconds} s, {a.alone_s} s alone)"),
+             f"({f.alone_s} s alone, just before)")),
+            ("", "", (f"{a.clients} clients posted /check and left: {a.dropped} claims dropped, {a.checked} checked "
+             f"(with the next /check: {a.next_check.status} in {a.next_check.seconds} s, {a.alone_s} s alone)")),
         ]
         if g is not None:
             rows.append(("", "", f"{g.clients} clients at once, timeout {g.timeout_s} s: {g.answered} answered, "

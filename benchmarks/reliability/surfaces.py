@@ -84,8 +84,8 @@ class SurfacesResult:
         h, c = self.history, self.check_text
         return [
             ("11 history, another session", "ok" if not any("history" in f for f in self.failures) else "FAIL",
-             f"{h.get('tried', 0)} ids tried (its keys, rows 1-50, guesses): {h.get('opened', 0)} opened, "
-             f"{h.get('listed', 0)} listed; shared one opens: {h.get('shared_opens')}"),
+             (f"{h.get('tried', 0)} ids tried (its keys, rows 1-50, guesses): {h.get('opened', 0)} opened, "
+             f"{h.get('listed', 0)} listed; shared one opens: {h.get('shared_opens')}")),
             ("11 HTML pages", "ok" if not any("HTML" in f for f in self.failures) else "FAIL",
              "; ".join(f"{name} {seconds:.2f} s" for name, seconds in self.html_s.items())),
             ("11 /check-text limits", "ok" if not any("check-text" in f for f in self.failures) else "FAIL",
@@ -210,7 +210,7 @@ def claimreview(checker: Checker, corpus: str, result: SurfacesResult) -> None:
     scripts = {"download and file": scripts_when_embedded(to_jsonld(document))}
     refused = []
     with serving(checker, corpus, ServiceConfig(api_key="")) as port:
-        _, answer, text, _ = _post(port, "/claimreview", {"claim": BREAKOUT})
+        _, _answer, text, _ = _post(port, "/claimreview", {"claim": BREAKOUT})
         scripts["POST /claimreview"] = scripts_when_embedded(text)
         for url in ('https://example.org/"><script>alert(1)</script>', "https://example.org/<b>"):
             refused.append(_post(port, "/claimreview", {"claim": BREAKOUT, "url": url})[0] == 422)

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
-from fever_core.corpus.sources.embedded import EmbeddedSummariesSource
 from fever_core.common.device import limit_cpu_threads
 from fever_core.common.jsonl import read_jsonl
-from fever_core.retrieval.encoder import encode, load_encoder
 from fever_core.common.settings import SHARED_DATA_DIR, Settings
 from fever_core.common.text import premise_text
+from fever_core.corpus.sources.embedded import EmbeddedSummariesSource
+from fever_core.retrieval.encoder import encode, load_encoder
 
 
 def main() -> None:

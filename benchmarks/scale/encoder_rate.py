@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 
 from fever_core.common.jsonl import read_jsonl
-from fever_core.retrieval.encoder import encode, encoder_cache_dir, load_encoder
 from fever_core.common.settings import SHARED_DATA_DIR, Settings
 from fever_core.common.text import premise_text
+from fever_core.retrieval.encoder import encode, encoder_cache_dir, load_encoder
 from fever_core.workspace import open_workspace
 
 
@@ -71,7 +71,7 @@ def main() -> None:
     workers = [int(n) for n in args.ray_workers.split(",") if n]
     if workers:
         try:
-            import ray  # noqa: F401
+            import ray
         except ImportError:
             report["ray"] = "not installed"
             workers = []
@@ -81,7 +81,7 @@ def main() -> None:
         connect(cpus=count)
         embedder = RayEmbedder(settings.encoder_model, "cpu", encoder_cache_dir(settings.data_dir), workers=count)
         list(embedder.map([texts[:64]] * count, args.ray_precision))  # every worker loaded and warm
-        rate, vectors = _rate(lambda chunks: embedder.map(chunks, args.ray_precision), texts, chunk=1024)
+        rate, vectors = _rate(lambda chunks, e=embedder: e.map(chunks, args.ray_precision), texts, chunk=1024)
         embedder.close()
         import ray
 

@@ -18,10 +18,10 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from fever_core.corpus.sources.embedded import EmbeddedSummariesSource
 from fever_core.common.jsonl import read_jsonl
 from fever_core.common.settings import SHARED_DATA_DIR
 from fever_core.common.text import title_to_page_id
+from fever_core.corpus.sources.embedded import EmbeddedSummariesSource
 
 SENTENCE_END = re.compile(r"(?<= \.) (?=[A-Z0-9`\"'])")
 """Where FEVER-tokenised evidence joined with spaces may be cut back into sentences."""

@@ -33,8 +33,8 @@ from server import ROOT, free_port, start_server, stop_server
 
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.reliability.common import CURIE_CLAIM, rss_mb  # noqa: E402
-from benchmarks.reliability.service_flood import MAX_CONNECTIONS, abandon, flood  # noqa: E402
+from benchmarks.reliability.common import CURIE_CLAIM, rss_mb
+from benchmarks.reliability.service_flood import MAX_CONNECTIONS, abandon, flood
 
 MAX_OVERLOAD_CLIENTS = 64
 MAX_OVERLOAD_S = 300.0

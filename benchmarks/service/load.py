@@ -32,8 +32,8 @@ from server import ROOT, free_port, start_server, stop_server
 
 sys.path.insert(0, str(ROOT))
 
-from fever_core.common.formats import load_claims  # noqa: E402
-from fever_core.common.settings import HAND_CLAIMS, SHARED_DATA_DIR  # noqa: E402
+from fever_core.common.formats import load_claims
+from fever_core.common.settings import HAND_CLAIMS, SHARED_DATA_DIR
 
 WARM_UP_S = 5.0
 

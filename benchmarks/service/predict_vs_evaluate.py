@@ -22,12 +22,12 @@ from server import ROOT, free_port, start_server, stop_server
 
 sys.path.insert(0, str(ROOT))
 
-from fever_core.common.device import limit_cpu_threads  # noqa: E402
-from fever_core.evaluation.run import evaluate  # noqa: E402
-from fever_core.evaluation.scorer import fever_score  # noqa: E402
-from fever_core.common.formats import load_claims  # noqa: E402
-from fever_core.pipeline import Checker  # noqa: E402
-from fever_core.common.settings import SHARED_DATA_DIR, Settings  # noqa: E402
+from fever_core.common.device import limit_cpu_threads
+from fever_core.common.formats import load_claims
+from fever_core.common.settings import SHARED_DATA_DIR, Settings
+from fever_core.evaluation.run import evaluate
+from fever_core.evaluation.scorer import fever_score
+from fever_core.pipeline import Checker
 
 
 def main() -> int:

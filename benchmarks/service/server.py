@@ -26,7 +26,7 @@ def start_server(corpus: str, port: int, extra: list[str] | None = None, ready_w
     """Start the service on ``corpus`` at 127.0.0.1:``port`` (its log in a temporary file) and wait for /health."""
     command = [sys.executable, "-m", "fever_core", "serve", "--corpus", corpus, "--port", str(port), *(extra or [])]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
-    log = tempfile.NamedTemporaryFile("w+", prefix="fever-serve-", suffix=".log", delete=False)
+    log = tempfile.NamedTemporaryFile("w+", prefix="fever-serve-", suffix=".log", delete=False)  # noqa: SIM115 - the server writes it while it runs
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log, text=True)
     deadline = time.monotonic() + ready_within_s
     while time.monotonic() < deadline:

@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from fever_core.common.settings import Settings
-from fever_core.corpus.store import CorpusStore
 from fever_core.corpus.build import STORE_FILE
+from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.encoder import ONNX_FILE, OnnxEncoder, encode, encoder_cache_dir, int8_export, load_encoder
 from fever_core.retrieval.shipped_vectors import ShippedVectors, store_texts
 

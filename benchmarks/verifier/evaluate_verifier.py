@@ -19,8 +19,8 @@ from pathlib import Path
 
 import torch
 
-from fever_core.evaluation.pairs import evaluate_pairs
 from fever_core.common.formats import Pair, load_pairs
+from fever_core.evaluation.pairs import evaluate_pairs
 from fever_core.training.augmentation import without_asides
 from fever_core.training.verifier import load_eval_sets
 from fever_core.verification.nli import NliModel

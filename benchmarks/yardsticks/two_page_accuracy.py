@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import sys
 
-from fever_core.evaluation.scorer import gold_groups
 from fever_core.common.formats import load_claims
 from fever_core.common.types import NEI
+from fever_core.evaluation.scorer import gold_groups
 
 
 def main(claims_file: str, predictions_file: str) -> dict:

@@ -1,8 +1,15 @@
-import sys, os, pickle, re
+import os
+import pickle
+import sys
+
 sys.path.insert(0, "/work/runs/exp"); sys.path.insert(0, os.getcwd())
-from harness import checker, tasks_of, save_memos
+from pathlib import Path
+
+from harness import checker, save_memos, tasks_of
+
 from fever_core.common.nlp import parse
 from fever_core.common.text import content_words
+
 c = checker()
 v = c.verification
 
@@ -35,7 +42,7 @@ def trial(claim, ev):
     return out
 
 for name in sys.argv[1:]:
-    retrieved = pickle.loads(open(f"/work/runs/exp/{name}.retrieved.pkl", "rb").read())
+    retrieved = pickle.loads(Path(f"/work/runs/exp/{name}.retrieved.pkl").read_bytes())
     outs = v.verify_many(tasks_of(c, retrieved))
     fix = brk = 0
     for (cl, r), (ev, verdict) in zip(retrieved, outs):

@@ -46,8 +46,8 @@ from experiments.verdict_features.verdict_features import (
     labels_of,
     per_sentence,
 )
-from fever_core.training.aggregator import HOLDOUT, choose_joint_weight, in_holdout
 from fever_core.common.types import LABELS
+from fever_core.training.aggregator import HOLDOUT, choose_joint_weight, in_holdout
 from fever_core.verification.aggregator import EvidenceView, claim_features, mix
 
 K, BATCH_CLAIMS, LR, MAX_LENGTH, SEED = 5, 8, 2e-5, 128, 13

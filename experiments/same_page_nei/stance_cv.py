@@ -44,8 +44,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from fever_core.common.settings import Settings
-from fever_core.training.aggregator import ProxyClaim, collect_runs, verifier_fingerprint
 from fever_core.common.types import LABELS
+from fever_core.training.aggregator import ProxyClaim, collect_runs, verifier_fingerprint
 from fever_core.verification.aggregator import (
     JOINT_EVIDENCE_K,
     EvidenceView,

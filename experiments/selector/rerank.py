@@ -19,11 +19,11 @@ import time
 
 import numpy as np
 
-from fever_core.evaluation.run import evaluate
 from fever_core.common.formats import load_claims
-from fever_core.pipeline import Checker, CheckOptions
 from fever_core.common.settings import Settings
 from fever_core.common.types import LABELS
+from fever_core.evaluation.run import evaluate
+from fever_core.pipeline import Checker, CheckOptions
 from fever_core.verification.nli import NliModel
 
 

@@ -94,22 +94,20 @@ def tasks_of(c, retrieved):
 
 
 def score(c, name, verbose=False):
-    from fever_core.verification.policy import stance_label
     retrieved = pickle.loads((HERE / f"{name}.retrieved.pkl").read_bytes())
     t = time.time()
     outcomes = c.verification.verify_many(tasks_of(c, retrieved))
     secs = time.time() - t
     rows = []
-    contradictions = nodecider = 0
+    nodecider = 0
     for (claim, r), (evidence, verdict) in zip(retrieved, outcomes):
         gold, pred = claim["label"], verdict.label
         kind = claim.get("kind", "single")
         if claim.get("hops") == 2:
             kind = "two-hop"
         rows.append((kind, gold, pred, verdict, claim, evidence))
-        if pred != "NOT ENOUGH INFO":
-            if not verdict.deciding_evidence:
-                nodecider += 1
+        if pred != "NOT ENOUGH INFO" and not verdict.deciding_evidence:
+            nodecider += 1
     by = defaultdict(Counter)
     for kind, gold, pred, *_ in rows:
         for group in (kind if kind in ("two-hop", "compound") else gold, "all"):

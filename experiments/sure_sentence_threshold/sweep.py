@@ -1,12 +1,17 @@
-import pickle, sys
+import pickle
+import sys
 from collections import Counter, defaultdict
+
 sys.path.insert(0, "/work/main")
-from fever_core.verification.features import joint_premise
 from fever_core.common.text import premise_text
+from fever_core.verification.features import joint_premise
+
 L = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
 import os
-base = pickle.load(open(os.environ.get("ROWS", "/work/runs/exp/rows-wt-base.pkl"), "rb"))
-joint = pickle.load(open("/work/runs/exp/nli-cache.joint.pkl", "rb"))
+from pathlib import Path
+
+base = pickle.loads(Path(os.environ.get("ROWS", "/work/runs/exp/rows-wt-base.pkl")).read_bytes())
+joint = pickle.loads(Path("/work/runs/exp/nli-cache.joint.pkl").read_bytes())
 
 def jrow(claim, ev):
     prem = joint_premise([premise_text(e["title"], e["text"]) for e in ev])

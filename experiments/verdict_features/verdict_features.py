@@ -40,6 +40,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
 from fever_core.common.settings import Settings
 from fever_core.common.text import fever_to_plain
+from fever_core.common.types import LABELS
 from fever_core.training.aggregator import (
     HOLDOUT,
     ProxyClaim,
@@ -49,7 +50,6 @@ from fever_core.training.aggregator import (
     verifier_fingerprint,
 )
 from fever_core.training.pairs import in_dev_split
-from fever_core.common.types import LABELS
 from fever_core.verification.aggregator import EvidenceView, LearnedAggregator, claim_features, joint_premise, mix
 from fever_core.verification.nli import NliModel
 

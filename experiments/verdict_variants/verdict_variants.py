@@ -38,10 +38,10 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
 from experiments.same_page_nei.stance_cv import CACHE, JOINT, accuracy, dev_runs, feature_matrix, joint_probabilities
-from fever_core.retrieval.encoder import encode, load_encoder
 from fever_core.common.settings import Settings
-from fever_core.training.aggregator import HOLDOUT, in_holdout, verifier_fingerprint
 from fever_core.common.types import LABELS
+from fever_core.retrieval.encoder import encode, load_encoder
+from fever_core.training.aggregator import HOLDOUT, in_holdout, verifier_fingerprint
 
 VERIFIER = Path("assets/models/verifier")
 WEIGHTS = np.round(np.arange(0.0, 1.0001, 0.05), 2)

@@ -214,8 +214,8 @@ def cmd_check_text(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from fever_core.evaluation.run import evaluate
     from fever_core.common.formats import load_claims
+    from fever_core.evaluation.run import evaluate
 
     claims = load_claims(args.claims, args.limit, args.sample, args.seed)
     checker = open_checker(args)
@@ -228,8 +228,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate_pairs(args: argparse.Namespace) -> int:
-    from fever_core.evaluation.pairs import evaluate_pairs
     from fever_core.common.formats import load_pairs
+    from fever_core.evaluation.pairs import evaluate_pairs
     from fever_core.verification.nli import NliModel
     from fever_core.verification.policy import VerdictPolicy
 

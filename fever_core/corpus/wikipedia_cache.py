@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
-from fever_core.corpus.sources.wikipedia_api import LiveWikipediaSource
-from fever_core.corpus.store import CorpusStore
 from fever_core.common.text import title_to_page_id
 from fever_core.common.types import Page
+from fever_core.corpus.sources.wikipedia_api import LiveWikipediaSource
+from fever_core.corpus.store import CorpusStore
 
 _SEARCH = "wikipedia.search"
 _TITLE = "wikipedia.title"

@@ -7,8 +7,8 @@ Ray is an optional extra (``pip install -r requirements-ray.txt``); without it t
 
 from __future__ import annotations
 
-from fever_core.distributed.cluster import RayUnavailable, connect, require_ray
 from fever_core.distributed.batch import check_batch_on_ray
+from fever_core.distributed.cluster import RayUnavailable, connect, require_ray
 from fever_core.distributed.embedding import RayEmbedder
 
 __all__ = ["RayEmbedder", "RayUnavailable", "check_batch_on_ray", "connect", "require_ray"]

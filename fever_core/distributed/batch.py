@@ -5,12 +5,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
+from fever_core.common.formats import Claim
+from fever_core.common.settings import Settings
 from fever_core.corpus.build import LIVE_CORPUS
 from fever_core.distributed.cluster import LOCAL, connect, ordered_map, worker_count
 from fever_core.evaluation.runner import BatchReport, BatchRow, check_claim
-from fever_core.common.formats import Claim
 from fever_core.pipeline import CheckOptions
-from fever_core.common.settings import Settings
 
 SLICE = 8
 """Claims sent to a worker at a time: small enough to share the work out evenly at the end."""

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
+from fever_core.common.settings import Settings
 from fever_core.retrieval.dense import DenseSentenceIndex
 from fever_core.retrieval.dense_plan import IVFDATA_FILE, IndexPlan, build_compressed, open_index
-from fever_core.common.settings import Settings
 from fever_core.workspace import open_workspace
 
 COMPARED_KINDS = ("ivf-sq8", "ivf-pq")

@@ -14,7 +14,7 @@ import logging
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Self, TextIO
 
 from fever_core.common.formats import Claim
 from fever_core.evaluation.runner import BatchRow
@@ -242,7 +242,7 @@ class ResultsFile:
     def close(self) -> None:
         self._file.close()
 
-    def __enter__(self) -> ResultsFile:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

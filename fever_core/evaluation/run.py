@@ -16,11 +16,12 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from fever_core.common.formats import Claim
+from fever_core.common.types import LABELS, NEI
 from fever_core.evaluation.runner import BatchReport, BatchRow, run_batch
 from fever_core.evaluation.scorer import FeverScores, fever_score, gold_groups, is_strictly_correct
-from fever_core.common.formats import Claim
 from fever_core.pipeline import Checker, CheckOptions
-from fever_core.common.types import LABELS, NEI
+
 
 def _complete(groups: list[list[list]], found: set) -> bool:
     return any(group and all(tuple(pair) in found for pair in group) for group in groups)
@@ -136,9 +137,8 @@ def evaluate(
     if predictions_path:
         Path(predictions_path).parent.mkdir(parents=True, exist_ok=True)
         with open(predictions_path, "w", encoding="utf-8") as fh:
-            for row in batch.rows:  # with the verdict's probability (calibration)
-                fh.write(json.dumps({**row.fever_prediction(), "probability": row.confidence}, ensure_ascii=False)
-                         + "\n")
+            fh.writelines(json.dumps({**row.fever_prediction(), "probability": row.confidence}, ensure_ascii=False)
+                         + "\n" for row in batch.rows)
     return score_batch(batch, checker, claims_file, options, oracle)
 
 

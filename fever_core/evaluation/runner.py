@@ -159,7 +159,7 @@ def check_claim(checker: Checker, claim: Claim, options: CheckOptions | None = N
         return BatchRow(claim, checker.check(claim.claim, options))
     except ClaimError as exc:
         return BatchRow(claim, None, str(exc))
-    except Exception as exc:  # noqa: BLE001 - one claim's failure must not cost the batch its finished rows
+    except Exception as exc:  # one claim's failure must not cost the batch its finished rows
         log.debug("Claim %s of the batch could not be checked.", claim.id, exc_info=True)
         return BatchRow(claim, None, f"{type(exc).__name__}: {exc}")
 

@@ -75,9 +75,7 @@ def analyse_claim(claim: str) -> ClaimAnalysis:
             chunks.append(doc[tokens[0].i:tokens[-1].i + 1].text)
     capitalised, run = [], []
     for token in doc:
-        if token.text[:1].isupper() or (token.text[:1].isdigit() and run):
-            run.append(token)
-        elif run and token.lower_ in _CONNECTORS:
+        if token.text[:1].isupper() or (token.text[:1].isdigit() and run) or run and token.lower_ in _CONNECTORS:
             run.append(token)
         else:
             if run:

@@ -35,6 +35,8 @@ import numpy as np
 from tqdm import tqdm
 
 from fever_core.common.checksums import file_checksum
+from fever_core.common.settings import Settings
+from fever_core.common.text import premise_text
 from fever_core.corpus.store import CorpusStore, reporting_disk_full
 from fever_core.retrieval.dense_plan import IVFDATA_FILE, IndexPlan, build_compressed, open_index
 from fever_core.retrieval.encoder import (
@@ -47,8 +49,6 @@ from fever_core.retrieval.encoder import (
     resolve_precision,
 )
 from fever_core.retrieval.shipped_vectors import ShippedVectors, store_texts, texts_checksum
-from fever_core.common.settings import Settings
-from fever_core.common.text import premise_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -498,7 +498,7 @@ class DenseSentenceIndex:
         if index.ntotal != len(ids):
             raise RuntimeError(f"The dense index built in {folder} has {index.ntotal:,} vectors for {len(ids):,} "
                                "sentences: not written.")
-        meta = {**meta, "sentences": int(len(ids)), "dim": int(dim),
+        meta = {**meta, "sentences": len(ids), "dim": int(dim),
                 "build_seconds": round(time.perf_counter() - started, 1)}
         _write_index(folder, index, ids, _text_keys(store), meta)
         shutil.rmtree(partial, ignore_errors=True)

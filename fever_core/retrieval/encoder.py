@@ -28,9 +28,9 @@ import json
 import logging
 import os
 import shutil
-from contextlib import contextmanager, suppress
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path

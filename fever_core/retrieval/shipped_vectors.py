@@ -25,7 +25,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
-
 from tqdm import tqdm
 
 from fever_core.common.checksums import file_checksum
@@ -146,7 +145,7 @@ def write_shipped(folder: Path, corpus: str, vectors: np.ndarray, texts: str, id
     tmp = folder / f".{corpus}.tmp.npz"
     np.savez_compressed(tmp, codes=codes, scales=scales)
     os.replace(tmp, folder / f"{corpus}.npz")
-    shipped = ShippedVectors(corpus, int(len(codes)), int(codes.shape[1]), DTYPE, texts, identity.name,
+    shipped = ShippedVectors(corpus, len(codes), int(codes.shape[1]), DTYPE, texts, identity.name,
                              identity.checksum, precision, EXPORT_VERSION, f"{corpus}.npz",
                              file_checksum(folder / f"{corpus}.npz"))
     tmp = folder / f".{corpus}.tmp.json"

@@ -13,9 +13,9 @@ import difflib
 from dataclasses import dataclass
 
 from fever_core.common.names import base_title
+from fever_core.common.text import TITLE_STOP_WORDS, normalise_title_key
 from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
-from fever_core.common.text import TITLE_STOP_WORDS, normalise_title_key
 
 MAX_NGRAM = 10
 

@@ -274,7 +274,7 @@ class MicroBatcher(Generic[Item, Outcome]):
     def _call_on_idle(self) -> None:
         try:
             self.on_idle()  # type: ignore[misc]
-        except Exception:  # noqa: BLE001 - housekeeping must not stop the worker
+        except Exception:  # housekeeping must not stop the worker
             log.exception("The batcher's on_idle failed.")
 
     def _process(self, batch: list[_Entry[Item]]) -> None:

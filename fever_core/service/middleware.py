@@ -113,7 +113,7 @@ class GuardBody:
                 raise StarletteHTTPException(413)
             try:
                 message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise StarletteHTTPException(408, headers={"Connection": "close"}) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))

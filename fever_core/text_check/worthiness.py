@@ -56,8 +56,7 @@ NAMED_ENTITIES = frozenset({"PERSON", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EV
 """spaCy's entity labels of named things (not ``NORP``: "American", "Democrats" name no one in particular)."""
 COUNTED_ENTITIES = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "CARDINAL"})
 """spaCy's entity labels of numbers, amounts and dates (not ``ORDINAL``: "the second point", "number two")."""
-COUNTING_WORDS = frozenset("""hundreds thousands millions billions trillions dozens half twice double doubled triple
-    tripled quadrupled halved percent""".split())
+COUNTING_WORDS = frozenset(["hundreds", "thousands", "millions", "billions", "trillions", "dozens", "half", "twice", "double", "doubled", "triple", "tripled", "quadrupled", "halved", "percent"])
 """Words that give an amount without a digit ("millions of jobs", "prices doubled")."""
 BELIEF_VERBS = frozenset({"think", "believe", "feel", "guess", "suppose", "reckon", "doubt", "suspect", "bet",
                           "imagine", "wonder"})
@@ -76,16 +75,9 @@ MODAL_REASONS = {
 can cut bills by 30%" is checked, "We can create jobs" is not)."""
 FUTURE_MODALS = frozenset({"will", "shall", "'ll", "wo"})
 EVALUATIVE_WORDS = {
-    "ADJ": frozenset("""amazing awesome awful bad beautiful best better brave brilliant clever crazy dangerous
-        delicious disappointing disastrous disgraceful disgusting dreadful dumb embarrassing excellent extraordinary
-        fabulous fair fantastic fine foolish glorious good gorgeous great greatest horrible horrific important
-        impressive incredible insane lovely magical magnificent marvellous marvelous misguided nice outrageous pathetic
-        perfect pointless poor remarkable ridiculous right sad scandalous shameful shocking silly splendid stunning
-        stupid superb terrible terrific tragic ugly unfair unacceptable useless wonderful worse worst wrong""".split()),
-    "NOUN": frozenset("absurdity betrayal chaos disaster disgrace fantasy joke mess nonsense scandal shame tragedy"
-                      .split()),
-    "ADV": frozenset("""absolutely clearly frankly honestly hopefully incredibly luckily obviously sadly seriously
-        surely thankfully unfortunately""".split()),
+    "ADJ": frozenset(["amazing", "awesome", "awful", "bad", "beautiful", "best", "better", "brave", "brilliant", "clever", "crazy", "dangerous", "delicious", "disappointing", "disastrous", "disgraceful", "disgusting", "dreadful", "dumb", "embarrassing", "excellent", "extraordinary", "fabulous", "fair", "fantastic", "fine", "foolish", "glorious", "good", "gorgeous", "great", "greatest", "horrible", "horrific", "important", "impressive", "incredible", "insane", "lovely", "magical", "magnificent", "marvellous", "marvelous", "misguided", "nice", "outrageous", "pathetic", "perfect", "pointless", "poor", "remarkable", "ridiculous", "right", "sad", "scandalous", "shameful", "shocking", "silly", "splendid", "stunning", "stupid", "superb", "terrible", "terrific", "tragic", "ugly", "unfair", "unacceptable", "useless", "wonderful", "worse", "worst", "wrong"]),
+    "NOUN": frozenset(["absurdity", "betrayal", "chaos", "disaster", "disgrace", "fantasy", "joke", "mess", "nonsense", "scandal", "shame", "tragedy"]),
+    "ADV": frozenset(["absolutely", "clearly", "frankly", "honestly", "hopefully", "incredibly", "luckily", "obviously", "sadly", "seriously", "surely", "thankfully", "unfortunately"]),
 }
 """Words that judge rather than state (lemmas, lower case), by their part of speech: "right" judges as an adjective
 ("the right answer"), not as a noun ("the right to vote")."""
@@ -96,9 +88,7 @@ OPINION_PHRASES = re.compile(r"\b(?:in my (?:opinion|view)|to my mind|it seems t
                              re.IGNORECASE)
 FINITE_VERB_TAGS = frozenset({"VBD", "VBP", "VBZ", "MD"})
 """Penn tags of a verb that makes a clause (a participle alone, as in a heading, does not)."""
-MONTHS_AND_DAYS = frozenset("""january february march april may june july august september october november december
-    jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday
-    century centuries decade""".split())
+MONTHS_AND_DAYS = frozenset(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "century", "centuries", "decade"])
 _SENTENCE_END = tuple(".!?…")
 _CLOSING = "\"')]»”’"
 _LINE_MARK = r"[-*+•][ \t]+|#{1,6}[ \t]+|>[ \t]*|\d{1,3}[.)/][ \t]+|[A-Z][A-Z.'\-]*(?: [A-Z][A-Z.'\-]*){0,3}:[ \t]+"

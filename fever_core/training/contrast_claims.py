@@ -33,14 +33,14 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
+from fever_core.common.names import base_title
 from fever_core.common.text import content_words, premise_text
 from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from fever_core.training.distractors import PoolSentence
 from fever_core.training.pairs import page_split
-from fever_core.common.names import base_title
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Span, Token  # noqa: F401 (Span: in annotations)
+    from spacy.tokens import Doc, Span, Token  # Span: in annotations
 
 HELDOUT_PERCENT = 10
 """Share of pages held out, as for the generated claims (the same pages)."""
@@ -52,11 +52,10 @@ _PAST_OF_PARTICIPLE = {
 }
 """Irregular past participles whose simple past differs ("written by" -> "wrote"); a participle in "-ed" or one
 of the others spaCy tags VBN ("built", "made", "led", "won") is its own past."""
-_SYMMETRIC_VERBS = frozenset("border marry neighbour neighbor join connect link share meet accompany".split())
+_SYMMETRIC_VERBS = frozenset(["border", "marry", "neighbour", "neighbor", "join", "connect", "link", "share", "meet", "accompany"])
 """Passives whose swap is as true as the sentence ("Uganda borders Rwanda")."""
 _ASYMMETRIC_RELATIONS = frozenset(
-    "son daughter father mother parent child teacher student pupil mentor founder subsidiary successor "
-    "predecessor capital owner".split()
+    ["son", "daughter", "father", "mother", "parent", "child", "teacher", "student", "pupil", "mentor", "founder", "subsidiary", "successor", "predecessor", "capital", "owner"]
 )
 """Relation nouns for which "X is the N of Y" and "Y is the N of X" can't both hold."""
 

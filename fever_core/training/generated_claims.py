@@ -46,9 +46,9 @@ from tqdm import tqdm
 from fever_core.common.formats import Pair, write_pairs
 from fever_core.common.names import base_title
 from fever_core.common.text import premise_text
+from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from fever_core.training.distractors import PoolSentence
 from fever_core.training.pairs import page_split
-from fever_core.common.types import NEI, REFUTES, SUPPORTS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token

@@ -24,20 +24,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from fever_core.workbench.annotation import Annotation, AnnotationStore
-from fever_core.corpus.build import STORE_FILE, corpus_dir
-from fever_core.evaluation.pairs import evaluate_pairs
 from fever_core.common.formats import Claim, Pair, load_claims, load_pairs, write_pairs
 from fever_core.common.model_versions import ModelVersion, next_version_dir, write_version
-from fever_core.pipeline import Checker, ClaimError
 from fever_core.common.settings import HAND_CLAIMS, SHARED_DATA_DIR, Settings
+from fever_core.common.types import NEI
+from fever_core.corpus.build import STORE_FILE, corpus_dir
+from fever_core.evaluation.pairs import evaluate_pairs
+from fever_core.pipeline import Checker, ClaimError
 from fever_core.training.pairs import fever_claims_to_pairs
 from fever_core.training.verdict import in_holdout
 from fever_core.training.verifier import TrainConfig, train_verifier
-from fever_core.common.types import NEI
 from fever_core.verification.claim_verifier import ClaimVerifier
-from fever_core.verification.model_integrity import record_checksums
 from fever_core.verification.learned import VERDICT_FILE, verdict_file
+from fever_core.verification.model_integrity import record_checksums
+from fever_core.workbench.annotation import Annotation, AnnotationStore
 from fever_core.workspace import Workspace, open_workspace
 
 log = logging.getLogger(__name__)

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from fever_core.common.formats import evidence_sentences, iter_records
 from fever_core.common.text import fever_to_plain, page_id_to_title, premise_text
-from fever_core.training.runs import append_checks
 from fever_core.common.types import NEI
+from fever_core.training.runs import append_checks
 from fever_core.verification.features import JOINT_EVIDENCE_K, joint_premise
 
 RETRIEVED_K = 10

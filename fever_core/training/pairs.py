@@ -38,6 +38,7 @@ from fever_core.common.formats import (
     write_pairs,
 )
 from fever_core.common.text import fever_to_plain, page_id_to_title
+from fever_core.common.types import LABELS, NEI
 from fever_core.training.augmentation import plain_style_pairs
 from fever_core.training.distractors import (
     DistractorIndex,
@@ -47,7 +48,6 @@ from fever_core.training.distractors import (
     nei_pairs,
     same_page_nei_pairs,
 )
-from fever_core.common.types import LABELS, NEI
 from fever_core.training.reserved import names_reserved, reserved_titles
 
 if TYPE_CHECKING:

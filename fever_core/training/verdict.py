@@ -37,10 +37,10 @@ import numpy as np
 
 from fever_core.common.formats import evidence_sentences, iter_records
 from fever_core.common.text import fever_to_plain, page_id_to_title
-from fever_core.training.runs import append_checks
-from fever_core.training.reserved import names_reserved, reserved_titles
 from fever_core.common.types import LABELS, NEI
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
+from fever_core.training.reserved import names_reserved, reserved_titles
+from fever_core.training.runs import append_checks
 from fever_core.verification.deciders import Decision, best_sentence_rule, page_rule
 from fever_core.verification.evidence import JudgedSentence
 from fever_core.verification.features import FEATURE_NAMES, claim_features, joint_premise
@@ -265,7 +265,7 @@ def fit_learned_verdict(
         for i, gold in enumerate(LABELS)
     }
     report = {
-        "n_claims": int(len(runs)),
+        "n_claims": len(runs),
         "n_holdout": int(held.sum()),
         "labels": {label: int((y == i).sum()) for i, label in enumerate(LABELS)},
         "holdout_accuracy": float((predicted == y[held]).mean()) if held.any() else None,

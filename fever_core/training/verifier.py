@@ -36,9 +36,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fever_core.common.device import cpu_supports_bf16, select_device
-from fever_core.evaluation.pairs import report_from_predictions
 from fever_core.common.formats import DataFileError, Pair, file_kind, load_claims, load_pairs
 from fever_core.common.settings import Settings
+from fever_core.common.types import LABELS
+from fever_core.evaluation.pairs import report_from_predictions
 from fever_core.training.pairs import (
     DataSpec,
     build_training_pairs,
@@ -47,7 +48,6 @@ from fever_core.training.pairs import (
     label_ids,
     split_dev,
 )
-from fever_core.common.types import LABELS
 from fever_core.verification.base_models import BASES, MINILM, base_model_path
 from fever_core.verification.model_integrity import (
     TRAINING_REPORT_FILE,
@@ -333,7 +333,6 @@ def _count(pairs: Sequence[Pair]) -> dict[str, int]:
 def build_model(config: TrainConfig):
     """The model to train and its tokenizer: a verifier to continue, or a base with a new 3-way head,
     wrapped in a LoRA adapter when ``config.lora_rank`` > 0."""
-    import torch
     from transformers import AutoTokenizer
 
     if config.init in BASES:
@@ -468,7 +467,7 @@ def train_verifier(config: TrainConfig, on_step: Callable[[int, int], None] | No
         missing = set(_trained_state(model)) - set(state["model"])
         if missing:
             raise RuntimeError(f"The checkpoint in {checkpoint.parent} lacks {len(missing)} trained weights "
-                               f"(e.g. {sorted(missing)[0]}); delete it or pass --no-resume.")
+                               f"(e.g. {min(missing)}); delete it or pass --no-resume.")
         model.load_state_dict(state["model"], strict=False)
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])

@@ -25,6 +25,20 @@ from fever_core.verification.policy import DECIDERS, LEARNED, RULE, VerdictPolic
 from fever_core.verification.verdict import Verdict
 
 __all__ = [
-    "DECIDERS", "LEARNED", "RULE", "VERDICT_FILE", "ClaimVerifier", "Decision", "JudgedSentence", "LearnedVerdict",
-    "ModelDamaged", "NliModel", "Reading", "VerdictPolicy", "VerificationTask", "Verdict", "adapter_base", "stance_label",
+    "DECIDERS",
+    "LEARNED",
+    "RULE",
+    "VERDICT_FILE",
+    "ClaimVerifier",
+    "Decision",
+    "JudgedSentence",
+    "LearnedVerdict",
+    "ModelDamaged",
+    "NliModel",
+    "Reading",
+    "Verdict",
+    "VerdictPolicy",
+    "VerificationTask",
+    "adapter_base",
+    "stance_label",
 ]

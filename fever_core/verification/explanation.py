@@ -75,8 +75,8 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
     if label == NEI:
         why = (f"The best evidence, from {title}, neither supports nor refutes the claim "
                f"(this sentence alone: not enough info {best.stance.not_enough_info:.2f}).")
-        return (f"The best evidence, {quote(sentence)}, neither supports nor refutes the claim "
-                f"(P(NOT ENOUGH INFO) = {best.stance.not_enough_info:.2f}).", why)
+        return ((f"The best evidence, {quote(sentence)}, neither supports nor refutes the claim "
+                f"(P(NOT ENOUGH INFO) = {best.stance.not_enough_info:.2f})."), why)
     source = f"{title}, a page the claim names," if decision.decided_by == PAGE_RULE else title
     own = f"(this sentence alone: {label.lower()} {best.stance.of(label):.2f})"
     instead = "" if label == SUPPORTS else says_instead(claim, sentence)

@@ -29,7 +29,7 @@ FEATURE_NAMES = (
        "coverage@1*p_supports@1", "coverage@1*p_refutes@1", "coverage@1*p_nei@1"]
 )
 """The features, in the order of :func:`claim_features` and of the learned verdict's weights."""
-_NEGATING = NEGATION_WORDS | frozenset("only exclusively incapable unable without refused failed yet lacks".split())
+_NEGATING = NEGATION_WORDS | frozenset(["only", "exclusively", "incapable", "unable", "without", "refused", "failed", "yet", "lacks"])
 """The words of the ``negation`` feature: :data:`~fever_core.common.text.NEGATION_WORDS`, and the words that make a
 claim exclusive or say something did not happen ("only", "refused")."""
 

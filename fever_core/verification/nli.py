@@ -144,7 +144,7 @@ class NliModel:
                     "Restore the folder from a copy, or make the model again.",
                 ) from exc
             if isinstance(exc, OSError):
-                raise RuntimeError(
+                raise RuntimeError(  # noqa: TRY004 - not a wrong type given: a model that can't be reached
                     f"Can't load the verifier {name_or_path!r}: it is not a local model directory and is not "
                     f"in the Hugging Face cache, and the hub can't be reached ({exc.__class__.__name__})."
                 ) from exc

@@ -253,7 +253,7 @@ def workbench_version() -> str:
 
 def _date(published: float | None) -> str:
     """Unix seconds (``None``: now) as the ISO date in UTC."""
-    moment = dt.datetime.fromtimestamp(time.time() if published is None else published, dt.timezone.utc)
+    moment = dt.datetime.fromtimestamp(time.time() if published is None else published, dt.UTC)
     return moment.date().isoformat()
 
 

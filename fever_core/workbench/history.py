@@ -28,8 +28,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from fever_core.pipeline import CheckResult
 from fever_core.common.sqlite import DatabaseKind, WorkbenchDatabase
+from fever_core.pipeline import CheckResult
 
 KEY_BYTES = 16
 """The random bytes of a check's key (128 bits, 22 characters of ``secrets.token_urlsafe``)."""

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
+from fever_core.common.settings import Settings
 from fever_core.corpus.build import LIVE_CORPUS, corpus_dir
 from fever_core.retrieval.encoder import ChunkEmbedder
-from fever_core.common.settings import Settings
 from fever_core.workspace.base import PendingBuild, Workspace, open_local_workspace, pending_build
 from fever_core.workspace.live import open_live_workspace
 

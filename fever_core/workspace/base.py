@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from fever_core.common.settings import SHIPPED_VECTORS_DIR, Settings
 from fever_core.corpus.build import (
     LIVE_CORPUS,
     NAMED_CORPORA,
@@ -26,8 +27,6 @@ from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.dense import CHUNK, INDEX_FILE, META_FILE, DenseSentenceIndex
 from fever_core.retrieval.encoder import ChunkEmbedder, encoder_cache_dir
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.common.settings import SHIPPED_VECTORS_DIR, Settings
-
 
 EMBEDDING_RATE = 396.0
 """Sentences a second a corpus build embeds on two CPU cores (the int8 encoder; ``benchmarks/scale/README.md``): what

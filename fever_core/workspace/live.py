@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from fever_core.common.settings import Settings
+from fever_core.common.text import page_id_to_title
 from fever_core.corpus.build import LIVE_CORPUS, STORE_FILE, corpus_dir
 from fever_core.corpus.sources.wikipedia_api import LiveWikipediaSource, WikipediaUnavailable
 from fever_core.corpus.store import SCHEMA_VERSION, CorpusStore, DiskFull, check_store_path
@@ -34,8 +36,6 @@ from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.dense import DenseSentenceIndex
 from fever_core.retrieval.encoder import encoder_cache_dir
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.common.settings import Settings
-from fever_core.common.text import page_id_to_title
 from fever_core.workspace.base import Workspace
 
 MAX_MENTION_SEARCHES = 2

@@ -33,11 +33,11 @@ from pathlib import Path
 import pytest
 
 from benchmarks.app.concurrent_sessions import WATCH_FOR_VERDICT
+from fever_core.common.model_versions import list_versions
+from fever_core.common.settings import DEFAULT_VERIFIER, PROJECT_ROOT
+from fever_core.pipeline import MAX_CLAIM_CHARS
 from fever_core.workbench.annotation import AnnotationStore
 from fever_core.workbench.history import HistoryStore
-from fever_core.common.model_versions import list_versions
-from fever_core.pipeline import MAX_CLAIM_CHARS
-from fever_core.common.settings import DEFAULT_VERIFIER, PROJECT_ROOT
 
 from ..training.test_improve import ANNOTATED
 from .conftest import APP_CORPUS, MUNICH_CLAIM, MUNICH_KEY_SENTENCE

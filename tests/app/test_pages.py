@@ -19,13 +19,12 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from fever_core.workbench.annotation import AnnotationStore
-from fever_core.workbench.history import HistoryStore
-from fever_core.pipeline import MAX_CLAIM_CHARS
 from fever_core.common.settings import CHECK_SETTING, CHECK_SETTINGS, PROJECT_ROOT, Settings
 from fever_core.common.types import LABELS
+from fever_core.pipeline import MAX_CLAIM_CHARS
 from fever_core.verification.policy import VerdictPolicy
-
+from fever_core.workbench.annotation import AnnotationStore
+from fever_core.workbench.history import HistoryStore
 from pages.settings_ui import SETTING_LIMITS
 from pages.words import verdict_word
 
@@ -97,7 +96,7 @@ def test_the_frame_opens_on_verify_with_the_shared_sidebar(app_env, tiny_nli_mod
 
 def test_the_sidebar_draws_each_setting_over_its_declared_range_with_its_help(app_env):
     at = AppTest.from_file(str(PROJECT_ROOT / "app.py"), default_timeout=180).run()
-    for name, (low, high) in SETTING_LIMITS.items():
+    for name in SETTING_LIMITS:
         slider, setting = at.sidebar.slider(key=f"_{name}"), CHECK_SETTING[name]
         assert (slider.min, slider.max, slider.label) == (setting.limits[0], setting.limits[1], setting.label)
         assert setting.help[1:] in slider.help
@@ -1087,8 +1086,8 @@ def test_verify_says_an_annotated_claim_was_checked_before(app_env, data_dir):
     item = store.add_claim("Jaws is a film by Steven Spielberg.")
     store.save(item, "SUPPORTS", [[("Jaws_-LRB-film-RRB-", 0)]], "tester")
     at = check(open_frame(), "jaws is a film by steven spielberg")
-    assert checked_before(at) == ["🔁 **Checked before:** “Jaws is a film by Steven Spielberg.”, Supported (annotated), "
-                                  f"just now · [open it in Annotate ↗](./annotate?item={item})"]
+    assert checked_before(at) == [("🔁 **Checked before:** “Jaws is a film by Steven Spielberg.”, Supported (annotated), "
+                                  f"just now · [open it in Annotate ↗](./annotate?item={item})")]
 
 
 def test_a_batch_names_the_claims_checked_before(open_page, data_dir):
@@ -1196,8 +1195,8 @@ def test_check_a_text_checks_the_sentences_the_person_ticks_and_opens_a_card(app
 
 
 @pytest.mark.parametrize("text, why", [
-    ("Thank you all so much! I think we should do better. Will it rain?", "None of the text's 3 sentences looks "
-     "worth checking"),
+    ("Thank you all so much! I think we should do better. Will it rain?", ("None of the text's 3 sentences looks "
+     "worth checking")),
     ("   ", "Can't read the text: The text is empty"),
 ])
 def test_check_a_text_says_why_it_has_nothing_to_check(open_page, text, why):

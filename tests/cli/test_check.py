@@ -167,9 +167,9 @@ def test_check_says_when_a_claim_was_checked_before_and_why_a_history_can_t_be_r
         out = capsys.readouterr()
         said = [line for line in out.out.splitlines() if line.startswith("Checked before:")]
         if claim.startswith("The film") and name == "kept":
-            assert said == ["Checked before: 'Fox 2000 Pictures released the film Soul Food.', "
+            assert said == [("Checked before: 'Fox 2000 Pictures released the film Soul Food.', "
                             f"{checker.check('Fox 2000 Pictures released the film Soul Food.').verdict.label}, "
-                            f"just now (history entry {key})"]
+                            f"just now (history entry {key})")]
         else:
             assert said == []
         assert ("history database" in out.err and "is damaged" in out.err) == (name == "damaged")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from fever_core.cli import main
-from fever_core.workbench.jobs import DONE, read_status
 from fever_core.common.settings import DEFAULT_VERIFIER, Settings
+from fever_core.workbench.jobs import DONE, read_status
 
 from ..training.test_improve import annotate
 

@@ -20,7 +20,7 @@ def test_bytes_that_are_not_utf8_are_an_error_naming_line_and_column(tmp_path):
 def test_a_lone_surrogate_escape_is_dropped_where_it_enters_and_a_pair_kept(tmp_path):
     path = tmp_path / "claims.jsonl"
     path.write_text('{"claim": "Oslo \\ud800is in Norway.", "tags": ["\\udfff"], "emoji": "\\ud83d\\ude00"}\n')
-    [(number, record)] = list(read_jsonl(path))
+    [(_number, record)] = list(read_jsonl(path))
     assert record == {"claim": "Oslo is in Norway.", "tags": [""], "emoji": "\U0001F600"}
     assert json.dumps(record, ensure_ascii=False).encode("utf-8")
 

@@ -162,10 +162,10 @@ def test_an_intact_store_on_a_full_disk_is_reported_full_never_damaged(full_disk
 def test_building_in_a_read_only_data_folder_says_so_naming_it(tmp_path, pages_file):
     data_dir = tmp_path / "data"
     data_dir.mkdir()
-    with read_only_or_skip(data_dir):
-        with pytest.raises(RuntimeError, match=rf"Corpus x can't be built in {corpus_dir(data_dir, 'x')}: "
-                           rf"{data_dir / 'corpora'} can't be written \(read-only file system\)\. Point --data-dir"):
-            ensure_corpus_store(data_dir, "x", specs=[f"fever:{pages_file}"], progress=False)
+    refused = rf"Corpus x can't be built in {corpus_dir(data_dir, 'x')}: " \
+        rf"{data_dir / 'corpora'} can't be written \(read-only file system\)\. Point --data-dir"
+    with read_only_or_skip(data_dir), pytest.raises(RuntimeError, match=refused):
+        ensure_corpus_store(data_dir, "x", specs=[f"fever:{pages_file}"], progress=False)
     assert list(data_dir.iterdir()) == []
 
 

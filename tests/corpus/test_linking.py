@@ -1,6 +1,6 @@
 from fever_core.common.names import base_title
-from fever_core.corpus.linking import TitleLinker
 from fever_core.common.types import Link, Page, Sentence
+from fever_core.corpus.linking import TitleLinker
 
 
 def test_base_title_drops_disambiguation():

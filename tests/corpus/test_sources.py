@@ -2,11 +2,11 @@ import json
 
 import pytest
 
+from fever_core.common.text import title_to_page_id
+from fever_core.common.types import Link
 from fever_core.corpus.sources import CorpusSourceError, source_from_spec
 from fever_core.corpus.sources.embedded import EmbeddedSummariesSource
 from fever_core.corpus.sources.fever_jsonl import FeverJsonlSource, parse_lines_field
-from fever_core.common.text import title_to_page_id
-from fever_core.common.types import Link
 
 from ..conftest import shared_file
 

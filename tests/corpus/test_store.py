@@ -2,8 +2,8 @@ import threading
 
 import pytest
 
-from fever_core.corpus.store import DiskFull, CorpusStore, fts_query
 from fever_core.common.types import Link, Page, Sentence
+from fever_core.corpus.store import CorpusStore, DiskFull, fts_query
 
 
 def make_page(page_id, *texts, links=()):
@@ -41,7 +41,7 @@ def test_first_page_with_an_id_wins(store):
 def test_full_text_search_ranks_the_right_sentence(store):
     hits = store.search_sentences("largest fox", k=3)
     assert hits[0].sentence.page_id == "Red_Fox" and hits[0].sentence.line == 0
-    assert [h.page_id for h in store.search_pages("wolf canine", 2)][0] == "Grey_Wolf"
+    assert next(h.page_id for h in store.search_pages("wolf canine", 2)) == "Grey_Wolf"
     assert [h.page_id for h in store.search_titles("wolf", 2)] == ["Grey_Wolf"]
     only_wolf = store.search_sentences("Eurasia", k=5, page_ids=["Grey_Wolf"])
     assert {h.sentence.page_id for h in only_wolf} == {"Grey_Wolf"}

@@ -193,12 +193,12 @@ def test_a_compressed_answer_within_the_limit_is_read_and_an_unknown_encoding_is
     answer = json.dumps(recorded_answer({"list": "search", "srsearch": "lovelace"})).encode()
     with local_api(lambda query: gzip.compress(answer), headers={"Content-Encoding": "gzip"}) as url:
         assert LiveWikipediaSource(api_url=url).search_titles("lovelace")[:1] == ["Ada Lovelace"]
-    with local_api(lambda query: answer, headers={"Content-Encoding": "br"}) as url:
-        with pytest.raises(WikipediaUnavailable, match="compressed as 'br', which is not read"):
-            LiveWikipediaSource(api_url=url).search_titles("lovelace")
-    with local_api(lambda query: b"\x1f\x8b not gzip at all", headers={"Content-Encoding": "gzip"}) as url:
-        with pytest.raises(WikipediaUnavailable, match="compressed body can't be decoded"):
-            LiveWikipediaSource(api_url=url).search_titles("lovelace")
+    with local_api(lambda query: answer, headers={"Content-Encoding": "br"}) as url, \
+            pytest.raises(WikipediaUnavailable, match="compressed as 'br', which is not read"):
+        LiveWikipediaSource(api_url=url).search_titles("lovelace")
+    with local_api(lambda query: b"\x1f\x8b not gzip at all", headers={"Content-Encoding": "gzip"}) as url, \
+            pytest.raises(WikipediaUnavailable, match="compressed body can't be decoded"):
+        LiveWikipediaSource(api_url=url).search_titles("lovelace")
 
 
 def _nested(depth: int, leaf: str = "1") -> str:

@@ -11,10 +11,10 @@ from fever_core.retrieval.dense import DenseSentenceIndex
 
 ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install -r requirements-ray.txt (CI does)")
 
-from fever_core.distributed import RayEmbedder, connect  # noqa: E402 - only once Ray is there
-from fever_core.distributed.embedding import VECTOR_TOLERANCE  # noqa: E402
+from fever_core.distributed import RayEmbedder, connect  # only once Ray is there
+from fever_core.distributed.embedding import VECTOR_TOLERANCE
 
-from ..conftest import CLAIMS  # noqa: E402
+from ..conftest import CLAIMS
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,8 @@ import json
 import pytest
 
 from fever_core.cli import main
+from fever_core.common.formats import Claim, load_claims, read_claim_list
+from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from fever_core.evaluation import (
     RESULT_COLUMNS,
     BatchJob,
@@ -19,8 +21,6 @@ from fever_core.evaluation import (
     run_batch,
 )
 from fever_core.evaluation.metrics import NEEDS_EVIDENCE, NEEDS_LABELS
-from fever_core.common.formats import Claim, load_claims, read_claim_list
-from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from tests.conftest import CLAIMS
 
 SPEECH = "Fox 2000 Pictures released the film Soul Food.\nJaws is a film by Steven Spielberg.\n🙂🙂🙂\n"
@@ -30,7 +30,7 @@ def test_an_unlabelled_batch_checks_every_claim_with_progress_and_has_no_metrics
     ticks = []
     report = run_batch(checker, read_claim_list(SPEECH), on_row=lambda row, done, total: ticks.append((done, total)))
     assert ticks == [(1, 3), (2, 3), (3, 3)]
-    first, second, emoji = report.rows
+    first, _second, emoji = report.rows
     assert first.verdict in (SUPPORTS, REFUTES, NEI) and 0 <= first.confidence <= 1
     assert first.result.claim == "Fox 2000 Pictures released the film Soul Food."
     assert emoji.result is None and "no words or numbers" in emoji.error
@@ -99,7 +99,7 @@ def test_a_claim_whose_check_fails_is_a_row_with_its_error_and_the_batch_goes_on
     job = BatchJob(read_claim_list(SPEECH)).start(checker)
     job.wait(60)
     assert job.error == "" and not job.report.stopped and job.done == 3
-    first, failed, emoji = job.rows()
+    first, failed, _emoji = job.rows()
     assert first.result is not None and failed.result is None and failed.error == "RuntimeError: index gone"
     assert failed.fever_prediction()["predicted_label"] == NEI
 

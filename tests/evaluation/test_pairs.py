@@ -5,9 +5,9 @@ import json
 import numpy as np
 import pytest
 
-from fever_core.evaluation.pairs import evaluate_pairs, report_from_predictions
 from fever_core.common.formats import Pair
 from fever_core.common.types import NEI
+from fever_core.evaluation.pairs import evaluate_pairs, report_from_predictions
 
 
 def test_report_from_hand_made_predictions():

@@ -88,8 +88,8 @@ def test_another_lists_results_stay_until_the_new_ones_are_whole(tmp_path, name)
     assert not out.writing.exists()
 
 
-@pytest.mark.parametrize("text", ["not a results file\n", "id,claim\r\n1,x\r\n", '{"id": 1, "claim": "Jaws is a film."}\n'
-                                  'junk\n'])
+@pytest.mark.parametrize("text", ["not a results file\n", "id,claim\r\n1,x\r\n", ('{"id": 1, "claim": "Jaws is a film."}\n'
+                                  'junk\n')])
 def test_a_file_that_is_no_prefix_of_these_results_is_never_cut(tmp_path, text):
     path = tmp_path / ("out.jsonl" if text.startswith("{") else "out.csv")
     path.write_bytes(text.encode())

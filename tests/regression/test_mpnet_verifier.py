@@ -35,13 +35,13 @@ PAIRS = [
      "Mount Everest is the highest mountain on Earth.", SUPPORTS),
     ("Tokyo: Tokyo, officially the Tokyo Metropolis, is the capital and most populous city of Japan.",
      "Elvis Presley was a Canadian actor.", NEI),
-    ("Mona Lisa: The painting's novel qualities include the subject's enigmatic expression, monumentality of the "
-     "composition, the subtle modelling of forms, and the atmospheric illusionism.", "Isaac Newton was a French painter.",
+    (("Mona Lisa: The painting's novel qualities include the subject's enigmatic expression, monumentality of the "
+     "composition, the subtle modelling of forms, and the atmospheric illusionism."), "Isaac Newton was a French painter.",
      NEI),
 ]
-ALIBABA = ("Alibaba Group: Founded on 28 June 1999 in Hangzhou, Zhejiang, the company provides consumer-to-consumer "
+ALIBABA = (("Alibaba Group: Founded on 28 June 1999 in Hangzhou, Zhejiang, the company provides consumer-to-consumer "
            "(C2C), business-to-consumer (B2C), and business-to-business (B2B) sales services via Chinese and global "
-           "marketplaces.", "ABBA was a pop group formed in Norway.")
+           "marketplaces."), "ABBA was a pop group formed in Norway.")
 
 
 @pytest.fixture(scope="module")

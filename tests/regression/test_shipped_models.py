@@ -13,9 +13,9 @@ import os
 import pytest
 
 from fever_core.common.formats import evidence_premise
-from fever_core.pipeline import Checker, CheckOptions
 from fever_core.common.settings import BUNDLED_MODELS_DIR, FALLBACK_VERIFIER, Settings
 from fever_core.common.types import LABELS
+from fever_core.pipeline import Checker, CheckOptions
 from fever_core.verification.features import joint_premise
 from fever_core.workspace import open_workspace
 from tests.conftest import write_jsonl

@@ -3,10 +3,10 @@ import json
 import numpy as np
 import pytest
 
+from fever_core.common.text import premise_text
 from fever_core.corpus.build import ensure_corpus_store
 from fever_core.retrieval import dense as dense_module
 from fever_core.retrieval.dense import DenseSentenceIndex
-from fever_core.common.text import premise_text
 
 from ..conftest import write_jsonl
 
@@ -97,8 +97,8 @@ def test_a_rebuild_embeds_only_new_texts(tmp_path, settings, monkeypatch):
 
 
 def test_an_index_grows_with_its_store_and_reloads_without_a_rebuild(tmp_path, settings, monkeypatch):
-    from fever_core.corpus.store import CorpusStore
     from fever_core.common.types import Page, Sentence
+    from fever_core.corpus.store import CorpusStore
 
     store = CorpusStore.create(tmp_path / "grow" / "store.sqlite")
     store.add_pages([Page("A", "A", [Sentence("A", 0, "Apples are red fruit.")])])
@@ -138,7 +138,7 @@ def counting_encode(monkeypatch) -> list[str]:
 
 
 def test_the_index_files_carry_checksums_that_catch_damage(tmp_path, settings):
-    store, folder, index = small_index(tmp_path, settings)
+    _store, folder, _index = small_index(tmp_path, settings)
     meta = json.loads((folder / "dense.json").read_text())
     assert set(meta["checksums"]) == {"dense.faiss", "dense_ids.npy", "dense_keys.npy"}
     assert dense_module.damaged_files(folder, meta) == []
@@ -174,7 +174,7 @@ def test_deleting_the_meta_file_beside_an_intact_index_re_embeds_nothing_but_the
 def test_impossible_scores_are_an_error_never_evidence(tmp_path, settings):
     import faiss
 
-    store, folder, index = small_index(tmp_path, settings, n=3)
+    _store, _folder, index = small_index(tmp_path, settings, n=3)
     broken = faiss.IndexFlatIP(index.index.d)
     broken.add(np.full((3, index.index.d), 1e30, dtype=np.float32))
     index.index = broken

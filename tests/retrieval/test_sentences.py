@@ -1,8 +1,8 @@
 import pytest
 
-from fever_core.retrieval.results import EvidenceSentence, HopLink
 from fever_core.retrieval.bm25 import Bm25SentenceSelector
 from fever_core.retrieval.fused import DenseSentenceSelector
+from fever_core.retrieval.results import EvidenceSentence, HopLink
 from fever_core.retrieval.two_hop import merge_hops, second_hop
 
 
@@ -59,8 +59,8 @@ def test_pages_that_second_hop_evidence_came_from_join_the_ranking():
 
 
 def test_a_reranker_reorders_the_head_and_keeps_scores_on_the_cosine_scale(workspace, tiny_reranker):
-    from fever_core.retrieval.reranker import load_reranker
     from fever_core.common.text import premise_text
+    from fever_core.retrieval.reranker import load_reranker
 
     reranker = load_reranker(str(tiny_reranker), "cpu")
     claim = "Steven Spielberg was born in Ohio."

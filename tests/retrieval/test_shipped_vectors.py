@@ -75,7 +75,7 @@ def test_matching_shipped_vectors_are_used_and_only_a_spot_check_is_embedded(exp
     meta = json.loads((tmp_path / "data" / "corpora" / "c" / "dense.json").read_text())
     assert meta["shipped_vectors"]["file"] == "c.npz" and meta["sentences"] == 60
     embedded = build(store, tmp_path / "embedded", settings)
-    ids, texts = store_texts(store)
+    ids, _texts = store_texts(store)
     assert list(shipped.sentence_ids) == list(embedded.sentence_ids) == list(ids)
     assert np.abs(shipped.vectors_of(list(ids)) - embedded.vectors_of(list(ids))).max() <= QUANTISATION_ERROR
     query = embedded.embed(["the page about topic number 7"])[0]

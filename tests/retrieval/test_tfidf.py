@@ -5,10 +5,10 @@ import json
 
 import pytest
 
+from fever_core.common.types import Page, Sentence
 from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.claim_analysis import analyse_claim
 from fever_core.retrieval.tfidf import META_FILE, TfidfRetriever
-from fever_core.common.types import Page, Sentence
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,9 @@ import time
 
 import pytest
 
+from fever_core.common.formats import load_claims
 from fever_core.evaluation.run import evaluate
 from fever_core.evaluation.scorer import fever_score
-from fever_core.common.formats import load_claims
 from fever_core.pipeline import MAX_CLAIM_CHARS
 from tests.conftest import CLAIMS
 from tests.service.conftest import serving

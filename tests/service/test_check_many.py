@@ -6,11 +6,11 @@ import math
 
 import pytest
 
-from fever_core.pipeline import Checker, CheckOptions, ClaimError
 from fever_core.common.settings import BUNDLED_MODELS_DIR
+from fever_core.pipeline import Checker, CheckOptions, ClaimError
+from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.learned import LearnedVerdict
 from fever_core.verification.policy import VerdictPolicy
-from fever_core.verification.claim_verifier import ClaimVerifier
 from tests.conftest import CLAIMS
 
 MORE_CLAIMS = [

@@ -97,7 +97,7 @@ def test_a_client_that_leaves_while_its_text_is_split_stops_the_splitting(checke
     find_sentences("Paris is in France.")  # spaCy loaded, as on a server that has split a text before
     text = "\n\n".join(f"Paris Berlin Rome Madrid Vienna number {n} and some more words to parse" for n in range(3_000))
     body = json.dumps({"text": text}).encode()
-    with served(checker, max_text_sentences=10_000, split_timeout_s=600) as (port, app):
+    with served(checker, max_text_sentences=10_000, split_timeout_s=600) as (port, _app):
         sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         sock.sendall(b"POST /check-text HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)

@@ -83,7 +83,7 @@ def test_1200_half_open_connections_leave_health_and_check_answering(checker, fi
         flood = [connect(port, HALF_HEADERS) for _ in range(1200)]
         try:
             started = time.monotonic()
-            status, headers, health = ask(port, "GET", "/health")
+            status, _headers, health = ask(port, "GET", "/health")
             assert status == 200 and health["status"] == "ready"
             assert time.monotonic() - started < 10  # 2 s with /check on an idle machine: benchmarks/service/flood.py
             status, _, checked = ask(port, "POST", "/check", {"claim": JAWS})
@@ -221,7 +221,7 @@ class PacedChecker:
 def test_a_flood_past_what_the_timeout_allows_gets_answers_and_immediate_503s_and_wastes_no_check(checker):
     paced = PacedChecker(checker, 0.1)
     paced.check_many([JAWS])  # the real check, before the server times its pace
-    with served(paced, timeout_s=2.0) as (port, app):
+    with served(paced, timeout_s=2.0) as (port, _app):
         for _ in range(3):  # the pace is timed
             assert ask(port, "POST", "/check", {"claim": JAWS})[0] == 200
         before = paced.claims

@@ -17,10 +17,10 @@ from fastapi.testclient import TestClient
 
 from fever_core.cli import main
 from fever_core.cli.serve import is_loopback
+from fever_core.common.settings import PROJECT_ROOT, Settings
 from fever_core.service.app import create_app
 from fever_core.service.config import ServiceConfig
 from fever_core.service.startup import ServiceStartError
-from fever_core.common.settings import PROJECT_ROOT, Settings
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from html.parser import HTMLParser
 
 import pytest
 
-from fever_core.text_check import reading
 from fever_core.text_check import (
     MAX_TEXT_BYTES,
     TextReadError,
@@ -22,6 +21,7 @@ from fever_core.text_check import (
     markdown_to_text,
     plain_text,
     read_text_file,
+    reading,
     text_of_bytes,
 )
 
@@ -248,7 +248,7 @@ def test_a_link_to_a_device_or_a_pipe_is_refused_at_the_limit_not_read_whole(tmp
 
 
 def test_text_on_stdin_is_read_within_the_limit_and_as_utf8():
-    assert reading.read_text_stream(io.BytesIO("Oslo is the capital of Norway.".encode())) == \
+    assert reading.read_text_stream(io.BytesIO(b"Oslo is the capital of Norway.")) == \
         "Oslo is the capital of Norway."
     with pytest.raises(TextReadError, match="not UTF-8"):
         reading.read_text_stream(io.BytesIO(b"Oslo \xff is here."))

@@ -5,6 +5,7 @@ import random
 import pytest
 
 from fever_core.common.formats import Pair
+from fever_core.common.types import NEI
 from fever_core.training.distractors import (
     DistractorIndex,
     PoolSentence,
@@ -13,7 +14,6 @@ from fever_core.training.distractors import (
     nei_pairs,
     same_page_nei_pairs,
 )
-from fever_core.common.types import NEI
 from tests.conftest import write_jsonl
 from tests.training.conftest import POOL
 

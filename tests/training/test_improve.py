@@ -10,15 +10,15 @@ from dataclasses import replace
 import pytest
 from safetensors.numpy import load_file
 
-from fever_core.workbench.annotation import AnnotationStore
 from fever_core.common.model_versions import list_versions
 from fever_core.common.settings import BUNDLED_MODELS_DIR
 from fever_core.common.text import premise_text
-from fever_core.training.improve import ImproveConfig, annotation_pairs, improve_verifier, split_annotations
 from fever_core.common.types import NEI
-from fever_core.verification.learned import VERDICT_FILE
+from fever_core.training.improve import ImproveConfig, annotation_pairs, improve_verifier, split_annotations
 from fever_core.verification.claim_verifier import ClaimVerifier
+from fever_core.verification.learned import VERDICT_FILE
 from fever_core.verification.model_integrity import model_files
+from fever_core.workbench.annotation import AnnotationStore
 
 ANNOTATED = [  # (claim, label, evidence sets) on the fixture corpus
     ("Fox 2000 Pictures released the film Soul Food.", "SUPPORTS", [[("Soul_Food_-LRB-film-RRB-", 0)]]),
@@ -88,7 +88,7 @@ def test_improve_makes_a_new_version_that_keeps_the_learned_verdict(tmp_path, se
     assert rows["held-out annotations (claims)"]["n"] == len(heldout)
     assert all(0.0 <= row[side] <= 1.0 for row in version.table for side in ("before", "after")
                if row[side] is not None)
-    assert [s for s, _ in stages][0] == "reading the annotations" and stages[-1] == ("done", 1.0)
+    assert next(s for s, _ in stages) == "reading the annotations" and stages[-1] == ("done", 1.0)
     assert [d for _, d in stages] == sorted(d for _, d in stages)
 
 

@@ -4,6 +4,7 @@ and the dev split."""
 from pathlib import Path
 
 from fever_core.common.formats import Pair, load_claims
+from fever_core.common.types import LABELS, NEI
 from fever_core.training.pairs import (
     DataSpec,
     balanced_subsample,
@@ -11,7 +12,6 @@ from fever_core.training.pairs import (
     fever_claims_to_pairs,
     split_dev,
 )
-from fever_core.common.types import LABELS, NEI
 from tests.conftest import write_jsonl
 from tests.training.conftest import POOL
 

@@ -9,10 +9,16 @@ import numpy as np
 import pytest
 
 from fever_core.cli import main as cli_main
-from fever_core.training.verdict import (choose_joint_weight, fit_learned_verdict, plain_style_claims, proxy_claims,
-                                         verifier_fingerprint, yardstick_titles)
 from fever_core.common.types import Stance
 from fever_core.retrieval.results import EvidenceSentence
+from fever_core.training.verdict import (
+    choose_joint_weight,
+    fit_learned_verdict,
+    plain_style_claims,
+    proxy_claims,
+    verifier_fingerprint,
+    yardstick_titles,
+)
 from fever_core.verification.evidence import JudgedSentence
 from fever_core.verification.features import joint_premise
 from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict

@@ -15,6 +15,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
+from fever_core.common.types import NEI
 from fever_core.training.verifier import (
     TrainConfig,
     build_model,
@@ -22,10 +23,9 @@ from fever_core.training.verifier import (
     plan_batches,
     train_verifier,
 )
-from fever_core.common.types import NEI
-from fever_core.verification.policy import decide
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, ModelDamaged, check_model_folder, model_files
 from fever_core.verification.nli import NliModel
+from fever_core.verification.policy import decide
 from tests.conftest import save_tiny_bert, write_jsonl
 
 HAND_PAIRS = [
@@ -54,11 +54,11 @@ def hand_file(tmp_path) -> Path:
 
 
 def _config(tmp_path: Path, init: Path, hand_file: Path, **kw) -> TrainConfig:
-    settings = dict(
-        data=[str(hand_file)], out=tmp_path / "out", init=str(init), epochs=15, batch_size=8, lr=3e-3,
-        max_length=64, seed=1, threads=1, dev_fraction=0.0, checkpoint_every=5, log_every=5,
-        cache_dir=tmp_path / "cache", warmup_ratio=0.0,
-    )
+    settings = {
+        "data": [str(hand_file)], "out": tmp_path / "out", "init": str(init), "epochs": 15, "batch_size": 8, "lr": 3e-3,
+        "max_length": 64, "seed": 1, "threads": 1, "dev_fraction": 0.0, "checkpoint_every": 5, "log_every": 5,
+        "cache_dir": tmp_path / "cache", "warmup_ratio": 0.0,
+    }
     settings.update(kw)
     return TrainConfig(**settings)
 
@@ -81,7 +81,7 @@ def test_training_lowers_loss_and_saves_a_loadable_verifier(tmp_path, tiny_model
     from safetensors import safe_open
 
     with safe_open(str(out / "model.safetensors"), "pt") as fh:
-        assert all(fh.get_tensor(k).dtype == torch.float16 for k in fh.keys())
+        assert all(fh.get_tensor(k).dtype == torch.float16 for k in fh)
 
     model = NliModel.load(str(out), device="cpu")
     probs = model.predict([(p, h) for p, h, _ in HAND_PAIRS])

@@ -6,8 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from fever_core.retrieval.results import EvidenceSentence, HopLink
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
+from fever_core.retrieval.results import EvidenceSentence, HopLink
 from fever_core.verification.claim_verifier import ClaimVerifier, VerificationTask
 from fever_core.verification.evidence import chain_premise
 from fever_core.verification.features import FEATURE_NAMES

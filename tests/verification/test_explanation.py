@@ -12,7 +12,17 @@ from fever_core.verification.number_check import NumberCheck
 from fever_core.verification.policy import LEARNED
 from fever_core.verification.verdict import Verdict
 
-from .test_deciders import ABBA, ABBA_LEAD, ALIBABA, DERRIDA, DERRIDA_ROWS, DERRIDA_STANCES, always, decide_learned, judge
+from .test_deciders import (
+    ABBA,
+    ABBA_LEAD,
+    ALIBABA,
+    DERRIDA,
+    DERRIDA_ROWS,
+    DERRIDA_STANCES,
+    always,
+    decide_learned,
+    judge,
+)
 
 
 def words(claim, evidence, decision):

@@ -7,8 +7,8 @@ import shutil
 import numpy as np
 import pytest
 
-from fever_core.pipeline import Checker, CheckOptions
 from fever_core.common.types import Stance
+from fever_core.pipeline import Checker, CheckOptions
 from fever_core.retrieval.results import EvidenceSentence
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.evidence import JudgedSentence

@@ -12,11 +12,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from benchmarks.reliability.models import (
+    chosen_version,
+    edit_json,
+    flip_bytes,
+    shipped_copy,
+    swap_labels,
+    zero_bytes,
+)
 from fever_core.common.model_versions import ACTIVE_FILE, models_dir
-from fever_core.pipeline import Checker
 from fever_core.common.settings import DEFAULT_VERIFIER, FALLBACK_VERIFIER, SHIPPED_JOINT_VERIFIER, Settings
+from fever_core.pipeline import Checker
 from fever_core.verification import base_models, claim_verifier
 from fever_core.verification.claim_verifier import ClaimVerifier
+from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
 from fever_core.verification.model_integrity import (
     CHECKSUMS_FILE,
     ModelDamaged,
@@ -26,18 +35,8 @@ from fever_core.verification.model_integrity import (
     record_checksums,
     weight_files,
 )
-from fever_core.verification.packed_weights import PACKED_WEIGHTS
 from fever_core.verification.nli import ADAPTER_CONFIG, NliModel
-from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
-
-from benchmarks.reliability.models import (
-    chosen_version,
-    edit_json,
-    flip_bytes,
-    shipped_copy,
-    swap_labels,
-    zero_bytes,
-)
+from fever_core.verification.packed_weights import PACKED_WEIGHTS
 
 from ..conftest import save_tiny_bert
 

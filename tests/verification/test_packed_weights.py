@@ -14,7 +14,14 @@ from fever_core.common.settings import FALLBACK_VERIFIER, SHIPPED_JOINT_VERIFIER
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, ModelDamaged
 from fever_core.verification.nli import NliModel, load_sequence_classifier
 from fever_core.verification.packed_weights import (
-    GROUP_SIZE, PACKED_WEIGHTS, PLAIN_WEIGHTS, SCALE_SUFFIX, is_packed, pack_model, pack_tensors, unpack_tensors,
+    GROUP_SIZE,
+    PACKED_WEIGHTS,
+    PLAIN_WEIGHTS,
+    SCALE_SUFFIX,
+    is_packed,
+    pack_model,
+    pack_tensors,
+    unpack_tensors,
 )
 
 

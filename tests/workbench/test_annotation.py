@@ -4,10 +4,10 @@ import threading
 
 import pytest
 
-from fever_core.workbench.annotation import AnnotationError, AnnotationStore
-from fever_core.evaluation.scorer import fever_score
 from fever_core.common.formats import load_claims
 from fever_core.common.sqlite import UnusableDatabase
+from fever_core.evaluation.scorer import fever_score
+from fever_core.workbench.annotation import AnnotationError, AnnotationStore
 
 
 @pytest.fixture

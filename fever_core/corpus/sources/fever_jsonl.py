@@ -10,11 +10,11 @@ import hashlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from fever_core.corpus.sources.base import CorpusSourceError
 from fever_core.common.formats import line_number
 from fever_core.common.jsonl import read_jsonl
 from fever_core.common.text import fever_to_plain, page_id_to_title, title_to_page_id
 from fever_core.common.types import Link, Page, Sentence
+from fever_core.corpus.sources.base import CorpusSourceError
 
 
 def parse_lines_field(page_id: str, lines: str) -> list[Sentence]:

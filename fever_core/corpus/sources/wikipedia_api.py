@@ -12,10 +12,10 @@ import threading
 import time
 import zlib
 
-from fever_core.corpus.linking import TitleLinker
 from fever_core.common.nlp import split_sentences
 from fever_core.common.text import clean_json_text, title_to_page_id
 from fever_core.common.types import Page, Sentence
+from fever_core.corpus.linking import TitleLinker
 
 log = logging.getLogger(__name__)
 
@@ -233,7 +233,7 @@ class LiveWikipediaSource:
             _CALL.deadline = deadline
             try:
                 outcome["value"] = fn()
-            except BaseException as exc:  # handed to the caller's thread below
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
                 outcome["error"] = exc
 
         worker = threading.Thread(target=run, name="wikipedia-call", daemon=True)
