@@ -405,9 +405,9 @@ class Checker:
                 continue
             evidence, verdict = judged[i]
             timings = {**r.timings, "verification": verification, "total": round(r.seconds + verification, 4)}
+            warnings = [*self.verification.warnings, *r.warnings, *verdict.notes]
             results.append(CheckResult(r.claim, self.workspace.name, r.analysis, r.pages, r.ranked[:SENTENCES_SHOWN],
-                                       evidence, verdict, timings, [*self.verification.warnings, *r.warnings],
-                                       claim_applied, r.claim_vector))
+                                       evidence, verdict, timings, warnings, claim_applied, r.claim_vector))
         return results
 
     def _verify_each_apart_on_a_fault(

@@ -126,3 +126,11 @@ def test_one_claims_fault_never_fails_its_neighbours(checker, monkeypatch):
     outcomes = checker.check_many(claims)
     assert isinstance(outcomes[1], ClaimFailed) and outcomes[1].stage == "retrieval"
     assert not isinstance(outcomes[0], ClaimError) and not isinstance(outcomes[2], ClaimError)
+
+
+def test_a_claim_listing_more_numbers_than_are_tried_is_checked_with_a_warning_saying_so(checker):
+    claim = "Soul Food is a " + ", ".join(str(year) for year in range(1990, 2000)) + " American film."
+    result = checker.check(claim, CheckOptions(number_check=True, min_evidence_score=0.0))
+    note = "The claim states 10 numbers: the number check tried the first 3 against the evidence"
+    assert any(warning.startswith(note) for warning in result.warnings), result.warnings
+    assert result.verdict.notes and result.verdict.notes[0].startswith(note)

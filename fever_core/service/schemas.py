@@ -224,6 +224,8 @@ class VerdictOut(_Response):
     verifier_calls: int = Field(0, description="calls of the verifier the verdict took (each over a batch of pairs "
                                 "shared with the claims checked with it): 1, or 2 where a two-hop bridge was read after "
                                 "the evidence; 0 when nothing was read")
+    notes: list[str] = Field(default_factory=list, description="what the reader should know about how the verdict "
+                             "was reached: a check not tried in full (the check's warnings repeat them)")
 
 
 class AnalysisOut(_Response):

@@ -269,14 +269,15 @@ class ClaimVerifier:
         decisions = self._numbers_decide(readings, decisions, numbers, number_rows)
         for i in bridged:
             calls[i] += 1
-        return [self._conclude(reading, decision, called)
-                for reading, decision, called in zip(readings, decisions, calls)]
+        return [self._conclude(reading, decision, called, _notes(numbers.get(i)))
+                for i, (reading, decision, called) in enumerate(zip(readings, decisions, calls))]
 
     @staticmethod
-    def _conclude(reading: _Reading, decision: Decision, verifier_calls: int) -> tuple[list[JudgedSentence], Verdict]:
+    def _conclude(reading: _Reading, decision: Decision, verifier_calls: int,
+                  notes: tuple[str, ...]) -> tuple[list[JudgedSentence], Verdict]:
         """The claim's verdict: ``decision`` held to its own evidence (:func:`~fever_core.verification.deciders.grounded`),
         each sentence given the reading it counted with, the verdict put in words and its probability calibrated
-        (where the policy has a calibration), with the verifier calls it took."""
+        (where the policy has a calibration), with the verifier calls it took and its notes."""
         evidence = reading.evidence
         counted = counted_readings(decision, evidence, reading.policy.nei_threshold)
         decision = grounded(decision, counted, evidence)
@@ -286,7 +287,7 @@ class ClaimVerifier:
         calibrated = None if calibration is None else calibration.probability(
             decision.probabilities[decision.label], decision.label, decision.decided_by != LEARNED, decision.undecided)
         return evidence, Verdict.of(decision, *explain(decision, reading.task.claim, evidence), calibrated,
-                                    verifier_calls)
+                                    verifier_calls, notes)
 
     def _read(self, task: VerificationTask) -> _Reading:
         """What the verifier reads for ``task``, under the check's policy."""
@@ -410,6 +411,12 @@ class ClaimVerifier:
             elif contrasted is not None:
                 checked[i] = number_check(contrasted, numbers.sentences, CONTRAST_CHECK)
         return checked
+
+
+def _notes(numbers: _Asked | None) -> tuple[str, ...]:
+    """What a claim's verdict says of the checks it did not try in full: its number trial's untried numbers."""
+    note = None if numbers is None else numbers.trials[0].untried_note()
+    return () if note is None else (note,)
 
 
 def _judged(reading: _Reading, rows) -> list[JudgedSentence]:

@@ -29,6 +29,12 @@ SETTLED = 0.8
 claim's fact up to the number (see the module's docstring). Default 0.8."""
 MAX_CANDIDATES = 4
 """The most sentence numbers a claim's number is tried against, per sentence (nearest kind first)."""
+MAX_CLAIM_NUMBERS = 3
+"""The most numbers of one claim the number check tries (its first ones): a claim that states more is refuted by a
+number found apart, never supported by its numbers (the others untried), and its check says so."""
+MAX_REWRITINGS = NUMBER_SENTENCES * MAX_CANDIDATES
+"""The most rewritten claims the verifier reads for one claim (the best sentence's first): what one number can cost.
+A claim listing 190 numbers made 233 long model inputs and held the service for minutes (issue 51)."""
 
 
 @dataclass(frozen=True)
@@ -54,11 +60,22 @@ class NumberTrial:
 
     Attributes:
         claim_numbers: the numbers the claim states, in order.
-        candidates: each claim number against each comparable number of each sentence.
+        candidates: each claim number tried against each comparable number of each sentence (at most
+            :data:`MAX_REWRITINGS`).
+        untried: the claim's numbers beyond :data:`MAX_CLAIM_NUMBERS`, not tried.
     """
 
     claim_numbers: tuple[NumberMention, ...]
     candidates: tuple[NumberCandidate, ...]
+    untried: tuple[NumberMention, ...] = ()
+
+    def untried_note(self) -> str | None:
+        """What the check did not try, in words for the reader; ``None`` when it tried every number."""
+        if not self.untried:
+            return None
+        return (f"The claim states {len(self.claim_numbers)} numbers: the number check tried the first "
+                f"{len(self.claim_numbers) - len(self.untried)} against the evidence, not the other "
+                f"{len(self.untried)}, so they neither support nor refute it.")
 
 
 @dataclass(frozen=True)
@@ -94,19 +111,21 @@ def number_sentences(judged_bearing: Sequence[int]) -> list[int]:
 def number_trial(claim: ClaimAnalysis, sentences: Sequence[str], max_candidates: int = MAX_CANDIDATES) -> NumberTrial:
     """Each number of the claim tried against each comparable number
     (:meth:`~fever_core.verification.numbers.NumberMention.comparable`) of each sentence, at most ``max_candidates``
-    per sentence, as the claim rewritten with the sentence's number in place. The claim's numbers are read from its
-    analysis's parse; ``sentences`` are the sentences' own words (without their page titles), parsed only when the
-    claim has numbers."""
+    per sentence, as the claim rewritten with the sentence's number in place: the claim's first
+    :data:`MAX_CLAIM_NUMBERS` numbers, at most :data:`MAX_REWRITINGS` rewritings in all (the best sentence's first).
+    The claim's numbers are read from its analysis's parse; ``sentences`` are the sentences' own words (without their
+    page titles), parsed only when the claim has numbers."""
     claimed = tuple(number_mentions(claim.claim))
+    tried = claimed[:MAX_CLAIM_NUMBERS]
     text = claim.claim
     candidates = []
     for index, sentence in enumerate(sentences if claimed else ()):
         stated = number_mentions(sentence, as_written=True)
-        for number in claimed:
+        for number in tried:
             for other in [m for m in stated if number.comparable(m)][:max_candidates]:
                 rewritten = text[:number.start] + other.text + text[number.end:]
                 candidates.append(NumberCandidate(index, number, other, rewritten))
-    return NumberTrial(claimed, tuple(candidates))
+    return NumberTrial(claimed, tuple(candidates[:MAX_REWRITINGS]), claimed[MAX_CLAIM_NUMBERS:])
 
 
 def settle(trial: NumberTrial, p_supports: Sequence[float], settled: float = SETTLED) -> NumberCheck | None:

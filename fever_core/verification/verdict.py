@@ -24,12 +24,16 @@ class Verdict(Decision):
         verifier_calls: how many calls of the verifier the verdict took (each over a batch of pairs, shared with the
             claims checked with it): 1, or 2 where a two-hop bridge was read after the evidence; 0 when nothing was
             read (or for a verdict kept before they were counted).
+        notes: what the reader should know about how the verdict was reached, in words: a check not tried in full
+            (:meth:`~fever_core.verification.number_check.NumberTrial.untried_note`). The check's warnings repeat
+            them.
     """
 
     reason: str = ""
     why: str = ""
     calibrated: float | None = None
     verifier_calls: int = 0
+    notes: tuple[str, ...] = ()
 
     @property
     def probability(self) -> float:
@@ -39,15 +43,17 @@ class Verdict(Decision):
 
     @classmethod
     def of(cls, decision: Decision, reason: str, why: str, calibrated: float | None = None,
-           verifier_calls: int = 0) -> Verdict:
-        """The verdict a decision makes, with its words (its calibrated probability, the verifier calls it took)."""
+           verifier_calls: int = 0, notes: tuple[str, ...] = ()) -> Verdict:
+        """The verdict a decision makes, with its words (its calibrated probability, the verifier calls it took, its
+        notes)."""
         return cls(**{f.name: getattr(decision, f.name) for f in fields(Decision)}, reason=reason, why=why,
-                   calibrated=calibrated, verifier_calls=verifier_calls)
+                   calibrated=calibrated, verifier_calls=verifier_calls, notes=notes)
 
     @classmethod
     def from_dict(cls, data: dict) -> Verdict:
         """The inverse of :meth:`to_dict` (a verdict kept before a field was written gets its default)."""
-        return cls(**{**data, "parts": tuple(ClaimPart(**part) for part in data.get("parts", []))})
+        return cls(**{**data, "parts": tuple(ClaimPart(**part) for part in data.get("parts", [])),
+                      "notes": tuple(data.get("notes", ()))})
 
     def to_dict(self) -> dict:
         return {
@@ -62,4 +68,5 @@ class Verdict(Decision):
             "parts": [part.to_dict() for part in self.parts],
             "calibrated": self.calibrated,
             "verifier_calls": self.verifier_calls,
+            "notes": list(self.notes),
         }

@@ -144,3 +144,13 @@ def test_claims_checked_together_share_the_calls(tmp_path):
     ])
     assert len(verifier.calls) == 2  # every claim's evidence in the first, the one bridge in the second
     assert [verdict.verifier_calls for _, verdict in outcomes] == [1, 2, 0]
+
+
+def test_a_claim_with_more_numbers_than_are_tried_says_so_in_its_verdict(tmp_path):
+    claim = "Kraftwerk was formed in 1971, 1972, 1973, 1974 and 1975."
+    verifier = ScriptedVerifier({})
+    _, verdict = ClaimVerifier(verifier, scripted_policy(tmp_path)).verify(
+        claim, [KRAFTWERK], min_evidence_score=0.0, number_check=True)
+    assert len(verifier.calls) == 1 and len(verifier.calls[0]) <= 1 + 3  # the evidence, and 3 of the 5 numbers
+    assert verdict.notes == (("The claim states 5 numbers: the number check tried the first 3 against the evidence, "
+                             "not the other 2, so they neither support nor refute it."),)

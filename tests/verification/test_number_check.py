@@ -5,7 +5,7 @@ import pytest
 
 from fever_core.common.types import REFUTES, SUPPORTS
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
-from fever_core.verification.number_check import number_trial, settle
+from fever_core.verification.number_check import MAX_CLAIM_NUMBERS, MAX_REWRITINGS, number_trial, settle
 
 
 def trial_of(claim, sentences):
@@ -81,3 +81,20 @@ def test_each_claim_number_is_read_against_the_best_ranked_sentence_that_states_
     assert [c.sentence_number.text for c in trial.candidates] == ["44th", "first"]
     check = settle(trial, [0.9, 0.99])
     assert (check.evidence, check.sentence_says) == (0, "44th")
+
+
+def test_a_claim_listing_many_numbers_costs_what_one_number_does_and_says_what_was_not_tried():
+    """Issue 51: a claim listing 190 numbers made 233 long model inputs and held the service for minutes."""
+    claim = "Oslo had " + ", ".join(f"{1000 * i:,}" for i in range(1, 60)) + " people in 1900."
+    sentences = ["Oslo had 2,000 people in 1900, 3,000 in 1910 and 4,000 in 1920."] * 3
+    trial = number_trial(ClaimAnalysis(claim), sentences)
+    assert len(trial.candidates) <= MAX_REWRITINGS
+    assert len({c.claim_number for c in trial.candidates}) <= MAX_CLAIM_NUMBERS
+    assert len(trial.untried) == len(trial.claim_numbers) - MAX_CLAIM_NUMBERS
+    assert trial.untried_note().startswith(f"The claim states {len(trial.claim_numbers)} numbers: the number check "
+                                           f"tried the first {MAX_CLAIM_NUMBERS}")
+    # every candidate read as stated: the numbers apart refute, but the untried ones can't make it SUPPORTS
+    settled = settle(trial, [0.95] * len(trial.candidates))
+    assert settled is not None and settled.label == "REFUTES"
+    one = number_trial(ClaimAnalysis("Oslo had 2,000 people in 1900."), sentences)
+    assert one.untried == () and one.untried_note() is None
