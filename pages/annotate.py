@@ -27,7 +27,7 @@ from fever_core.workbench import Annotation, AnnotationError, AnnotationStore, Q
 from pages.display import footer, plain, synced_widget
 from pages.resources import checker_or_stop, load_annotations, run_settings
 from pages.settings_ui import UiSettings, current_settings
-from pages.words import count, verdict_word
+from pages.words import count, evidence_set_line, verdict_word
 
 if TYPE_CHECKING:
     from fever_core.corpus import CorpusStore
@@ -87,6 +87,8 @@ class Draft:
         label = data["label"] if data["label"] in LABELS else None
         return cls(sets, min(int(data["current"]), len(sets) - 1), label, bool(data["ambiguous"]),
                    [str(page) for page in data["pages"]])
+
+
 
 
 def drafts() -> dict[int, Draft]:
@@ -273,7 +275,7 @@ def annotate(ui: UiSettings, annotations: AnnotationStore, item: QueueItem, anno
         show_page(store, page, draft, item.item_id, expanded=number == 0 or page.page_id in draft.extra_pages)
     add_page_by_search(checker.workspace, draft, [page.page_id for page in pages])
     for number, group in enumerate(draft.sets, 1):
-        st.text(f"Evidence set {number}: " + (", ".join(f"{p} [{l}]" for p, l in sorted(group)) or "(empty)"))
+        st.text(evidence_set_line(number, group))
     choose_label(draft, item.item_id)
     cols = st.columns(3)
     if cols[0].button("Save", type="primary", shortcut=SHORTCUTS["save"]):

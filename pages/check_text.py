@@ -144,7 +144,7 @@ def choose_sentences(ui: UiSettings, draft: Draft, running: bool) -> None:
         sentence_claims(draft.sentences)
         st.caption(f"{worthy} of them look worth checking and are ticked. Tick or untick any, then Check.")
     except NothingToCheck as exc:  # none is check-worthy: say why, and let the person tick some
-        st.info(str(exc), icon="🔎")
+        st.info(str(exc), icon=":material/search:")
     choice = pd.DataFrame({"check": [s.worthy for s in draft.sentences], "sentence": [s.text for s in draft.sentences],
                            "checked as": [s.checked_as or "" for s in draft.sentences],
                            "why": [s.reason for s in draft.sentences]})

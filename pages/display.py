@@ -212,7 +212,7 @@ def checked_before_markdown(earlier) -> str:
         link = f"[re-open it ↗](./?history={earlier.entry_id})"
     else:
         verdict, link = f"{verdict} (annotated)", f"[open it in Annotate ↗](./annotate?item={earlier.entry_id})"
-    return f"🔁 **Checked before:** “{plain(earlier.claim)}”, {verdict}, {ago(earlier.checked_at)} · {link}"
+    return f":material/replay: **Checked before:** “{plain(earlier.claim)}”, {verdict}, {ago(earlier.checked_at)} · {link}"
 
 
 def footer() -> None:

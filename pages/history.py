@@ -101,7 +101,7 @@ def clear_history(history: HistoryStore, kept: int, session: str | None) -> None
         return
     whose = "everyone's" if session is None else "this browser's"
     which = f"all {kept:,} of {whose} checks" if kept > 1 else f"{whose} one check"
-    st.warning(f"Delete {which} from the history? This can't be undone.", icon="⚠️")
+    st.warning(f"Delete {which} from the history? This can't be undone.", icon=":material/warning:")
     cols = st.columns([1, 1, 3])
     if cols[0].button("Yes, delete them all", type="primary"):
         st.session_state["history_notice"] = f"Deleted {count(history.clear(session), 'check')}."
@@ -120,7 +120,7 @@ def show_history(settings: Settings, history: HistoryStore, session: str | None)
                   "those made in this browser until it is closed (others using the workbench have their own)."))
     if history.read_only:
         st.warning("The history file is read-only: the checks in it are shown, new ones are not kept. Make it "
-                   "writable, or point FEVER_DATA_DIR at a folder you can write to.", icon="⚠️")
+                   "writable, or point FEVER_DATA_DIR at a folder you can write to.", icon=":material/warning:")
     words = synced_widget(st.text_input, "Search claims, deciding sentences and pages", "_history_search",
                           st.session_state.get("history_search", ""),
                           partial(st.session_state.__setitem__, "history_search"), placeholder="e.g. Kubrick")

@@ -101,7 +101,7 @@ def improve_form(settings: Settings, ui: UiSettings, versions: list[ModelVersion
     if not enough:
         st.info(f"{WHY_MIN_ANNOTATIONS} Annotate {count(MIN_ANNOTATIONS - counts['annotations'], 'more claim')} "
                 "first.",
-                icon="✍️")
+                icon=":material/edit_note:")
     corpora = [name for name in list_corpora(settings.data_dir) if name != LIVE_CORPUS]
     with st.form("improve"):
         corpus = st.selectbox("Corpus the annotations were made on", corpora, format_func=corpus_label,

@@ -214,7 +214,7 @@ def _earlier_checks(data_dir: str):
 def show_unusable_database(error: UnusableDatabase) -> None:
     """A warning naming the database that can't be used and why; for a damaged or foreign one, a button that
     moves it aside (kept, renamed) so that a new one starts."""
-    st.warning(plain(str(error)), icon="⚠️")
+    st.warning(plain(str(error)), icon=":material/warning:")
     if error.movable:
         st.button(f"Move {error.path.name} aside and start a new one", key=f"move_aside_{error.path}",
                   on_click=_move_database_aside, args=(error.path,))
@@ -225,11 +225,11 @@ def _move_database_aside(path: Path) -> None:
         moved = move_aside(path)
     except OSError as exc:
         st.toast(plain(f"{path} can't be moved ({exc.strerror}): move it yourself, or point FEVER_DATA_DIR elsewhere."),
-                 icon="⚠️")
+                 icon=":material/warning:")
         return
     _history_store.clear()  # a store opened before still holds the moved file
     _annotation_store.clear()
-    st.toast(plain(f"{path.name} was moved to {moved.name} (kept there); a new one starts in its place."), icon="📦")
+    st.toast(plain(f"{path.name} was moved to {moved.name} (kept there); a new one starts in its place."), icon=":material/inventory_2:")
 
 
 def corpus_store_or_none(settings: Settings, corpus: str) -> CorpusStore | None:
@@ -281,7 +281,7 @@ def run_in_address(name: str, what: str) -> BackgroundRun | None:
             st.warning(plain(
                 f"The {what} this link names ({named}) was not found in this workbench. Runs are kept in the app's "
                 f"memory, the last {FINISHED_JOBS_KEPT} finished ones: a link from another machine or workbench, one "
-                "made before the app was restarted, or an older one finds nothing. Start it again here."), icon="🔎")
+                "made before the app was restarted, or an older one finds nothing. Start it again here."), icon=":material/search:")
         return None
     show_run(name, run)
     return run

@@ -106,7 +106,7 @@ def show_verdict(checked: CheckedClaim) -> None:
         st.info("This claim does not look English. The workbench reads English only (its Wikipedia text and its "
                 "verifier), so a claim in another language gets a verdict that means little (most often Not "
                 "enough info): translate it to check it.",
-                icon="🌐")
+                icon=":material/public:")
     verdict = result.verdict
     color, word = VERDICT_COLOURS[verdict.label], UNDECIDED_WORD if verdict.undecided else verdict_word(verdict.label)
     probability = verdict.probability
@@ -124,7 +124,7 @@ def show_verdict(checked: CheckedClaim) -> None:
         if checked.stored is not None:
             made = time.strftime("%Y-%m-%d %H:%M", time.localtime(checked.stored.checked_at))
             st.info(f"Re-opened from History: checked {made} on {plain(corpus_label(result.corpus))}, shown as it "
-                    "was then (not checked again; History's “Check again” does that).", icon="🕘")
+                    "was then (not checked again; History's “Check again” does that).", icon=":material/history:")
         deciding = verdict.deciding_evidence
         if deciding:
             sentences = "Sentence" + ("s" if len(deciding) > 1 else "")
@@ -138,7 +138,7 @@ def show_verdict(checked: CheckedClaim) -> None:
         st.markdown("**Why:** " + plain(verdict.why or verdict.reason))
         caution = "" if verdict.undecided else uncertainty(verdict.probabilities)
         if caution:
-            st.warning(caution, icon="⚠️")
+            st.warning(caution, icon=":material/warning:")
     chart = go.Figure(go.Bar(
         x=list(verdict.probabilities.values()), y=[verdict_word(label) for label in verdict.probabilities],
         orientation="h",
@@ -171,7 +171,8 @@ def evidence_rows(checked: CheckedClaim, indexes: list[int]) -> pd.DataFrame:
         rows.append({
             "stance": stance_cell(reading),
             "page": f"{plain(e.title)} [{e.line}] · " + checked.links[e.page_id].markdown(),
-            "sentence": plain(e.text), "score": round(e.score, 3), "hop": e.hop, "used": index in used,
+            "sentence": plain(e.text), "score": round(e.score, 3), "hop": e.hop,
+            "used": "yes" if index in used else "no",
         })
     return pd.DataFrame(rows, columns=["stance", "page", "sentence", "score", "hop", "used"])
 

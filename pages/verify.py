@@ -83,7 +83,7 @@ LOADING_POLL_SECONDS = 1.0
 def offer_check_a_text(note: str, text: str, key: str) -> None:
     """``note`` with a button that carries ``text`` to Check a text (into its paste box), which checks each of its
     statements apart."""
-    st.warning(note, icon="📄")
+    st.warning(note, icon=":material/description:")
     if st.button("Check it on “Check a text”", key=key, help="Opens Check a text with this text in its box: it finds "
                  "the statements worth checking and checks each apart"):
         st.session_state["text_pasted"] = text

@@ -9,7 +9,7 @@ ClaimReview, read by people through fact-checking sites and search engines, rate
 
 from __future__ import annotations
 
-from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, VERDICT_WORDS
+from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, VERDICT_WORDS, page_id_to_title
 
 # VERDICT_WORDS: each FEVER label as the pages show it (a verdict, a gold label, a sentence's stance, an annotation).
 VERDICT_COLOURS = {SUPPORTS: "green", REFUTES: "red", NEI: "gray"}
@@ -63,3 +63,9 @@ def metric_help(name: str) -> str:
 def count(number: int, noun: str, plural: str | None = None) -> str:
     """``number`` and the noun, plural unless it is one: "1 annotation", "2 annotations", "1,200 claims"."""
     return f"{number:,} {noun if number == 1 else plural or noun + 's'}"
+
+
+def evidence_set_line(number: int, group: set[tuple[str, int]]) -> str:
+    """An evidence set as the annotator reads it: its sentences by page title and line, "Mount Everest [0]"."""
+    sentences = ", ".join(f"{page_id_to_title(page_id)} [{line}]" for page_id, line in sorted(group))
+    return f"Evidence set {number}: {sentences or '(empty)'}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
+import re
 import shutil
 import sqlite3
 import time
@@ -26,7 +27,7 @@ from fever_core.verification.policy import VerdictPolicy
 from fever_core.workbench.annotation import AnnotationStore
 from fever_core.workbench.history import HistoryStore
 from pages.settings_ui import SETTING_LIMITS
-from pages.words import verdict_word
+from pages.words import evidence_set_line, verdict_word
 
 from ..conftest import CLAIMS
 from .conftest import MUNICH_CLAIM, MUNICH_KEY_SENTENCE
@@ -219,6 +220,19 @@ def test_verify_checks_a_claim_of_several_sentences_and_says_check_a_text_checks
     assert any(w.value.startswith("This claim has 3 sentences") and "Check a text" in w.value for w in app.warning)
     check(app, "Fox 2000 Pictures released the film Soul Food.")
     assert not [w for w in app.warning if "sentences" in w.value]
+
+
+def test_an_evidence_set_names_its_sentences_by_page_title_not_page_id():
+    assert evidence_set_line(2, {("Mount_Everest", 0), ("Soul_Food_-LRB-film-RRB-", 3)}) == \
+        "Evidence set 2: Mount Everest [0], Soul Food (film) [3]"
+    assert evidence_set_line(1, set()) == "Evidence set 1: (empty)"
+
+
+def test_every_icon_of_the_app_is_a_material_icon_that_needs_no_emoji_font():
+    """On a machine with no emoji font the sidebar's emoji icons were empty boxes (issue 48)."""
+    for path in [PROJECT_ROOT / "app.py", *sorted((PROJECT_ROOT / "pages").glob("*.py"))]:
+        icons = re.findall(r'icon="([^"]*)"', path.read_text(encoding="utf-8"))
+        assert all(re.fullmatch(r":material/[a-z0-9_]+:", icon) for icon in icons), (path.name, icons)
 
 
 def ticks_of(app: AppTest, sentence: str) -> list:
@@ -717,7 +731,8 @@ def test_verify_shows_the_evidence_it_used_first_and_no_used_row_leans_against_t
     label = verdicts(app)[0]
     expected = next(word for word in ("Supported", "Refuted", "Not enough info") if word in label)
     rows = evidence_of(app)
-    used = rows[rows["used"]]
+    assert set(rows["used"]) <= {"yes", "no"}  # words, not True / False
+    used = rows[rows["used"] == "yes"]
     assert list(rows["used"]) == sorted(rows["used"], reverse=True)  # used first, then the rest
     assert all(stance.startswith(expected + " ") for stance in used["stance"])
     assert len(app.table) == (1 if used.empty or len(used) == len(rows) else 2)
@@ -1049,7 +1064,7 @@ def test_verify_says_a_paraphrase_was_checked_before_in_this_browser_or_shared_a
     first = check(open_frame(), "Fox 2000 Pictures released the film Soul Food.")
     assert not first.exception and not checked_before(first)  # nothing before it
     (kept,) = history_of(data_dir).search()
-    line = (f"🔁 **Checked before:** “Fox 2000 Pictures released the film Soul Food.”, {verdict_word(kept.verdict)}, "
+    line = (f":material/replay: **Checked before:** “Fox 2000 Pictures released the film Soul Food.”, {verdict_word(kept.verdict)}, "
             f"just now · [re-open it ↗](./?history={kept.key})")
     check(first, "The film Soul Food was released by Fox 2000 Pictures.")
     assert checked_before(first) == [line]
@@ -1086,7 +1101,7 @@ def test_verify_says_an_annotated_claim_was_checked_before(app_env, data_dir):
     item = store.add_claim("Jaws is a film by Steven Spielberg.")
     store.save(item, "SUPPORTS", [[("Jaws_-LRB-film-RRB-", 0)]], "tester")
     at = check(open_frame(), "jaws is a film by steven spielberg")
-    assert checked_before(at) == [("🔁 **Checked before:** “Jaws is a film by Steven Spielberg.”, Supported (annotated), "
+    assert checked_before(at) == [(":material/replay: **Checked before:** “Jaws is a film by Steven Spielberg.”, Supported (annotated), "
                                   f"just now · [open it in Annotate ↗](./annotate?item={item})")]
 
 
