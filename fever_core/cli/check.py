@@ -193,11 +193,13 @@ def cmd_check_text(args: argparse.Namespace) -> int:
     # a text, a choice or an output that can't be used is refused before any model but spaCy loads
     if args.out and Path(args.out).suffix.lower() != ".jsonl":
         raise ValueError(f"Can't write sentences to {args.out}: give a .jsonl file (one sentence a line).")
+    author = claimreview_author(args)
     text = read_text_stream(sys.stdin.buffer) if args.file == "-" else read_text_file(args.file)
     sentences = find_sentences(text)
     chosen = range(len(sentences)) if args.all else None
     claims = sentence_claims(sentences, chosen)
     checker = open_checker(args)
+    started = time.time()
     with tqdm(total=len(claims), desc="Checking sentences", unit="sentence", file=sys.stderr) as bar:
         checked = check_text(checker, text, check_options_from(args), chosen, lambda *_: bar.update(),
                              sentences=sentences)
@@ -210,6 +212,12 @@ def cmd_check_text(args: argparse.Namespace) -> int:
     print(f"{checked.summary()} (the text has {len(sentences):,} sentences, {worthy:,} check-worthy)")
     if args.out:
         write_jsonl(args.out, [item.to_dict() for item in checked.sentences])
+    if author is not None:
+        from fever_core.workbench import checker_provenance, claim_reviews
+
+        results = [item.result for item in checked.sentences if item.chosen and item.result is not None]
+        provenance = checker_provenance(checker, check_options_from(args))
+        write_claimreview(args.claimreview, claim_reviews(results, provenance, author, published=started))
     return 0
 
 
@@ -272,6 +280,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--all", action="store_true", help="check every sentence, not only the check-worthy ones")
     p.add_argument("--out", help="write every sentence here (.jsonl, one a line): its offsets, whether it is "
                    "check-worthy and why, and its verdict with the whole check")
+    add_claimreview_options(p, "the sentences checked (one document, a ClaimReview each in its @graph; sentences "
+                            "that can't be checked have none)")
     p.set_defaults(func=cmd_check_text)
 
     p = commands.add_parser("evaluate", help="FEVER metrics on a claims file")

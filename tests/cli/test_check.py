@@ -131,6 +131,25 @@ def test_check_batch_writes_one_claimreview_graph_of_the_claims_it_could_check(s
     assert len(expanded) == 2 and not dropped
 
 
+def test_check_text_writes_a_claimreview_of_the_sentences_it_checked(settings, workspace, tiny_nli_model, tmp_path,
+                                                                      capsys):
+    from tests.jsonld import expand
+
+    text = tmp_path / "speech.txt"
+    text.write_text("Fox 2000 Pictures released the film Soul Food in 1997. I think the film is wonderful.\n",
+                    encoding="utf-8")
+    out = tmp_path / "speech.jsonld"
+    assert main(["--data-dir", str(settings.data_dir), "check-text", str(text), "--corpus", "fixture", "--model",
+                 str(tiny_nli_model), "--claimreview", str(out), "--author", "Desk", "--author-type", "Person"]) == 0
+    capsys.readouterr()
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert [node["claimReviewed"] for node in document["@graph"]] == [
+        "Fox 2000 Pictures released the film Soul Food in 1997."]  # the opinion is not check-worthy
+    assert document["@graph"][0]["author"] == {"@type": "Person", "name": "Desk"}
+    expanded, dropped = expand(document)
+    assert len(expanded) == 1 and not dropped
+
+
 @pytest.mark.parametrize("options, message", [
     (["--author-type", "Robot"], "an Organization or a Person, not 'Robot'"),
     (["--author", " "], "author's name is empty"),
