@@ -51,7 +51,7 @@ from fever_core.retrieval.results import EvidenceSentence
 from fever_core.verification.base_models import BaseModelError
 from fever_core.verification.bridges import bridge_trial
 from fever_core.verification.claim_parts import claim_parts
-from fever_core.verification.contrasts import contrast_trial, settle_contrast
+from fever_core.verification.contrasts import ContrastCandidate, contrast_trial, settle_contrast
 from fever_core.verification.deciders import (
     CONTRAST_CHECK,
     Decision,
@@ -71,7 +71,7 @@ from fever_core.verification.explanation import explain
 from fever_core.verification.features import joint_premise
 from fever_core.verification.model_integrity import ModelDamaged, finite_probabilities
 from fever_core.verification.nli import NliModel
-from fever_core.verification.number_check import number_sentences, number_trial, settle
+from fever_core.verification.number_check import NumberTrial, number_sentences, number_trial, settle
 from fever_core.verification.numbers import number_mentions
 from fever_core.verification.policy import LEARNED, LEARNED_RETRIEVER, RULE, VerdictPolicy
 from fever_core.verification.verdict import Verdict
@@ -131,12 +131,27 @@ class _Reading:
 
 @dataclass
 class _Asked:
-    """What a check beyond the evidence asks the verifier of one claim: its ``trials`` (the parts; the number and
-    contrast trials), the indexes of the sentences they are read against, and the (premise, claim) ``pairs``."""
+    """What a check beyond the evidence asks the verifier to read for one claim: the indexes of the sentences it is
+    read against, and the (premise, claim) ``pairs``."""
 
-    trials: tuple
     sentences: list[int]
     pairs: list[tuple[str, str]]
+
+
+@dataclass
+class _PartsAsked(_Asked):
+    """A compound claim's parts (:func:`claim_parts`), each against every judged sentence that bears on the claim."""
+
+    parts: tuple[str, ...]
+
+
+@dataclass
+class _NumbersAsked(_Asked):
+    """A claim rewritten with its sentences' numbers (``trial``) and with its contrast words' opposites
+    (``contrasts``)."""
+
+    trial: NumberTrial
+    contrasts: list[ContrastCandidate]
 
 
 class ClaimVerifier:
@@ -320,7 +335,7 @@ class ClaimVerifier:
         return decision
 
     @staticmethod
-    def _parts_asked(readings: list[_Reading]) -> dict[int, _Asked]:
+    def _parts_asked(readings: list[_Reading]) -> dict[int, _PartsAsked]:
         """For each compound claim (:func:`claim_parts`) the learned verdict decides under the sure-sentence rule's
         threshold (a verifier without one reads claims whole): each part against every sentence the verifier judges
         that bears on the claim."""
@@ -330,11 +345,11 @@ class ClaimVerifier:
                 parts = claim_parts(reading.task.claim.claim)
                 read = reading.judged_bearing()
                 if parts:  # read against no sentence, the parts are shown beside the verdict all the same
-                    asked[i] = _Asked(tuple(parts), read, [(reading.premises[j], part) for part in parts for j in read])
+                    asked[i] = _PartsAsked(read, [(reading.premises[j], part) for part in parts for j in read], tuple(parts))
         return asked
 
     @staticmethod
-    def _parts_decide(readings: list[_Reading], decisions: list[Decision], asked: dict[int, _Asked],
+    def _parts_decide(readings: list[_Reading], decisions: list[Decision], asked: dict[int, _PartsAsked],
                       rows: np.ndarray) -> list[Decision]:
         """``decisions`` with that of each compound claim whose parts settle it replaced by the parts' decision
         (:func:`~fever_core.verification.deciders.parts_decision`); ``rows``: the verifier's for the parts' pairs, in
@@ -344,7 +359,7 @@ class ClaimVerifier:
         for i, parts in asked.items():
             evidence, minimum = readings[i].evidence, readings[i].policy.sure_sentence_min
             judged = []
-            for part in parts.trials:
+            for part in parts.parts:
                 read = {j: Stance.from_row(next(stances)) for j in parts.sentences}
                 judged.append(part_of(part, [read.get(j) for j in range(len(evidence))], evidence, minimum))
             checked[i] = parts_decision(judged, decisions[i]) or decisions[i]
@@ -377,7 +392,7 @@ class ClaimVerifier:
         return checked, list(trials)
 
     @staticmethod
-    def _numbers_asked(readings: list[_Reading]) -> dict[int, _Asked]:
+    def _numbers_asked(readings: list[_Reading]) -> dict[int, _NumbersAsked]:
         """For each claim under the number check: the claim rewritten with each judged sentence's numbers
         (:func:`~fever_core.verification.number_check.number_trial`) and contrast words
         (:mod:`~fever_core.verification.contrasts`), each against its sentence."""
@@ -391,11 +406,11 @@ class ClaimVerifier:
                 if trial.candidates or contrasts:
                     pairs = [(reading.premises[sentences[c.evidence]], c.rewritten_claim)
                              for c in (*trial.candidates, *contrasts)]
-                    asked[i] = _Asked((trial, contrasts), sentences, pairs)
+                    asked[i] = _NumbersAsked(sentences, pairs, trial, contrasts)
         return asked
 
     @staticmethod
-    def _numbers_decide(readings: list[_Reading], decisions: list[Decision], asked: dict[int, _Asked],
+    def _numbers_decide(readings: list[_Reading], decisions: list[Decision], asked: dict[int, _NumbersAsked],
                         rows: np.ndarray) -> list[Decision]:
         """``decisions`` with that of each claim whose numbers, or contrast words, settle it replaced by the number
         check's: the numbers are settled first; the contrast words where they settle nothing. ``rows``: the
@@ -403,7 +418,7 @@ class ClaimVerifier:
         p_supports = iter(rows[:, 0])
         checked = list(decisions)
         for i, numbers in asked.items():
-            trial, contrasts = numbers.trials
+            trial, contrasts = numbers.trial, numbers.contrasts
             settled = settle(trial, [next(p_supports) for _ in trial.candidates])
             contrasted = settle_contrast(contrasts, [next(p_supports) for _ in contrasts])
             if settled is not None:
@@ -413,9 +428,9 @@ class ClaimVerifier:
         return checked
 
 
-def _notes(numbers: _Asked | None) -> tuple[str, ...]:
+def _notes(numbers: _NumbersAsked | None) -> tuple[str, ...]:
     """What a claim's verdict says of the checks it did not try in full: its number trial's untried numbers."""
-    note = None if numbers is None else numbers.trials[0].untried_note()
+    note = None if numbers is None else numbers.trial.untried_note()
     return () if note is None else (note,)
 
 
