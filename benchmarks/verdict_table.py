@@ -11,7 +11,7 @@ on its corpus (skipped without ``../shared``). Per set: accuracy by gold label f
 two-hop claims apart; opposite-label verdicts (SUPPORTS for REFUTES or the reverse); *contradictions*: SUPPORTS or
 REFUTES verdicts without a deciding sentence, or with one whose shown reading is another label (issue 42 wants
 none); the expected calibration error of the reported probability and how often a verdict said at 0.9 or more is
-right; fever-dev's FEVER score. Then ``--latency`` claims of the plain yardstick are checked one at a time: the
+right; fever-dev's FEVER score; how many verifier calls the checks' verdicts took (issue 49: at most 2). Then ``--latency`` claims of the plain yardstick are checked one at a time: the
 verification's seconds per claim, p50 and p95. Predictions go to ``OUT/<set>.predictions.jsonl`` (each line the
 verdict as the check reports it), the figures to ``OUT/report.json``.
 
@@ -132,6 +132,8 @@ def score(claims: list[dict], results: list) -> dict:
     out["ece"] = round(expected_calibration_error(said, right), 4)
     out["said_0.9_right"] = round(sum(sure) / len(sure), 4) if sure else None
     out["said_0.9_n"] = len(sure)
+    out["verifier_calls"] = {str(calls): n for calls, n in
+                             sorted(Counter(getattr(r.verdict, "verifier_calls", 0) for r in results).items())}
     return out
 
 
