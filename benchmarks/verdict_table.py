@@ -202,6 +202,8 @@ def compare(old: dict, new: dict) -> str:
             lines.append(f"| {name} | {figure} | {before.get(figure, '')} | {figures[figure]} |")
         lines.append(f"| {name} | opposite-label verdicts | {before.get('all', {}).get('opposite', '')} | "
                      f"{figures['all']['opposite']} |")
+        lines.append(f"| {name} | verifier calls per verdict (most) | {max(before.get('verifier_calls') or [''])} | "
+                     f"{max(figures.get('verifier_calls') or [''])} |")
     for key in ("verification_p50", "verification_p95", "total_p50", "total_p95"):
         lines.append(f"| latency | {key} (s) | {old.get('latency', {}).get(key, '')} | "
                      f"{new.get('latency', {}).get(key, '')} |")
