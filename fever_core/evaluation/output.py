@@ -21,9 +21,10 @@ from fever_core.evaluation.runner import BatchRow
 
 log = logging.getLogger(__name__)
 
-RESULT_COLUMNS = ("id", "claim", "label", "verdict", "confidence", "deciding_page", "deciding_line",
+RESULT_COLUMNS = ("id", "claim", "label", "verdict", "confidence", "undecided", "deciding_page", "deciding_line",
                   "deciding_sentence", "error")
-"""The columns of a results table, in order (:meth:`~fever_core.evaluation.runner.BatchRow.record`)."""
+"""The columns of a results table, in order (:meth:`~fever_core.evaluation.runner.BatchRow.record`). ``undecided``:
+``true`` for a NOT ENOUGH INFO verdict no sentence settles, whose deciding sentences are the ones to read."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet may read as the start of a formula (OWASP's list for CSV injection)."""
 
@@ -72,12 +73,16 @@ def results_csv(records: Iterable[dict]) -> str:
 
 
 def _prediction_line(row: BatchRow) -> str:
-    """A row as a FEVER prediction line (``id``, ``claim``, ``predicted_label``, ``predicted_evidence``), newline ended."""
-    return json.dumps({"id": row.claim.id, "claim": row.claim.claim, **row.fever_prediction()}, ensure_ascii=False) + "\n"
+    """A row as a FEVER prediction line (``id``, ``claim``, ``predicted_label``, ``predicted_evidence``; ``undecided``
+    for a checked claim, ``error`` for one that can't be), newline ended."""
+    line = {"id": row.claim.id, "claim": row.claim.claim, **row.fever_prediction()}
+    if row.result is not None:
+        line["undecided"] = row.result.verdict.undecided
+    return json.dumps(line, ensure_ascii=False) + "\n"
 
 
 def predictions_jsonl(rows: Iterable[BatchRow]) -> str:
-    """The rows as FEVER prediction lines (``id``, ``claim``, ``predicted_label``, ``predicted_evidence``)."""
+    """The rows as FEVER prediction lines (:func:`_prediction_line`)."""
     return "".join(_prediction_line(row) for row in rows)
 
 

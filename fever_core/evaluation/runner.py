@@ -78,6 +78,7 @@ class BatchRow:
         return {
             "id": self.claim.id, "claim": self.claim.claim, "label": self.claim.label, "verdict": self.verdict or None,
             "confidence": None if self.confidence is None else round(self.confidence, 3),
+            "undecided": None if self.result is None else str(self.result.verdict.undecided).lower(),
             "deciding_page": sentence.title if sentence else None, "deciding_line": sentence.line if sentence else None,
             "deciding_sentence": sentence.text if sentence else None, "error": self.error or None,
         }

@@ -116,12 +116,13 @@ def test_results_are_written_as_a_csv_table_or_fever_predictions(checker, tmp_pa
     table = list(csv.DictReader(io.StringIO((tmp_path / "out.csv").read_text())))
     assert tuple(table[0]) == RESULT_COLUMNS and [r["claim"] for r in table] == [row.claim.claim for row in rows]
     assert table[2]["verdict"] == "" and "no words" in table[2]["error"]
+    assert [r["undecided"] for r in table] == [str(row.result.verdict.undecided).lower() for row in rows[:2]] + [""]
     assert results_csv([]) == ",".join(RESULT_COLUMNS) + "\r\n"
     assert (tmp_path / "out.csv").read_bytes().decode() == results_csv(row.record() for row in rows)
     write_rows(rows, tmp_path / "out.jsonl")
     lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert (tmp_path / "out.jsonl").read_text() == predictions_jsonl(rows)
-    assert [list(line) for line in lines] == [["id", "claim", "predicted_label", "predicted_evidence"]] * 2 + [
+    assert [list(line) for line in lines] == [["id", "claim", "predicted_label", "predicted_evidence", "undecided"]] * 2 + [
         ["id", "claim", "predicted_label", "predicted_evidence", "error"]]  # the claim that can't be checked says why
     assert "no words" in lines[2]["error"]
     with pytest.raises(ValueError, match=r"\.csv .* \.jsonl"):

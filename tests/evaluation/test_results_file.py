@@ -19,7 +19,7 @@ import pytest
 from benchmarks.reliability.messages import fill_disk, small_disk
 from fever_core.cli import main
 from fever_core.common.formats import Claim
-from fever_core.evaluation import BatchRow, ResultsFile, predictions_jsonl, results_csv
+from fever_core.evaluation import RESULT_COLUMNS, BatchRow, ResultsFile, predictions_jsonl, results_csv
 from fever_core.evaluation.output import PARTIAL_SUFFIX
 
 from ..conftest import read_only_or_skip
@@ -162,7 +162,7 @@ def test_a_full_disk_stops_the_batch_with_every_finished_row_whole_and_a_rerun_f
     rows = list(csv.reader(io.StringIO(text, newline="")))[1:]
     assert code == 2 and "the disk holding it is full" in err and f"It holds {len(rows)} finished rows" in err
     assert "Traceback" not in err and 0 < len(rows) < 12
-    assert text.endswith("\r\n") and all(len(row) == 9 and row[3] for row in rows)  # no torn row
+    assert text.endswith("\r\n") and all(len(row) == len(RESULT_COLUMNS) and row[3] for row in rows)  # no torn row
     table = list(csv.DictReader(io.StringIO(finished, newline="")))
     assert [row["id"] for row in table] == [str(n) for n in range(1, 13)]
     assert finished.startswith(text)  # the rows written before the disk was full were kept, not checked again
