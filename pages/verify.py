@@ -43,6 +43,7 @@ from pages.display import (
     plain,
     wikipedia_links,
 )
+from pages.examples import example_claims
 from pages.resources import (
     CHECKER_LOADING,
     checker_loading,
@@ -58,20 +59,6 @@ from pages.resources import (
 from pages.settings_ui import UiSettings, current_settings, public_permalink, settings_of, write_permalink
 from pages.verdict_card import CheckedClaim, result_pages, show_details, show_evidence, show_verdict
 
-GENERAL_EXAMPLES = [
-    "Stanley Kubrick directed 2001: A Space Odyssey.",
-    "The Great Wall of China is in Japan.",
-    "Marie Curie won two Nobel Prizes.",
-]
-EXAMPLES = {
-    "embedded": GENERAL_EXAMPLES,
-    LIVE_CORPUS: GENERAL_EXAMPLES,
-    "fever-dev": [
-        "Fox 2000 Pictures released the film Soul Food.",
-        "Tilda Swinton is a vegan.",
-    ],
-    "fm2": ["Filming for the movie Gandhi in India was delayed due to political unrest."],
-}
 NOT_FOUND_OR_NOT_SHARED = ("This check is not in the history, or it was not shared: a check opens in another browser "
                            "only once the person who made it shares it (History, Share link).")
 # From how many sentences a checked claim gets the note that Check a text checks each statement apart.
@@ -271,7 +258,7 @@ if "permalink_claim" in st.session_state:  # a permalink being opened: the frame
 elif "checked" in st.session_state:
     keep_in_step(settings, st.session_state["checked"])
 
-example = st.selectbox("Examples", ["—"] + EXAMPLES.get(ui.corpus, []), key="example")
+example = st.selectbox("Examples", ["—"] + example_claims(ui.corpus), key="example")
 if example != "—" and st.session_state.get("last_example") != example:
     st.session_state["claim_text"] = example
     st.session_state["last_example"] = example
