@@ -184,7 +184,8 @@ def _verifier_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--init", default=None, help="start model: minilm (default, the packaged all-MiniLM-L6-v2), "
                    "mpnet (all-mpnet-base-v2, assembled from its packages), or a model or verifier folder")
     p.add_argument("--lora-rank", type=int, default=d["lora_rank"].default,
-                   help="train a rank-N LoRA adapter and the head instead of every weight (0 = every weight)")
+                   help="train a rank-N LoRA adapter and the head instead of every weight (0 = every weight); from an "
+                   "adapter of lower rank (--init), that adapter widened to rank N, its trained ranks kept")
     p.add_argument("--lora-alpha", type=float, default=None, help="LoRA scaling numerator (default: 2x rank)")
     p.add_argument("--device", default=d["device"].default, help="auto (CUDA when present), cpu or cuda")
     p.add_argument("--epochs", type=int, default=d["epochs"].default)

@@ -84,7 +84,8 @@ class TrainConfig:
             encoder's path (both get a new classification head), or a trained verifier to continue (e.g.
             ``assets/models/verifier``; an adapter folder continues its adapter).
         lora_rank: 0 (default) fine-tunes every weight; N > 0 trains a rank-N LoRA adapter on the linear
-            layers (:data:`LORA_TARGETS`) plus the classification head, and saves only those (``peft``).
+            layers (:data:`LORA_TARGETS`) plus the classification head, and saves only those (``peft``). From an
+            adapter (``init``) it continues that adapter, widened to rank N when N is higher (:func:`_widened`).
         lora_alpha: LoRA scaling numerator (the update is scaled by ``lora_alpha / lora_rank``). Default 2x rank.
         device: ``"auto"`` (CUDA when present, else CPU), ``"cpu"`` or ``"cuda"``.
         epochs: passes over the training pairs. Default 3.
