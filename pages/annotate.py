@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial
@@ -141,7 +142,25 @@ def queue_claims(annotations: AnnotationStore) -> None:
             if st.form_submit_button("Queue it") and typed.strip():
                 st.session_state["item_id"] = annotations.add_claim(typed)
     if "annotate_claim" in st.session_state:
-        st.session_state["item_id"] = annotations.add_claim(st.session_state.pop("annotate_claim"))
+        item_id = annotations.add_claim(st.session_state.pop("annotate_claim"))
+        st.session_state["item_id"] = item_id
+        if annotations.annotations_of(item_id):
+            st.session_state["annotated_already"] = item_id
+
+
+def show_annotated_already(annotations: AnnotationStore) -> None:
+    """Once, for a claim sent from Verify that is annotated already: that it is, how and by whom, and how to change
+    it (the queue moves on to the next claim to annotate)."""
+    item_id = st.session_state.pop("annotated_already", None)
+    item = annotations.item(item_id) if item_id is not None else None
+    if item is None:
+        return
+    done = "; ".join(
+        f"{verdict_word(a.label)}, {count(len(a.evidence_sets), 'evidence set')}, by {a.annotator} "
+        f"({time.strftime('%Y-%m-%d %H:%M', time.localtime(a.created_at))})" for a in annotations.annotations_of(item_id))
+    st.info(plain(f"“{item.claim}” is annotated already: {done}. To change your own, “Undo my last action” brings "
+                  "back your last one with its label and ticks; the queue goes on with the next claim."),
+            icon=":material/edit_note:")
 
 
 def current_item(annotations: AnnotationStore) -> QueueItem | None:
@@ -330,6 +349,7 @@ annotator = synced_widget(st.text_input, "Your name (saved with each annotation)
                           st.session_state.get("annotator", ""), partial(st.session_state.__setitem__, "annotator"),
                           max_chars=60)
 queue_claims(annotations)
+show_annotated_already(annotations)
 counts = annotations.counts()
 st.progress((counts["done"] + counts["skipped"]) / counts["total"] if counts["total"] else 0.0,
             text=f"{counts['done']} annotated, {counts['skipped']} skipped, {counts['pending']} to go")

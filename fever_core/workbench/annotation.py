@@ -270,6 +270,12 @@ class AnnotationStore:
         row = conn.execute(cls._SELECT_ANNOTATIONS + " WHERE a.id = ?", (annotation_id,)).fetchone()
         return cls._from_row(row) if row else None
 
+    def annotations_of(self, item_id: int) -> list[Annotation]:
+        """Every annotation of one queued claim, oldest first."""
+        with self._conn() as conn:
+            rows = conn.execute(self._SELECT_ANNOTATIONS + " WHERE a.item = ? ORDER BY a.id", (item_id,)).fetchall()
+        return [self._from_row(r) for r in rows]
+
     def annotations(self, after: int = 0) -> list[Annotation]:
         """Every annotation saved after annotation ``after`` (all of them for 0), oldest first."""
         with self._conn() as conn:

@@ -300,6 +300,18 @@ def test_annotate_asks_for_a_label_and_undo_brings_the_label_back(annotate_munic
     assert evidence_sets(app) == ["Evidence set 1: Dresden [0]"]
 
 
+def test_a_claim_sent_again_from_verify_says_it_is_annotated_already_and_how_to_change_it(annotate_munich):
+    app = annotate_munich
+    ticks_of(app, "Dresden is the capital city of the German state of Saxony.")[0].check().run()
+    label_buttons(app)["REFUTES"].click().run()
+    press(app, "Save")
+    app.session_state["annotate_claim"] = MUNICH_CLAIM  # what Verify's "Send to Annotate" leaves
+    app.run()
+    assert not app.exception
+    notes = [n.value for n in app.info if "is annotated already" in n.value]
+    assert len(notes) == 1 and "Refuted, 1 evidence set, by tester" in notes[0] and "Undo my last action" in notes[0]
+
+
 def test_annotate_keeps_the_name_and_unsaved_ticks_through_a_refresh(annotate_munich, open_page, app_corpus):
     app = annotate_munich
     ticks_of(app, MUNICH_KEY_SENTENCE)[0].check().run()
