@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -251,20 +252,39 @@ class BackgroundRun(Protocol):
     job: BatchJob
 
 
+@dataclass
+class RunAccess:
+    """Who may open a background run: the browser session that started it (:func:`browser_session`), and whether
+    its maker shared it (then any session with its link may)."""
+
+    session: str
+    shared: bool = False
+
+
 @st.cache_resource
 def _background_runs() -> dict[str, BackgroundRun]:
-    """Every background run of this app run (Batch's batches, Evaluate's evaluations), by job id, shared by all
-    sessions (a reload is a new session)."""
+    """Every background run of this app run (Check a text's text checks, Batch's batches, Evaluate's evaluations), by
+    job id, kept across sessions (a reload is a new session); each opens only in its maker's browser session until
+    shared (:func:`_run_access`)."""
+    return {}
+
+
+@st.cache_resource
+def _run_access() -> dict[str, RunAccess]:
+    """Who may open each background run, by job id (:class:`RunAccess`)."""
     return {}
 
 
 def keep_run(run: BackgroundRun) -> None:
-    """Register a background run, letting go of the oldest finished ones beyond :data:`FINISHED_JOBS_KEPT`."""
-    runs = _background_runs()
+    """Register a background run as this browser session's, letting go of the oldest finished ones beyond
+    :data:`FINISHED_JOBS_KEPT`."""
+    runs, access = _background_runs(), _run_access()
     runs[run.job.job_id] = run
+    access.setdefault(run.job.job_id, RunAccess(browser_session()))
     finished = [job_id for job_id, kept in runs.items() if not kept.job.running]
     for job_id in finished[:-FINISHED_JOBS_KEPT]:
         runs.pop(job_id, None)
+        access.pop(job_id, None)
 
 
 def run_in_address(name: str, what: str) -> BackgroundRun | None:
@@ -275,6 +295,13 @@ def run_in_address(name: str, what: str) -> BackgroundRun | None:
     named = st.query_params.get(name, "")
     job_id = named or st.session_state.get(f"{name}_id", "")
     run = _background_runs().get(job_id)
+    access = _run_access().get(job_id, RunAccess(""))
+    if run is not None and access.session != browser_session() and not access.shared:
+        st.query_params.pop(name, None)
+        st.warning(plain(
+            f"The {what} this link names was made in another browser and not shared: it opens only for the person "
+            "who made it, until they share it (Share link, beside the run)."), icon=":material/lock:")
+        return None
     if run is None:
         st.query_params.pop(name, None)
         if named:
@@ -284,7 +311,35 @@ def run_in_address(name: str, what: str) -> BackgroundRun | None:
                 "made before the app was restarted, or an older one finds nothing. Start it again here."), icon=":material/search:")
         return None
     show_run(name, run)
+    share_run(name, what, access)
     return run
+
+
+def share_run(name: str, what: str, access: RunAccess) -> None:
+    """"Share link" for this session's own run: its link then opens it in any browser, and so do its checks' verdict
+    cards (their History entries are shared with it); "Stop sharing" makes both private again. A run shared with this
+    session gets no controls."""
+    if access.session != browser_session():
+        return
+    if not access.shared:
+        if st.button("Share link", key=f"share-{name}", help=f"Lets anyone with the link open this {what} and its "
+                     "verdict cards (until you stop sharing it)"):
+            _share(name, access, True)
+        return
+    if st.button("Stop sharing", key=f"unshare-{name}", help="Its link stops opening it in other browsers"):
+        _share(name, access, False)
+    st.caption(f"Shared: anyone with this link opens the {what} while this workbench keeps it:")
+    st.code(f"{(st.context.url or '').split('?')[0]}?{name}={st.query_params.get(name, '')}", language=None)
+
+
+def _share(name: str, access: RunAccess, shared: bool) -> None:
+    """Share the run the page's address names (``shared=False``: stop), with its checks kept in History."""
+    access.shared = shared
+    history = load_history(run_settings())
+    if history is not None and not history.read_only:
+        with suppress(UnusableDatabase):
+            history.share_batch(st.query_params.get(name, ""), access.session, shared)
+    st.rerun()
 
 
 def show_run(name: str, run: BackgroundRun) -> None:

@@ -183,6 +183,14 @@ class HistoryStore:
             return conn.execute(f"UPDATE checks SET shared = ? WHERE key = ?{where}",
                                 (int(shared), key, *values)).rowcount > 0
 
+    def share_batch(self, batch: str, session: str | None, shared: bool = True) -> int:
+        """Share every check of the background run ``batch`` (a text check's, a batch's) that ``session`` made (any
+        for ``None``), as :meth:`share` shares one; returns how many there are."""
+        where, values = self._of_session(session)
+        with self._db.transaction() as conn:
+            return conn.execute(f"UPDATE checks SET shared = ? WHERE batch = ?{where}",
+                                (int(shared), batch, *values)).rowcount
+
     def shared_keys(self) -> set[str]:
         """The keys of every shared check (none in a read-only history of an earlier version)."""
         if not self._shareable:

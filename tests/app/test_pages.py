@@ -672,6 +672,26 @@ def test_a_pasted_batch_without_labels_has_results_and_downloads_but_no_metrics(
     assert [e.batch for e in history_of(data_dir).search()] == [dict(app.query_params)["batch"]] * 2
 
 
+def test_a_batch_opens_in_another_browser_only_once_its_maker_shares_it(open_page, data_dir):
+    """Issue 51: a run's link opened the whole pasted text and its verdicts in any browser. Shared, its checks'
+    verdict cards open too (issue 48: a shared text check's cards did not)."""
+    mine = run_batch_page(open_page, "Jaws is a film by Steven Spielberg.\n")
+    job = dict(mine.query_params)["batch"]
+    theirs = open_page("batch", query_params={"batch": job})  # a new session: another browser
+    assert any("made in another browser and not shared" in w.value for w in theirs.warning)
+    assert not theirs.success and "batch" not in dict(theirs.query_params)
+    press(mine, "Share link")
+    assert any(f"?batch={job}" in c.value for c in mine.code)
+    assert [e.shared for e in history_of(data_dir).search() if e.batch == job] == [True]
+    theirs = open_page("batch", query_params={"batch": job})
+    assert theirs.success and theirs.success[0].value.startswith("Checked 1 of 1 claim")
+    assert not [b for b in theirs.button if b.label in ("Share link", "Stop sharing")]  # not theirs to share
+    press(mine, "Stop sharing")
+    assert [e.shared for e in history_of(data_dir).search() if e.batch == job] == [False]
+    theirs = open_page("batch", query_params={"batch": job})
+    assert any("made in another browser and not shared" in w.value for w in theirs.warning)
+
+
 def test_a_pasted_csv_batch_with_labels_has_label_accuracy_but_no_fever_score(open_page):
     app = run_batch_page(open_page, "claim,label\nFox 2000 Pictures released the film Soul Food.,SUPPORTS\n"
                                     "Jaws is a film by Steven Spielberg.,\n")
