@@ -69,13 +69,13 @@ def confidence_words(probability: float) -> str:
 
 
 def uncertainty(probabilities: dict[str, float]) -> str:
-    """A caution when the two likeliest labels are within ``CLOSE_MARGIN`` of each other ("" otherwise)."""
+    """A caution when the two likeliest labels are within ``CLOSE_MARGIN`` of each other ("" otherwise). It names
+    the two labels, not their numbers: the verdict's one probability is the card's (issue 48)."""
     (first, p_first), (second, p_second) = sorted(probabilities.items(), key=lambda item: -item[1])[:2]
     if p_first - p_second >= CLOSE_MARGIN:
         return ""
-    return (f"Uncertain: {verdict_word(first)} {p_first:.2f} against {verdict_word(second)} {p_second:.2f} is a "
-            "close call. "
-            "Read the evidence below before relying on this verdict.")
+    return (f"Uncertain: {verdict_word(first)} or {verdict_word(second).lower()} was a close call for the rule or model "
+            "that decided. Read the evidence below before relying on this verdict.")
 
 
 def quote_markdown(item: JudgedSentence, link: WikipediaLink) -> str:
