@@ -51,7 +51,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(result.to_json())
         return 0
     verdict = result.verdict
-    print(f"{verdict.label}  " + "  ".join(f"{k}={v:.2f}" for k, v in verdict.probabilities.items()))
+    print(f"{verdict.label}  probability {verdict.probability:.2f}  (the deciding rule's or model's own: "
+          + ", ".join(f"{k}={v:.2f}" for k, v in verdict.probabilities.items()) + ")")
     print(verdict.reason)
     _print_checked_before(checker, result)
     for item in result.evidence:
@@ -205,7 +206,7 @@ def cmd_check_text(args: argparse.Namespace) -> int:
                              sentences=sentences)
     for item in checked.sentences:
         if item.chosen:
-            probability = f"{item.result.verdict.probabilities[item.verdict]:.2f}" if item.result else "    "
+            probability = f"{item.result.verdict.probability:.2f}" if item.result else "    "
             print(f"{item.verdict or 'ERROR':<15} {probability}  {item.sentence.text}"
                   + (f"  ({item.error})" if item.error else ""))
     worthy = sum(s.worthy for s in sentences)
