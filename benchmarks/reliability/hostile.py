@@ -35,6 +35,25 @@ def _long(rng: random.Random, title: str) -> str:
     return (text * (size // len(text) + 1))[:size]
 
 
+def _many_numbers(rng: random.Random, title: str) -> str:
+    """A claim of under 1,000 characters listing as many numbers as fit (issue 51: one such claim held the service
+    for minutes)."""
+    numbers, claim = [], ""
+    for i in range(1, 400):
+        numbers.append(f"{rng.randint(1, 999) * 1000:,}")
+        longer = f"{title} had {', '.join(numbers)} people in 1900."
+        if len(longer) > 960:
+            break
+        claim = longer
+    return claim
+
+
+def _huge_number(rng: random.Random, title: str) -> str:
+    """A number beyond float's range, or of a thousand digits (issue 51: an OverflowError)."""
+    return rng.choice([f"{title} had 1e400 people.", f"{title} had 1" + ",000" * 200 + " people.",
+                       f"{title} had {'9' * 1000} people.", f"{title} is 10^1000 metres tall."])
+
+
 def _sprinkle(rng: random.Random, text: str, pool: list[str], rate: float) -> str:
     return "".join(ch + (rng.choice(pool) if rng.random() < rate else "") for ch in text)
 
@@ -52,8 +71,12 @@ KINDS: dict[str, Callable[[random.Random, str], str]] = {
     "Markdown": lambda rng, t: f"{rng.choice(MARKDOWN)} {_normal(rng, t)} {rng.choice(MARKDOWN)}",
     "SQL / FTS syntax": lambda rng, t: rng.choice([f"{t}{rng.choice(SQL)}", rng.choice(SQL), f"{rng.choice(SQL)} {t}"]),
     "long word": lambda rng, t: rng.choice(["A", "ab", t.replace(" ", "")]) * rng.randint(50, 3000),
+    "many numbers": _many_numbers,
+    "huge numbers": _huge_number,
     "normal": _normal,
 }
+MANY_NUMBERS_LIMIT = 5
+"""The most a claim listing many numbers may take, in plain claims' median times (issue 51)."""
 
 
 def hostile_claims(count: int, titles: list[str], seed: int = 0) -> list[tuple[str, str]]:
@@ -75,6 +98,7 @@ class HostileResult:
         unexpected: any other exception, as ``"kind: Type: message"`` (must be none).
         p50_s, p95_s: median and 95th percentile seconds per claim.
         by_kind: per kind, how many were refused and how many got a verdict.
+        slowest_s: per kind, the most seconds one claim took.
     """
 
     claims: int
@@ -85,15 +109,25 @@ class HostileResult:
     p50_s: float
     p95_s: float
     by_kind: dict[str, dict[str, int]] = field(default_factory=dict)
+    slowest_s: dict[str, float] = field(default_factory=dict)
+    normal_p50_s: float = 0.0
+
+    @property
+    def many_numbers_bounded(self) -> bool:
+        """No claim listing many numbers took more than :data:`MANY_NUMBERS_LIMIT` plain claims' median time."""
+        return self.slowest_s.get("many numbers", 0.0) <= MANY_NUMBERS_LIMIT * max(self.normal_p50_s, 0.05)
 
     @property
     def ok(self) -> bool:
-        return not self.unexpected and not self.non_finite
+        return not self.unexpected and not self.non_finite and self.many_numbers_bounded
 
     def rows(self) -> list[Row]:
-        happened = "ok" if self.ok else f"FAIL: {len(self.unexpected)} unexpected exceptions, {self.non_finite} non-finite"
+        happened = "ok" if self.ok else (f"FAIL: {len(self.unexpected)} unexpected exceptions, {self.non_finite} "
+                                         f"non-finite, many numbers bounded: {self.many_numbers_bounded}")
         figures = (f"{self.claims} claims: {self.refused} refused, {self.verdicts} verdicts, "
-                   f"{len(self.unexpected)} other exceptions; p50 {self.p50_s:.3f} s, p95 {self.p95_s:.3f} s")
+                   f"{len(self.unexpected)} other exceptions; p50 {self.p50_s:.3f} s, p95 {self.p95_s:.3f} s; many "
+                   f"numbers at most {self.slowest_s.get('many numbers', 0.0):.2f} s against plain claims' median "
+                   f"{self.normal_p50_s:.2f} s")
         return [("1 hostile claims", happened, figures)] + [
             ("", "unexpected", message[:120]) for message in self.unexpected[:5]]
 
@@ -102,6 +136,7 @@ def run(checker: Checker, count: int, seed: int = 0) -> HostileResult:
     """Check ``count`` hostile claims built around the titles of the checker's corpus."""
     titles = [title for _, title in checker.workspace.store.titles()]
     seconds: list[float] = []
+    by_kind_seconds: dict[str, list[float]] = {kind: [] for kind in KINDS}
     outcomes: Counter[tuple[str, str]] = Counter()
     unexpected: list[str] = []
     non_finite = 0
@@ -116,8 +151,11 @@ def run(checker: Checker, count: int, seed: int = 0) -> HostileResult:
         except Exception as exc:  # noqa: BLE001 - what the probe is looking for
             unexpected.append(f"{kind}: {type(exc).__name__}: {exc} (claim {claim[:40]!r})")
         seconds.append(time.perf_counter() - started)
+        by_kind_seconds[kind].append(seconds[-1])
     by_kind = {kind: {"refused": outcomes[kind, "refused"], "verdicts": outcomes[kind, "verdicts"]} for kind in KINDS}
     return HostileResult(
         count, sum(v["refused"] for v in by_kind.values()), sum(v["verdicts"] for v in by_kind.values()), non_finite,
         unexpected, round(percentile(seconds, 50), 4), round(percentile(seconds, 95), 4), by_kind,
+        {kind: round(max(times), 4) for kind, times in by_kind_seconds.items() if times},
+        round(percentile(by_kind_seconds["normal"], 50), 4) if by_kind_seconds["normal"] else 0.0,
     )
