@@ -97,7 +97,13 @@ def add_error_handlers(app: FastAPI, metrics: Metrics, config: ServiceConfig) ->
             cause = error.__cause__
             if isinstance(cause, BodyNotUtf8):
                 return answer(request, ServiceError(415, "unsupported_encoding", str(cause)))
-            message = str(cause) if isinstance(cause, BodyRefused) else "The body is not JSON in UTF-8."
+            if isinstance(cause, BodyRefused):
+                message = str(cause)
+            elif isinstance(cause, ValueError) and "digits" in str(cause):  # Python's limit on integer digits
+                message = ("A number in the body has more digits than JSON numbers here may have (4,300): no option "
+                           "takes such a number.")
+            else:
+                message = "The body is not JSON in UTF-8."
             return answer(request, ServiceError(422, "invalid_request", message))
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, f"http_{error.status_code}")
         message = {404: "No such endpoint: see /docs for the endpoints.",
@@ -114,13 +120,24 @@ def add_error_handlers(app: FastAPI, metrics: Metrics, config: ServiceConfig) ->
         return answer(request, ServiceError(500, "internal_error", message))
 
 
+MAX_PROBLEMS_SAID = 10
+"""The most validation problems an error's message names (then how many more): a body of 90,000 unknown keys was
+answered with 3.6 MB echoing them (issue 51)."""
+MAX_PROBLEM_CHARS = 200
+"""The most characters one problem's description takes in a message."""
+
+
 def describe_invalid(errors: Sequence[dict]) -> str:
-    """Pydantic's validation errors as one line: ``claim: Field required; options.pages_k: ...``."""
+    """Pydantic's validation errors as one line: ``claim: Field required; options.pages_k: ...``, at most
+    :data:`MAX_PROBLEMS_SAID` of them, each cut to :data:`MAX_PROBLEM_CHARS`."""
     parts = []
-    for error in errors:
+    for error in errors[:MAX_PROBLEMS_SAID]:
         if error.get("type") == "json_invalid":
             parts.append(f"the body is not valid JSON ({error.get('ctx', {}).get('error', 'decode error')})")
             continue
         where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
-        parts.append(f"{where or 'body'}: {error.get('msg', 'invalid')}")
+        problem = f"{where or 'body'}: {error.get('msg', 'invalid')}"
+        parts.append(problem if len(problem) <= MAX_PROBLEM_CHARS else problem[:MAX_PROBLEM_CHARS - 1] + "…")
+    if len(errors) > MAX_PROBLEMS_SAID:
+        parts.append(f"and {len(errors) - MAX_PROBLEMS_SAID:,} more problems")
     return "; ".join(parts) + "."

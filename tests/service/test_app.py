@@ -94,6 +94,21 @@ def test_bad_input_to_check_gets_a_clear_422(client, body, code, words):
     assert error["code"] == code and words in error["message"], error
 
 
+def test_a_body_of_many_unknown_keys_gets_a_short_422_naming_a_few(client):
+    body = {"claim": JAWS, "options": {f"key{i}" + "x" * 100: 1 for i in range(5_000)}}
+    response = client.post("/check", json=body)
+    assert response.status_code == 422 and len(response.content) < 4_000  # not 5,000 keys echoed (issue 51)
+    message = error_of(response)["message"]
+    assert message.count("Extra inputs are not permitted") == 10 and "and 4,990 more problems" in message
+
+
+def test_a_number_of_5_000_digits_is_refused_as_such(client):
+    body = b'{"claim": "Jaws is a film.", "options": {"pages_k": ' + b"9" * 5_000 + b"}}"
+    response = client.post("/check", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    assert "more digits than JSON numbers here may have" in error_of(response)["message"]
+
+
 def test_malformed_json_gets_a_clear_422(client):
     response = client.post("/check", content=b'{"claim": ', headers={"Content-Type": "application/json"})
     assert response.status_code == 422
