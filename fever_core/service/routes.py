@@ -167,7 +167,8 @@ def add_checking_routes(app: FastAPI, service: Service, guarded: list[Dependency
         """A prediction per instance, in order: `predicted_label` and `predicted_evidence` (`[page, line]` pairs),
         with the instance echoed as `request_instance`; scoreable by the FEVER scorer. A claim that can't be checked
         (empty, too long) is predicted NOT ENOUGH INFO with no evidence and an `error`, as `evaluate` counts it;
-        the other claims are checked all the same."""
+        the other claims are checked all the same. When the server's timeout passes with some claims checked, those
+        are answered and the others predicted the same way, their `error` saying they were not checked in time."""
         if len(body.instances) > config.max_instances:
             raise ServiceError(422, "too_many_instances",
                                f"The request has {len(body.instances):,} instances; this server takes at most "
@@ -177,7 +178,8 @@ def add_checking_routes(app: FastAPI, service: Service, guarded: list[Dependency
         corpus = service.corpus(body.corpus)
         options = body.options.to_options() if body.options else None
         claims = [ClaimRequest(corpus, i["claim"], options) for i in instances]
-        outcomes = await service.check(claims, functools.partial(until_disconnected, request)) if claims else []
+        outcomes = await service.check(claims, functools.partial(until_disconnected, request),
+                                       partial=True) if claims else []
         predictions = [{**BatchRow.of(Claim(instance["id"], instance["claim"], None), outcome).fever_prediction(),
                         "request_instance": instance} for instance, outcome in zip(instances, outcomes)]
         return CleanJSONResponse({"result": "success", "data": {"predictions": predictions}})

@@ -32,6 +32,11 @@ from fever_core.service.startup import load_checkers
 log = logging.getLogger(__name__)
 
 
+class ClaimNotChecked(ClaimError):
+    """A claim of a request whose timeout passed before it was checked, where the request answers what it checked
+    (``/predict``)."""
+
+
 @dataclass(frozen=True)
 class ClaimRequest:
     """One claim to check, as the batcher carries it."""
@@ -118,11 +123,12 @@ class Service:
                                "Leave corpus out for the default, or start a server with --corpus NAME.")
         return name
 
-    async def check(self, requests: list[ClaimRequest],
-                    client_gone: Callable[[], Awaitable[None]] | None = None) -> list[CheckResult | ClaimError]:
+    async def check(self, requests: list[ClaimRequest], client_gone: Callable[[], Awaitable[None]] | None = None,
+                    partial: bool = False) -> list[CheckResult | ClaimError]:
         """Queue the claims together and wait for them: at most the timeout, and only while ``client_gone`` (which
         returns when the client has closed its connection) has not returned; the claims not started then are
-        dropped from the queue."""
+        dropped from the queue. When the timeout passes first, a ``partial`` request that got some claims checked gets
+        those, the others as :class:`ClaimNotChecked`; any other answers 503."""
         if self.status != "ready" or self.batcher is None:
             raise ServiceError(503, "loading", f"The service is not ready: {self.message}", retry_after_s=5)
         try:
@@ -149,12 +155,18 @@ class Service:
         if checked in done and not isinstance(checked.exception(), TooLate):
             return checked.result()
         checked.cancel()
+        finished = [future.result() if future.done() and not future.cancelled() and future.exception() is None
+                    else None for future in futures]
         for future in futures:
             future.cancel()  # claims not started yet leave the queue unchecked
         if gone is not None and gone in done:
             raise ServiceError(499, "client_closed_request", "The client closed the connection before its claims "
                                "were checked; they were dropped.")
         retry = self.batcher.retry_after_s()
+        if partial and any(outcome is not None for outcome in finished):
+            late = ClaimNotChecked(f"Not checked within the {self.config.timeout_s:g} s timeout: the server is busy. "
+                                   f"Send it again in {retry} s.")
+            return [late if outcome is None else outcome for outcome in finished]
         raise ServiceError(503, "timeout", f"The claims could not be checked within {self.config.timeout_s:g} s: the "
                            f"server is busy. Try again in {retry} s, or send fewer claims per request.",
                            retry_after_s=retry)

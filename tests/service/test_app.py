@@ -231,6 +231,28 @@ def test_a_request_that_waits_too_long_answers_503_with_retry_after(checker):
         assert client.post("/check", json={"claim": JAWS}).status_code == 200
 
 
+class FirstBatchOnlyChecker(HeldChecker):
+    """The fixture checker, checking its first batch at once and holding the others until released."""
+
+    def check_many(self, claims, options=None):
+        if self.started.is_set():
+            self.release.wait(20)
+        self.started.set()
+        return self.checker.check_many(claims, options)
+
+
+def test_a_predict_that_runs_out_of_time_answers_what_it_checked_and_marks_the_rest(checker):
+    held = FirstBatchOnlyChecker(checker)
+    with serving(held, timeout_s=8.0, max_batch=1) as client:
+        response = client.post("/predict", json={"instances": ["Jaws is a film.", JAWS, "Soul Food is a film."]})
+        held.release.set()
+        assert response.status_code == 200  # not a bare 503 that throws the checked claim away (issue 51)
+        first, *rest = response.json()["data"]["predictions"]
+        assert "error" not in first and first["request_instance"]["claim"] == "Jaws is a film."
+        assert all(p["predicted_label"] == "NOT ENOUGH INFO" and p["predicted_evidence"] == [] for p in rest)
+        assert all(p["error"].startswith("Not checked within the 8 s timeout") for p in rest)
+
+
 def test_requests_beyond_the_connection_limit_get_a_json_503_but_health_is_answered(checker):
     held = HeldChecker(checker)
     with serving(held, max_connections=2, max_batch=1) as client:
