@@ -290,13 +290,15 @@ def keep_run(run: BackgroundRun) -> None:
 def run_in_address(name: str, what: str) -> BackgroundRun | None:
     """This session's background run of a page: the one the page's address names (``?name=ID``: a reload finds it)
     or one started earlier in the session; the address names it from now on. ``None`` when there is none; when the
-    address names one this app does not have, a warning says so and why (``what``: the run in words, e.g. "evaluation").
+    address names one this app does not have, or one another browser made and did not share (unless the history is
+    shared: ``FEVER_SHARED_HISTORY``), a warning says so and why (``what``: the run in words, e.g. "evaluation").
     """
     named = st.query_params.get(name, "")
     job_id = named or st.session_state.get(f"{name}_id", "")
     run = _background_runs().get(job_id)
     access = _run_access().get(job_id, RunAccess(""))
-    if run is not None and access.session != browser_session() and not access.shared:
+    private = access.session != browser_session() and not access.shared and not run_settings().shared_history
+    if run is not None and private:
         st.query_params.pop(name, None)
         st.warning(plain(
             f"The {what} this link names was made in another browser and not shared: it opens only for the person "
