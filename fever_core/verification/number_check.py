@@ -134,9 +134,15 @@ def settle(trial: NumberTrial, p_supports: Sequence[float], settled: float = SET
     sentence that, with that number, states the claim; SUPPORTS when every number of the claim holds in such a
     sentence; else ``None`` (the verdict stands). Each claim number is read against the best-ranked such sentence
     (then its surest number): "Barack Obama was the 45th president" against "... the 44th president ..." of the
-    first sentence, not "... the first African American to serve as president" of the second."""
+    first sentence, not "... the first African American to serve as president" of the second. A sentence that states
+    the claim's own number (one it holds) never has it apart: "built between 1887 and 1889" is not refuted by the 1887
+    of "constructed from 1887 to 1889"."""
+    stated = {(c.claim_number, c.evidence) for c in trial.candidates if c.claim_number.contains(c.sentence_number)}
     best: dict[NumberMention, tuple[float, NumberCandidate]] = {}
     for candidate, p in zip(trial.candidates, p_supports):  # the best-ranked sentence first, then the surest reading
+        if (candidate.claim_number, candidate.evidence) in stated and \
+                not candidate.claim_number.contains(candidate.sentence_number):
+            continue
         if p >= settled and (candidate.claim_number not in best
                              or (candidate.evidence, -p) < (best[candidate.claim_number][1].evidence,
                                                             -best[candidate.claim_number][0])):

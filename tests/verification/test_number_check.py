@@ -98,3 +98,13 @@ def test_a_claim_listing_many_numbers_costs_what_one_number_does_and_says_what_w
     assert settled is not None and settled.label == "REFUTES"
     one = number_trial(ClaimAnalysis("Oslo had 2,000 people in 1900."), sentences)
     assert one.untried == () and one.untried_note() is None
+
+
+def test_a_sentence_that_states_the_claim_s_own_number_never_has_it_apart():
+    """Run 5 read "... built between 1887 and 1887." as stated by "constructed from 1887 to 1889" (0.83), and the
+    number check refuted a claim for 1889 with the same sentence's 1887."""
+    trial = number_trial(ClaimAnalysis("The Eiffel Tower was built between 1887 and 1889."),
+                         ["It was constructed from 1887 to 1889 as the centerpiece of the 1889 World's Fair."])
+    assert any(c.claim_number.apart_from(c.sentence_number) for c in trial.candidates)
+    settled = settle(trial, [0.95] * len(trial.candidates))
+    assert settled is not None and settled.label == "SUPPORTS", settled
