@@ -12,13 +12,13 @@ GENERAL_EXAMPLES = [
     ("The Great Wall of China is in Japan.", REFUTES),
     ("Marie Curie won two Nobel Prizes.", SUPPORTS),
 ]
+# Each corpus's example claims with their labels (FEVER's for fever-dev and fm2).
 EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "embedded": GENERAL_EXAMPLES,
     LIVE_CORPUS: GENERAL_EXAMPLES,
     "fever-dev": [("Fox 2000 Pictures released the film Soul Food.", SUPPORTS), ("Tilda Swinton is a vegan.", NEI)],
     "fm2": [("Filming for the movie Gandhi in India was delayed due to political unrest.", SUPPORTS)],
 }
-"""Each corpus's example claims with their labels (FEVER's for fever-dev and fm2)."""
 
 
 def example_claims(corpus: str) -> list[str]:

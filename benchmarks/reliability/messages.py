@@ -35,7 +35,7 @@ from fever_core.cli import main
 from fever_core.common.formats import MAX_LIST_CLAIMS
 from fever_core.corpus.build import SOURCES_FILE, STORE_FILE, corpus_dir
 from fever_core.corpus.sources.wikipedia_api import MAX_LEAD_CHARS
-from fever_core.evaluation import FORMULA_STARTS
+from fever_core.evaluation import FORMULA_STARTS, RESULT_COLUMNS
 from fever_core.retrieval import dense as dense_module
 from fever_core.verification.model_integrity import weight_files
 from tests.conftest import local_api, recorded_answer, write_jsonl
@@ -452,7 +452,7 @@ def full_disk(ctx: Context) -> list[CaseOutcome]:
         finished = out.read_bytes().decode("utf-8") if out.is_file() else ""
     opened_ok = opened.code == 0 or "is full" in opened.said  # it can be read while its WAL index has room
     rows = list(csv.reader(io.StringIO(written, newline="")))[1:]
-    torn = bool(written) and (not written.endswith("\r\n") or any(len(row) != 9 for row in rows))
+    torn = bool(written) and (not written.endswith("\r\n") or any(len(row) != len(RESULT_COLUMNS) for row in rows))
     batch_outcome = _judge("full disk: check-batch --out", batch, "message", f"{out}: the disk holding it is full",
                            problem="its last row is torn" if torn else "",
                            figures=f"{len(rows)} whole rows of 12 when the disk filled")

@@ -26,7 +26,7 @@ def test_hostile_claims_get_a_verdict_or_a_clean_refusal(checker):
     assert result.by_kind["empty"] == {"refused": 2, "verdicts": 0}
     assert result.by_kind["5,000+ chars"] == {"refused": 2, "verdicts": 0}
     assert result.by_kind["huge numbers"]["verdicts"] == 2  # 1e400 and a thousand digits get a verdict
-    assert result.by_kind["many numbers"]["verdicts"] == 2 and result.many_numbers_bounded, result.slowest_s
+    assert result.by_kind["many numbers"]["verdicts"] == 2  # its time against plain claims': the probe's, not a test
 
 
 def test_a_saver_killed_mid_save_loses_no_committed_annotation(tmp_path):

@@ -81,7 +81,7 @@ def test_training_lowers_loss_and_saves_a_loadable_verifier(tmp_path, tiny_model
     from safetensors import safe_open
 
     with safe_open(str(out / "model.safetensors"), "pt") as fh:
-        assert all(fh.get_tensor(k).dtype == torch.float16 for k in fh)
+        assert all(fh.get_tensor(k).dtype == torch.float16 for k in fh.keys())  # noqa: SIM118 - safe_open is no dict
 
     model = NliModel.load(str(out), device="cpu")
     probs = model.predict([(p, h) for p, h, _ in HAND_PAIRS])
