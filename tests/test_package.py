@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -28,12 +29,18 @@ def test_every_package_of_the_library_and_its_assets_are_declared():
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
-    """The wheel built from the checkout and installed (without its dependencies, which this venv has) into a folder
-    of its own: what ``pip install .`` puts in a fresh environment."""
-    wheels, target = tmp_path_factory.mktemp("wheel"), tmp_path_factory.mktemp("installed")
+    """The wheel built from a copy of the checkout's package files (so that no build folder is left in the checkout)
+    and installed (without its dependencies, which this venv has) into a folder of its own: what ``pip install .``
+    puts in a fresh environment."""
+    source, wheels = tmp_path_factory.mktemp("source"), tmp_path_factory.mktemp("wheel")
+    target = tmp_path_factory.mktemp("installed")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(PROJECT_ROOT / name, source / name)
+    for name in ("fever_core", "assets"):
+        shutil.copytree(PROJECT_ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
     subprocess.run([*pip, "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--wheel-dir", str(wheels),
-                    str(PROJECT_ROOT)], check=True, capture_output=True, timeout=300)
+                    str(source)], check=True, capture_output=True, timeout=300)
     [wheel] = list(wheels.glob("fever_workbench-*.whl"))
     subprocess.run([*pip, "install", "--quiet", "--no-deps", "--target", str(target), str(wheel)], check=True,
                    capture_output=True, timeout=300)
