@@ -105,15 +105,22 @@ def scripted_policy(tmp_path) -> VerdictPolicy:
 
 
 SURE = [0.97, 0.01, 0.02]
-REFUTED = [0.01, 0.97, 0.02]
+
+
+def scripted_verdict(tmp_path, claim: str, readings: dict[str, list[float]], evidence) -> tuple:
+    """The scripted verifier (reading the claims of ``readings`` as given) and its verdict on ``claim`` against
+    ``evidence``, every sentence judged and the number check on."""
+    verifier = ScriptedVerifier(readings)
+    _, verdict = ClaimVerifier(verifier, scripted_policy(tmp_path)).verify(
+        claim, evidence, min_evidence_score=0.0, number_check=True)
+    return verifier, verdict
 
 
 def test_the_evidence_parts_and_numbers_are_read_in_one_call(tmp_path):
     claim = "Kraftwerk was formed in Düsseldorf in 1971 and is a German band."
-    verifier = ScriptedVerifier({"Kraftwerk was formed in Düsseldorf in 1970 and is a German band.": SURE,
-                                 "Kraftwerk is a German band.": SURE})
-    _, verdict = ClaimVerifier(verifier, scripted_policy(tmp_path)).verify(
-        claim, [KRAFTWERK, DUSSELDORF], min_evidence_score=0.0, number_check=True)
+    verifier, verdict = scripted_verdict(tmp_path, claim, {
+        "Kraftwerk was formed in Düsseldorf in 1970 and is a German band.": SURE, "Kraftwerk is a German band.": SURE,
+    }, [KRAFTWERK, DUSSELDORF])
     assert len(verifier.calls) == 1 and verdict.verifier_calls == 1
     claims_read = {hypothesis for _, hypothesis in verifier.calls[0]}
     assert claim in claims_read  # the evidence
@@ -124,10 +131,9 @@ def test_the_evidence_parts_and_numbers_are_read_in_one_call(tmp_path):
 
 def test_a_bridge_read_after_the_evidence_makes_a_second_call_and_no_more(tmp_path):
     claim = "Kraftwerk was formed in the capital of a state in western Germany."
-    verifier = ScriptedVerifier({"Kraftwerk was formed in Düsseldorf.": SURE,
-                                 "Düsseldorf is the capital of a state in western Germany.": SURE})
-    _, verdict = ClaimVerifier(verifier, scripted_policy(tmp_path)).verify(
-        claim, [KRAFTWERK, DUSSELDORF], min_evidence_score=0.0, number_check=True)
+    verifier, verdict = scripted_verdict(tmp_path, claim, {
+        "Kraftwerk was formed in Düsseldorf.": SURE, "Düsseldorf is the capital of a state in western Germany.": SURE,
+    }, [KRAFTWERK, DUSSELDORF])
     assert len(verifier.calls) == 2 and verdict.verifier_calls == 2
     assert ("Kraftwerk was formed in Düsseldorf." in {h for _, h in verifier.calls[1]}), verifier.calls[1]
     assert verdict.label == "SUPPORTS" and verdict.decided_by == "bridge", verdict.reason
@@ -148,9 +154,7 @@ def test_claims_checked_together_share_the_calls(tmp_path):
 
 def test_a_claim_with_more_numbers_than_are_tried_says_so_in_its_verdict(tmp_path):
     claim = "Kraftwerk was formed in 1971, 1972, 1973, 1974 and 1975."
-    verifier = ScriptedVerifier({})
-    _, verdict = ClaimVerifier(verifier, scripted_policy(tmp_path)).verify(
-        claim, [KRAFTWERK], min_evidence_score=0.0, number_check=True)
+    verifier, verdict = scripted_verdict(tmp_path, claim, {}, [KRAFTWERK])
     assert len(verifier.calls) == 1 and len(verifier.calls[0]) <= 1 + 3  # the evidence, and 3 of the 5 numbers
     assert verdict.notes == (("The claim states 5 numbers: the number check tried the first 3 against the evidence, "
                              "not the other 2, so they neither support nor refute it."),)
