@@ -17,7 +17,7 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -78,6 +78,14 @@ class ClaimFailed(ClaimError):
         super().__init__(f"This claim could not be checked: the {stage} stage failed on it ({type(fault).__name__}: "
                          f"{str(fault)[:200]}). Other claims are not affected. Try rewording it, and please report it.")
         self.stage = stage
+
+
+class ClaimCancelled(ClaimError):
+    """The claim's check was stopped before its verdict (:meth:`Checker.check_many`'s ``cancelled``): nobody waits for
+    it any more (its client went away, or its time ran out). Nothing of it is kept."""
+
+    def __init__(self) -> None:
+        super().__init__("This claim's check was stopped before its verdict: nobody waits for it any more.")
 
 
 _ENVIRONMENT_FAULTS = (OSError, sqlite3.Error, MemoryError)
@@ -358,7 +366,8 @@ class Checker:
         return outcome
 
     def check_many(
-        self, claims: Sequence[str], options: CheckOptions | Sequence[CheckOptions | None] | None = None
+        self, claims: Sequence[str], options: CheckOptions | Sequence[CheckOptions | None] | None = None,
+        cancelled: Callable[[int], bool] | None = None,
     ) -> list[CheckResult | ClaimError]:
         """Check several claims together: retrieval claim by claim, then the verifiers once over every claim's
         evidence (:meth:`~fever_core.verification.claim_verifier.ClaimVerifier.verify_many`: on a GPU about the
@@ -367,6 +376,11 @@ class Checker:
         Args:
             claims: the claims, as typed.
             options: one set for every claim, or one per claim (``None``: the settings).
+            cancelled: whether the ``i``-th claim's check is no longer wanted (its client went away, its time ran
+                out); asked before each model call: before the claim's retrieval, before the verifier's first call
+                and before the joint verifier's and the bridges' (each claim's verdict costs at most those). A claim
+                stopped so gets :class:`ClaimCancelled`, with no partial result; the others are checked all the same.
+                Default: every claim is wanted to the end.
 
         Returns:
             For each claim, in order: its result, or the :class:`ClaimError` saying why it can't be checked (the
@@ -378,8 +392,12 @@ class Checker:
         if len(options) != len(claims):
             raise ValueError(f"{len(claims)} claims but {len(options)} options: give one set, or one per claim.")
         applied = [self.applied(o) for o in options]
+        stopped = cancelled or (lambda _: False)
         outcomes: list[_Retrieved | ClaimError] = []
-        for claim, claim_applied in zip(claims, applied):
+        for i, (claim, claim_applied) in enumerate(zip(claims, applied)):
+            if stopped(i):
+                outcomes.append(ClaimCancelled())
+                continue
             try:
                 outcomes.append(self._retrieve(claim, claim_applied))
             except ClaimError as exc:
@@ -392,13 +410,18 @@ class Checker:
         started = time.perf_counter()
         tasks = [(i, VerificationTask(r.analysis, r.evidence, a.verdict, self.retriever, a.min_evidence_score,
                                       a.nei_threshold, a.number_check))
-                 for i, (r, a) in enumerate(zip(outcomes, applied)) if isinstance(r, _Retrieved)]
-        judged = dict(zip((i for i, _ in tasks), self._verify_each_apart_on_a_fault([task for _, task in tasks])))
+                 for i, (r, a) in enumerate(zip(outcomes, applied)) if isinstance(r, _Retrieved) and not stopped(i)]
+        claim_of_task = [i for i, _ in tasks]
+        judged = dict(zip(claim_of_task, self._verify_each_apart_on_a_fault(
+            [task for _, task in tasks], lambda t: stopped(claim_of_task[t]))))
         verification = round(time.perf_counter() - started, 4)
         results: list[CheckResult | ClaimError] = []
         for i, (r, claim_applied) in enumerate(zip(outcomes, applied)):
             if isinstance(r, ClaimError):
                 results.append(r)
+                continue
+            if i not in judged or stopped(i):  # its verdict, if any, was decided for nobody: not kept
+                results.append(ClaimCancelled())
                 continue
             if isinstance(judged[i], ClaimError):
                 results.append(judged[i])
@@ -411,19 +434,22 @@ class Checker:
         return results
 
     def _verify_each_apart_on_a_fault(
-        self, tasks: list[VerificationTask]
+        self, tasks: list[VerificationTask], cancelled: Callable[[int], bool]
     ) -> list[tuple[list[JudgedSentence], Verdict] | ClaimFailed]:
-        """The tasks verified together; where that raises (a fault no claim should cause), each alone, so that the
-        claim at fault gets a :class:`ClaimFailed` and the others their verdicts."""
+        """The tasks verified together (``cancelled``: whether the ``t``-th task is no longer wanted, which
+        :meth:`~fever_core.verification.claim_verifier.ClaimVerifier.verify_many` reads no further); where that raises
+        (a fault no claim should cause), each alone, so that the claim at fault gets a :class:`ClaimFailed` and the
+        others their verdicts."""
         try:
-            return list(self.verification.verify_many(tasks))
+            return list(self.verification.verify_many(tasks, cancelled))
         except _ENVIRONMENT_FAULTS:
             raise
         except Exception as exc:
             if len(tasks) == 1:
                 log.exception("verification failed on a claim")
                 return [ClaimFailed("verification", exc)]
-        return [outcome for task in tasks for outcome in self._verify_each_apart_on_a_fault([task])]
+        return [outcome for t, task in enumerate(tasks)
+                for outcome in self._verify_each_apart_on_a_fault([task], lambda _, t=t: cancelled(t))]
 
     def _retrieve(self, claim: str, applied: AppliedSettings) -> _Retrieved:
         """Everything :meth:`check` does before verification, with the settings it applies. Raises
@@ -482,6 +508,7 @@ __all__ = [
     "CheckOptions",
     "CheckResult",
     "Checker",
+    "ClaimCancelled",
     "ClaimError",
     "ClaimTooLong",
     "JudgedSentence",

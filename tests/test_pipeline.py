@@ -1,10 +1,19 @@
 import json
 import re
+from collections import Counter
 
 import pytest
 
 from fever_core.common.text import clean_user_text
-from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions, ClaimError, ClaimFailed, ClaimTooLong, check_claim_text
+from fever_core.pipeline import (
+    MAX_CLAIM_CHARS,
+    CheckOptions,
+    ClaimCancelled,
+    ClaimError,
+    ClaimFailed,
+    ClaimTooLong,
+    check_claim_text,
+)
 
 
 def test_a_check_returns_pages_scored_evidence_a_verdict_and_timings(checker):
@@ -100,10 +109,10 @@ def test_one_claims_fault_never_fails_its_neighbours(checker, monkeypatch):
     faulty = "Sherlock Holmes was created by Charles Dickens."
     verify_many = checker.verification.verify_many
 
-    def verify_many_with_a_fault(tasks):
+    def verify_many_with_a_fault(tasks, cancelled=None):
         if any(task.claim.claim == faulty for task in tasks):
             raise OverflowError("cannot convert float infinity to integer")
-        return verify_many(tasks)
+        return verify_many(tasks, cancelled)
 
     monkeypatch.setattr(checker.verification, "verify_many", verify_many_with_a_fault)
     claims = ["Fox 2000 Pictures released the film Soul Food.", faulty, "Jaws is a film."]
@@ -134,3 +143,32 @@ def test_a_claim_listing_more_numbers_than_are_tried_is_checked_with_a_warning_s
     note = "The claim states 10 numbers: the number check tried the first 3 against the evidence"
     assert any(warning.startswith(note) for warning in result.warnings), result.warnings
     assert result.verdict.notes and result.verdict.notes[0].startswith(note)
+
+
+@pytest.mark.parametrize("wanted_for_asks, read_by_the_verifier", [
+    (0, False),  # stopped before its retrieval
+    (1, False),  # retrieved, stopped before the verifier's first call
+    (2, True),  # read in the first call, stopped before the joint verifier's and the bridges' (its verdict not kept)
+])
+def test_a_claim_no_longer_wanted_stops_at_its_next_model_call_and_its_neighbours_get_their_verdicts(
+        checker, monkeypatch, wanted_for_asks, read_by_the_verifier):
+    """Issue 51: a batch already taken was checked to the end for a client that had gone."""
+    claims = ["Fox 2000 Pictures released the film Soul Food.", "Jaws is a film.",
+              "Sherlock Holmes was created by Charles Dickens."]
+    alone = [checker.check(claim).verdict for claim in (claims[0], claims[2])]
+    read: list[str] = []
+    predict = checker.verification.verifier.predict
+    monkeypatch.setattr(checker.verification.verifier, "predict",
+                        lambda pairs, *args: read.extend(claim for _, claim in pairs) or predict(pairs, *args))
+    asked: Counter[int] = Counter()
+
+    def cancelled(i: int) -> bool:
+        asked[i] += 1
+        return i == 1 and asked[i] > wanted_for_asks
+
+    outcomes = checker.check_many(claims, cancelled=cancelled)
+    assert isinstance(outcomes[1], ClaimCancelled) and "stopped before its verdict" in str(outcomes[1])
+    assert (claims[1] in read) == read_by_the_verifier
+    for outcome, verdict in zip((outcomes[0], outcomes[2]), alone):
+        assert outcome.verdict.label == verdict.label
+        assert outcome.verdict.probabilities == pytest.approx(verdict.probabilities, abs=1e-4)

@@ -6,12 +6,14 @@ items, and at most ``max_queue`` items wait at once; past that :meth:`MicroBatch
 :class:`QueueFull` at once, so an overloaded caller can answer "try again later" instead of hanging. One worker
 thread calls ``process``, so what it calls need not be thread-safe.
 
-With a ``deadline_s`` (the time a caller waits for an item), the queue is bounded by time as well: from the seconds an
-item has taken (a moving average), :meth:`MicroBatcher.submit` refuses at once items that the work ahead of them
-would not let finish in time; a batch holds no more items than its oldest can wait for; and an item that can no
-longer be done in time is failed with :class:`TooLate` unprocessed, never computed for a caller who has given up.
-Under a flood, the items taken are answered and the others are refused at once, instead of every one waiting until
-its deadline while being computed anyway.
+With a ``deadline_s`` (the time a caller waits for an item), the queue is bounded by time as well: from the seconds a
+plain item has taken (a moving average) and each item's cost (``cost``: what it costs in plain items, estimated
+before it is taken, so that a long claim counts for more), :meth:`MicroBatcher.submit` refuses at once items that the
+work ahead of them would not let finish in time; a batch holds no more work than its oldest item can wait for; and an
+item that can no longer be done in time is failed with :class:`TooLate` unprocessed, never computed for a caller who
+has given up. Under a flood, the items taken are answered and the others are refused at once, instead of every one
+waiting until its deadline while being computed anyway. The same figures say when to try again
+(:meth:`MicroBatcher.retry_after_s`).
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ class _Entry(Generic[Item]):
     item: Item
     future: Future
     queued_at: float
+    cost: float  # in plain items
 
 
 class MicroBatcher(Generic[Item, Outcome]):
@@ -93,6 +96,8 @@ class MicroBatcher(Generic[Item, Outcome]):
         deadline_s: seconds a caller waits for an item's outcome, from its submission (``None``, the default: no
             deadline). Items are refused, batches sized and late items failed by it (see the module's docstring);
             until a first batch has been timed, batches hold one item and only ``max_queue`` bounds the queue.
+        cost: an item's cost in plain items (positive; 1: what a plain item costs), estimated before it is
+            processed; the queue's time, the batches' sizes and ``Retry-After`` weigh each item by it. Default 1 each.
 
     Cancelling an item's future (its caller timed out, or its client went away) takes it out of the queue at once:
     it is never processed and no longer counts against ``max_queue``.
@@ -108,6 +113,7 @@ class MicroBatcher(Generic[Item, Outcome]):
         on_idle: Callable[[], None] | None = None,
         idle_s: float = 1.0,
         deadline_s: float | None = None,
+        cost: Callable[[Item], float] | None = None,
     ):
         if max_batch < 1 or max_queue < 1 or max_wait_s < 0 or (deadline_s is not None and deadline_s <= 0):
             raise ValueError("max_batch and max_queue must be at least 1, max_wait_s at least 0 and deadline_s "
@@ -119,13 +125,14 @@ class MicroBatcher(Generic[Item, Outcome]):
         self.on_idle = on_idle
         self.idle_s = idle_s
         self.deadline_s = deadline_s
+        self.cost = cost
         self.stats = BatcherStats()
         self._worked_since_idle = False
         self._queue: deque[_Entry[Item]] = deque()
         self._cond = threading.Condition()
         self._closed = False
-        self._seconds_per_item = 0.0  # a moving average of a batch's seconds per item (0: none timed yet)
-        self._running: tuple[float, int] = (0.0, 0)  # the batch in progress: when it started, and its items
+        self._seconds_per_item = 0.0  # a moving average of a batch's seconds per plain item (0: none timed yet)
+        self._running: tuple[float, float] = (0.0, 0.0)  # the batch in progress: when it started, and its cost
         self._worker = threading.Thread(target=self._run, name=name, daemon=True)
         self._worker.start()
 
@@ -136,14 +143,15 @@ class MicroBatcher(Generic[Item, Outcome]):
             return len(self._queue)
 
     def _backlog_s(self, now: float) -> float:
-        """Seconds, at the recent pace, until the items waiting and the batch in progress are done (0 when no batch
-        has been timed yet). Called with the lock held."""
-        started, items = self._running
-        in_progress = max(0.0, items * self._seconds_per_item - (now - started)) if items else 0.0
-        return len(self._queue) * self._seconds_per_item + in_progress
+        """Seconds, at the recent pace and by each item's cost, until the items waiting and the batch in progress are
+        done (0 when no batch has been timed yet). Called with the lock held."""
+        started, cost = self._running
+        in_progress = max(0.0, cost * self._seconds_per_item - (now - started)) if cost else 0.0
+        return sum(entry.cost for entry in self._queue) * self._seconds_per_item + in_progress
 
     def retry_after_s(self) -> int:
-        """Whole seconds until the items waiting now are likely done, at the recent pace (1 to 60)."""
+        """Whole seconds until the items waiting now and the batch in progress are likely done: their cost in plain
+        items times the seconds a plain item has been taking, rounded up, from 1 to 60."""
         with self._cond:
             return _whole_seconds(self._backlog_s(time.monotonic()))
 
@@ -153,19 +161,23 @@ class MicroBatcher(Generic[Item, Outcome]):
         Raises:
             QueueFull: the queue can't take them all now (nothing was queued).
             RuntimeError: the batcher is closed.
+            ValueError: ``cost`` gave an item a cost of 0 or less.
         """
         now = time.monotonic()
+        costs = [self.cost(item) if self.cost is not None else 1.0 for item in items]
+        if min(costs, default=1.0) <= 0:
+            raise ValueError("An item's cost must be positive.")
         with self._cond:
             if self._closed:
                 raise RuntimeError("The batcher is closed.")
             if len(self._queue) + len(items) > self.max_queue:
                 raise QueueFull(len(self._queue), len(items), self.max_queue, _whole_seconds(self._backlog_s(now)))
             backlog = self._backlog_s(now)
-            needed = backlog + len(items) * self._seconds_per_item
+            needed = backlog + sum(costs) * self._seconds_per_item
             if self.deadline_s is not None and backlog > 0 and needed > self.deadline_s:  # an idle worker tries any
                 raise QueueFull(len(self._queue), len(items), self.max_queue,
                                 _whole_seconds(needed - self.deadline_s), backlog, self.deadline_s)
-            entries = [_Entry(item, Future(), now) for item in items]
+            entries = [_Entry(item, Future(), now, cost) for item, cost in zip(items, costs)]
             self._queue.extend(entries)
             self._cond.notify()
         for entry in entries:
@@ -213,14 +225,14 @@ class MicroBatcher(Generic[Item, Outcome]):
                     self._cond.wait(remaining)
                 late = self._take_late()
                 if self._queue:  # (cancelled items may have emptied it meanwhile)
-                    batch = [self._queue.popleft() for _ in range(min(self._batch_size(), len(self._queue)))]
-                    self._running = (time.monotonic(), len(batch))
+                    batch = [self._queue.popleft() for _ in range(self._batch_size())]
+                    self._running = (time.monotonic(), sum(entry.cost for entry in batch))
                     return batch, late
                 if late:
                     return [], late
 
     def _take_late(self) -> list[_Entry[Item]]:
-        """Take out of the queue the items past their deadline, and those it leaves less than an item's time while
+        """Take out of the queue the items past their deadline, and those it leaves less than their own time while
         others wait behind them (the oldest first, as they have the least left; the last is tried, so that a pace
         slower than the deadline is timed again). Called with the lock held."""
         late: list[_Entry[Item]] = []
@@ -228,32 +240,38 @@ class MicroBatcher(Generic[Item, Outcome]):
             return late
         now = time.monotonic()
         while self._queue and (self._queue[0].queued_at + self.deadline_s <= now or (
-                len(self._queue) > 1 and self._queue[0].queued_at + self.deadline_s - now < self._seconds_per_item)):
+                len(self._queue) > 1
+                and self._queue[0].queued_at + self.deadline_s - now < self._queue[0].cost * self._seconds_per_item)):
             late.append(self._queue.popleft())
         return late
 
     def _batch_size(self) -> int:
-        """Items the next batch may hold: ``max_batch``, but no more than the oldest item's time left allows at the
-        recent pace, and one until a batch has been timed (when there is a deadline). Called with the lock held."""
+        """Items the next batch may hold (at least one; the queue is not empty): ``max_batch``, but no more work, by
+        the items' costs at the recent pace, than the oldest item's time left allows, and one until a batch has been
+        timed (when there is a deadline). Called with the lock held."""
+        most = min(self.max_batch, len(self._queue))
         if self.deadline_s is None:
-            return self.max_batch
+            return most
         if not self._seconds_per_item:
             return 1
         left = self._queue[0].queued_at + self.deadline_s - time.monotonic()
-        return max(1, min(self.max_batch, int(left / self._seconds_per_item)))
+        size, work_s = 0, 0.0
+        while size < most and (work_s := work_s + self._queue[size].cost * self._seconds_per_item) <= left:
+            size += 1
+        return max(1, size)
 
     def _run(self) -> None:
         while (taken := self._next_batch()) is not None:
             batch, late = taken
             for entry in late:
                 if entry.future.set_running_or_notify_cancel():
-                    entry.future.set_exception(TooLate(f"Not processed: less than {self._seconds_per_item:.2f} s of "
-                                                       f"its {self.deadline_s:g} s were left."))
+                    entry.future.set_exception(TooLate(f"Not processed: less than its {entry.cost * self._seconds_per_item:.2f} "
+                                                       f"s of its {self.deadline_s:g} s were left."))
             # a future cancelled between being taken into the batch and now is dropped here
             running = [entry for entry in batch if entry.future.set_running_or_notify_cancel()]
             with self._cond:
                 self.stats.dropped += len(late) + len(batch) - len(running)
-                self._running = (self._running[0], len(running))
+                self._running = (self._running[0], sum(entry.cost for entry in running))
             if not batch and not late:
                 self._call_on_idle()
                 continue
@@ -263,11 +281,11 @@ class MicroBatcher(Generic[Item, Outcome]):
             self._process(running)
             busy = time.perf_counter() - started
             with self._cond:
-                self._running = (0.0, 0)
+                self._running = (0.0, 0.0)
                 self.stats.batches += 1
                 self.stats.items += len(running)
                 self.stats.busy_s += busy
-                pace = busy / len(running)
+                pace = busy / sum(entry.cost for entry in running)
                 self._seconds_per_item = pace if not self._seconds_per_item else 0.8 * self._seconds_per_item + 0.2 * pace
                 self._worked_since_idle = True
 

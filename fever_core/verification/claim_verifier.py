@@ -37,6 +37,7 @@ what the steps decide lives in :mod:`~fever_core.verification.deciders` and the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -248,13 +249,16 @@ class ClaimVerifier:
                                 number_check, one_premise)
         return self.verify_many([task])[0]
 
-    def verify_many(self, tasks: list[VerificationTask]) -> list[tuple[list[JudgedSentence], Verdict]]:
+    def verify_many(self, tasks: list[VerificationTask],
+                    cancelled: Callable[[int], bool] | None = None) -> list[tuple[list[JudgedSentence], Verdict]]:
         """Judge several claims' evidence and decide each claim (the module's docstring: the flow), running the
         verifier once over every claim's (premise, claim) pairs and the joint verifier once over every claim's top
         sentences: fewer, fuller model batches. On a GPU a batch takes about the time of one claim; on a CPU, whose
         models are compute-bound, about the time of its claims one by one. With several tasks the pairs are read
         shortest first, so each model batch pads less; a claim's outcome is then :meth:`verify`'s up to float
-        rounding.
+        rounding. ``cancelled``, when given, says whether the ``i``-th task is no longer wanted: asked after the
+        verifier's first call, a task no longer wanted is not read by the joint verifier nor the bridges' call, and
+        its verdict, decided without them, is for the caller to throw away.
 
         Returns:
             For each task, in order: the evidence as judged, and the claim's verdict.
@@ -274,13 +278,17 @@ class ClaimVerifier:
         judged_rows = iter(evidence_rows)
         for reading in readings:
             reading.evidence = _judged(reading, judged_rows)
+
+        def wanted() -> list[bool]:
+            return [not (cancelled and cancelled(i)) for i in range(len(tasks))]
+
         joint_pairs = {i: (joint_premise([item.titled for item in reading.evidence]), reading.task.claim.claim)
-                       for i, reading in enumerate(readings)
-                       if reading.decider == LEARNED and reading.evidence and self.joint_verifier is not None}
+                       for i, (reading, still_wanted) in enumerate(zip(readings, wanted())) if still_wanted
+                       and reading.decider == LEARNED and reading.evidence and self.joint_verifier is not None}
         joint_rows = dict(zip(joint_pairs, _predict(self.joint_verifier, list(joint_pairs.values()), by_length)))
         decisions = [self._decide(reading, joint_rows.get(i)) for i, reading in enumerate(readings)]
         decisions = self._parts_decide(readings, decisions, parts, part_rows)
-        decisions, bridged = self._check_bridges(readings, decisions, by_length)  # the second call, where any
+        decisions, bridged = self._check_bridges(readings, decisions, by_length, wanted())  # the second call, if any
         decisions = self._numbers_decide(readings, decisions, numbers, number_rows)
         for i in bridged:
             calls[i] += 1
@@ -365,16 +373,17 @@ class ClaimVerifier:
             checked[i] = parts_decision(judged, decisions[i]) or decisions[i]
         return checked
 
-    def _check_bridges(self, readings: list[_Reading], decisions: list[Decision],
-                       by_length: bool) -> tuple[list[Decision], list[int]]:
+    def _check_bridges(self, readings: list[_Reading], decisions: list[Decision], by_length: bool,
+                       wanted: list[bool]) -> tuple[list[Decision], list[int]]:
         """``decisions`` with that of each claim still NOT ENOUGH INFO that a bridge settles replaced by the bridge's
         (:func:`~fever_core.verification.deciders.bridge_decision`): each candidate's two facts
         (:func:`~fever_core.verification.bridges.bridge_trial`) read against its chain, all claims' in one batch (a
         second verifier call: which claims need it depends on the first). Only the learned verdict's claims, under
-        the sure-sentence rule's threshold. Also returns the claims read in that call."""
+        the sure-sentence rule's threshold, and only those still ``wanted``. Also returns the claims read in that
+        call."""
         trials = {}
         for i, (reading, decision) in enumerate(zip(readings, decisions)):
-            if reading.decider == LEARNED and reading.policy.sure_sentence_min is not None and decision.label == NEI:
+            if wanted[i] and reading.decider == LEARNED and reading.policy.sure_sentence_min is not None and decision.label == NEI:
                 candidates = bridge_trial(reading.task.claim.claim, reading.evidence)
                 if candidates:
                     trials[i] = candidates

@@ -183,10 +183,10 @@ class HeldChecker:
         self.started = threading.Event()
         self.release = threading.Event()
 
-    def check_many(self, claims, options=None):
+    def check_many(self, claims, options=None, cancelled=None):
         self.started.set()
         self.release.wait(20)
-        return self.checker.check_many(claims, options)
+        return self.checker.check_many(claims, options, cancelled)
 
 
 def post_in_background(client, path: str, body: dict) -> tuple[threading.Thread, list]:
@@ -234,11 +234,11 @@ def test_a_request_that_waits_too_long_answers_503_with_retry_after(checker):
 class FirstBatchOnlyChecker(HeldChecker):
     """The fixture checker, checking its first batch at once and holding the others until released."""
 
-    def check_many(self, claims, options=None):
+    def check_many(self, claims, options=None, cancelled=None):
         if self.started.is_set():
             self.release.wait(20)
         self.started.set()
-        return self.checker.check_many(claims, options)
+        return self.checker.check_many(claims, options, cancelled)
 
 
 def test_a_predict_that_runs_out_of_time_answers_what_it_checked_and_marks_the_rest(checker):
@@ -298,11 +298,11 @@ class SurrogateChecker:
         self.workspace = checker.workspace
         self.settings = checker.settings
 
-    def check_many(self, claims, options=None):
+    def check_many(self, claims, options=None, cancelled=None):
         import dataclasses
 
         return [dataclasses.replace(result, claim=result.claim + "\ud800")
-                for result in self.checker.check_many(claims, options)]
+                for result in self.checker.check_many(claims, options, cancelled)]
 
 
 def test_an_answer_with_a_lone_surrogate_is_still_sent(checker):

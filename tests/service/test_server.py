@@ -165,11 +165,11 @@ class CountingChecker:
         self.started = threading.Event()
         self.release = threading.Event()
 
-    def check_many(self, claims, options=None):
+    def check_many(self, claims, options=None, cancelled=None):
         self.started.set()
         self.release.wait(20)
         self.claims += len(claims)
-        return self.checker.check_many(claims, options)
+        return self.checker.check_many(claims, options, cancelled)
 
 
 def test_the_claims_of_clients_that_went_away_are_dropped_unchecked(checker):
@@ -209,7 +209,7 @@ class PacedChecker:
         self.claims = 0
         self.results = {}
 
-    def check_many(self, claims, options=None):
+    def check_many(self, claims, options=None, cancelled=None):
         for claim in claims:
             if claim not in self.results:
                 self.results[claim] = self.checker.check_many([claim], options)[0]
