@@ -226,3 +226,30 @@ def test_until_a_batch_is_timed_a_deadline_batches_one_item():
         assert process.batches[0] == [1]  # the first, alone, times the pace
     finally:
         batcher.close()
+
+
+def test_a_costly_item_counts_for_more_in_what_the_queue_takes_and_in_retry_after():
+    """Issue 51: batches and the queue followed a pace per item that cheap items kept low, so a costly one was taken
+    as if it were cheap."""
+    held = threading.Event()
+    held.set()
+
+    def by_cost(items: list[int]) -> list[int]:  # 0.05 s for each unit of an item's cost (the item itself)
+        time.sleep(0.05 * sum(items))
+        held.wait(20)
+        return [2 * item for item in items]
+
+    batcher = MicroBatcher(by_cost, max_batch=32, max_wait_s=0, deadline_s=2.0, cost=float)
+    try:
+        assert batcher.submit([1])[0].result(5) == 2  # timed: about 0.05 s a unit
+        held.clear()
+        running = batcher.submit([1])
+        plain = batcher.submit([1] * 10)  # ten plain items: 0.5 s of work, taken
+        with pytest.raises(QueueFull) as refused:
+            batcher.submit([60])  # one item of 60 units: 3 s, past the 2 s deadline behind them
+        assert refused.value.backlog_s is not None and refused.value.retry_after_s >= 2
+        held.set()
+        assert [f.result(10) for f in running + plain] == [2] * 11
+    finally:
+        held.set()
+        batcher.close()

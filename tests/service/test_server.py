@@ -196,6 +196,88 @@ def test_the_claims_of_clients_that_went_away_are_dropped_unchecked(checker):
         assert "fever_claims_dropped_total 19" in text
 
 
+class VerificationGate:
+    """The fixture checker, whose next batch after :meth:`hold_next_batch` stops before verification until released:
+    each claim retrieved, the verifier not yet called. Records the claims the verifier reads and each batch's
+    outcomes."""
+
+    def __init__(self, checker, monkeypatch):
+        self.checker = checker
+        self.workspace = checker.workspace
+        self.settings = checker.settings
+        self.reached = threading.Event()
+        self.release = threading.Event()
+        self.release.set()
+        self.cancelled = None
+        self.read: list[str] = []
+        self.outcomes: list = []
+        predict = checker.verification.verifier.predict
+        monkeypatch.setattr(checker.verification.verifier, "predict",
+                            lambda pairs, *args: self.read.extend(c for _, c in pairs) or predict(pairs, *args))
+
+    def check_many(self, claims, options=None, cancelled=None):
+        asked = [0] * len(claims)
+
+        def held_before_verification(i: int) -> bool:
+            asked[i] += 1
+            if asked[i] == 2 and not self.release.is_set():  # every claim retrieved: the verifier's call is next
+                self.cancelled = cancelled
+                self.reached.set()
+                self.release.wait(60)
+            return cancelled(i)
+
+        self.outcomes.append(self.checker.check_many(claims, options, held_before_verification))
+        return self.outcomes[-1]
+
+    def hold_next_batch(self) -> None:
+        """Hold the next batch before verification; forget what was read and checked so far."""
+        self.read.clear()
+        self.outcomes.clear()
+        self.release.clear()
+
+
+def posted(port: int, body: dict) -> socket.socket:
+    """A connection that has posted ``body`` to ``/check`` and waits for its answer."""
+    data = json.dumps(body).encode()
+    return connect(port, b"POST /check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: %d\r\n\r\n%s" % (len(data), data))
+
+
+def test_a_claim_whose_client_leaves_mid_batch_stops_before_the_verifier_and_its_batch_mates_get_verdicts(
+        checker, monkeypatch):
+    """Issue 51: a batch already taken ran to its end, minutes, for a client that had gone; the next requests
+    waited for it."""
+    alone = checker.check(JAWS).verdict
+    gate = VerificationGate(checker, monkeypatch)
+    with served(gate, max_batch=2, batch_wait_ms=20_000) as (port, app):  # the two claims make one batch
+        service = app.state.service
+        assert ask(port, "POST", "/check", {"claim": JAWS})[0] == 200  # the pace timed: batches may hold several
+        gate.hold_next_batch()
+        leaving = posted(port, {"claim": "Jaws is a film."})
+        wait_for(lambda: service.batcher.waiting == 1)
+        staying: list = []
+        client = threading.Thread(target=lambda: staying.append(ask(port, "POST", "/check", {"claim": JAWS})))
+        client.start()
+        assert gate.reached.wait(60)
+        leaving.close()
+        wait_for(lambda: gate.cancelled(0))  # the server has seen the client go
+        assert not gate.cancelled(1)
+        gate.release.set()
+        client.join(120)
+        status, _, checked = staying[0]
+        assert status == 200 and checked["verdict"]["label"] == alone.label
+        assert checked["verdict"]["probabilities"] == pytest.approx(alone.probabilities, abs=1e-4)
+        assert "Jaws is a film." not in gate.read and JAWS in gate.read  # the verifier never read the one left
+        (batch,) = gate.outcomes
+        assert type(batch[0]).__name__ == "ClaimCancelled" and service.claims_stopped == 1
+        status, _, next_check = ask(port, "POST", "/check", {"claim": "Jaws is a film."})  # the worker takes the next
+        assert status == 200 and next_check["claim"] == "Jaws is a film."
+        metrics = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        metrics.request("GET", "/metrics")
+        assert "fever_claims_stopped_total 1" in metrics.getresponse().read().decode()
+        metrics.close()
+
+
 class PacedChecker:
     """A checker whose every claim takes ``seconds`` (a loaded machine's pace, held steady whatever else the machine
     runs): each claim is checked once by the fixture checker, then its result is given again after the wait. Counts
