@@ -377,9 +377,9 @@ class Checker:
             claims: the claims, as typed.
             options: one set for every claim, or one per claim (``None``: the settings).
             cancelled: whether the ``i``-th claim's check is no longer wanted (its client went away, its time ran
-                out); asked before each model call: before the claim's retrieval, before the verifier's first call
-                and before the joint verifier's and the bridges' (each claim's verdict costs at most those). A claim
-                stopped so gets :class:`ClaimCancelled`, with no partial result; the others are checked all the same.
+                out); asked before each model call: before the claim's retrieval, before each of the verifier's
+                batches of pairs, and before the joint verifier's and the bridges' calls. A claim stopped so gets
+                :class:`ClaimCancelled`, with no partial result; the others are checked all the same.
                 Default: every claim is wanted to the end.
 
         Returns:
@@ -413,7 +413,7 @@ class Checker:
                  for i, (r, a) in enumerate(zip(outcomes, applied)) if isinstance(r, _Retrieved) and not stopped(i)]
         claim_of_task = [i for i, _ in tasks]
         judged = dict(zip(claim_of_task, self._verify_each_apart_on_a_fault(
-            [task for _, task in tasks], lambda t: stopped(claim_of_task[t]))))
+            [task for _, task in tasks], cancelled and (lambda t: cancelled(claim_of_task[t])))))
         verification = round(time.perf_counter() - started, 4)
         results: list[CheckResult | ClaimError] = []
         for i, (r, claim_applied) in enumerate(zip(outcomes, applied)):
@@ -434,9 +434,9 @@ class Checker:
         return results
 
     def _verify_each_apart_on_a_fault(
-        self, tasks: list[VerificationTask], cancelled: Callable[[int], bool]
+        self, tasks: list[VerificationTask], cancelled: Callable[[int], bool] | None
     ) -> list[tuple[list[JudgedSentence], Verdict] | ClaimFailed]:
-        """The tasks verified together (``cancelled``: whether the ``t``-th task is no longer wanted, which
+        """The tasks verified together (``cancelled``, if any: whether the ``t``-th task is no longer wanted, which
         :meth:`~fever_core.verification.claim_verifier.ClaimVerifier.verify_many` reads no further); where that raises
         (a fault no claim should cause), each alone, so that the claim at fault gets a :class:`ClaimFailed` and the
         others their verdicts."""
@@ -449,7 +449,7 @@ class Checker:
                 log.exception("verification failed on a claim")
                 return [ClaimFailed("verification", exc)]
         return [outcome for t, task in enumerate(tasks)
-                for outcome in self._verify_each_apart_on_a_fault([task], lambda _, t=t: cancelled(t))]
+                for outcome in self._verify_each_apart_on_a_fault([task], cancelled and (lambda _, t=t: cancelled(t)))]
 
     def _retrieve(self, claim: str, applied: AppliedSettings) -> _Retrieved:
         """Everything :meth:`check` does before verification, with the settings it applies. Raises

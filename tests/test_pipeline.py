@@ -145,13 +145,13 @@ def test_a_claim_listing_more_numbers_than_are_tried_is_checked_with_a_warning_s
     assert result.verdict.notes and result.verdict.notes[0].startswith(note)
 
 
-@pytest.mark.parametrize("wanted_for_asks, read_by_the_verifier", [
-    (0, False),  # stopped before its retrieval
-    (1, False),  # retrieved, stopped before the verifier's first call
-    (2, True),  # read in the first call, stopped before the joint verifier's and the bridges' (its verdict not kept)
+@pytest.mark.parametrize("stop, read_by_the_verifier", [
+    ("before its retrieval", False),
+    ("before the verifier", False),  # retrieved: asked again before the verifier's batches
+    ("once the verifier has read it", True),  # its verdict, decided without the joint verifier or bridges, not kept
 ])
 def test_a_claim_no_longer_wanted_stops_at_its_next_model_call_and_its_neighbours_get_their_verdicts(
-        checker, monkeypatch, wanted_for_asks, read_by_the_verifier):
+        checker, monkeypatch, stop, read_by_the_verifier):
     """Issue 51: a batch already taken was checked to the end for a client that had gone."""
     claims = ["Fox 2000 Pictures released the film Soul Food.", "Jaws is a film.",
               "Sherlock Holmes was created by Charles Dickens."]
@@ -164,7 +164,8 @@ def test_a_claim_no_longer_wanted_stops_at_its_next_model_call_and_its_neighbour
 
     def cancelled(i: int) -> bool:
         asked[i] += 1
-        return i == 1 and asked[i] > wanted_for_asks
+        return i == 1 and {"before its retrieval": True, "before the verifier": asked[i] > 1,
+                           "once the verifier has read it": claims[1] in read}[stop]
 
     outcomes = checker.check_many(claims, cancelled=cancelled)
     assert isinstance(outcomes[1], ClaimCancelled) and "stopped before its verdict" in str(outcomes[1])

@@ -256,9 +256,9 @@ class ClaimVerifier:
         sentences: fewer, fuller model batches. On a GPU a batch takes about the time of one claim; on a CPU, whose
         models are compute-bound, about the time of its claims one by one. With several tasks the pairs are read
         shortest first, so each model batch pads less; a claim's outcome is then :meth:`verify`'s up to float
-        rounding. ``cancelled``, when given, says whether the ``i``-th task is no longer wanted: asked after the
-        verifier's first call, a task no longer wanted is not read by the joint verifier nor the bridges' call, and
-        its verdict, decided without them, is for the caller to throw away.
+        rounding. ``cancelled``, when given, says whether the ``i``-th task is no longer wanted: asked before each model
+        batch (:func:`_predict`), a task no longer wanted is read no further (its pairs left unread, no joint verifier,
+        no bridges), and its verdict, decided without them, is for the caller to throw away.
 
         Returns:
             For each task, in order: the evidence as judged, and the claim's verdict.
@@ -271,7 +271,10 @@ class ClaimVerifier:
         evidence_pairs = [pair for reading in readings for pair in reading.pairs]
         part_pairs = [pair for asked in parts.values() for pair in asked.pairs]
         number_pairs = [pair for asked in numbers.values() for pair in asked.pairs]
-        rows = _predict(self.verifier, evidence_pairs + part_pairs + number_pairs, by_length)
+        owners = ([i for i, reading in enumerate(readings) for _ in reading.pairs]
+                  + [i for asked in (parts, numbers) for i, claim_asked in asked.items() for _ in claim_asked.pairs])
+        rows = _predict(self.verifier, evidence_pairs + part_pairs + number_pairs, by_length,
+                        cancelled and (lambda n: cancelled(owners[n])))
         evidence_rows, part_rows, number_rows = np.split(rows, [len(evidence_pairs), len(evidence_pairs) + len(part_pairs)])
         calls = [int(bool(reading.pairs or (i in parts and parts[i].pairs) or i in numbers))
                  for i, reading in enumerate(readings)]
@@ -477,14 +480,24 @@ def _shipped_instead(settings: Settings, damaged: str) -> Settings | None:
     return None
 
 
-def _predict(model: NliModel | None, pairs: list[tuple[str, str]], by_length: bool) -> np.ndarray:
+def _predict(model: NliModel | None, pairs: list[tuple[str, str]], by_length: bool,
+             unwanted: Callable[[int], bool] | None = None) -> np.ndarray:
     """``model``'s probabilities for ``pairs`` (none asked: no call); ``by_length`` reads them shortest first, so
-    the model's batches hold pairs of like length and pad less, and returns the rows in the pairs' order."""
+    the model's batches hold pairs of like length and pad less, and returns the rows in the pairs' order.
+    ``unwanted``, when given, is asked of each pair before each of the model's batches (``model.batch_size`` pairs):
+    a pair no longer wanted is not read, its row left at 1/3 each (for nobody to read)."""
     if not pairs or model is None:
         return np.zeros((0, 3), dtype=np.float32)
-    if not by_length:
-        return model.predict(pairs)
-    order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
-    rows = np.empty((len(pairs), 3), dtype=np.float32)
-    rows[order] = model.predict([pairs[i] for i in order])
+    order = list(range(len(pairs)))
+    if by_length:
+        order.sort(key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+    if unwanted is None:
+        rows = np.empty((len(pairs), 3), dtype=np.float32)
+        rows[order] = model.predict([pairs[i] for i in order])
+        return rows
+    rows = np.full((len(pairs), 3), 1 / 3, dtype=np.float32)
+    for start in range(0, len(order), model.batch_size):
+        wanted = [i for i in order[start:start + model.batch_size] if not unwanted(i)]
+        if wanted:
+            rows[wanted] = model.predict([pairs[i] for i in wanted])
     return rows
