@@ -36,6 +36,7 @@ from pages.resources import (
     checker_or_stop,
     run_in_address,
     run_settings,
+    share_run,
 )
 from pages.settings_ui import UiSettings, current_settings, permalink_url, public_permalink
 from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
@@ -193,6 +194,7 @@ batch = run_in_address("batch", "batch")
 batch_form(settings, ui, running=batch is not None and batch.job.running)
 if batch is not None:
     st.subheader(plain(f"{count(batch.job.total, 'claim')} from {batch.source}, on {corpus_label(batch.ui.corpus)}"))
+    share_run("batch", "batch")
     if batch.job.running:
         show_progress(batch)
     else:

@@ -49,6 +49,7 @@ from pages.resources import (
     checker_or_stop,
     run_in_address,
     run_settings,
+    share_run,
 )
 from pages.settings_ui import UiSettings, check_on_verify, current_settings, permalink_params, public_permalink
 from pages.words import PROBABILITY, VERDICT_COLOURS, count, verdict_word
@@ -295,6 +296,7 @@ if draft is not None:
 if batch is not None:
     st.subheader(plain(f"{count(batch.job.total, 'sentence')} of {batch.draft.source}, checked on "
                        f"{corpus_label(batch.ui.corpus)}"), anchor=False)
+    share_run("text", "text check")
     if batch.job.running:
         show_progress(batch)
     else:

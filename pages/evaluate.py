@@ -35,7 +35,7 @@ from fever_core.evaluation import (
     scored_rows,
 )
 from pages.display import corpus_label, footer, plain, project_path, ready_claims_file, show_metrics, uploaded_claims
-from pages.resources import checker_or_stop, keep_run, run_in_address, run_settings, show_run
+from pages.resources import checker_or_stop, keep_run, run_in_address, run_settings, share_run, show_run
 from pages.settings_ui import UiSettings, current_settings, permalink_url
 from pages.words import count, verdict_word, verdict_words
 
@@ -279,6 +279,8 @@ if pressed:
     sample = sample_across_labels(claims, int(limit), seed=SAMPLE_SEED)
     start_evaluation(settings, ui, sample, upload.name if upload else path, oracle, sample_note(claims, sample))
 
+if run is not None:
+    share_run("evaluation", "evaluation")
 if running:
     st.caption(run.sample_note)
     show_progress(run)
