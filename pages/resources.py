@@ -292,6 +292,7 @@ def run_in_address(name: str, what: str) -> BackgroundRun | None:
     or one started earlier in the session; the address names it from now on. ``None`` when there is none; when the
     address names one this app does not have, or one another browser made and did not share (unless the history is
     shared: ``FEVER_SHARED_HISTORY``), a warning says so and why (``what``: the run in words, e.g. "evaluation").
+    Its "Share link" is the page's to draw, beside the run's results (:func:`share_run`).
     """
     named = st.query_params.get(name, "")
     job_id = named or st.session_state.get(f"{name}_id", "")
@@ -313,15 +314,16 @@ def run_in_address(name: str, what: str) -> BackgroundRun | None:
                 "made before the app was restarted, or an older one finds nothing. Start it again here."), icon=":material/search:")
         return None
     show_run(name, run)
-    share_run(name, what, access)
     return run
 
 
-def share_run(name: str, what: str, access: RunAccess) -> None:
-    """"Share link" for this session's own run: its link then opens it in any browser, and so do its checks' verdict
-    cards (their History entries are shared with it); "Stop sharing" makes both private again. A run shared with this
-    session gets no controls."""
-    if access.session != browser_session():
+def share_run(name: str, what: str) -> None:
+    """"Share link" for the run the page's address names (``?name=ID``: :func:`run_in_address`), when it is this
+    session's own: its link then opens it in any browser, and so do its checks' verdict cards (their History entries
+    are shared with it); "Stop sharing" makes both private again. The page draws it beside the run's results header
+    (``what``: the run in words). A run shared with this session gets no controls."""
+    access = _run_access().get(st.query_params.get(name, ""))
+    if access is None or access.session != browser_session():
         return
     if not access.shared:
         if st.button("Share link", key=f"share-{name}", help=f"Lets anyone with the link open this {what} and its "

@@ -680,6 +680,7 @@ def test_a_batch_opens_in_another_browser_only_once_its_maker_shares_it(open_pag
     theirs = open_page("batch", query_params={"batch": job})  # a new session: another browser
     assert any("made in another browser and not shared" in w.value for w in theirs.warning)
     assert not theirs.success and "batch" not in dict(theirs.query_params)
+    assert drawn_after(mine, "subheader", "button", "Share link")  # beside its results, not above the upload box
     press(mine, "Share link")
     assert any(f"?batch={job}" in c.value for c in mine.code)
     assert [e.shared for e in history_of(data_dir).search() if e.batch == job] == [True]
@@ -690,6 +691,13 @@ def test_a_batch_opens_in_another_browser_only_once_its_maker_shares_it(open_pag
     assert [e.shared for e in history_of(data_dir).search() if e.batch == job] == [False]
     theirs = open_page("batch", query_params={"batch": job})
     assert any("made in another browser and not shared" in w.value for w in theirs.warning)
+
+
+def drawn_after(app: AppTest, first: str, then: str, label: str) -> bool:
+    """Whether the page draws an element of type ``then`` labelled ``label`` after its first of type ``first``."""
+    drawn = [(element.type, getattr(element, "label", None)) for element in app.main if hasattr(element, "type")]
+    start = next(n for n, (kind, _) in enumerate(drawn) if kind == first)
+    return (then, label) in drawn[start:]
 
 
 def test_a_pasted_csv_batch_with_labels_has_label_accuracy_but_no_fever_score(open_page):
