@@ -36,7 +36,7 @@ corpus: install
 	$(PY) -m fever_core corpus build embedded
 
 run: corpus
-	$(PY) -m streamlit run app.py --server.port $(PORT)
+	$(PY) -m streamlit run app_server.py --server.port $(PORT)
 
 # The service never builds a corpus: build (or check) it first, then serve it on 127.0.0.1.
 serve: install

@@ -1,12 +1,13 @@
 """What the pages load once and share: the workbench's settings (read once per run), the checker (loaded in the
-background, once for the whole server), the workspaces, the history and annotations databases (a file that can't be
-used is shown with the offer to move it aside), this browser's session, and the work running in the background. No
-retrieval or model logic.
+background, once for the whole server; the one a first visitor asks for from the server's start), the workspaces,
+the history and annotations databases (a file that can't be used is shown with the offer to move it aside), this
+browser's session, and the work running in the background. No retrieval or model logic.
 """
 
 from __future__ import annotations
 
 import re
+import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import streamlit as st
+from streamlit.logger import get_logger
 
 from fever_core.common import Settings, UnusableDatabase, limit_cpu_threads, move_aside
 from pages.display import plain
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from pages.settings_ui import UiSettings
 
 _RUN_SETTINGS = "run_settings"
+_LOGGER = get_logger(__name__)  # Streamlit's: in the server's log, as its own lines are
 
 
 def read_settings() -> Settings:
@@ -67,10 +70,13 @@ def _open_checker(corpus: str, verifier_model: str):
     reads the settings in the loader's thread, once per checker the server loads."""
     from fever_core.pipeline import Checker
 
+    started = time.perf_counter()
     settings = Settings.from_env(verifier_model=verifier_model)
     limit_cpu_threads(settings.app_cpu_threads)
     checker = Checker.open(corpus, settings, progress=False)
     checker.warm_up()
+    _LOGGER.info("Loaded the checker for corpus %s with verifier %s in %.1f s", corpus, verifier_model,
+                 time.perf_counter() - started)
     return checker
 
 
@@ -79,6 +85,16 @@ def start_loading_checker(ui: UiSettings) -> None:
     frame calls it on every run before the page is drawn, which it does not hold up: the claim box shows at once
     on the first visit too, and a Check made meanwhile waits for the load (:func:`load_checker`)."""
     _checker_loading(ui.corpus, ui.verifier_model)
+
+
+def start_loading_first_checker() -> None:
+    """Start loading, in the background, the checker a first visitor's sidebar asks for (the workbench's corpus
+    and verifier: :meth:`~pages.settings_ui.UiSettings.of` with no choices) before anyone visits. The server calls it
+    when it starts (``app_server.py``), so the first visitor's check does not wait for the models; a visitor who comes
+    while they load gets this same load (:func:`start_loading_checker`) and Verify's loading note."""
+    from pages.settings_ui import UiSettings
+
+    start_loading_checker(UiSettings.of({}, Settings.from_env()))
 
 
 def checker_loading(ui: UiSettings) -> bool:
