@@ -26,6 +26,7 @@ from fever_core.corpus import CORPORA_HELP, list_corpora
 from fever_core.pipeline import CheckOptions, CheckResult, settings_in_effect
 from fever_core.verification import VerdictPolicy
 from pages.display import as_sentence, corpus_label, plain, synced_widget, verifier_name, verifier_path
+from pages.presenter import view_params, without_view
 
 SETTING_LIMITS = {setting.name: setting.limits for setting in CHECK_SETTINGS if setting.limits is not None}
 """Each sidebar slider's range, from the declaration: the sliders draw it, a permalink's values are held to it."""
@@ -213,8 +214,9 @@ def open_permalink(settings: Settings) -> None:
     """Once per permalink opened (Verify's address with ``claim``, see :func:`permalink_params`): restore its
     corpus and settings, and leave its claim in ``session_state["permalink_claim"]`` for Verify to check (and
     what could not be restored in ``"permalink_refused"``). The frame calls it before it draws the sidebar, so
-    the sidebar shows them and the checker loaded is theirs."""
-    params = st.query_params.to_dict()
+    the sidebar shows them and the checker loaded is theirs. The presenter's view (``?present=1``) is no part of
+    the check: turning it on or off does not open the permalink again."""
+    params = without_view(st.query_params.to_dict())
     if "claim" not in params or st.session_state.get("permalink_opened") == params:
         return
     check_on_verify(params, settings)
@@ -230,9 +232,10 @@ def check_on_verify(params: dict[str, str], settings: Settings) -> None:
 
 
 def write_permalink(claim: str, ui: UiSettings, settings: Settings) -> None:
-    """Make the page's address the permalink of this check (one the frame does not open again)."""
+    """Make the page's address the permalink of this check (one the frame does not open again), in the presenter's
+    view while it is on (:mod:`pages.presenter`)."""
     params = permalink_params(claim, ui, settings)
-    st.query_params.from_dict(params)
+    st.query_params.from_dict({**params, **view_params()})
     st.session_state["permalink_opened"] = params
 
 

@@ -2,7 +2,8 @@
 probability in words, the one or two sentences that decide it quoted with their page and link, the facts of a compound
 claim, one line saying why and a caution when it is close; the evidence the verdict used (what "used" and "deciding"
 mean is the library's: :mod:`fever_core.verification.deciders`), each sentence's stance as the verdict counted it, then,
-collapsed, the rest, the two-hop chains, and one collapsed section of developer detail.
+collapsed, the rest, the two-hop chains, and one collapsed section of developer detail. In the presenter's view
+(:mod:`pages.presenter`) the chart's type is large and only the card, the chart and the evidence used are drawn.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from fever_core.retrieval import drawn_chains
 from fever_core.verification import Reading
 from fever_core.workbench import EarlierCheck, HistoryEntry, Provenance
 from pages.display import WikipediaLink, checked_before_markdown, corpus_label, plain
+from pages.presenter import PRESENTER_CHART_FONT_PX, PRESENTER_CHART_HEIGHT_PX
 from pages.settings_ui import UiSettings
 from pages.words import PROBABILITY, VERDICT_COLOURS, verdict_word, verdict_words
 
@@ -96,9 +98,11 @@ def parts_markdown(result: CheckResult) -> str:
     return "\n".join(lines)
 
 
-def show_verdict(checked: CheckedClaim) -> None:
+def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
     """The verdict card: the verdict with its probability in words, the claim it answers, the one or two
-    sentences that decide it, why, and a caution when it is close; then the probability of each label."""
+    sentences that decide it, why, and a caution when it is close; then the probability of each label, as a chart
+    (its type :data:`~pages.presenter.PRESENTER_CHART_FONT_PX` in the presenter's view, ``presenting``; Plotly's
+    default, 12 px, otherwise)."""
     result = checked.result
     for warning in result.warnings:
         st.warning(plain(warning))
@@ -144,7 +148,10 @@ def show_verdict(checked: CheckedClaim) -> None:
         orientation="h",
         marker_color=[BAR_COLOURS[label] for label in verdict.probabilities], text=[f"{p:.2f}" for p in verdict.probabilities.values()],
     ))
-    chart.update_layout(height=160, margin={"l": 10, "r": 10, "t": 10, "b": 10},
+    large_type = {"font": {"size": PRESENTER_CHART_FONT_PX},  # the bars' numbers never shrunk to fit inside a bar
+                  "uniformtext": {"minsize": PRESENTER_CHART_FONT_PX, "mode": "show"}} if presenting else {}
+    chart.update_layout(height=PRESENTER_CHART_HEIGHT_PX if presenting else 160, **large_type,
+                        margin={"l": 10, "r": 10, "t": 10, "b": 10},
                         xaxis={"range": [0, 1], "title": "probability of each verdict (0 to 1)" if verdict.calibrated is None
                                else "how sure the deciding rule or model was of each verdict (0 to 1; the probability "
                                "above is how often such verdicts are right)"})
@@ -187,9 +194,9 @@ def stance_cell(reading: Reading | None) -> str:
     return f"{verdict_word(reading.label)} {reading.probability:.2f}{read_as}"
 
 
-def show_evidence(checked: CheckedClaim) -> None:
+def show_evidence(checked: CheckedClaim, presenting: bool = False) -> None:
     """The evidence the verdict used (the deciding rows highlighted), then, collapsed, the rest, with a legend;
-    and the two-hop chains worth drawing."""
+    and the two-hop chains worth drawing. In the presenter's view (``presenting``), the evidence used alone."""
     result = checked.result
     used = result.verdict.used_evidence
     rest = [i for i in range(len(result.evidence)) if i not in used]
@@ -206,6 +213,8 @@ def show_evidence(checked: CheckedClaim) -> None:
                                else "no single sentence says so on its own."))
     else:
         st.caption("No evidence sentences: no page in the corpus matched the claim.")
+    if presenting:
+        return
     if rest:
         with st.expander(f"Other evidence read, not used by the verdict ({len(rest)})", expanded=not used):
             st.container(key="evidence_rest").table(highlight_rows(evidence_rows(checked, rest), []), hide_index=True)

@@ -10,7 +10,9 @@ check of the history as it was made, without checking it again: one of this brow
 shared (History's "Share link"; any with a shared history). Coming back to Verify from another page shows the last
 check again, with its claim in the box and its permalink in the address. A new check that was made before (the same
 claim or a paraphrase, in this session's history or a shared check, or the annotations:
-:mod:`fever_core.workbench.checked_before`) says so on its card, with a link to the earlier one.
+:mod:`fever_core.workbench.checked_before`) says so on its card, with a link to the earlier one. The "Presenter's
+view" toggle (and ``?present=1``, :mod:`pages.presenter`) shows the form, the card, its chart and the evidence used in
+large type, without the sidebar, the rest of the evidence, the details and the downloads.
 
 A text longer than a claim may be (:data:`~fever_core.pipeline.MAX_CLAIM_CHARS`) is not checked: it stays in the box,
 and the page says it holds several statements and offers to carry it to Check a text, which checks each apart; a
@@ -44,6 +46,7 @@ from pages.display import (
     wikipedia_links,
 )
 from pages.examples import example_claims
+from pages.presenter import presenter_toggle, view_params
 from pages.resources import (
     CHECKER_LOADING,
     checker_loading,
@@ -93,9 +96,10 @@ def several_statements_note(claim: str) -> None:
                            "several_statements_to_text")
 
 
-def run_check(settings: Settings, ui: UiSettings, claim: str) -> None:
-    """Check the claim into ``session_state["checked"]``, showing progress; a claim that can't be
-    checked gets its reason at once."""
+def run_check(settings: Settings, ui: UiSettings, claim: str, presenting: bool) -> None:
+    """Check the claim into ``session_state["checked"]``, showing progress (a status box that stays, saying how it
+    went; in the presenter's view, ``presenting``, a spinner that goes, leaving the screen to the verdict); a claim
+    that can't be checked gets its reason at once."""
     st.session_state.pop("claim_too_long", None)
     try:
         check_claim_text(claim)
@@ -109,7 +113,8 @@ def run_check(settings: Settings, ui: UiSettings, claim: str) -> None:
         return
     checker = checker_or_stop(ui)
     live = ui.corpus == LIVE_CORPUS
-    with st.status("Searching Wikipedia and checking…" if live else "Checking…", expanded=False) as status:
+    doing = "Searching Wikipedia and checking…" if live else "Checking…"
+    with st.spinner(doing) if presenting else st.status(doing, expanded=False) as status:
         result = checker.check(claim, ui.options)
         links = wikipedia_links(checker.store, result_pages(result))
         earlier = tuple(earlier_checks(checker, settings)(result))  # before it is kept: not itself
@@ -117,7 +122,9 @@ def run_check(settings: Settings, ui: UiSettings, claim: str) -> None:
             checker, ui.options), earlier=earlier)
         write_permalink(result.claim, ui, settings)
         fetched = f" (Wikipedia: {result.timings.get('fetch', 0.0):.1f} s)" if live else ""
-        status.update(label=("Checked, with a warning" if result.warnings else "Checked") + fetched, state="complete")
+        if status is not None:
+            status.update(label=("Checked, with a warning" if result.warnings else "Checked") + fetched,
+                          state="complete")
     keep_in_history(result, ui, settings)  # after the status box: a history that can't keep it says so in sight
 
 
@@ -173,7 +180,7 @@ def keep_in_step(settings: Settings, checked: CheckedClaim) -> None:
     if checked.stored is not None:
         key = checked.stored.key
         if params.get("history") != key:
-            st.query_params.from_dict({"history": key})
+            st.query_params.from_dict({"history": key, **view_params()})
             st.session_state["history_opened"] = key
     elif params.get("claim") != checked.result.claim:
         write_permalink(checked.result.claim, checked.ui, settings)
@@ -215,7 +222,9 @@ def loading_note(ui: UiSettings) -> None:
 
 
 @st.fragment
-def check_and_show(settings: Settings, ui: UiSettings) -> None:
+def check_and_show(settings: Settings, ui: UiSettings, presenting: bool) -> None:
+    """The claim form and the check it asks for, then the check shown: its card and evidence, and, unless
+    ``presenting`` (the presenter's view), its details, downloads and actions."""
     with st.form("check"):
         claim = st.text_area("Claim", key="claim_text", height=80,
                              placeholder="e.g. Stanley Kubrick directed 2001: A Space Odyssey.")
@@ -224,7 +233,7 @@ def check_and_show(settings: Settings, ui: UiSettings) -> None:
         pressed = st.form_submit_button("Check", type="primary", on_click=st.session_state.__setitem__,
                                         args=("run_check", True))
     if st.session_state.pop("run_check", False) or pressed:
-        run_check(settings, ui, claim)
+        run_check(settings, ui, claim, presenting)
     if "claim_too_long" in st.session_state:
         offer_check_a_text(f"Not checked: this text has {st.session_state['claim_too_long']:,} characters, more than "
                            f"a claim's {MAX_CLAIM_CHARS:,}, and holds several statements. Check one statement at a "
@@ -233,10 +242,11 @@ def check_and_show(settings: Settings, ui: UiSettings) -> None:
     checked = st.session_state.get("checked")
     if checked is not None:
         several_statements_note(checked.result.claim)
-        show_verdict(checked)
-        show_evidence(checked)
-        show_details(checked)
-        show_actions(checked)
+        show_verdict(checked, presenting)
+        show_evidence(checked, presenting)
+        if not presenting:
+            show_details(checked)
+            show_actions(checked)
 
 
 settings = run_settings()
@@ -258,12 +268,14 @@ if "permalink_claim" in st.session_state:  # a permalink being opened: the frame
 elif "checked" in st.session_state:
     keep_in_step(settings, st.session_state["checked"])
 
-example = st.selectbox("Examples", ["—"] + example_claims(ui.corpus), key="example")
+examples_column, presenter_column = st.columns([4, 1], vertical_alignment="bottom")
+presenting = presenter_toggle(presenter_column)
+example = examples_column.selectbox("Examples", ["—"] + example_claims(ui.corpus), key="example")
 if example != "—" and st.session_state.get("last_example") != example:
     st.session_state["claim_text"] = example
     st.session_state["last_example"] = example
 
 if checker_loading(ui):
     loading_note(ui)
-check_and_show(settings, ui)
+check_and_show(settings, ui, presenting)
 footer()
