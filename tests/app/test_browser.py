@@ -1,15 +1,17 @@
-"""End to end in a real browser: ``streamlit run app.py`` on a free local port, driven by Debian's
-Chromium (headless) through Playwright, on the fixture pages and a few German states.
+"""End to end in a real browser: ``streamlit run app_server.py`` (as ``make run`` serves the app) on a free local
+port, driven by Debian's Chromium (headless) through Playwright, on the fixture pages and a few German states.
 
-The tests share one server and one tab and run in file order: the first times the first check after
+The tests share one server and one tab and run in file order: the first sees the server load the models before
+anyone visits; the next times the first check after
 the app starts (the models load, with a spinner, when the app opens) and twenty warm ones, from
 pressing Check to the verdict on screen, as Playwright sees it (it polls, after the first 0.27 s
 only every 0.5 s) and as the page itself notes it (a MutationObserver's clock); then the verdict's
 sources and caution, bad input, settings kept while moving between pages through the sidebar,
 annotating the Munich claim, a permalink restoring its corpus and settings, re-opening a check from
 History, a batch of 200 claims uploaded as text (timed; the app used meanwhile), a pasted news text whose
-check-worthy sentences are checked and marked, and improving the verifier on 20 annotations from the Models page,
-using the new version and switching back. Screenshots and timings go to ``test-artifacts/``.
+check-worthy sentences are checked and marked, improving the verifier on 20 annotations from the Models page,
+using the new version and switching back, and the presenter's view at 1920x1080 (on the embedded corpus's Toronto
+example where that corpus can be built). Screenshots and timings go to ``test-artifacts/``.
 
 ``make test`` installs Chromium (Debian package ``chromium``); where it can't be installed the test
 skips and says why.
@@ -97,7 +99,7 @@ def server(settings, app_corpus):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with SERVER_LOG.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(PROJECT_ROOT / "app.py"), "--server.port", str(port),
+            [sys.executable, "-m", "streamlit", "run", str(PROJECT_ROOT / "app_server.py"), "--server.port", str(port),
              "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
             cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
@@ -119,6 +121,31 @@ def server(settings, app_corpus):
         process.wait(timeout=20)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+def wait_for_server_log(text: str, timeout_s: float = 300) -> None:
+    """Wait until the server's log (:data:`SERVER_LOG`) holds ``text``; fail with its end after ``timeout_s``."""
+    deadline = time.time() + timeout_s
+    while text not in SERVER_LOG.read_text(errors="replace"):
+        if time.time() > deadline:
+            pytest.fail(f"the server's log never said {text!r}; it ends:\n{SERVER_LOG.read_text(errors='replace')[-3000:]}")
+        time.sleep(0.5)
+
+
+def test_the_models_load_when_the_server_starts_before_anyone_visits(server):
+    """Issue 48: the first visitor after ``make run`` waited about 40 s for the models. The server loads the checker a
+    first visitor asks for on its own, and that visitor finds it loaded: no loading note."""
+    from playwright.sync_api import sync_playwright
+
+    wait_for_server_log(f"Loaded the checker for corpus {APP_CORPUS} ")  # no browser has opened the app yet
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        tab = browser.new_page()
+        tab.goto(server)
+        tab.locator("textarea").first.wait_for(timeout=60_000)
+        wait_until_idle(tab)
+        assert tab.get_by_text("Loading the corpus and models").count() == 0
+        browser.close()
 
 
 FIRST_VISIT_LIMIT_S = 8.0  # issue 36: the claim box within 8 s of the first visit (it took 21 s while models loaded)
@@ -887,3 +914,107 @@ def test_a_claim_checked_before_says_so_and_its_link_reopens_the_earlier_check(p
     wait_until_idle(page)
     assert page.get_by_text("Claim: Fox 2000 Pictures released the film Soul Food.").count() == 1
     assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["history"] == entry
+
+
+# --- the presenter's view (issue 48, item 3) ---------------------------------------------------------------------
+
+PRESENTER_SCREEN = {"width": 1920, "height": 1080}
+PRESENTER_BODY_PX, PRESENTER_TABLE_PX, PRESENTER_CHART_PX = 24, 18, 18  # the least each may be, in CSS pixels
+# The type of the verdict card's text (not its caption), of the evidence table and of the chart, in CSS pixels as the
+# browser computed it, and whether the sidebar takes any room.
+PRESENTER_SHOWN = """() => {
+    const sizes = selector => [...document.querySelectorAll(selector)].map(e => parseFloat(getComputedStyle(e).fontSize));
+    const sidebar = document.querySelector('[data-testid="stSidebar"]');
+    return {body: sizes('.st-key-verdict_card [data-testid="stMarkdown"] p'),
+            table: sizes('[data-testid="stTable"] td, [data-testid="stTable"] th'),
+            chart: sizes('.js-plotly-plot text'), sidebar: !!sidebar && sidebar.getBoundingClientRect().width > 0};
+}"""
+
+
+def presenter_view_shown(tab) -> dict:
+    """The page's type and sidebar (:data:`PRESENTER_SHOWN`), once the card, its chart and the evidence are drawn."""
+    for drawn in ('.st-key-verdict_card [data-testid="stMarkdown"] p', ".js-plotly-plot text", '[data-testid="stTable"] td'):
+        tab.locator(drawn).first.wait_for(timeout=60_000)
+    return tab.evaluate(PRESENTER_SHOWN)
+
+
+def assert_presenter_view(tab) -> None:
+    """Type to read from the back of a room, no sidebar, and the verdict with its first quoted sentence on the
+    screen, unscrolled."""
+    shown = presenter_view_shown(tab)
+    assert min(shown["body"]) >= PRESENTER_BODY_PX and min(shown["table"]) >= PRESENTER_TABLE_PX, shown
+    assert min(shown["chart"]) >= PRESENTER_CHART_PX and not shown["sidebar"], shown
+    screen = tab.viewport_size["height"]
+    for element in (tab.locator(".st-key-verdict_card h3").first, tab.locator(".st-key-verdict_card blockquote").first):
+        box = element.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= screen, (element, box)
+
+
+def assert_normal_view(tab) -> None:
+    shown = presenter_view_shown(tab)
+    assert shown["sidebar"] and max(shown["body"]) == 16, shown
+
+
+def test_the_presenter_s_toggle_sets_large_type_without_the_sidebar_and_back(page, server, settings):
+    claim = "Fox 2000 Pictures released the film Soul Food."  # a deciding sentence to quote
+    open_address(page, server, {"claim": claim, "corpus": APP_CORPUS}, "Verify a claim")
+    page.locator("h3", has_text="Verdict:").first.wait_for(timeout=120_000)
+    wait_until_idle(page)
+    page.set_viewport_size(PRESENTER_SCREEN)
+    try:
+        assert_normal_view(page)
+        kept = history_count(settings)
+        page.locator(".st-key-_present label").click()
+        page.wait_for_function("() => new URLSearchParams(location.search).get('present') === '1'", timeout=30_000)
+        wait_until_idle(page)
+        assert_presenter_view(page)
+        page.screenshot(path=str(ARTIFACTS / "presenter-view.png"))
+        check_claim(page, "Edinburgh is the capital of Scotland.")  # its permalink keeps the view
+        assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["present"] == ["1"]
+        assert not presenter_view_shown(page)["sidebar"]
+        page.locator(".st-key-_present label").click()
+        page.wait_for_function("() => !new URLSearchParams(location.search).has('present')", timeout=30_000)
+        wait_until_idle(page)
+        assert_normal_view(page)
+        assert history_count(settings) == kept + 1  # leaving the view checked nothing again
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 2200})
+
+
+TORONTO_CLAIM = "Toronto is the capital of Canada."  # issue 48's example whose settling sentence was hidden
+
+
+@pytest.fixture(scope="module")
+def embedded_corpus(settings) -> str:
+    """The embedded corpus, built in the session's data folder from its summaries and shipped vectors (about a
+    minute on two cores); the test skips where the summaries are not on this machine."""
+    from fever_core.corpus.sources.base import CorpusSourceError
+    from fever_core.corpus.sources.embedded import summaries_path
+    from fever_core.workspace import open_workspace
+
+    try:
+        summaries_path()
+    except CorpusSourceError as exc:
+        pytest.skip(str(exc))
+    open_workspace("embedded", settings, progress=False)
+    return "embedded"
+
+
+def test_a_link_with_present_opens_the_toronto_example_in_the_presenter_s_view_and_without_it_the_normal_one(
+        page, server, embedded_corpus):
+    context = page.context.browser.new_context(viewport=PRESENTER_SCREEN)
+    try:
+        tab = context.new_page()
+        address = {"claim": TORONTO_CLAIM, "corpus": embedded_corpus}
+        tab.goto(f"{server}/?{urllib.parse.urlencode({**address, 'present': '1'})}")
+        tab.locator("h3", has_text="Verdict:").first.wait_for(timeout=300_000)  # the embedded corpus's checker loads
+        wait_until_idle(tab)
+        assert_presenter_view(tab)
+        tab.screenshot(path=str(ARTIFACTS / "presenter-view-toronto-1920x1080.png"))
+        tab.goto(f"{server}/?{urllib.parse.urlencode(address)}")
+        tab.locator("h3", has_text="Verdict:").first.wait_for(timeout=120_000)
+        wait_until_idle(tab)
+        assert_normal_view(tab)
+        assert tab.get_by_text("Details: retrieved pages").count() == 1
+    finally:
+        context.close()

@@ -852,7 +852,7 @@ def test_models_asks_for_twenty_annotations_and_says_how_long_improving_takes(op
     assert not next(b for b in app.button if b.label == "Improve the verifier").disabled
 
 
-PAGE_HELPERS = ("display.py", "resources.py", "settings_ui.py", "words.py")  # imported by the pages, not run as pages
+PAGE_HELPERS = ("display.py", "presenter.py", "resources.py", "settings_ui.py", "words.py")  # imported by the pages, not run as pages
 
 
 @pytest.mark.parametrize("page", [p for p in sorted((PROJECT_ROOT / "pages").glob("*.py"))
@@ -1288,3 +1288,42 @@ def test_check_a_text_reads_an_uploaded_html_file_without_its_scripts(open_page)
     press(app, "Find the sentences to check")
     assert not app.exception
     assert list(app.dataframe[0].value["sentence"]) == ["Jaws is a 1975 film by Steven Spielberg."]
+
+
+# --- the presenter's view, the models loaded at the server's start (issue 48, items 3 and 5) ------------------------
+
+def test_the_presenter_s_view_keeps_the_card_and_the_evidence_used_in_its_address_and_its_toggle(app_env, app_corpus,
+                                                                                                 data_dir):
+    at = open_frame({"claim": MUNICH_CLAIM, "corpus": app_corpus, "present": "1"})
+    assert not at.exception and verdicts(at) and at.toggle(key="_present").value
+    assert dict(at.query_params) == {"claim": MUNICH_CLAIM, "corpus": app_corpus, "present": "1"}
+    assert not at.main.expander and not at.get("download_button")  # no details, other evidence, downloads
+    assert at.table and any("font-size: 24px" in str(h.proto) for h in at.get("html"))  # its stylesheet
+    check(at, "Edinburgh is the capital of Scotland.")  # a new check's permalink keeps the view
+    assert dict(at.query_params)["present"] == "1" and at.toggle(key="_present").value
+    kept = history_of(data_dir).count()
+    at.toggle(key="_present").set_value(False).run()
+    assert not at.exception and "present" not in dict(at.query_params)
+    assert dict(at.query_params)["claim"] == "Edinburgh is the capital of Scotland."
+    assert history_of(data_dir).count() == kept  # leaving the view does not check the claim again
+    assert any(e.label.startswith("Details") for e in at.main.expander) and at.get("download_button")
+    assert not any("font-size: 24px" in str(h.proto) for h in at.get("html"))
+    at.toggle(key="_present").set_value(True).run()
+    assert dict(at.query_params)["present"] == "1" and history_of(data_dir).count() == kept
+
+
+def test_the_checker_loaded_at_the_server_s_start_is_the_one_the_first_visitor_uses(app_env, monkeypatch):
+    from pages import resources
+
+    loads, open_checker = [], resources._open_checker
+
+    def counted(corpus: str, verifier_model: str):
+        loads.append(corpus)
+        return open_checker(corpus, verifier_model)
+
+    monkeypatch.setattr(resources, "_open_checker", counted)
+    resources._checker_loading.clear()
+    resources.start_loading_first_checker()  # as app_server.py does when the server starts, before any visit
+    at = check(open_frame(), "Jaws is a film.")
+    assert not at.exception and verdicts(at)
+    assert loads == ["fixture"]  # the first visitor's check used that load, and nothing loaded twice
