@@ -5,7 +5,8 @@ Run with ``make run`` (or ``streamlit run app.py``). Each page in ``pages/`` doe
 keep their values across pages (``pages/settings_ui.py``); before it draws them, a Verify permalink being
 opened restores its corpus and settings. It starts loading the checker for them in the background and draws the
 page at once (the claim box shows within seconds of the first visit; a Check made meanwhile waits for the load),
-so the first check is as fast as the next; models and indexes are loaded once for the whole server.
+so the first check is as fast as the next; models and indexes are loaded once for the whole server (served by
+``app_server.py``, as ``make run`` does, the first visitor's checker is already loading when the server has started).
 It gives the browser its session cookie (whose checks History shows). The Deploy button and the developer
 menu are hidden by Streamlit's own setting (``client.toolbarMode`` in ``.streamlit/config.toml``); the menu
 keeps the About text set here.
