@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from fever_core.common import Settings
-from fever_core.pipeline import Checker, CheckOptions, CheckResult, ClaimCancelled, ClaimError
+from fever_core.pipeline import MAX_CLAIM_CHARS, Checker, CheckOptions, CheckResult, ClaimCancelled, ClaimError
 from fever_core.service.batching import MicroBatcher, QueueFull, TooLate
 from fever_core.service.config import ServiceConfig
 from fever_core.service.errors import ServiceError
@@ -86,8 +86,10 @@ def claim_cost(request: ClaimRequest) -> float:
     """What checking ``request``'s claim is likely to cost, in plain claims (at least 1), before it is checked: the
     characters the verifier reads with each sentence, the claim's and a sentence's, against a plain claim's. A claim of
     957 characters listing numbers took 6.0 plain claims' time on 2 CPU cores (2026-12, the shipped verifier on the
-    embedded corpus); this gives it 5.8."""
-    return max(1.0, (FIXED_COST_CHARS + len(request.claim)) / (FIXED_COST_CHARS + PLAIN_CLAIM_CHARS))
+    embedded corpus); this gives it 5.8. A claim over :data:`~fever_core.pipeline.MAX_CLAIM_CHARS` counts as that
+    long (it is refused before any model reads it)."""
+    chars = min(len(request.claim), MAX_CLAIM_CHARS)
+    return max(1.0, (FIXED_COST_CHARS + chars) / (FIXED_COST_CHARS + PLAIN_CLAIM_CHARS))
 
 
 class Service:
