@@ -12,7 +12,9 @@ answer or refuse with a message, in temporary folders, checking claims on ``--co
 copies of probe 4's corpus as another install would (the encoder elsewhere, ``dense.json`` from before encoder
 identities, read-only) and builds a corpus of ``--corpus``'s pages beside one whose key file is damaged; probe 11
 re-runs issue 44's probes (checks private unless shared, HTML in linear time, ``/check-text`` bounded, ClaimReview
-safe to embed, a word before a long build), serving the checker on 127.0.0.1.
+safe to embed, a word before a long build), serving the checker on 127.0.0.1; probe 12 hangs up on long work served
+there and times the next ``/check``; probe 13 gives ``check-text`` streams without end or over its limit, in child
+processes.
 """
 
 from __future__ import annotations
@@ -27,12 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.reliability import (
+    cancelled,
     damaged,
     hostile,
     live_api,
     messages,
     models,
     portable,
+    reading,
     rss,
     service_flood,
     surfaces,
@@ -56,7 +60,7 @@ SIZES = {
 }
 WIKIPEDIA_TIMEOUT_S = 3.0
 TABLE_ORDER = ["hostile", "kill_save", "two_writers", "damaged", "live_api", "models", "rss", "service_flood", "messages",
-               "portable", "surfaces"]
+               "portable", "surfaces", "cancelled", "reading"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
         probe("portable", lambda: portable.run(source, name, checker.verification, settings, work / "portable",
                                                checker.workspace.store))
         probe("surfaces", lambda: surfaces.run(checker, args.corpus, work / "surfaces"))
+        probe("cancelled", lambda: cancelled.run(checker, args.corpus))
+        probe("reading", lambda: reading.run(work / "reading"))
 
     rows = [row for name in TABLE_ORDER for row in results[name].rows()]
     ok = all(getattr(result, "ok", True) for result in results.values())  # memory growth is reported, not judged

@@ -35,7 +35,7 @@ def _long(rng: random.Random, title: str) -> str:
     return (text * (size // len(text) + 1))[:size]
 
 
-def _many_numbers(rng: random.Random, title: str) -> str:
+def many_numbers(rng: random.Random, title: str) -> str:
     """A claim of under 1,000 characters listing as many numbers as fit (issue 51: one such claim held the service
     for minutes)."""
     numbers, claim = [], ""
@@ -71,7 +71,7 @@ KINDS: dict[str, Callable[[random.Random, str], str]] = {
     "Markdown": lambda rng, t: f"{rng.choice(MARKDOWN)} {_normal(rng, t)} {rng.choice(MARKDOWN)}",
     "SQL / FTS syntax": lambda rng, t: rng.choice([f"{t}{rng.choice(SQL)}", rng.choice(SQL), f"{rng.choice(SQL)} {t}"]),
     "long word": lambda rng, t: rng.choice(["A", "ab", t.replace(" ", "")]) * rng.randint(50, 3000),
-    "many numbers": _many_numbers,
+    "many numbers": many_numbers,
     "huge numbers": _huge_number,
     "normal": _normal,
 }

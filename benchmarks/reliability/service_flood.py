@@ -88,7 +88,7 @@ def counters(port: int) -> dict[str, float]:
     finally:
         connection.close()
     return {name: float(value) for name, value in
-            re.findall(r"^(fever_claims_(?:checked|dropped)_total|fever_queue_claims) (\S+)$", text, re.MULTILINE)}
+            re.findall(r"^(fever_claims_(?:checked|dropped|stopped)_total|fever_queue_claims) (\S+)$", text, re.MULTILINE)}
 
 
 @dataclass
@@ -207,7 +207,8 @@ class GoodputFigures:
         timeout_s: the server's timeout (:data:`GOODPUT_CLAIMS` times a claim's seconds alone, and 1 s).
         answered: 200s.
         shed: 503 ``overloaded`` answers; ``shed_max_s`` the slowest of them (seconds), ``retry_after`` whether each
-            said when to retry.
+            said when to retry, ``retry_after_s`` the least and the most seconds they said (from the measured queue:
+            its claims' cost at the seconds a claim has been taking).
         timed_out: 503 ``timeout`` answers.
         other: any other answer (status: count).
         checked: claims the server checked meanwhile (its counter): more than ``answered`` is work done for nobody.
@@ -219,15 +220,17 @@ class GoodputFigures:
     shed: int
     shed_max_s: float
     retry_after: bool
+    retry_after_s: tuple[int, int]
     timed_out: int
     other: dict[str, int]
     checked: int
 
     @property
     def ok(self) -> bool:
-        """Some answered, the rest (if any) refused at once with ``Retry-After``; at most a quarter timed out, and
-        nothing else."""
+        """Some answered, the rest (if any) refused at once with a ``Retry-After`` of 1 to 60 s; at most a quarter
+        timed out, and nothing else."""
         return (self.answered >= 1 and self.shed_max_s <= WITHIN_S and self.retry_after
+                and (not self.shed or 1 <= self.retry_after_s[0] <= self.retry_after_s[1] <= 60)
                 and self.timed_out <= self.clients // 4 and not self.other)
 
 
@@ -256,8 +259,14 @@ def goodput(port: int, clients: int, timeout_s: float, claim: str = CURIE_CLAIM)
             other[f"{a.status} {said['code']}"] = other.get(f"{a.status} {said['code']}", 0) + 1
     return GoodputFigures(len(threads), round(timeout_s, 1), sum(a.status == 200 for a, _ in answers), len(shed),
                           max((a.seconds for a, _ in shed), default=0.0),
-                          all(said["retry_after"] for _, said in shed),
+                          all(said["retry_after"] for _, said in shed), _least_and_most(
+                              [int(said["retry_after"]) for _, said in shed if said["retry_after"]]),
                           sum(said["code"] == "timeout" for _, said in answers), other, checked)
+
+
+def _least_and_most(values: list[int]) -> tuple[int, int]:
+    """The least and the most of ``values`` (0, 0 for none)."""
+    return (min(values), max(values)) if values else (0, 0)
 
 
 REFUSED_BODIES = {
@@ -306,7 +315,8 @@ class ServiceFloodResult:
         if g is not None:
             rows.append(("", "", f"{g.clients} clients at once, timeout {g.timeout_s} s: {g.answered} answered, "
                          f"{g.shed} refused at once (slowest {g.shed_max_s} s, Retry-After "
-                         f"{'always' if g.retry_after else 'MISSING'}), {g.timed_out} timed out"
+                         f"{'always' if g.retry_after else 'MISSING'}, {g.retry_after_s[0]}-{g.retry_after_s[1]} s), "
+                         f"{g.timed_out} timed out"
                          + (f", other {g.other}" if g.other else "") + f"; {g.checked} claims checked"))
         rows.append(("", "", "refused: " + ", ".join(f"{case} {status}" for case, status in self.refused.items())))
         return rows
