@@ -27,9 +27,9 @@ from fever_core.common.settings import DEFAULT_VERIFIER, FALLBACK_VERIFIER, SHIP
 from fever_core.pipeline import Checker
 from fever_core.verification import model_integrity
 from fever_core.verification.claim_verifier import ClaimVerifier
+from fever_core.verification.classifiers import ADAPTER_CONFIG
 from fever_core.verification.learned import VERDICT_FILE
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, model_files, record_checksums, weight_files
-from fever_core.verification.nli import ADAPTER_CONFIG
 from fever_core.workspace import Workspace
 
 CLAIMS = (CURIE_CLAIM, "Marie Curie never won a Nobel Prize.", "Marie Curie was a famous footballer from Peru.")

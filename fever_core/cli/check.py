@@ -240,13 +240,15 @@ def cmd_evaluate_pairs(args: argparse.Namespace) -> int:
     from fever_core.common.formats import load_pairs
     from fever_core.evaluation.pairs import evaluate_pairs
     from fever_core.verification.nli import NliModel
+    from fever_core.verification.onnx_export import verifier_cache_dir
     from fever_core.verification.policy import VerdictPolicy
 
     pairs = [pair for path in args.pairs for pair in load_pairs(Path(path))]
     if args.limit:
         pairs = pairs[: args.limit]
     settings = settings_from(args)
-    model = NliModel.load(settings.verifier_model, settings.device)
+    model = NliModel.load(settings.verifier_model, settings.device, runtime=settings.verifier_runtime,
+                          cache_dir=verifier_cache_dir(settings.data_dir))
     policy = VerdictPolicy.from_config(settings.verifier_model)
     data = evaluate_pairs(model, pairs, nei_threshold=policy.nei_threshold).to_dict()
     write_json(args.report, data)

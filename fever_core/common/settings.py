@@ -182,6 +182,11 @@ class Settings:
         joint_verifier_model: the joint verifier (a sequence-classification model that reads the top
             evidence sentences together with the claim; its verdict is mixed into the learned one),
             id or path; "" = none. Default: the workbench's own in ``assets/models/joint-verifier``.
+        verifier_runtime: what runs the verifier and the joint verifier:
+            ``auto``, ``torch``, ``onnx-fp32`` or ``onnx-int8`` (:data:`fever_core.verification.nli.RUNTIMES`). Default
+            ``auto``: PyTorch, except for a model of at least 50 M parameters (MPNet-base) on a CPU without native
+            bfloat16, which runs through ONNX Runtime with 8-bit weights (exported once into ``verifiers/`` of the
+            data folder, about a minute).
         selector_model: optional cross-encoder id or path for sentence re-ranking ("" = none).
         device: ``"auto"`` (CUDA when present, else CPU), ``"cpu"`` or ``"cuda"``.
         pages_k, sentences_k, two_hop, two_hop_threshold: the per-check settings' defaults for this workbench;
@@ -213,6 +218,7 @@ class Settings:
     encoder_precision: str = "auto"
     verifier_model: str = DEFAULT_VERIFIER
     joint_verifier_model: str = SHIPPED_JOINT_VERIFIER
+    verifier_runtime: str = "auto"
     selector_model: str = ""
     device: str = "auto"
     pages_k: int = _check_default("pages_k")

@@ -6,7 +6,7 @@ opens as it is in another with the same model.
 
 On a CPU it runs through ONNX Runtime: the first time a model is used with a data folder it is exported to ONNX
 there (``<data>/encoders/``, a few seconds, about 90 MB for MiniLM; in the user's cache where the data folder can't be
-written: :func:`user_cache_dir`) with a checksum of the file, which every load checks (a damaged export is made
+written: :func:`~fever_core.common.onnx_exports.user_cache_dir`) with a checksum of the file, which every load checks (a damaged export is made
 again). It gives the vectors PyTorch gives, within 1e-6, in about a third
 of the time on 2 cores (``benchmarks/scale/README.md``). On a GPU, for a model the export does not cover (pooling
 other than mean or CLS, extra layers after pooling), or where the export can't be written, sentence-transformers
@@ -23,14 +23,12 @@ runs are one job, and must agree.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-import os
 import shutil
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -38,8 +36,9 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from fever_core.common.checksums import file_checksum, model_checksum
+from fever_core.common.checksums import model_checksum
 from fever_core.common.device import select_device
+from fever_core.common.onnx_exports import ONNX_FILE, export_caches, export_key, intact, write_meta, written_into_place
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -53,7 +52,6 @@ PRECISIONS = ("auto", "fp32", "int8")
 (:func:`resolve_precision`). int8 runs through ONNX Runtime on the CPU, whatever the device."""
 EXPORT_VERSION = "1"
 """Part of an export's folder name: raised when the export changes, so old exports are not used."""
-ONNX_FILE = "model.onnx"
 EXPORT_META = "encoder.json"
 
 
@@ -250,7 +248,7 @@ def _torch_threads() -> int:
 def _export_key(identity: EncoderIdentity) -> str:
     """Names an export: the model's checksum (its name only where it has none), the same whatever the folder it is
     in is called, and :data:`EXPORT_VERSION`."""
-    return _key("encoder", [identity.checksum or identity.name, EXPORT_VERSION])
+    return export_key("encoder", [identity.checksum or identity.name, EXPORT_VERSION])
 
 
 def _path_export_key(name_or_path: str) -> str:
@@ -260,12 +258,7 @@ def _path_export_key(name_or_path: str) -> str:
     folder = Path(name_or_path)
     if folder.is_dir():
         parts += [f"{p.name}|{p.stat().st_size}|{p.stat().st_mtime_ns}" for p in sorted(folder.iterdir()) if p.is_file()]
-    return _key(folder.name, parts)
-
-
-def _key(name: str, parts: list[str]) -> str:
-    slug = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in Path(name).name)[-40:]
-    return f"{slug}-{hashlib.sha1(chr(10).join(parts).encode()).hexdigest()[:12]}"
+    return export_key(folder.name, parts)
 
 
 class ExportUnsupported(ValueError):
@@ -305,7 +298,7 @@ def export_onnx(name_or_path: str, folder: Path) -> Path:
         def forward(self, *tensors):
             return self.transformer(**dict(zip(inputs, tensors))).last_hidden_state
 
-    with _written_into_place(folder) as tmp:
+    with written_into_place(folder) as tmp:
         with torch.no_grad():
             torch.onnx.export(
                 LastHiddenState(), tuple(example[name] for name in inputs), str(tmp / ONNX_FILE), input_names=inputs,
@@ -314,59 +307,13 @@ def export_onnx(name_or_path: str, folder: Path) -> Path:
             )
         tokenizer.save_pretrained(str(tmp))
         meta = {"model": name_or_path, "pooling": pooling, "inputs": inputs, "max_seq_length": model.max_seq_length,
-                "dimension": model.get_embedding_dimension(), "checksum": file_checksum(tmp / ONNX_FILE)}
-        (tmp / EXPORT_META).write_text(json.dumps(meta, indent=2))
+                "dimension": model.get_embedding_dimension()}
+        write_meta(tmp, EXPORT_META, meta)
     return folder
-
-
-@contextmanager
-def _written_into_place(folder: Path) -> Iterator[Path]:
-    """A fresh folder beside ``folder`` to write an export in: renamed to ``folder`` when the block ends well (one
-    another process made meanwhile is kept), removed when it does not (e.g. half written on a full disk: its ~90 MB
-    are given back)."""
-    tmp = folder.with_name(f".{folder.name}.tmp-{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    try:
-        yield tmp
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    try:
-        tmp.rename(folder)
-    except OSError:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _intact(folder: Path) -> bool:
-    """Whether an export folder holds what was written (its model's checksum); a damaged one is removed."""
-    if not folder.is_dir():
-        return False
-    try:
-        if file_checksum(folder / ONNX_FILE) == json.loads((folder / EXPORT_META).read_text())["checksum"]:
-            return True
-        log.warning("The ONNX export in %s does not match its checksum: making it again.", folder)
-    except (OSError, ValueError, KeyError) as exc:
-        log.warning("The ONNX export in %s can't be read (%s): making it again.", folder, exc)
-    shutil.rmtree(folder, ignore_errors=True)
-    return False
 
 
 INT8_SUFFIX = "-int8"
 """Ends the name of an int8 export: ``<fp32 export's name>-int8``."""
-
-
-def user_cache_dir() -> Path:
-    """Where exports are made when the data folder's ``encoders/`` can't be written (a read-only mount):
-    ``$XDG_CACHE_HOME/fever-workbench/encoders``, by default under ``~/.cache``."""
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "fever-workbench" / "encoders"
-
-
-def _export_caches(cache_dir: Path) -> list[Path]:
-    """Where a model's exports are looked for, in order: ``cache_dir``, then :func:`user_cache_dir` when ``cache_dir``
-    (or, before it is made, the nearest folder above it) can't be written; an export missing is made in the last."""
-    existing = next(path for path in (cache_dir, *cache_dir.parents) if path.exists())
-    return [cache_dir] if os.access(existing, os.W_OK) else [cache_dir, user_cache_dir()]
 
 
 def _found_export(name_or_path: str, caches: list[Path], suffix: str = "") -> Path | None:
@@ -375,9 +322,9 @@ def _found_export(name_or_path: str, caches: list[Path], suffix: str = "") -> Pa
     can't have them made again; one that can be written has them renamed)."""
     key, earlier = _export_key(EncoderIdentity.of(name_or_path)) + suffix, _path_export_key(name_or_path) + suffix
     for cache in caches:
-        if _intact(cache / key):
+        if intact(cache / key, EXPORT_META):
             return cache / key
-        if _intact(cache / earlier):
+        if intact(cache / earlier, EXPORT_META):
             with suppress(OSError):  # named by identity from now on, so that other installs find it too
                 (cache / earlier).rename(cache / key)
                 return cache / key
@@ -386,8 +333,8 @@ def _found_export(name_or_path: str, caches: list[Path], suffix: str = "") -> Pa
 
 
 def _onnx_export(name_or_path: str, cache_dir: Path) -> Path:
-    """The checked export of a model (see :func:`_export_caches`), made first when missing or damaged."""
-    caches = _export_caches(Path(cache_dir))
+    """The checked export of a model (see :func:`~fever_core.common.onnx_exports.export_caches`), made first when missing or damaged."""
+    caches = export_caches(Path(cache_dir))
     found = _found_export(name_or_path, caches)
     if found is not None:
         return found
@@ -399,18 +346,18 @@ def _onnx_export(name_or_path: str, cache_dir: Path) -> Path:
 def int8_export(name_or_path: str, cache_dir: Path) -> Path:
     """The export of a model with its weights quantised to int8 (ONNX Runtime's dynamic quantisation, per
     channel; activations quantised as they come), made from the fp32 export when missing or damaged, beside it in
-    the first cache that can be written (:func:`_export_caches`): ``<fp32 export>-int8``."""
+    the first cache that can be written (:func:`~fever_core.common.onnx_exports.export_caches`): ``<fp32 export>-int8``."""
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    caches = _export_caches(Path(cache_dir))
+    caches = export_caches(Path(cache_dir))
     found = _found_export(name_or_path, caches, INT8_SUFFIX)
     if found is not None:
         return found
     source = _onnx_export(name_or_path, cache_dir)
     folder = caches[-1] / f"{source.name}{INT8_SUFFIX}"
     log.info("Quantising the encoder %s to int8 in %s (once per machine).", name_or_path, folder)
-    with _written_into_place(folder) as tmp:
+    with written_into_place(folder) as tmp:
         shutil.copytree(source, tmp, ignore=shutil.ignore_patterns(ONNX_FILE), dirs_exist_ok=True)
         logging.disable(logging.WARNING)  # its advice to pre-process the graph first: measured without
         try:
@@ -420,9 +367,7 @@ def int8_export(name_or_path: str, cache_dir: Path) -> Path:
                              per_channel=True)
         finally:
             logging.disable(logging.NOTSET)
-        meta = {**json.loads((source / EXPORT_META).read_text()), "precision": "int8",
-                "checksum": file_checksum(tmp / ONNX_FILE)}
-        (tmp / EXPORT_META).write_text(json.dumps(meta, indent=2))
+        write_meta(tmp, EXPORT_META, {**json.loads((source / EXPORT_META).read_text()), "precision": "int8"})
     return folder
 
 

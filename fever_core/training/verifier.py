@@ -49,13 +49,14 @@ from fever_core.training.pairs import (
     split_dev,
 )
 from fever_core.verification.base_models import BASES, MINILM, base_model_path
+from fever_core.verification.classifiers import adapter_base, load_sequence_classifier
 from fever_core.verification.model_integrity import (
     TRAINING_REPORT_FILE,
     check_model_folder,
     model_files,
     record_checksums,
 )
-from fever_core.verification.nli import BF16_MIN_PARAMETERS, NliModel, adapter_base, load_sequence_classifier
+from fever_core.verification.nli import BF16_MIN_PARAMETERS, NliModel
 
 if TYPE_CHECKING:
     import torch

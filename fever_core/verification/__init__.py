@@ -16,11 +16,12 @@ learned verdict's file and what it reads, shared with training), :mod:`~fever_co
 from __future__ import annotations
 
 from fever_core.verification.claim_verifier import ClaimVerifier, VerificationTask
+from fever_core.verification.classifiers import adapter_base
 from fever_core.verification.deciders import Decision
 from fever_core.verification.evidence import JudgedSentence, Reading
 from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
 from fever_core.verification.model_integrity import ModelDamaged
-from fever_core.verification.nli import NliModel, adapter_base
+from fever_core.verification.nli import NliModel
 from fever_core.verification.policy import DECIDERS, LEARNED, RULE, VerdictPolicy, stance_label
 from fever_core.verification.verdict import Verdict
 

@@ -74,6 +74,7 @@ from fever_core.verification.model_integrity import ModelDamaged, finite_probabi
 from fever_core.verification.nli import NliModel
 from fever_core.verification.number_check import NumberTrial, number_sentences, number_trial, settle
 from fever_core.verification.numbers import number_mentions
+from fever_core.verification.onnx_export import verifier_cache_dir
 from fever_core.verification.policy import LEARNED, LEARNED_RETRIEVER, RULE, VerdictPolicy
 from fever_core.verification.verdict import Verdict
 
@@ -215,11 +216,11 @@ class ClaimVerifier:
     @classmethod
     def _load(cls, settings: Settings) -> ClaimVerifier:
         """The models ``settings`` name, each run once on :data:`PROBE_CLAIM`. Raises :class:`ModelDamaged`."""
-        verifier = _load_model(settings.verifier_model, settings.device)
+        verifier = _load_model(settings.verifier_model, settings)
         policy = VerdictPolicy.load(settings.verifier_model)
         joint = None
         if settings.joint_verifier_model and policy.learned is not None and policy.learned.joint_weight > 0:
-            joint = _load_model(settings.joint_verifier_model, settings.device)
+            joint = _load_model(settings.joint_verifier_model, settings)
         verification = cls(verifier, policy, joint)
         verification.warm_up(PROBE_CLAIM)
         return verification
@@ -460,11 +461,13 @@ def _same_model(a: str, b: str) -> bool:
     return Path(a).expanduser().resolve() == Path(b).expanduser().resolve()
 
 
-def _load_model(model: str, device: str) -> NliModel:
-    """:meth:`NliModel.load`, with a base that can't be found (its packages missing) refused as a model that must
-    not give verdicts (:class:`ModelDamaged`), so that a shipped one is used in its place."""
+def _load_model(model: str, settings: Settings) -> NliModel:
+    """:meth:`NliModel.load` on the device and runtime of ``settings`` (ONNX exports in its data folder), with a base
+    that can't be found (its packages missing) refused as a model that must not give verdicts (:class:`ModelDamaged`),
+    so that a shipped one is used in its place."""
     try:
-        return NliModel.load(model, device)
+        return NliModel.load(model, settings.device, runtime=settings.verifier_runtime,
+                             cache_dir=verifier_cache_dir(settings.data_dir))
     except BaseModelError as exc:
         raise ModelDamaged(model, f"The verifier {model} can't be loaded: {exc}") from exc
 

@@ -16,10 +16,12 @@ import numpy as np
 
 from fever_core.common.device import cpu_supports_bf16, select_device
 from fever_core.common.model_paths import missing_local_model
+from fever_core.common.onnx_exports import ONNX_FILE
 from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS
-from fever_core.verification.base_models import BaseModelError, base_model_path
+from fever_core.verification.base_models import BaseModelError
+from fever_core.verification.classifiers import load_sequence_classifier
 from fever_core.verification.model_integrity import ModelDamaged, check_model_folder, finite_probabilities
-from fever_core.verification.packed_weights import is_packed, load_packed_state
+from fever_core.verification.onnx_export import EXPORT_META, verifier_cache_dir, verifier_export
 
 if TYPE_CHECKING:
     import torch
@@ -37,26 +39,22 @@ _LABEL_ALIASES = {
     "nei": NEI,
     "neutral": NEI,
 }
-ADAPTER_CONFIG = "adapter_config.json"
-"""A verifier folder holding this file is a LoRA adapter (``peft``) on a base named inside it
-(:mod:`fever_core.verification.base_models`); it also holds ``config.json`` (labels, NEI rule) and the tokenizer."""
 CPU_BATCH_SIZE = 32
 """Pairs a model reads at once on the CPU, where larger batches are no faster (it is compute-bound)."""
 CUDA_BATCH_SIZE = 128
 """Pairs a model reads at once on a CUDA device. On an H200 the MiniLM verifier read 1,800 pairs (shortest first, as
 many claims are read) in 2.1 s in batches of 32, 0.95 s of 128 and 0.42 s of 512
 (``benchmarks/gpu/reports/h200-models.json``); 128 keeps MPNet-base's activations within a small card's memory."""
+RUNTIMES = ("auto", "torch", "onnx-fp32", "onnx-int8")
+"""What runs a verifier (:func:`resolve_runtime`): ``auto``, PyTorch, or ONNX Runtime on the CPU in fp32 or with
+8-bit weights (:mod:`~fever_core.verification.onnx_export`)."""
+AUTO_RUNTIME = "torch"
+"""What ``auto`` runs a verifier with, on every device: PyTorch. Through ONNX Runtime the MPNet verifier reads as
+PyTorch does in fp32 but no faster, and ONNX Runtime's int8 is either faster and changes 6-8 % of its labels
+(per-tensor activations) or keeps them and is no faster (8-bit weights in blocks): ``benchmarks/verifier/onnx-runtime.md``."""
 BF16_MIN_PARAMETERS = 50_000_000
 """Models at least this large run under bfloat16 autocast on CPUs with native bf16 (MPNet-base: about 2x
 faster); smaller ones (MiniLM) stay in fp32, where they are fast already and their calibration was made."""
-
-
-def adapter_base(path: str | Path) -> str | None:
-    """The base name or path an adapter folder was trained on, or ``None`` when ``path`` is no adapter."""
-    config = Path(path) / ADAPTER_CONFIG
-    if not config.is_file():
-        return None
-    return str(json.loads(config.read_text(encoding="utf-8"))["base_model_name_or_path"])
 
 
 def fever_label(model_label: str) -> str:
@@ -70,13 +68,29 @@ def fever_label(model_label: str) -> str:
     return _LABEL_ALIASES[key]
 
 
+def label_columns(id2label: dict[int, str]) -> list[int]:
+    """For each of :data:`LABELS`, the column of a model's output that holds it, from the model's ``id2label``.
+
+    Raises:
+        ValueError: a class name that is no FEVER or NLI label, or labels that do not cover all three.
+    """
+    mapped = [fever_label(id2label[i]) for i in range(len(id2label))]
+    if sorted(mapped) != sorted(LABELS):
+        raise ValueError(f"The model's labels {list(id2label.values())} do not cover all three FEVER labels.")
+    return [mapped.index(label) for label in LABELS]
+
+
 class NliModel:
-    """Claim verifier: (premise, hypothesis) pairs in, probabilities over :data:`LABELS` out.
+    """Claim verifier: (premise, hypothesis) pairs in, probabilities over :data:`LABELS` out, run by PyTorch.
 
     On CUDA the model runs in fp16, :data:`CUDA_BATCH_SIZE` pairs at once; on the CPU in fp32, or under bfloat16
     autocast for models of at least :data:`BF16_MIN_PARAMETERS` on CPUs with native bf16 (``bf16`` says which),
-    :data:`CPU_BATCH_SIZE` at once.
+    :data:`CPU_BATCH_SIZE` at once. :class:`OnnxNliModel` runs the same model through ONNX Runtime;
+    :meth:`load` chooses (:data:`RUNTIMES`).
     """
+
+    runtime = "torch"
+    """What runs the model: ``torch``, or ``onnx-fp32`` / ``onnx-int8`` (:class:`OnnxNliModel`)."""
 
     def __init__(self, model: torch.nn.Module, tokenizer, device: str, max_length: int = 256, name: str = "model"):
         self.name = name
@@ -87,19 +101,20 @@ class NliModel:
         self.max_length = max_length
         self.batch_size = CUDA_BATCH_SIZE if device.startswith("cuda") else CPU_BATCH_SIZE
         """Pairs read at once unless :meth:`predict` is told otherwise."""
-        large = sum(p.numel() for p in model.parameters()) >= BF16_MIN_PARAMETERS
-        self.bf16 = device == "cpu" and large and cpu_supports_bf16()
-        id2label = model.config.id2label
-        mapped = [fever_label(id2label[i]) for i in range(len(id2label))]
-        if sorted(mapped) != sorted(LABELS):
-            raise ValueError(f"The model's labels {list(id2label.values())} do not cover all three FEVER labels.")
-        # column j of the model's output holds LABELS[order[j]]
-        self._columns = [mapped.index(label) for label in LABELS]
+        self.bf16 = device == "cpu" and is_large(model) and cpu_supports_bf16()
+        self._columns = label_columns(model.config.id2label)
 
     @classmethod
-    def load(cls, name_or_path: str, device: str = "auto", max_length: int = 256) -> NliModel:
+    def load(cls, name_or_path: str, device: str = "auto", max_length: int = 256, runtime: str = "torch",
+             cache_dir: Path | None = None) -> NliModel:
         """Load from a local directory or a hub id (works offline when the hub id is cached). A LoRA adapter
-        folder (:data:`ADAPTER_CONFIG`) is loaded onto its base and merged, so it runs as fast as a plain model.
+        folder (:data:`~fever_core.verification.classifiers.ADAPTER_CONFIG`) is loaded onto its base and merged, so
+        it runs as fast as a plain model.
+
+        Args:
+            runtime: one of :data:`RUNTIMES` (:func:`resolve_runtime`); default ``torch``. ONNX Runtime runs a local
+                folder's model on the CPU, whatever ``device``, from its export in ``cache_dir`` (default: the
+                ``verifiers/`` of the settings' data folder), made there the first time.
 
         Raises:
             ModelDamaged: a local folder's files differ from their checksums or can't be read
@@ -122,7 +137,11 @@ class NliModel:
             )
         device = select_device(device)
         folder = Path(name_or_path).expanduser()
+        runtime = resolve_runtime(runtime, device, name_or_path)
         try:
+            if runtime != "torch":
+                export = verifier_export(folder, cache_dir or _default_cache_dir(), runtime.removeprefix("onnx-"))
+                return OnnxNliModel(export, name_or_path, max_length)
             tokenizer = AutoTokenizer.from_pretrained(name_or_path)
             model = load_sequence_classifier(name_or_path).to(device).eval()
             model = model.half() if device.startswith("cuda") else model.float()
@@ -159,69 +178,96 @@ class NliModel:
         Raises:
             ModelDamaged: a probability is not a finite number (damaged weights).
         """
-        import torch
-
         batch_size = batch_size or self.batch_size
         out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
-        autocast = torch.autocast("cpu", dtype=torch.bfloat16) if self.bf16 else contextlib.nullcontext()
-        with torch.inference_mode(), autocast:
+        with self._reading():
             for start in range(0, len(pairs), batch_size):
                 batch = pairs[start:start + batch_size]
-                enc = self.tokenizer(
-                    [p for p, _ in batch],
-                    [h for _, h in batch],
-                    truncation=True,
-                    max_length=self.max_length,
-                    padding=True,
-                    return_tensors="pt",
-                ).to(self.device)
-                logits = self.model(**enc).logits.float()
-                probs = torch.softmax(logits, dim=-1).cpu().numpy()
-                out[start:start + len(batch)] = probs[:, self._columns]
+                out[start:start + len(batch)] = self._probabilities(batch)[:, self._columns]
         return finite_probabilities(out, self.name)
 
+    def _tokens(self, batch: list[tuple[str, str]], tensors: str):
+        """The tokenizer's ids and mask for ``batch``, as ``tensors`` (``pt``, ``np``)."""
+        return self.tokenizer([p for p, _ in batch], [h for _, h in batch], truncation=True,
+                              max_length=self.max_length, padding=True, return_tensors=tensors)
 
-def load_adapter_model(path: str | Path, trainable: bool = False) -> torch.nn.Module:
-    """A sequence-classification model from an adapter folder: its base (assembled if need be), the folder's
-    ``config.json`` (labels, head size), then the adapter and head weights. Merged into a plain model unless
-    ``trainable`` (then a ``peft`` model whose adapter trains further)."""
-    from peft import PeftModel
-    from transformers import AutoConfig, AutoModelForSequenceClassification
-    from transformers.utils import logging as hf_logging
+    def _reading(self) -> contextlib.AbstractContextManager:
+        import torch
 
-    base = base_model_path(adapter_base(path) or "")
-    config = AutoConfig.from_pretrained(path)
-    verbosity = hf_logging.get_verbosity()
-    hf_logging.set_verbosity_error()  # the head is "newly initialised" until the adapter's copy is loaded
-    try:
-        model = AutoModelForSequenceClassification.from_pretrained(base, config=config)
-    finally:
-        hf_logging.set_verbosity(verbosity)
-    model = PeftModel.from_pretrained(model, str(path), is_trainable=trainable)
-    return model if trainable else model.merge_and_unload()
+        autocast = torch.autocast("cpu", dtype=torch.bfloat16) if self.bf16 else contextlib.nullcontext()
+        stack = contextlib.ExitStack()
+        stack.enter_context(torch.inference_mode())
+        stack.enter_context(autocast)
+        return stack
+
+    def _probabilities(self, batch: list[tuple[str, str]]) -> np.ndarray:
+        """Softmax rows of the model's logits for ``batch``, in the model's column order."""
+        import torch
+
+        logits = self.model(**self._tokens(batch, "pt").to(self.device)).logits.float()
+        return torch.softmax(logits, dim=-1).cpu().numpy()
 
 
-def load_sequence_classifier(name_or_path: str | Path, trainable: bool = False, **config_overrides) -> torch.nn.Module:
-    """A sequence-classification model in float32 on the CPU, from a hub id or a folder of any of the three kinds: a
-    LoRA adapter (:func:`load_adapter_model`, merged unless ``trainable``), packed weights
-    (:mod:`~fever_core.verification.packed_weights`) or plain ones. ``config_overrides`` (labels, say) are applied
-    to the ``config.json`` of a plain or packed model.
+class OnnxNliModel(NliModel):
+    """The same verifier run by ONNX Runtime on the CPU, from its export
+    (:func:`~fever_core.verification.onnx_export.verifier_export`), :data:`CPU_BATCH_SIZE` pairs at once on
+    ``threads`` threads (0: as many as PyTorch uses in this process, which the app sets to
+    ``Settings.app_cpu_threads``)."""
+
+    def __init__(self, folder: Path, name: str, max_length: int = 256, threads: int = 0):
+        import onnxruntime
+        import torch
+        from transformers import AutoConfig, AutoTokenizer
+
+        self.name = name
+        self.device = "cpu"
+        self.max_length = max_length
+        self.batch_size = CPU_BATCH_SIZE
+        self.bf16 = False
+        meta = json.loads((folder / EXPORT_META).read_text())
+        self.runtime = f"onnx-{meta['precision']}"
+        self.inputs = list(meta["inputs"])
+        self.tokenizer = AutoTokenizer.from_pretrained(str(folder))
+        self._columns = label_columns(AutoConfig.from_pretrained(str(folder)).id2label)
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads or torch.get_num_threads()
+        options.inter_op_num_threads = 1
+        self.session = onnxruntime.InferenceSession(str(folder / ONNX_FILE), options,
+                                                    providers=["CPUExecutionProvider"])
+
+    def _reading(self) -> contextlib.AbstractContextManager:
+        return contextlib.nullcontext()
+
+    def _probabilities(self, batch: list[tuple[str, str]]) -> np.ndarray:
+        tokens = self._tokens(batch, "np")
+        logits = self.session.run(None, {name: tokens[name].astype(np.int64) for name in self.inputs})[0]
+        shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return shifted / shifted.sum(axis=1, keepdims=True)
+
+
+def resolve_runtime(runtime: str, device: str, name_or_path: str) -> str:
+    """What runs a verifier: ``runtime`` unless it is ``auto``, which is PyTorch (:data:`AUTO_RUNTIME` says why).
 
     Raises:
-        ValueError: packed weights that do not fit the folder's ``config.json`` (a tensor missing or left over).
+        ValueError: ``runtime`` is none of :data:`RUNTIMES`, or an ONNX one for a hub id (export a local folder).
     """
-    import torch
-    from transformers import AutoConfig, AutoModelForSequenceClassification
+    if runtime not in RUNTIMES:
+        raise ValueError(f"Unknown verifier runtime {runtime!r}: use one of {', '.join(RUNTIMES)}.")
+    local = Path(name_or_path).expanduser().is_dir()
+    if runtime != "auto":
+        if runtime != "torch" and not local:
+            raise ValueError(f"The verifier {name_or_path!r} is no local folder: ONNX Runtime runs the export of a "
+                             "folder (download the model to a folder first), PyTorch runs hub ids (runtime torch).")
+        return runtime
+    return AUTO_RUNTIME
 
-    if adapter_base(name_or_path) is not None:
-        return load_adapter_model(name_or_path, trainable=trainable)
-    if not is_packed(name_or_path):
-        return AutoModelForSequenceClassification.from_pretrained(
-            str(name_or_path), dtype=torch.float32, **config_overrides).float()
-    config = AutoConfig.from_pretrained(str(name_or_path), **config_overrides)
-    model = AutoModelForSequenceClassification.from_config(config, dtype=torch.float32)
-    missing, unexpected = model.load_state_dict(load_packed_state(name_or_path), strict=False)
-    if missing or unexpected:
-        raise ValueError(f"the packed weights of {name_or_path} do not fit its config.json: "
-                         f"missing {sorted(missing)[:5]}, left over {sorted(unexpected)[:5]}")
-    return model
+
+def _default_cache_dir() -> Path:
+    from fever_core.common.settings import Settings
+
+    return verifier_cache_dir(Settings.from_env().data_dir)
+
+
+def is_large(model: torch.nn.Module) -> bool:
+    """Whether ``model`` has at least :data:`BF16_MIN_PARAMETERS` parameters (it gets the faster arithmetic)."""
+    return sum(p.numel() for p in model.parameters()) >= BF16_MIN_PARAMETERS

@@ -12,7 +12,7 @@ label changed on 0.4 % (one scale per whole row: 0.007 and 1.2 %; bfloat16 arith
 to the verdicts is measured in the models' cards.
 
 :func:`pack_model` writes the file (``python -m fever_core models pack FOLDER``); :func:`load_packed_state` reads it
-back for :func:`fever_core.verification.nli.load_sequence_classifier`, the one way a verifier's folder becomes a model.
+back for :func:`fever_core.verification.classifiers.load_sequence_classifier`, the one way a verifier's folder becomes a model.
 """
 
 from __future__ import annotations

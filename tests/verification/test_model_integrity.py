@@ -25,6 +25,7 @@ from fever_core.common.settings import DEFAULT_VERIFIER, FALLBACK_VERIFIER, SHIP
 from fever_core.pipeline import Checker
 from fever_core.verification import base_models, claim_verifier
 from fever_core.verification.claim_verifier import ClaimVerifier
+from fever_core.verification.classifiers import ADAPTER_CONFIG
 from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
 from fever_core.verification.model_integrity import (
     CHECKSUMS_FILE,
@@ -35,7 +36,7 @@ from fever_core.verification.model_integrity import (
     record_checksums,
     weight_files,
 )
-from fever_core.verification.nli import ADAPTER_CONFIG, NliModel
+from fever_core.verification.nli import NliModel
 from fever_core.verification.packed_weights import PACKED_WEIGHTS
 
 from ..conftest import save_tiny_bert

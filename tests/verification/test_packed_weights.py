@@ -11,8 +11,9 @@ import torch
 from safetensors.torch import load_file, save_file
 
 from fever_core.common.settings import FALLBACK_VERIFIER, SHIPPED_JOINT_VERIFIER
+from fever_core.verification.classifiers import load_sequence_classifier
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, ModelDamaged
-from fever_core.verification.nli import NliModel, load_sequence_classifier
+from fever_core.verification.nli import NliModel
 from fever_core.verification.packed_weights import (
     GROUP_SIZE,
     PACKED_WEIGHTS,
