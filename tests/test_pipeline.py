@@ -173,3 +173,17 @@ def test_a_claim_no_longer_wanted_stops_at_its_next_model_call_and_its_neighbour
     for outcome, verdict in zip((outcomes[0], outcomes[2]), alone):
         assert outcome.verdict.label == verdict.label
         assert outcome.verdict.probabilities == pytest.approx(verdict.probabilities, abs=1e-4)
+
+
+def test_a_claim_no_longer_wanted_is_read_no_further_between_the_verifier_s_batches(checker, monkeypatch):
+    claims = ["Fox 2000 Pictures released the film Soul Food.", "Jaws is a film."]
+    read: list[str] = []
+    predict = checker.verification.verifier.predict
+    monkeypatch.setattr(checker.verification.verifier, "predict",
+                        lambda pairs, *args: read.extend(claim for _, claim in pairs) or predict(pairs, *args))
+    monkeypatch.setattr(checker.verification.verifier, "batch_size", 1)  # one pair a model batch
+    pairs_of_jaws = sum(e.trusted for e in checker.check(claims[1]).evidence)
+    read.clear()
+    outcomes = checker.check_many(claims, cancelled=lambda i: i == 1 and claims[1] in read)
+    assert pairs_of_jaws > 1 and read.count(claims[1]) == 1  # its first pair read, then no more
+    assert isinstance(outcomes[1], ClaimCancelled) and outcomes[0].verdict.label
