@@ -10,6 +10,7 @@ from benchmarks.reliability import (
     messages,
     models,
     portable,
+    reading,
     service_flood,
     surfaces,
     writes,
@@ -125,3 +126,11 @@ def test_issue_44_s_surfaces_hold(checker, tmp_path):
     assert result.claimreview["scripts"] == {"download and file": 1, "POST /claimreview": 1}
     assert "Building the embedded corpus for the first time (about" in result.first_build
     print("\n" + "\n".join("  ".join(row) for row in result.rows()))
+
+
+def test_check_text_refuses_endless_and_lying_streams_within_its_memory_bound(tmp_path):
+    result = reading.run(tmp_path)
+    assert [r.case for r in result.refusals] == ["/dev/zero on stdin", "a 200 MB pipe on stdin", "a link to /dev/zero",
+                                                 "a named pipe of 200 MB"]
+    for refusal in result.refusals:
+        assert result.refused_in_bounds(refusal), refusal
