@@ -1,6 +1,6 @@
 """How far the encoder's vectors move with the arithmetic, against how far apart two sentences' vectors are: the
-measurement behind :data:`fever_core.retrieval.dense.SAME_VECTORS_COSINE`, the cosine a spot-checked vector must reach
-for stored vectors to be reused (issue 49: the element-wise check within 2e-3 refused the shipped vectors on a CPU
+measurement behind :data:`fever_core.retrieval.dense_build.SAME_VECTORS_COSINE`, the cosine a spot-checked vector must
+reach for stored vectors to be reused (issue 49: the element-wise check within 2e-3 refused the shipped vectors on a CPU
 without AVX-512, whose int8 kernels round otherwise).
 
     PYTHONPATH=. .venv/bin/python -m benchmarks.startup.vector_tolerance --sample 2000 \

@@ -10,9 +10,9 @@ manifest, keys them by what produced them: the checksum of the texts embedded in
 and the file's own checksum.
 
 A dense index build (:meth:`~fever_core.retrieval.dense.DenseSentenceIndex.build_or_load`) uses them only when all of
-these match and :data:`~fever_core.retrieval.dense.SPOT_CHECK` of them, embedded again, come out the same up to the
-arithmetic of the CPU (:func:`~fever_core.retrieval.dense.same_vectors`); otherwise it says why in one log line and
-embeds as it always did.
+these match and :data:`~fever_core.retrieval.dense_build.SPOT_CHECK` of them, embedded again, come out the same up to
+the arithmetic of the CPU (:func:`~fever_core.retrieval.dense_build.same_vectors`); otherwise it says why in one log
+line and embeds as it always did.
 """
 
 from __future__ import annotations

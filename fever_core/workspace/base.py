@@ -24,7 +24,9 @@ from fever_core.corpus.build import (
 from fever_core.corpus.sources import embedded
 from fever_core.corpus.store import CorpusStore
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
-from fever_core.retrieval.dense import CHUNK, INDEX_FILE, META_FILE, DenseSentenceIndex
+from fever_core.retrieval.dense import DenseSentenceIndex
+from fever_core.retrieval.dense_build import CHUNK
+from fever_core.retrieval.dense_files import INDEX_FILE, META_FILE
 from fever_core.retrieval.encoder import ChunkEmbedder, encoder_cache_dir
 from fever_core.retrieval.results import EvidenceSentence
 

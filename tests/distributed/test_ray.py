@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fever_core.cli import main
-from fever_core.retrieval import dense as dense_module
+from fever_core.retrieval import dense_build
 from fever_core.retrieval.dense import DenseSentenceIndex
 
 ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install -r requirements-ray.txt (CI does)")
@@ -26,7 +26,7 @@ def cluster():
 
 
 def test_a_ray_build_gives_the_vectors_of_a_local_build(cluster, workspace, settings, tmp_path, monkeypatch):
-    monkeypatch.setattr(dense_module, "CHUNK", 4)  # the fixture's 14 sentences in four chunks, over both workers
+    monkeypatch.setattr(dense_build, "CHUNK", 4)  # the fixture's 14 sentences in four chunks, over both workers
     embedder = RayEmbedder(settings.encoder_model, "cpu", tmp_path / "encoders")
     try:
         built = DenseSentenceIndex.build_or_load(workspace.store, tmp_path / "corpora" / "fixture",

@@ -6,9 +6,28 @@ import pytest
 from fever_core.common.text import premise_text
 from fever_core.corpus.build import ensure_corpus_store
 from fever_core.retrieval import dense as dense_module
+from fever_core.retrieval import dense_build
 from fever_core.retrieval.dense import DenseSentenceIndex
+from fever_core.retrieval.dense_build import SPOT_CHECK
+from fever_core.retrieval.dense_files import DenseIndexDamaged, damaged_files
 
 from ..conftest import write_jsonl
+
+ENCODING_MODULES = (dense_module, dense_build)
+"""The modules of the dense index that call the encoder: a test that counts or stops its calls patches each."""
+
+
+def patch_encode(monkeypatch, fake) -> None:
+    """Make every call of the dense index to the encoder go to ``fake`` (``encode``'s signature)."""
+    for module in ENCODING_MODULES:
+        monkeypatch.setattr(module, "encode", fake)
+
+
+def counting_encode(monkeypatch) -> list[str]:
+    """The texts the dense index asks the encoder for from now on (it still embeds them)."""
+    real_encode, encoded = dense_build.encode, []
+    patch_encode(monkeypatch, lambda e, t, batch_size=64: (encoded.extend(t), real_encode(e, t))[1])
+    return encoded
 
 
 def test_dense_search_finds_the_expected_page(workspace):
@@ -48,8 +67,8 @@ def test_a_killed_embedding_run_resumes_from_saved_chunks(tmp_path, settings, mo
     source = write_jsonl(tmp_path / "p.jsonl", [{"id": f"P{i}", "lines": f"0\tPage {i} is about topic {i} ."} for i in range(7)])
     store = ensure_corpus_store(tmp_path, "r", specs=[f"fever:{source}"], progress=False)
     folder = tmp_path / "corpora" / "r"
-    monkeypatch.setattr(dense_module, "CHUNK", 3)
-    real_encode, calls = dense_module.encode, []
+    monkeypatch.setattr(dense_build, "CHUNK", 3)
+    real_encode, calls = dense_build.encode, []
 
     def encode_then_die(encoder, texts, batch_size=64):
         calls.append(len(texts))
@@ -57,13 +76,13 @@ def test_a_killed_embedding_run_resumes_from_saved_chunks(tmp_path, settings, mo
             raise KeyboardInterrupt("killed")
         return real_encode(encoder, texts, batch_size)
 
-    monkeypatch.setattr(dense_module, "encode", encode_then_die)
+    patch_encode(monkeypatch, encode_then_die)
     with pytest.raises(KeyboardInterrupt):
         DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
     assert not (folder / "dense.json").exists()
     assert len(list((folder / "dense.partial").glob("chunk_*.npz"))) == 1
     calls.clear()
-    monkeypatch.setattr(dense_module, "encode", lambda e, t, batch_size=64: (calls.append(len(t)), real_encode(e, t))[1])
+    patch_encode(monkeypatch, lambda e, t, batch_size=64: (calls.append(len(t)), real_encode(e, t))[1])
     index = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
     assert calls == [3, 1]  # the first chunk was not embedded again
     assert len(index) == 7 and not (folder / "dense.partial").exists()
@@ -86,8 +105,7 @@ def test_a_rebuild_embeds_only_new_texts(tmp_path, settings, monkeypatch):
     write_jsonl(source, [{"id": "A", "lines": "0\tApples are red fruit .\n1\tThey grow on trees ."},
                          {"id": "B", "lines": "0\tBananas are yellow ."}])
     store = ensure_corpus_store(tmp_path, "k", progress=False)
-    real_encode, encoded = dense_module.encode, []
-    monkeypatch.setattr(dense_module, "encode", lambda e, t, batch_size=64: (encoded.extend(t), real_encode(e, t))[1])
+    encoded = counting_encode(monkeypatch)
     after = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
     # the reused vectors are spot-checked against the encoder first, then only the new text is embedded
     assert encoded == ["A: Apples are red fruit.", "A: They grow on trees.", "B: Bananas are yellow."]
@@ -116,7 +134,7 @@ def test_an_index_grows_with_its_store_and_reloads_without_a_rebuild(tmp_path, s
 
     store.set_meta("fingerprint", "three sentences")
     index.save("three sentences")
-    monkeypatch.setattr(dense_module, "encode", lambda *a, **k: pytest.fail("reloading must not embed"))
+    patch_encode(monkeypatch, lambda *a, **k: pytest.fail("reloading must not embed"))
     reloaded = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
     assert len(reloaded) == 3 and list(reloaded.sentence_ids) == [sid for sid, _, _ in rows]
     assert len(np.load(folder / "dense_keys.npy")) == 3
@@ -131,21 +149,15 @@ def small_index(tmp_path, settings, n: int = 40):
     return store, folder, DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
 
 
-def counting_encode(monkeypatch) -> list[str]:
-    real_encode, encoded = dense_module.encode, []
-    monkeypatch.setattr(dense_module, "encode", lambda e, t, batch_size=64: (encoded.extend(t), real_encode(e, t))[1])
-    return encoded
-
-
 def test_the_index_files_carry_checksums_that_catch_damage(tmp_path, settings):
     _store, folder, _index = small_index(tmp_path, settings)
     meta = json.loads((folder / "dense.json").read_text())
     assert set(meta["checksums"]) == {"dense.faiss", "dense_ids.npy", "dense_keys.npy"}
-    assert dense_module.damaged_files(folder, meta) == []
+    assert damaged_files(folder, meta) == []
     with (folder / "dense.faiss").open("r+b") as fh:
         fh.seek((folder / "dense.faiss").stat().st_size // 2)
         fh.write(b"\x7f" * 64)
-    assert dense_module.damaged_files(folder, meta) == ["dense.faiss"]
+    assert damaged_files(folder, meta) == ["dense.faiss"]
 
 
 def test_a_damaged_index_is_rebuilt_reusing_the_vectors_still_good(tmp_path, settings, monkeypatch):
@@ -156,8 +168,8 @@ def test_a_damaged_index_is_rebuilt_reusing_the_vectors_still_good(tmp_path, set
         fh.write(np.full(3 * 384, 5e37, dtype=np.float32).tobytes())
     encoded = counting_encode(monkeypatch)
     after = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
-    assert len(after) == 40 and dense_module.damaged_files(folder, after.meta) == []
-    assert 3 <= len(encoded) <= 4 + dense_module.SPOT_CHECK  # the damaged rows, and the spot check
+    assert len(after) == 40 and damaged_files(folder, after.meta) == []
+    assert 3 <= len(encoded) <= 4 + SPOT_CHECK  # the damaged rows, and the spot check
     np.testing.assert_allclose(after.index.reconstruct_n(0, 40), before.index.reconstruct_n(0, 40), atol=1e-5)
 
 
@@ -167,7 +179,7 @@ def test_deleting_the_meta_file_beside_an_intact_index_re_embeds_nothing_but_the
     (folder / "dense.json").unlink()
     encoded = counting_encode(monkeypatch)
     assert len(DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)) == 40
-    assert len(encoded) <= dense_module.SPOT_CHECK
+    assert len(encoded) <= SPOT_CHECK
     assert "has lost its dense.json: rebuilding it, reusing every vector" in caplog.text
 
 
@@ -178,7 +190,7 @@ def test_impossible_scores_are_an_error_never_evidence(tmp_path, settings):
     broken = faiss.IndexFlatIP(index.index.d)
     broken.add(np.full((3, index.index.d), 1e30, dtype=np.float32))
     index.index = broken
-    with pytest.raises(dense_module.DenseIndexDamaged, match="impossible scores"):
+    with pytest.raises(DenseIndexDamaged, match="impossible scores"):
         index.search(index.embed(["topic"])[0], 2)
 
 
@@ -201,11 +213,11 @@ def test_a_lost_key_file_is_rebuilt_from_the_store_without_embedding_again(tmp_p
     (folder / "dense_keys.npy").unlink()
     encoded = counting_encode(monkeypatch)
     after = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
-    assert len(encoded) <= dense_module.SPOT_CHECK  # the spot check only, not the 40 sentences
+    assert len(encoded) <= SPOT_CHECK  # the spot check only, not the 40 sentences
     assert "dense_keys.npy" in caplog.text and "reusing every vector" in caplog.text
     np.testing.assert_array_equal(np.load(folder / "dense_keys.npy"), keys)
     np.testing.assert_allclose(after.index.reconstruct_n(0, 40), before.index.reconstruct_n(0, 40), atol=1e-5)
-    assert dense_module.damaged_files(folder, after.meta) == []
+    assert damaged_files(folder, after.meta) == []
 
 
 def test_an_index_is_queried_at_the_precision_it_was_built_with(tmp_path, settings, monkeypatch, caplog):

@@ -10,12 +10,12 @@ import pytest
 
 from fever_core.cli import main
 from fever_core.corpus.build import ensure_corpus_store
-from fever_core.retrieval import dense as dense_module
-from fever_core.retrieval import dense_plan
+from fever_core.retrieval import dense_build, dense_plan
 from fever_core.retrieval.dense import DenseSentenceIndex
 from fever_core.retrieval.dense_plan import IVFDATA_FILE, IndexPlan
 
 from ..conftest import write_jsonl
+from .test_dense import patch_encode
 
 TOPICS = ["rivers", "castles", "sharks", "films", "painters", "rockets", "volcanoes", "poets", "trains", "islands"]
 
@@ -45,7 +45,7 @@ def corpus(tmp_path_factory):
 
 def test_a_corpus_above_the_threshold_gets_a_compressed_index_built_in_shards(corpus, settings, monkeypatch, capsys):
     base, store = corpus
-    monkeypatch.setattr(dense_module, "CHUNK", 50)
+    monkeypatch.setattr(dense_build, "CHUNK", 50)
     monkeypatch.setattr(dense_plan, "SHARD_VECTORS", 100)  # 240 sentences: three shards, merged
     exact = DenseSentenceIndex.build_or_load(store, base / "flat", settings.encoder_model, progress=False)
     folder = base / "corpora" / "sized"
@@ -83,7 +83,7 @@ def test_a_corpus_above_the_threshold_gets_a_compressed_index_built_in_shards(co
 
 def test_a_killed_compressed_build_keeps_its_training_and_shards(corpus, settings, monkeypatch, tmp_path):
     _, store = corpus
-    monkeypatch.setattr(dense_module, "CHUNK", 50)
+    monkeypatch.setattr(dense_build, "CHUNK", 50)
     monkeypatch.setattr(dense_plan, "SHARD_VECTORS", 100)
     real_write, written = dense_plan._atomic_write, []
 
@@ -98,7 +98,7 @@ def test_a_killed_compressed_build_keeps_its_training_and_shards(corpus, setting
     folder = tmp_path / "corpora" / "sized"
     with pytest.raises(KeyboardInterrupt):
         DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False, flat_max=100)
-    monkeypatch.setattr(dense_module, "encode", lambda *a, **k: pytest.fail("embedded again after the kill"))
+    patch_encode(monkeypatch, lambda *a, **k: pytest.fail("embedded again after the kill"))
     index = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False, flat_max=100)
     assert written == ["trained.faiss", "shard_00000.faiss", "shard_00001.faiss", "shard_00002.faiss",
                        "shard_00002.faiss"]

@@ -14,9 +14,10 @@ import pytest
 from benchmarks.reliability.messages import read_only
 from fever_core.common.checksums import file_checksum
 from fever_core.corpus.build import corpus_dir, ensure_corpus_store
-from fever_core.retrieval import dense as dense_module
 from fever_core.retrieval import encoder as encoder_module
-from fever_core.retrieval.dense import ENCODER_CHECKSUM, INDEX_FILE, KEYS_FILE, META_FILE, DenseSentenceIndex
+from fever_core.retrieval.dense import DenseSentenceIndex
+from fever_core.retrieval.dense_build import SPOT_CHECK
+from fever_core.retrieval.dense_files import ENCODER_CHECKSUM, INDEX_FILE, KEYS_FILE, META_FILE
 from fever_core.retrieval.encoder import EncoderIdentity
 from fever_core.workspace import open_workspace
 
@@ -77,7 +78,7 @@ def test_an_index_that_recorded_its_encoder_s_path_is_upgraded_without_embedding
     meta = json.loads((folder / META_FILE).read_text())
     index_files = {name: file_checksum(folder / name) for name in meta["checksums"]}
     # this install's path: known by its files' checksum; another install's: by embedding a few sentences again
-    for path, embedded in ((settings.encoder_model, 0), (OTHER_INSTALL, dense_module.SPOT_CHECK)):
+    for path, embedded in ((settings.encoder_model, 0), (OTHER_INSTALL, SPOT_CHECK)):
         recorded_by_path(folder, path)
         encoded = counting_encode(monkeypatch)
         after = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
@@ -118,7 +119,7 @@ def test_a_read_only_data_folder_from_another_install_opens_without_writing(tmp_
         encoded = counting_encode(monkeypatch)
         opened = DenseSentenceIndex.build_or_load(ensure_corpus_store(data, "c", progress=False), mounted,
                                                   settings.encoder_model, progress=False)
-        assert len(encoded) == dense_module.SPOT_CHECK  # the spot check, every open, as nothing can be recorded
+        assert len(encoded) == SPOT_CHECK  # the spot check, every open, as nothing can be recorded
         query = opened.embed([QUERY])[0]
         assert opened.search(query, 5) == before.search(query, 5)
     assert files_of(mounted) == written
@@ -144,7 +145,7 @@ def test_vectors_of_another_corpus_are_reused_only_while_its_files_match_their_c
     assert len(build("shifted")) == 40  # embedded afresh, every vector right
     assert "The vectors of corpus c are not reused: dense_keys.npy differ from the checksums" in caplog.text
     np.save(folder / KEYS_FILE, keys)
-    assert len(build("intact")) == dense_module.SPOT_CHECK  # reused, spot-checked
+    assert len(build("intact")) == SPOT_CHECK  # reused, spot-checked
 
 
 def test_an_index_whose_key_file_is_damaged_is_rebuilt_with_its_keys_from_the_store(tmp_path, settings, monkeypatch):
@@ -153,6 +154,6 @@ def test_an_index_whose_key_file_is_damaged_is_rebuilt_with_its_keys_from_the_st
     np.save(folder / KEYS_FILE, np.concatenate([keys[:1], np.roll(keys[1:4], 1), keys[4:]]))
     encoded = counting_encode(monkeypatch)
     after = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
-    assert len(encoded) <= dense_module.SPOT_CHECK
+    assert len(encoded) <= SPOT_CHECK
     np.testing.assert_array_equal(np.load(folder / KEYS_FILE), keys)
     np.testing.assert_allclose(after.index.reconstruct_n(0, 40), before.index.reconstruct_n(0, 40), atol=1e-5)

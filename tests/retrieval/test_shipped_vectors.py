@@ -10,8 +10,9 @@ import pytest
 from fever_core.common.checksums import file_checksum
 from fever_core.common.settings import SHIPPED_VECTORS_DIR
 from fever_core.corpus.build import ensure_corpus_store
-from fever_core.retrieval import dense as dense_module
+from fever_core.retrieval import dense_build
 from fever_core.retrieval.dense import DenseSentenceIndex
+from fever_core.retrieval.dense_build import SPOT_CHECK
 from fever_core.retrieval.encoder import load_encoder
 from fever_core.retrieval.shipped_vectors import (
     QUANTISATION_ERROR,
@@ -24,6 +25,7 @@ from fever_core.retrieval.shipped_vectors import (
 )
 
 from ..conftest import write_jsonl
+from .test_dense import counting_encode
 
 PAGES = [{"id": f"P{i}", "lines": f"0\tPage {i} is about topic number {i} .\n1\tIt was written in {1900 + i} ."}
          for i in range(30)]
@@ -43,12 +45,6 @@ def exported(tmp_path, settings):
     return store, tmp_path / "vectors" / "c.json"
 
 
-def counting_encode(monkeypatch) -> list[str]:
-    real_encode, encoded = dense_module.encode, []
-    monkeypatch.setattr(dense_module, "encode", lambda e, t, batch_size=64: (encoded.extend(t), real_encode(e, t))[1])
-    return encoded
-
-
 def build(store, folder, settings, manifest=None, precision="int8"):
     return DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False,
                                             precision=precision, shipped=manifest)
@@ -66,11 +62,11 @@ def test_int8_codes_are_within_the_stated_error_of_unit_vectors():
 def test_matching_shipped_vectors_are_used_and_only_a_spot_check_is_embedded(exported, tmp_path, settings, monkeypatch,
                                                                              caplog):
     store, manifest = exported
-    monkeypatch.setattr(dense_module, "CHUNK", 7)  # the vectors go into the index a chunk at a time
+    monkeypatch.setattr(dense_build, "CHUNK", 7)  # the vectors go into the index a chunk at a time
     encoded = counting_encode(monkeypatch)
-    with caplog.at_level(logging.INFO, logger=dense_module.__name__):
+    with caplog.at_level(logging.INFO, logger=dense_build.__name__):
         shipped = build(store, tmp_path / "data" / "corpora" / "c", settings, manifest)
-    assert len(shipped) == 60 and len(encoded) == dense_module.SPOT_CHECK  # 8 embedded to check the file
+    assert len(shipped) == 60 and len(encoded) == SPOT_CHECK  # 8 embedded to check the file
     assert "Built from the shipped vectors" in caplog.text
     meta = json.loads((tmp_path / "data" / "corpora" / "c" / "dense.json").read_text())
     assert meta["shipped_vectors"]["file"] == "c.npz" and meta["sentences"] == 60
@@ -108,7 +104,7 @@ def test_shipped_vectors_that_do_not_match_are_not_used_and_the_build_embeds_say
         write_shipped(manifest.parent, "c", vectors, shipped.texts_checksum,
                       load_encoder(settings.encoder_model, "cpu", precision="int8").identity, "int8")
     encoded = counting_encode(monkeypatch)
-    with caplog.at_level(logging.WARNING, logger=dense_module.__name__):
+    with caplog.at_level(logging.WARNING, logger=dense_build.__name__):
         index = build(store, tmp_path / "built", settings, manifest, precision)
     assert f"The shipped vectors {manifest} are not used" in caplog.text and reason in caplog.text
     assert "Embedding the sentences instead." in caplog.text
@@ -132,18 +128,18 @@ def test_shipped_vectors_from_another_cpu_s_arithmetic_are_used(exported, tmp_pa
                   load_encoder(settings.encoder_model, "cpu", precision="int8").identity, "int8")
     encoded = counting_encode(monkeypatch)
     index = build(store, tmp_path / "built", settings, manifest)
-    assert "shipped_vectors" in index.meta and len(encoded) <= dense_module.SPOT_CHECK
+    assert "shipped_vectors" in index.meta and len(encoded) <= SPOT_CHECK
 
 
 def test_another_corpus_reuses_vectors_built_from_shipped_ones(exported, tmp_path, settings, monkeypatch):
     """A corpus of the same pages and more (fever-dev holds the embedded summaries) reuses the int8 codes' vectors:
-    their spot check passes (:func:`~fever_core.retrieval.dense.same_vectors`)."""
+    their spot check passes (:func:`~fever_core.retrieval.dense_build.same_vectors`)."""
     store, manifest = exported
     build(store, tmp_path / "data" / "corpora" / "c", settings, manifest)
     bigger = corpus(tmp_path, "e", [*PAGES, {"id": "Extra", "lines": "0\tAn extra page ."}])
     encoded = counting_encode(monkeypatch)
     build(bigger, tmp_path / "data" / "corpora" / "e", settings)
-    assert "Extra: An extra page." in encoded and len(encoded) <= 1 + dense_module.SPOT_CHECK
+    assert "Extra: An extra page." in encoded and len(encoded) <= 1 + SPOT_CHECK
 
 
 def test_the_shipped_embedded_vectors_match_their_manifest():

@@ -8,14 +8,15 @@ import pytest
 from fever_core.common.settings import Settings
 from fever_core.corpus import build as build_module
 from fever_core.corpus.sources import embedded
-from fever_core.retrieval import dense as dense_module
+from fever_core.retrieval.dense_files import INDEX_FILE, META_FILE
 from fever_core.workspace import PendingBuild, open_workspace, pending_build
 from tests.conftest import write_jsonl
+from tests.retrieval.test_dense import patch_encode
 
 
 def test_a_corpus_made_from_sources_reopens_by_name_without_rebuilding(settings, workspace, monkeypatch):
     monkeypatch.setattr(build_module, "build_store", lambda *a, **k: pytest.fail("reopening must not rebuild the store"))
-    monkeypatch.setattr(dense_module, "encode", lambda *a, **k: pytest.fail("reopening must not embed"))
+    patch_encode(monkeypatch, lambda *a, **k: pytest.fail("reopening must not embed"))
     reopened = open_workspace("fixture", settings, progress=False)
     assert reopened.folder == settings.data_dir / "corpora" / "fixture" == workspace.folder
     assert reopened.store.get_meta("fingerprint") == workspace.store.get_meta("fingerprint")
@@ -86,7 +87,7 @@ def test_a_built_corpus_has_nothing_to_build_and_one_whose_build_stopped_resumes
     built = open_workspace("pages", mine, specs=[f"fever:{pages}"], progress=False)
     (built.folder / "dense.partial").mkdir()
     (built.folder / "dense.partial" / "chunk_00000.npz").write_bytes(b"")  # as a build that stopped leaves it
-    for name in (dense_module.META_FILE, dense_module.INDEX_FILE):
+    for name in (META_FILE, INDEX_FILE):
         (built.folder / name).unlink()
     build = pending_build("pages", mine)
     assert build == PendingBuild("pages", False, 15, 15)
