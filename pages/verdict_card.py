@@ -102,7 +102,7 @@ def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
     """The verdict card: the verdict with its probability in words, the claim it answers, the one or two
     sentences that decide it, why, and a caution when it is close; then the probability of each label, as a chart
     (its type :data:`~pages.presenter.PRESENTER_CHART_FONT_PX` in the presenter's view, ``presenting``; Plotly's
-    default, 12 px, otherwise)."""
+    default, 12 px, otherwise). The presenter's view leaves out the "checked before" lines."""
     result = checked.result
     for warning in result.warnings:
         st.warning(plain(warning))
@@ -123,7 +123,7 @@ def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
             st.markdown(f"**{confidence_words(probability)}** — probability {probability:.2f} (on a scale of 0 to 1)",
                         help=PROBABILITY_HELP)
         st.caption("Claim: " + plain(result.claim))
-        for earlier in checked.earlier:
+        for earlier in () if presenting else checked.earlier:  # a claim shown again and again to a room
             st.markdown(checked_before_markdown(earlier))
         if checked.stored is not None:
             made = time.strftime("%Y-%m-%d %H:%M", time.localtime(checked.stored.checked_at))

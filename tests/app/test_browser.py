@@ -938,10 +938,11 @@ def presenter_view_shown(tab) -> dict:
     return tab.evaluate(PRESENTER_SHOWN)
 
 
-def assert_presenter_view(tab) -> None:
+def assert_presenter_view(tab, screenshot: str) -> None:
     """Type to read from the back of a room, no sidebar, and the verdict with its first quoted sentence on the
-    screen, unscrolled."""
+    screen, unscrolled; the screen saved first as ``screenshot`` (a file name among the test artifacts)."""
     shown = presenter_view_shown(tab)
+    tab.screenshot(path=str(ARTIFACTS / screenshot))
     assert min(shown["body"]) >= PRESENTER_BODY_PX and min(shown["table"]) >= PRESENTER_TABLE_PX, shown
     assert min(shown["chart"]) >= PRESENTER_CHART_PX and not shown["sidebar"], shown
     screen = tab.viewport_size["height"]
@@ -967,8 +968,7 @@ def test_the_presenter_s_toggle_sets_large_type_without_the_sidebar_and_back(pag
         page.locator(".st-key-_present label").click()
         page.wait_for_function("() => new URLSearchParams(location.search).get('present') === '1'", timeout=30_000)
         wait_until_idle(page)
-        assert_presenter_view(page)
-        page.screenshot(path=str(ARTIFACTS / "presenter-view.png"))
+        assert_presenter_view(page, "presenter-view.png")  # the claim was checked before: no such line on stage
         check_claim(page, "Edinburgh is the capital of Scotland.")  # its permalink keeps the view
         assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["present"] == ["1"]
         assert not presenter_view_shown(page)["sidebar"]
@@ -1009,8 +1009,7 @@ def test_a_link_with_present_opens_the_toronto_example_in_the_presenter_s_view_a
         tab.goto(f"{server}/?{urllib.parse.urlencode({**address, 'present': '1'})}")
         tab.locator("h3", has_text="Verdict:").first.wait_for(timeout=300_000)  # the embedded corpus's checker loads
         wait_until_idle(tab)
-        assert_presenter_view(tab)
-        tab.screenshot(path=str(ARTIFACTS / "presenter-view-toronto-1920x1080.png"))
+        assert_presenter_view(tab, "presenter-view-toronto-1920x1080.png")
         tab.goto(f"{server}/?{urllib.parse.urlencode(address)}")
         tab.locator("h3", has_text="Verdict:").first.wait_for(timeout=120_000)
         wait_until_idle(tab)
