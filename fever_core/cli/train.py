@@ -13,25 +13,22 @@ import os
 import random
 import sys
 import time
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 
 from fever_core.cli.common import settings_from, training_dir
 
 
 def cmd_verifier(args: argparse.Namespace) -> int:
-    from fever_core.training.verifier import TrainConfig, train_verifier
+    from fever_core.training.verifier import train_verifier
+    from fever_core.training.verifier_config import TrainConfig
 
     d = TrainConfig.__dataclass_fields__
     options = {name: getattr(args, name) for name in d if getattr(args, name, None) is not None}
     if args.time_budget_min is not None:
         options["time_budget_s"] = args.time_budget_min * 60
     options.setdefault("cache_dir", training_dir(args))
-    result = train_verifier(TrainConfig(**options))
-    summary = {k: v for k, v in asdict(result).items() if k not in ("losses", "reports")}
-    summary["scores"] = {k: {"n": r["n"], "accuracy": round(r["accuracy"], 4), "macro_f1": round(r["macro_f1"], 4)}
-                         for k, r in result.reports.items()}
-    print(json.dumps(summary, indent=2, default=str))
+    print(json.dumps(train_verifier(TrainConfig(**options)).summary(), indent=2, default=str))
     return 0
 
 
@@ -174,7 +171,7 @@ def cmd_improve(args: argparse.Namespace) -> int:
 
 
 def _verifier_parser(p: argparse.ArgumentParser) -> None:
-    from fever_core.training.verifier import TrainConfig
+    from fever_core.training.verifier_config import TrainConfig
 
     d = TrainConfig.__dataclass_fields__
     p.add_argument("--data", nargs="+", required=True, metavar="FILE[:N]",

@@ -33,7 +33,8 @@ from fever_core.evaluation.pairs import evaluate_pairs
 from fever_core.pipeline import Checker, ClaimError
 from fever_core.training.pairs import fever_claims_to_pairs
 from fever_core.training.verdict import in_holdout
-from fever_core.training.verifier import TrainConfig, train_verifier
+from fever_core.training.verifier import train_verifier
+from fever_core.training.verifier_config import TrainConfig
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.verification.learned import VERDICT_FILE, verdict_file
 from fever_core.verification.model_integrity import record_checksums

@@ -1,4 +1,4 @@
-"""Verifier training (fever_core/training/verifier.py) on a tiny random BERT: loss, saving, resuming, batches,
+"""Verifier training (fever_core/training/verifier*.py) on a tiny random BERT: loss, saving, resuming, batches,
 the NEI threshold."""
 
 from __future__ import annotations
@@ -16,13 +16,10 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 from fever_core.common.types import NEI
-from fever_core.training.verifier import (
-    TrainConfig,
-    build_model,
-    choose_nei_threshold,
-    plan_batches,
-    train_verifier,
-)
+from fever_core.training.verifier import plan_batches, train_verifier
+from fever_core.training.verifier_config import TrainConfig
+from fever_core.training.verifier_model import build_model
+from fever_core.training.verifier_scores import choose_nei_threshold
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, ModelDamaged, check_model_folder, model_files
 from fever_core.verification.nli import NliModel
 from fever_core.verification.policy import decide
