@@ -10,10 +10,8 @@ import argparse
 import json
 import logging
 import os
-import random
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 from fever_core.cli.common import settings_from, training_dir
@@ -33,83 +31,17 @@ def cmd_verifier(args: argparse.Namespace) -> int:
 
 
 def cmd_verdict(args: argparse.Namespace) -> int:
-    from fever_core.pipeline import Checker
-    from fever_core.training.joint import write_joint_minimal_pairs, write_joint_pairs
-    from fever_core.training.verdict import (
-        collect_runs,
-        fit_learned_verdict,
-        plain_style_claims,
-        proxy_claims,
-        yardstick_titles,
-    )
-    from fever_core.verification.nli import NliModel
+    from fever_core.training.verdict_training import RunsUnderOldName, VerdictConfig, train_verdict
 
-    settings = settings_from(args)
-    model_dir = Path(settings.verifier_model)
-    if not model_dir.is_dir():
-        raise FileNotFoundError(f"{model_dir} is not a local verifier directory")
-    started = time.perf_counter()
-    claims = proxy_claims(args.pairs, args.nei_claims, args.pages)
-    if args.exclude_claims:
-        from fever_core.common.formats import iter_records
-        from fever_core.common.text import fever_to_plain
-
-        seen = {fever_to_plain(record.get("hypothesis") or record.get("claim") or "")
-                for path in args.exclude_claims for _, record in iter_records(path)}
-        kept = [c for c in claims if c.claim not in seen]
-        print(f"{len(claims) - len(kept)} of {len(claims)} claims left out (in --exclude-claims)", file=sys.stderr)
-        claims = kept
-    random.Random(args.seed).shuffle(claims)
-    claims = claims[: args.limit] if args.limit else claims
-    folder = training_dir(args)
-    # the runs record what the one-sentence verifier hands the verdict: no joint verifier needed
-    checker = Checker.open(args.corpus, replace(settings, joint_verifier_model=""), progress=True)
-    if checker.warnings:  # a shipped verifier stands in for the one asked for: its runs would be wrong
-        raise RuntimeError(" ".join(checker.warnings))
-    policy = checker.verification.policy
-    runs_name = _runs_name(args.corpus, model_dir)
-    runs_path = args.runs or folder / f"verdict-{runs_name}"
-    renamed = [] if args.runs is not None or runs_path.exists() else sorted(folder.glob(f"*-{runs_name}"))
-    if renamed:  # runs made before the learned verdict had its name
-        print(f"{renamed[0]} holds these runs under an old name: rename it to {runs_path.name} to go on from it, or "
-              "delete it to check the claims again.", file=sys.stderr)
+    config = VerdictConfig(**{name: getattr(args, name) for name in VerdictConfig.__dataclass_fields__})
+    try:
+        saved = train_verdict(config, settings_from(args), training_dir(args),
+                              lambda line: print(line, file=sys.stderr))
+    except RunsUnderOldName as exc:
+        print(exc, file=sys.stderr)
         return 2
-    wanted = {c.claim for c in claims}
-    runs = [r for r in collect_runs(checker, claims, runs_path) if r["claim"] in wanted]
-    if args.joint_pairs_out:
-        for path in write_joint_pairs(runs, args.joint_pairs_out, seed=args.seed):
-            print(f"wrote {path}", file=sys.stderr)
-        if args.joint_minimal_pairs:
-            retrieval_runs = folder / f"retrieval-runs-{args.corpus}.jsonl"
-            path = write_joint_minimal_pairs(checker, args.pairs, args.joint_minimal_pairs, args.joint_pairs_out,
-                                             retrieval_runs, args.seed)
-            print(f"wrote {path}", file=sys.stderr)
-    runs = [dict(run, source=args.corpus) for run in runs]
-    if args.plain_claims:
-        plain = plain_style_claims(args.plain_claims, yardstick_titles(args.exclude_pages_of))
-        random.Random(args.seed).shuffle(plain)
-        plain = plain[: args.plain_limit] if args.plain_limit else plain
-        plain_checker = Checker.open(args.plain_corpus, replace(settings, joint_verifier_model=""), progress=True)
-        plain_path = folder / f"verdict-{_runs_name(args.plain_corpus, model_dir)}"
-        wanted = {c.claim for c in plain}
-        runs += [dict(run, source=args.plain_corpus) for run in collect_runs(plain_checker, plain, plain_path)
-                 if run["claim"] in wanted]
-    joint_model = NliModel.load(args.joint_model, settings.device) if args.joint_model else None
-    learned = fit_learned_verdict(runs, policy.nei_threshold, seed=args.seed, joint_model=joint_model,
-                                  subject_stance_min=args.subject_stance_min)
-    learned.report.update({"corpus": args.corpus, "pairs": str(args.pairs), "nei_claims": str(args.nei_claims),
-                           "plain_claims": [str(path) for path in args.plain_claims], "plain_corpus": args.plain_corpus,
-                           "joint_model": args.joint_model, "wall_s": round(time.perf_counter() - started, 1)})
-    path = learned.save(model_dir)
-    print(json.dumps({"saved": str(path), **learned.report}, indent=2))
+    print(json.dumps(saved, indent=2))
     return 0
-
-
-def _runs_name(corpus: str, model_dir: Path) -> str:
-    """The name of the verdict's runs of ``corpus`` with this verifier (``-chains``: not the runs kept before)."""
-    from fever_core.training.verdict import verifier_fingerprint
-
-    return f"runs-{corpus}-{verifier_fingerprint(model_dir)}-chains.jsonl"
 
 
 def cmd_generate_claims(args: argparse.Namespace) -> int:

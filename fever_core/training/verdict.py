@@ -21,12 +21,12 @@ pipeline actually hands the verifier:
 The joint verifier itself is an ordinary ``train verifier`` run on the same runs written as pairs
 (:mod:`fever_core.training.joint`).
 
-Command line: ``python -m fever_core train verdict --help``.
+From claims to ``verdict.json`` (choosing the claims, keeping the runs, saving the fit):
+:mod:`~fever_core.training.verdict_training`; its command: ``python -m fever_core train verdict --help``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import random
 from collections.abc import Sequence
@@ -159,13 +159,6 @@ def run_evidence(run: dict) -> list[JudgedSentence]:
         raise ValueError(f"The run of {run.get('claim', '?')!r} lacks {exc}: it was written by an older workbench, "
                          "whose runs recorded only scores, hops, stances and text. Move the runs file aside (its name "
                          "is printed above) and run `train verdict` again to collect the runs anew.") from None
-
-
-def verifier_fingerprint(model_dir: Path) -> str:
-    """Changes when the verifier's weights change, so runs made with another verifier are not reused."""
-    weights = sorted(Path(model_dir).glob("*.safetensors")) or sorted(Path(model_dir).glob("*.bin"))
-    stamp = "|".join(f"{w.name}:{w.stat().st_size}:{w.stat().st_mtime_ns}" for w in weights)
-    return hashlib.sha1(f"{Path(model_dir).resolve()}|{stamp}".encode()).hexdigest()[:10]
 
 
 HOLDOUT = 0.2

@@ -16,9 +16,9 @@ from fever_core.training.verdict import (
     fit_learned_verdict,
     plain_style_claims,
     proxy_claims,
-    verifier_fingerprint,
     yardstick_titles,
 )
+from fever_core.training.verdict_training import weights_fingerprint
 from fever_core.verification.evidence import JudgedSentence
 from fever_core.verification.features import joint_premise
 from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
@@ -168,7 +168,7 @@ def test_train_verdict_command_runs_claims_end_to_end_and_saves_beside_the_verif
     data_dir = tmp_path / "data"
     (data_dir / "training").mkdir(parents=True)
     (data_dir / "corpora").symlink_to(settings.data_dir / "corpora", target_is_directory=True)
-    old = data_dir / "training" / f"old-runs-fixture-{verifier_fingerprint(model)}-chains.jsonl"
+    old = data_dir / "training" / f"old-runs-fixture-{weights_fingerprint(model)}-chains.jsonl"
     shutil.copy2(runs, old)
     capsys.readouterr()
     assert cli_main(["--data-dir", str(data_dir), *[a for a in argv if a not in ("--runs", str(runs))]]) == 2
@@ -230,3 +230,16 @@ def test_train_verdict_fits_on_fever_claims_and_plain_style_claims_and_reports_e
     assert report["n_claims"] == 6 + 3 and report["plain_claims"] == [str(generated)]
     plain_runs = list((data_dir / "training").glob("verdict-runs-fixture-*-chains.jsonl"))
     assert len(plain_runs) == 1 and len(plain_runs[0].read_text().splitlines()) == 3
+
+
+def test_the_runs_are_kept_by_the_verifier_s_weights_not_by_its_folder_or_its_verdict(tmp_path):
+    model = tmp_path / "verifier"
+    model.mkdir()
+    (model / "model.safetensors").write_bytes(b"weights")
+    (model / "config.json").write_text("{}")
+    kept = weights_fingerprint(model)
+    (model / VERDICT_FILE).write_text("{}")  # what train verdict writes from the runs: they stay good
+    copy = shutil.copytree(model, tmp_path / "elsewhere" / "verifier")
+    assert weights_fingerprint(model) == weights_fingerprint(copy) == kept
+    (copy / "model.safetensors").write_bytes(b"other weights")
+    assert weights_fingerprint(copy) != kept
