@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from fever_core.pipeline import CheckResult
+from fever_core.retrieval import dense, dense_build
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CURIE_CLAIM = "Marie Curie won two Nobel Prizes."
@@ -52,3 +54,24 @@ def format_table(rows: Sequence[Row]) -> str:
     lines = [f"{p:<{widths[0]}}  {h:<{widths[1]}}  {f}".rstrip() for p, h, f in rows]
     lines.insert(1, f"{'-' * widths[0]}  {'-' * widths[1]}  {'-' * 7}")
     return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def counting_embeddings() -> Iterator[list[int]]:
+    """The number of texts the dense index asks the encoder for while the block runs, a list entry a call (it still
+    embeds them): its build and spot checks (``dense_build``) and its searches and growth (``dense``)."""
+    counts: list[int] = []
+    real = dense_build.encode
+
+    def counting(encoder, texts, *args, **kwargs):
+        counts.append(len(texts))
+        return real(encoder, texts, *args, **kwargs)
+
+    modules = (dense, dense_build)
+    for module in modules:
+        module.encode = counting
+    try:
+        yield counts
+    finally:
+        for module in modules:
+            module.encode = real

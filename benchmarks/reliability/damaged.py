@@ -18,7 +18,7 @@ from benchmarks.reliability.common import CURIE_CLAIM, Row, finite_scores
 from fever_core.common.settings import Settings
 from fever_core.corpus.build import STORE_FILE, corpus_dir
 from fever_core.pipeline import Checker
-from fever_core.retrieval.dense import CHECKED_FILES, IDS_FILE, INDEX_FILE, META_FILE
+from fever_core.retrieval.dense_files import CHECKED_FILES, IDS_FILE, INDEX_FILE, META_FILE
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.workspace import open_workspace
 

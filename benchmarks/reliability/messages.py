@@ -29,14 +29,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.reliability.common import PROJECT_ROOT, Row
+from benchmarks.reliability.common import PROJECT_ROOT, Row, counting_embeddings
 from benchmarks.reliability.damaged import TINY_PAGES
 from fever_core.cli import main
 from fever_core.common.formats import MAX_LIST_CLAIMS
 from fever_core.corpus.build import SOURCES_FILE, STORE_FILE, corpus_dir
 from fever_core.corpus.sources.wikipedia_api import MAX_LEAD_CHARS
 from fever_core.evaluation import FORMULA_STARTS, RESULT_COLUMNS
-from fever_core.retrieval import dense as dense_module
+from fever_core.retrieval.dense_build import CHUNK, SPOT_CHECK
+from fever_core.retrieval.dense_files import KEYS_FILE
 from fever_core.verification.model_integrity import weight_files
 from tests.conftest import local_api, recorded_answer, write_jsonl
 
@@ -556,26 +557,16 @@ def surrogate_search(ctx: Context) -> CaseOutcome:
 
 def lost_keys(ctx: Context, source: Path, name: str) -> CaseOutcome:
     """The corpus folder ``source`` copied, its ``dense_keys.npy`` deleted, opened with ``corpus info``: the texts
-    embedded again must be no more than the spot checks (:data:`~fever_core.retrieval.dense.SPOT_CHECK` a chunk)."""
+    embedded again must be no more than the spot checks (:data:`~fever_core.retrieval.dense_build.SPOT_CHECK` a chunk)."""
     data_dir = ctx.workdir / "keys-data"
     copy = corpus_dir(data_dir, name)
     shutil.copytree(source, copy, ignore=shutil.ignore_patterns("dense.partial"))
-    (copy / dense_module.KEYS_FILE).unlink()
-    encoded: list[int] = []
-    real = dense_module.encode
-
-    def counting(encoder, texts, *args, **kwargs):
-        encoded.append(len(texts))
-        return real(encoder, texts, *args, **kwargs)
-
-    dense_module.encode = counting  # counts what the real encoder is asked; it still embeds
-    try:
+    (copy / KEYS_FILE).unlink()
+    with counting_embeddings() as encoded:
         ran = run_cli(["--data-dir", str(data_dir), "corpus", "info", name])
-    finally:
-        dense_module.encode = real
     sentences = json.loads(ran.out)["sentences"] if ran.code == 0 else 0
     re_embedded = sum(encoded)
-    spot_checks = dense_module.SPOT_CHECK * -(-sentences // dense_module.CHUNK)  # one spot check a chunk
+    spot_checks = SPOT_CHECK * -(-sentences // CHUNK)  # one spot check a chunk
     problem = "more than the spot checks embedded again" if re_embedded > spot_checks else ""
     return _judge("dense_keys.npy deleted", ran, "answer", problem=problem,
                   figures=f"{re_embedded:,} of {sentences:,} sentences embedded again (spot checks: at most "

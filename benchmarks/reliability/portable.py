@@ -24,15 +24,15 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.reliability.common import CURIE_CLAIM, Row
+from benchmarks.reliability.common import CURIE_CLAIM, Row, counting_embeddings
 from benchmarks.reliability.damaged import _Warnings
 from benchmarks.reliability.messages import read_only
 from fever_core.common.settings import Settings
 from fever_core.corpus.build import STORE_FILE, corpus_dir
 from fever_core.corpus.store import CorpusStore
 from fever_core.pipeline import Checker
-from fever_core.retrieval import dense as dense_module
-from fever_core.retrieval.dense import ENCODER_CHECKSUM, IDS_FILE, KEYS_FILE, META_FILE, SPOT_CHECK
+from fever_core.retrieval.dense_build import SPOT_CHECK
+from fever_core.retrieval.dense_files import ENCODER_CHECKSUM, IDS_FILE, KEYS_FILE, META_FILE
 from fever_core.retrieval.encoder import encoder_cache_dir
 from fever_core.verification.claim_verifier import ClaimVerifier
 from fever_core.workspace import open_workspace
@@ -68,23 +68,6 @@ class PortableOutcome:
     same: bool = True
     problem: str = ""
     detail: str = ""
-
-
-@contextlib.contextmanager
-def _counting_embeddings() -> Iterator[list[int]]:
-    """The number of texts the dense index asks the encoder for while the block runs (it still embeds them)."""
-    counts: list[int] = []
-    real = dense_module.encode
-
-    def counting(encoder, texts, *args, **kwargs):
-        counts.append(len(texts))
-        return real(encoder, texts, *args, **kwargs)
-
-    dense_module.encode = counting
-    try:
-        yield counts
-    finally:
-        dense_module.encode = real
 
 
 def _files(data_dir: Path) -> dict[str, tuple[int, int]]:
@@ -128,7 +111,7 @@ def _open_and_check(name: str, settings: Settings, verifier: ClaimVerifier, clai
     warnings = _Warnings()
     logging.getLogger("fever_core").addHandler(warnings)
     try:
-        with mounted(), _counting_embeddings() as counts:
+        with mounted(), counting_embeddings() as counts:
             started = time.perf_counter()
             workspace = open_workspace(name, settings, progress=False)
             seconds = time.perf_counter() - started
@@ -230,7 +213,7 @@ def _shifted_keys_case(store: CorpusStore, template: Settings, workdir: Path, cl
     warnings = _Warnings()
     logging.getLogger("fever_core").addHandler(warnings)
     try:
-        with _counting_embeddings() as counts:
+        with counting_embeddings() as counts:
             started = time.perf_counter()
             fresh = open_workspace("fresh", settings, specs=[f"fever:{pages}"], progress=False)
             seconds = time.perf_counter() - started

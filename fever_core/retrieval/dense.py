@@ -49,11 +49,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Still imported from here by benchmarks/reliability/, which other work owns: their homes are dense_build and
-# dense_files, and these lines go once it imports them from there.
-from fever_core.retrieval.dense_build import CHUNK, SPOT_CHECK  # noqa: F401
-from fever_core.retrieval.dense_files import CHECKED_FILES, ENCODER_CHECKSUM  # noqa: F401
-
 
 @dataclass(frozen=True)
 class DenseHit:

@@ -23,7 +23,7 @@ from fever_core.corpus import (
     sources_fingerprint,
 )
 from fever_core.pipeline import Checker
-from fever_core.retrieval.dense import META_FILE, made_by
+from fever_core.retrieval.dense_files import META_FILE, made_by
 from fever_core.retrieval.encoder import EncoderIdentity
 from fever_core.verification import ClaimVerifier
 from fever_core.workspace import open_workspace
