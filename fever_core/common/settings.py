@@ -182,11 +182,10 @@ class Settings:
         joint_verifier_model: the joint verifier (a sequence-classification model that reads the top
             evidence sentences together with the claim; its verdict is mixed into the learned one),
             id or path; "" = none. Default: the workbench's own in ``assets/models/joint-verifier``.
-        verifier_runtime: what runs the verifier and the joint verifier:
-            ``auto``, ``torch``, ``onnx-fp32`` or ``onnx-int8`` (:data:`fever_core.verification.nli.RUNTIMES`). Default
-            ``auto``: PyTorch, except for a model of at least 50 M parameters (MPNet-base) on a CPU without native
-            bfloat16, which runs through ONNX Runtime with 8-bit weights (exported once into ``verifiers/`` of the
-            data folder, about a minute).
+        verifier_runtime: what runs the verifier and the joint verifier: ``auto``, ``torch`` or ``onnx``
+            (:data:`fever_core.verification.nli.RUNTIMES`). ``onnx``: ONNX Runtime on the CPU, from an export made once
+            per model into ``verifiers/`` of the data folder (about a minute for MPNet), the same probabilities as
+            PyTorch fp32. Default ``auto``: PyTorch (:data:`fever_core.verification.nli.AUTO_RUNTIME` says why).
         selector_model: optional cross-encoder id or path for sentence re-ranking ("" = none).
         device: ``"auto"`` (CUDA when present, else CPU), ``"cpu"`` or ``"cuda"``.
         pages_k, sentences_k, two_hop, two_hop_threshold: the per-check settings' defaults for this workbench;

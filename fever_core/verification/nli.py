@@ -45,13 +45,13 @@ CUDA_BATCH_SIZE = 128
 """Pairs a model reads at once on a CUDA device. On an H200 the MiniLM verifier read 1,800 pairs (shortest first, as
 many claims are read) in 2.1 s in batches of 32, 0.95 s of 128 and 0.42 s of 512
 (``benchmarks/gpu/reports/h200-models.json``); 128 keeps MPNet-base's activations within a small card's memory."""
-RUNTIMES = ("auto", "torch", "onnx-fp32", "onnx-int8")
-"""What runs a verifier (:func:`resolve_runtime`): ``auto``, PyTorch, or ONNX Runtime on the CPU in fp32 or with
-8-bit weights (:mod:`~fever_core.verification.onnx_export`)."""
+RUNTIMES = ("auto", "torch", "onnx")
+"""What runs a verifier (:func:`resolve_runtime`): ``auto``, PyTorch, or ONNX Runtime on the CPU
+(:mod:`~fever_core.verification.onnx_export`)."""
 AUTO_RUNTIME = "torch"
-"""What ``auto`` runs a verifier with, on every device: PyTorch. Through ONNX Runtime the MPNet verifier reads as
-PyTorch does in fp32 but no faster, and ONNX Runtime's int8 is either faster and changes 6-8 % of its labels
-(per-tensor activations) or keeps them and is no faster (8-bit weights in blocks): ``benchmarks/verifier/onnx-runtime.md``."""
+"""What ``auto`` runs a verifier with, on every device: PyTorch. ONNX Runtime reads the MPNet verifier as PyTorch fp32
+does (within 1e-5) and no faster per claim (``benchmarks/verifier/onnx-runtime.json``); its int8 forms are either
+faster and change 6 % of the labels or keep them and are no faster (``experiments/onnx_verifier/README.md``)."""
 BF16_MIN_PARAMETERS = 50_000_000
 """Models at least this large run under bfloat16 autocast on CPUs with native bf16 (MPNet-base: about 2x
 faster); smaller ones (MiniLM) stay in fp32, where they are fast already and their calibration was made."""
@@ -90,7 +90,7 @@ class NliModel:
     """
 
     runtime = "torch"
-    """What runs the model: ``torch``, or ``onnx-fp32`` / ``onnx-int8`` (:class:`OnnxNliModel`)."""
+    """What runs the model: ``torch``, or ``onnx`` (:class:`OnnxNliModel`)."""
 
     def __init__(self, model: torch.nn.Module, tokenizer, device: str, max_length: int = 256, name: str = "model"):
         self.name = name
@@ -140,7 +140,7 @@ class NliModel:
         runtime = resolve_runtime(runtime, device, name_or_path)
         try:
             if runtime != "torch":
-                export = verifier_export(folder, cache_dir or _default_cache_dir(), runtime.removeprefix("onnx-"))
+                export = verifier_export(folder, cache_dir or _default_cache_dir())
                 return OnnxNliModel(export, name_or_path, max_length)
             tokenizer = AutoTokenizer.from_pretrained(name_or_path)
             model = load_sequence_classifier(name_or_path).to(device).eval()
@@ -224,9 +224,8 @@ class OnnxNliModel(NliModel):
         self.max_length = max_length
         self.batch_size = CPU_BATCH_SIZE
         self.bf16 = False
-        meta = json.loads((folder / EXPORT_META).read_text())
-        self.runtime = f"onnx-{meta['precision']}"
-        self.inputs = list(meta["inputs"])
+        self.runtime = "onnx"
+        self.inputs = list(json.loads((folder / EXPORT_META).read_text())["inputs"])
         self.tokenizer = AutoTokenizer.from_pretrained(str(folder))
         self._columns = label_columns(AutoConfig.from_pretrained(str(folder)).id2label)
         options = onnxruntime.SessionOptions()

@@ -3,25 +3,20 @@ the data folder (``<data>/verifiers/``, or the user's cache where that can't be 
 
 An export is the model's classifier as a graph from the tokenizer's ids and mask to its logits, an adapter merged into
 its base first, with the folder's tokenizer and ``config.json`` (its labels) beside it. Its folder is named by what it
-is made from (:func:`export_name`: the model folder's content, the base's, :data:`EXPORT_VERSION` and the precision),
+is made from (:func:`export_name`: the model folder's content, the base's and :data:`EXPORT_VERSION`),
 so a retrained or replaced model is exported again and an old export is never read for a new model.
 
-Precisions (:data:`ONNX_PRECISIONS`):
-
-- ``fp32``: the model's own arithmetic (probabilities within 1e-5 of PyTorch's fp32); about 440 MB for MPNet-base.
-- ``int8``: every weight matrix stored in 8 bits by blocks of :data:`INT8_BLOCK_SIZE` inputs, each block with its
-  own scale (ONNX Runtime's ``MatMulNBits``), the activations kept at full precision. The usual dynamic int8
-  quantisation (one scale per activation tensor) changed 7.7 % of the MPNet verifier's labels on FEVER-Symmetric;
-  blocks keep the outliers of one block from flattening the rest (``benchmarks/verifier/onnx_runtime.py``).
+The graph keeps the model's fp32 arithmetic: its probabilities are PyTorch fp32's within 1e-5 (about 440 MB for
+MPNet-base). No int8 form is made: ONNX Runtime's dynamic int8 (one scale per activation tensor) is 3-4x as fast but
+changed 6-8 % of the MPNet verifier's labels on FEVER-Symmetric, spread over every layer's feed-forward block, and its
+8-bit weights in blocks keep the labels but are no faster (``experiments/onnx_verifier/README.md``).
 
 Making an export loads the model in PyTorch and traces it: about a minute for MPNet-base on 2 cores, logged.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import shutil
 from pathlib import Path
 
 from fever_core.common.checksums import model_checksum
@@ -31,13 +26,10 @@ from fever_core.verification.classifiers import adapter_base, load_sequence_clas
 
 log = logging.getLogger(__name__)
 
-ONNX_PRECISIONS = ("fp32", "int8")
 EXPORT_VERSION = "1"
 """Part of an export's name: raised when the export changes, so that old exports are not used."""
 EXPORT_META = "export.json"
-"""An export's description: the model it was made from, its inputs, its precision and its graph's checksum."""
-INT8_BLOCK_SIZE = 32
-"""Inputs of a weight matrix that share one scale in an ``int8`` export."""
+"""An export's description: the model it was made from, its inputs and its graph's checksum."""
 
 
 def verifier_cache_dir(data_dir: Path) -> Path:
@@ -45,41 +37,32 @@ def verifier_cache_dir(data_dir: Path) -> Path:
     return Path(data_dir) / "verifiers"
 
 
-def export_name(model_folder: str | Path, precision: str) -> str:
+def export_name(model_folder: str | Path) -> str:
     """The folder name of a model's export: its name, then a hash of its folder's content, of its base's where it is
-    an adapter (MPNet's pinned weights; a base named otherwise by its name), of :data:`EXPORT_VERSION` and of
-    ``precision``."""
+    an adapter (MPNet's pinned weights; a base named otherwise by its name) and of :data:`EXPORT_VERSION`."""
     base = adapter_base(model_folder)
-    parts = [model_checksum(Path(model_folder)), MPNET_SHA256 if base == MPNET else str(base), EXPORT_VERSION, precision]
+    parts = [model_checksum(Path(model_folder)), MPNET_SHA256 if base == MPNET else str(base), EXPORT_VERSION]
     return export_key(Path(model_folder).resolve().name, parts)
 
 
-def verifier_export(model_folder: str | Path, cache_dir: Path, precision: str = "fp32") -> Path:
-    """The checked ONNX export of the verifier in ``model_folder`` at ``precision`` (:data:`ONNX_PRECISIONS`),
-    found in ``cache_dir`` (or the user's cache, :func:`~fever_core.common.onnx_exports.export_caches`), else made
-    there: ``int8`` from the ``fp32`` export, which is made first when missing.
+def verifier_export(model_folder: str | Path, cache_dir: Path) -> Path:
+    """The checked ONNX export of the verifier in ``model_folder``, found in ``cache_dir`` (or the user's cache,
+    :func:`~fever_core.common.onnx_exports.export_caches`), else made there.
 
     Raises:
-        ValueError: ``precision`` is not one of :data:`ONNX_PRECISIONS`.
         OSError: the export can't be written (a full disk).
     """
-    if precision not in ONNX_PRECISIONS:
-        raise ValueError(f"Unknown verifier precision {precision!r}: use one of {', '.join(ONNX_PRECISIONS)}.")
     caches = export_caches(Path(cache_dir))
-    name = export_name(model_folder, precision)
+    name = export_name(model_folder)
     for cache in caches:
         if intact(cache / name, EXPORT_META):
             return cache / name
     folder = caches[-1] / name
-    if precision == "fp32":
-        log.info("Exporting the verifier %s to ONNX in %s (once per model, about a minute).", model_folder, folder)
-        return _export_fp32(model_folder, folder)
-    source = verifier_export(model_folder, cache_dir, "fp32")
-    log.info("Storing the verifier %s's weights in 8 bits in %s (once per model).", model_folder, folder)
-    return _quantised(source, folder)
+    log.info("Exporting the verifier %s to ONNX in %s (once per model, about a minute).", model_folder, folder)
+    return _export(model_folder, folder)
 
 
-def _export_fp32(model_folder: str | Path, folder: Path) -> Path:
+def _export(model_folder: str | Path, folder: Path) -> Path:
     import torch
     from transformers import AutoTokenizer
 
@@ -106,19 +89,6 @@ def _export_fp32(model_folder: str | Path, folder: Path) -> Path:
             )
         tokenizer.save_pretrained(str(tmp))
         model.config.save_pretrained(str(tmp))
-        write_meta(tmp, EXPORT_META, {"model": str(model_folder), "inputs": inputs, "precision": "fp32"})
+        write_meta(tmp, EXPORT_META, {"model": str(model_folder), "inputs": inputs})
     return folder
 
-
-def _quantised(source: Path, folder: Path) -> Path:
-    import onnx
-    from onnxruntime.quantization.matmul_nbits_quantizer import MatMulNBitsQuantizer
-
-    with written_into_place(folder) as tmp:
-        shutil.copytree(source, tmp, ignore=shutil.ignore_patterns(ONNX_FILE), dirs_exist_ok=True)
-        quantiser = MatMulNBitsQuantizer(onnx.load(source / ONNX_FILE), bits=8, block_size=INT8_BLOCK_SIZE,
-                                         is_symmetric=True, op_types_to_quantize=("MatMul",))
-        quantiser.process()
-        quantiser.model.save_model_to_file(str(tmp / ONNX_FILE), use_external_data_format=False)
-        write_meta(tmp, EXPORT_META, {**json.loads((source / EXPORT_META).read_text()), "precision": "int8"})
-    return folder

@@ -4,13 +4,12 @@ import json
 import shutil
 
 import numpy as np
-import onnx
 import pytest
 
 from fever_core.common.onnx_exports import ONNX_FILE
 from fever_core.common.settings import DEFAULT_VERIFIER
 from fever_core.verification.nli import NliModel, OnnxNliModel, resolve_runtime
-from fever_core.verification.onnx_export import EXPORT_META, export_name
+from fever_core.verification.onnx_export import export_name
 
 PAIRS = [("Paris is the capital of France.", "Paris is in France."), ("x " * 600, "A long premise is truncated."),
          ("Mount Everest is the highest mountain.", "Everest is low."), ("", "An empty premise.")]
@@ -18,45 +17,35 @@ PAIRS = [("Paris is the capital of France.", "Paris is in France."), ("x " * 600
 
 def test_the_onnx_verifier_reads_as_pytorch_does_and_is_exported_once(tiny_nli_model, tmp_path):
     torch_model = NliModel.load(str(tiny_nli_model), "cpu")
-    onnx_model = NliModel.load(str(tiny_nli_model), "cpu", runtime="onnx-fp32", cache_dir=tmp_path)
-    assert isinstance(onnx_model, OnnxNliModel) and onnx_model.runtime == "onnx-fp32"
+    onnx_model = NliModel.load(str(tiny_nli_model), "cpu", runtime="onnx", cache_dir=tmp_path)
+    assert isinstance(onnx_model, OnnxNliModel) and onnx_model.runtime == "onnx"
     np.testing.assert_allclose(onnx_model.predict(PAIRS), torch_model.predict(PAIRS), atol=1e-5)
-    export = tmp_path / export_name(tiny_nli_model, "fp32")
+    export = tmp_path / export_name(tiny_nli_model)
     made = (export / ONNX_FILE).stat().st_mtime_ns
-    again = NliModel.load(str(tiny_nli_model), "cpu", runtime="onnx-fp32", cache_dir=tmp_path)
+    again = NliModel.load(str(tiny_nli_model), "cpu", runtime="onnx", cache_dir=tmp_path)
     assert (export / ONNX_FILE).stat().st_mtime_ns == made  # found, not made again
     assert again.predict(PAIRS[:1]).shape == (1, 3)
 
 
-def test_an_int8_export_keeps_the_readings_close(tiny_nli_model, tmp_path):
-    fp32 = NliModel.load(str(tiny_nli_model), "cpu", runtime="onnx-fp32", cache_dir=tmp_path).predict(PAIRS)
-    int8 = NliModel.load(str(tiny_nli_model), "cpu", runtime="onnx-int8", cache_dir=tmp_path)
-    assert int8.runtime == "onnx-int8"
-    assert json.loads((tmp_path / export_name(tiny_nli_model, "int8") / EXPORT_META).read_text())["precision"] == "int8"
-    graph = onnx.load(tmp_path / export_name(tiny_nli_model, "int8") / ONNX_FILE).graph
-    assert {node.op_type for node in graph.node} >= {"MatMulNBits"}  # the weight matrices in 8 bits
-    assert np.abs(int8.predict(PAIRS) - fp32).max() < 0.05
-
-
 def test_a_damaged_export_is_made_again_and_another_model_gets_its_own(tiny_nli_model, tmp_path):
-    NliModel.load(str(tiny_nli_model), "cpu", runtime="onnx-fp32", cache_dir=tmp_path)
-    export = tmp_path / export_name(tiny_nli_model, "fp32")
+    NliModel.load(str(tiny_nli_model), "cpu", runtime="onnx", cache_dir=tmp_path)
+    export = tmp_path / export_name(tiny_nli_model)
     with (export / ONNX_FILE).open("r+b") as fh:
         fh.seek(100)
         fh.write(b"damaged")
-    model = NliModel.load(str(tiny_nli_model), "cpu", runtime="onnx-fp32", cache_dir=tmp_path)
+    model = NliModel.load(str(tiny_nli_model), "cpu", runtime="onnx", cache_dir=tmp_path)
     np.testing.assert_allclose(model.predict(PAIRS), NliModel.load(str(tiny_nli_model), "cpu").predict(PAIRS), atol=1e-5)
     retrained = shutil.copytree(tiny_nli_model, tmp_path / "retrained")
     config = json.loads((retrained / "config.json").read_text())
     (retrained / "config.json").write_text(json.dumps({**config, "label2id": config["label2id"]}, indent=4))
-    assert export_name(retrained, "fp32") != export_name(tiny_nli_model, "fp32")
+    assert export_name(retrained) != export_name(tiny_nli_model)
 
 
 def test_auto_runs_pytorch_and_onnx_runs_only_local_folders(tiny_nli_model):
     assert resolve_runtime("auto", "cpu", DEFAULT_VERIFIER) == resolve_runtime("auto", "cuda", DEFAULT_VERIFIER) == "torch"
-    assert resolve_runtime("onnx-fp32", "cuda", str(tiny_nli_model)) == "onnx-fp32"  # ONNX Runtime: the CPU's
+    assert resolve_runtime("onnx", "cuda", str(tiny_nli_model)) == "onnx"  # ONNX Runtime: the CPU's
     with pytest.raises(ValueError, match="no local folder"):
-        resolve_runtime("onnx-int8", "cpu", "sentence-transformers/some-hub-id")
+        resolve_runtime("onnx", "cpu", "sentence-transformers/some-hub-id")
     with pytest.raises(ValueError, match="Unknown verifier runtime"):
         resolve_runtime("tensorrt", "cpu", str(tiny_nli_model))
 
@@ -66,7 +55,7 @@ def test_the_checker_runs_the_runtime_its_settings_name(tiny_nli_model, tmp_path
     from fever_core.verification.claim_verifier import ClaimVerifier
 
     settings = Settings(data_dir=tmp_path, verifier_model=str(tiny_nli_model), joint_verifier_model="",
-                        verifier_runtime="onnx-fp32", device="cpu")
+                        verifier_runtime="onnx", device="cpu")
     verification = ClaimVerifier.load(settings)
-    assert verification.verifier.runtime == "onnx-fp32"
-    assert (tmp_path / "verifiers" / export_name(tiny_nli_model, "fp32") / ONNX_FILE).is_file()
+    assert verification.verifier.runtime == "onnx"
+    assert (tmp_path / "verifiers" / export_name(tiny_nli_model) / ONNX_FILE).is_file()
