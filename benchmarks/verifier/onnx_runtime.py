@@ -1,8 +1,8 @@
-"""The verifier's runtimes side by side (issue 49, item 1): PyTorch fp32 and bf16 autocast, ONNX Runtime fp32 (and
-int8 where offered), on this machine's CPU.
+"""The verifier's runtimes side by side (issue 49, item 1): PyTorch fp32 and bf16 autocast, and ONNX Runtime (fp32),
+on this machine's CPU. ONNX Runtime's int8 forms: ``experiments/onnx_verifier``.
 
     PYTHONPATH=. .venv/bin/python -m benchmarks.verifier.onnx_runtime [--claims 100] [--pairs 600] \
-        [--runtimes torch-fp32 torch-bf16 onnx-fp32] [--report benchmarks/verifier/onnx-runtime.json]
+        [--runtimes torch-fp32 torch-bf16 onnx] [--report benchmarks/verifier/onnx-runtime.json]
 
 For each runtime, warm, one process, nothing else running:
 
@@ -102,7 +102,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--claims", type=int, default=100, help="claims a set, checked one at a time")
     parser.add_argument("--pairs", type=int, default=600, help="FEVER-Symmetric pairs (0: none)")
-    parser.add_argument("--runtimes", nargs="+", default=["torch-fp32", "torch-bf16", "onnx-fp32"])
+    parser.add_argument("--runtimes", nargs="+", default=["torch-fp32", "torch-bf16", "onnx"])
     parser.add_argument("--avx2", action="store_true", help="PyTorch's kernels limited to AVX2")
     parser.add_argument("--report", type=Path)
     args = parser.parse_args()
