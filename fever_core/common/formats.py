@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 from fever_core.common.jsonl import decode_utf8, read_jsonl, write_jsonl
 from fever_core.common.text import fever_to_plain, page_id_to_title, premise_text
@@ -199,7 +200,7 @@ def _listed_claim(name: str, number: int, claim_id: object, text: object, label:
     if not isinstance(text, str) or not text.strip():
         raise DataFileError(f"{name}:{number}: the claim is empty.")
     return _checked_evidence(name, number, Claim(_claim_id(name, number, claim_id), text.strip(),
-                                                 _optional_label(name, number, label), evidence or []))
+                                                 _optional_label(name, number, label), cast("list[Any]", evidence or [])))  # checked next
 
 
 def _checked_evidence(name: str, number: int, claim: Claim) -> Claim:

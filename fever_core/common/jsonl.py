@@ -48,19 +48,18 @@ def read_jsonl(
         return
     name = name or "input"
     for number, raw in enumerate(source, start=1):
-        if isinstance(raw, bytes):
-            raw = decode_utf8(raw, name, number, error)
-        if not raw.strip():
+        text = decode_utf8(raw, name, number, error) if isinstance(raw, bytes) else raw
+        if not text.strip():
             continue
         try:
-            record = json.loads(raw)
+            record = json.loads(text)
         except json.JSONDecodeError as exc:
             raise error(f"{name}:{number}: not valid JSON ({exc.msg}). Fix or remove that line.") from None
         except RecursionError:
             raise error(f"{name}:{number}: JSON nested too deeply to read. Fix or remove that line.") from None
         if not isinstance(record, dict):
             raise error(f"{name}:{number}: expected a JSON object, got {type(record).__name__}.")
-        if "\\ud" in raw or "\\uD" in raw:  # a surrogate's escape: cheap to look for, rare in real files
+        if "\\ud" in text or "\\uD" in text:  # a surrogate's escape: cheap to look for, rare in real files
             record = clean_json_text(record)
         yield number, record
 

@@ -47,7 +47,7 @@ class ModelVersion:
 
     @property
     def number(self) -> int:
-        return int(_VERSION_NAME.match(self.name).group(1))
+        return int(self.name.removeprefix(VERSION_PREFIX))  # a version's name is made by _VERSION_NAME's pattern
 
 
 def models_dir(data_dir: Path) -> Path:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -234,14 +235,14 @@ class Settings:
     public_url: str = ""
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
         """Defaults, then ``FEVER_*`` environment variables, then explicit keyword overrides. The verifier
         chosen in the data folder (:mod:`fever_core.common.model_versions`) replaces the shipped one unless
         ``FEVER_VERIFIER_MODEL`` or an override names one."""
-        environ = os.environ if environ is None else environ
+        env: Mapping[str, str] = os.environ if environ is None else environ
         settings = cls()
         for f in dataclasses.fields(cls):
-            raw = environ.get(f"FEVER_{f.name.upper()}")
+            raw = env.get(f"FEVER_{f.name.upper()}")
             if raw is not None:
                 value = _parse(raw, getattr(settings, f.name), f.name)
                 if f.name in CHECK_SETTING:
@@ -254,7 +255,7 @@ class Settings:
         if settings.public_url and not re.fullmatch(r"https?://[^/\s?#]+(/\S*)?", settings.public_url):
             raise ValueError(f"FEVER_PUBLIC_URL={settings.public_url!r}: expected the whole web address people open the "
                              "app at, e.g. https://factcheck.example.org/ (or unset it: ClaimReviews then have no url).")
-        if "FEVER_VERIFIER_MODEL" not in environ and overrides.get("verifier_model") is None:
+        if "FEVER_VERIFIER_MODEL" not in env and overrides.get("verifier_model") is None:
             settings.verifier_model = active_verifier(settings.data_dir) or settings.verifier_model
         return settings
 
