@@ -1,6 +1,8 @@
 """The verdict card and the evidence tables, as Verify shows a check (:class:`CheckedClaim`): the verdict with its
-probability in words, the one or two sentences that decide it quoted with their page and link, the facts of a compound
-claim, one line saying why and a caution when it is close; the evidence the verdict used (what "used" and "deciding"
+probability in words, the one or two sentences that decide it quoted with their page and link (or, where its label is
+withheld as too unsure or it is NOT ENOUGH INFO, "Undecided" or "Not enough info" with the sentences to read, each with
+its reading: :mod:`fever_core.verification.read_these`), the facts of a compound claim, one line saying why and a
+caution when it is close; the evidence the verdict used (what "used" and "deciding"
 mean is the library's: :mod:`fever_core.verification.deciders`), each sentence's stance as the verdict counted it, then,
 collapsed, the rest, the two-hop chains, and one collapsed section of developer detail. In the presenter's view
 (:mod:`pages.presenter`) the chart's type is large and only the card, the chart and the evidence used are drawn.
@@ -80,10 +82,12 @@ def uncertainty(probabilities: dict[str, float]) -> str:
             "that decided. Read the evidence below before relying on this verdict.")
 
 
-def quote_markdown(item: JudgedSentence, link: WikipediaLink) -> str:
-    """A deciding sentence as the card quotes it: its words, then its page, line and Wikipedia link."""
+def quote_markdown(item: JudgedSentence, link: WikipediaLink, reading: Reading | None = None) -> str:
+    """A sentence as the card quotes it: its words, then its page, line and Wikipedia link, and, for a sentence to
+    read, its ``reading`` (:func:`stance_cell`: the sentence's own, not the verdict's probability)."""
     e = item.sentence
-    return f"> “{plain(e.text)}”\n>\n> — **{plain(e.title)}**, sentence {e.line} · {link.markdown()}"
+    quoted = f"> “{plain(e.text)}”\n>\n> — **{plain(e.title)}**, sentence {e.line} · {link.markdown()}"
+    return quoted if reading is None else f"{quoted}\n>\n> This sentence alone reads: **{stance_cell(reading)}**"
 
 
 def parts_markdown(result: CheckResult) -> str:
@@ -99,8 +103,9 @@ def parts_markdown(result: CheckResult) -> str:
 
 
 def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
-    """The verdict card: the verdict with its probability in words, the claim it answers, the one or two
-    sentences that decide it, why, and a caution when it is close; then the probability of each label, as a chart
+    """The verdict card: the verdict with its probability in words (a label withheld as too unsure: "Undecided"),
+    the claim it answers, the one or two sentences that decide it (or "Read these": the sentences to read, open,
+    each with its reading), why, and a caution when it is close; then the probability of each label, as a chart
     (its type :data:`~pages.presenter.PRESENTER_CHART_FONT_PX` in the presenter's view, ``presenting``; Plotly's
     default, 12 px, otherwise). The presenter's view leaves out the "checked before" lines."""
     result = checked.result
@@ -112,13 +117,21 @@ def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
                 "enough info): translate it to check it.",
                 icon=":material/public:")
     verdict = result.verdict
-    color, word = VERDICT_COLOURS[verdict.label], UNDECIDED_WORD if verdict.undecided else verdict_word(verdict.label)
+    withheld = verdict.label_withheld
+    color = VERDICT_COLOURS[NEI if withheld else verdict.label]
+    word = UNDECIDED_WORD if withheld else verdict_word(verdict.label)
     probability = verdict.probability
     with st.container(border=True, key="verdict_card"):
         st.subheader(f"Verdict: :{color}[{word}]", anchor=False)
         if verdict.undecided:
             st.markdown("**No sentence settles this claim on its own** — read the sentences below; counted as "
                         f"{verdict_word(NEI).lower()}.")
+        elif withheld:
+            how_sure = (f"the rule or model that decided was only {probability:.2f} sure" if verdict.calibrated is None
+                        else f"verdicts this unsure are right only about {round(probability * 100)} times in 100 "
+                        f"(probability {probability:.2f})")
+            st.markdown(f"**Too unsure to call** — it leans to {verdict_word(verdict.label).lower()}, but {how_sure}: "
+                        "read the sentences below and judge.", help=PROBABILITY_HELP)
         else:
             st.markdown(f"**{confidence_words(probability)}** — probability {probability:.2f} (on a scale of 0 to 1)",
                         help=PROBABILITY_HELP)
@@ -129,18 +142,28 @@ def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
             made = time.strftime("%Y-%m-%d %H:%M", time.localtime(checked.stored.checked_at))
             st.info(f"Re-opened from History: checked {made} on {plain(corpus_label(result.corpus))}, shown as it "
                     "was then (not checked again; History's “Check again” does that).", icon=":material/history:")
-        deciding = verdict.deciding_evidence
+        deciding = [] if withheld or verdict.label == NEI else verdict.deciding_evidence
         if deciding:
-            sentences = "Sentence" + ("s" if len(deciding) > 1 else "")
-            st.markdown(f"{sentences} to read:" if verdict.undecided
-                        else f"Deciding {sentences.lower()} (highlighted in the evidence):")
+            st.markdown(f"Deciding sentence{'s' if len(deciding) > 1 else ''} (highlighted in the evidence):")
             for index in deciding:
                 item = result.evidence[index]
                 st.markdown(quote_markdown(item, checked.links[item.sentence.page_id]))
+        # a check kept before the sentences to read were named: those an undecided verdict leans on
+        to_read = [i for i in verdict.read_these or verdict.deciding_evidence if i not in deciding]
+        if to_read and not (deciding and presenting):  # a room is shown the verdict and what decides it
+            with st.container(key="read_these"):
+                st.markdown("**Read these too** — other sentences that may settle the claim, each with how the "
+                            "verifier read it alone:" if deciding else "**Read these** — the sentences most likely "
+                            "to settle the claim, each with how the verifier read it alone:")
+                for index in to_read:
+                    item = result.evidence[index]
+                    st.markdown(quote_markdown(item, checked.links[item.sentence.page_id], item.reading))
         if verdict.parts:
             st.markdown(parts_markdown(result))
-        st.markdown("**Why:** " + plain(verdict.why or verdict.reason))
-        caution = "" if verdict.undecided else uncertainty(verdict.probabilities)
+        leaning = withheld and not verdict.undecided  # its why is the label's it leans to, not a verdict's
+        st.markdown((f"**Why it leans to {verdict_word(verdict.label).lower()}:** " if leaning else "**Why:** ")
+                    + plain(verdict.why or verdict.reason))
+        caution = "" if withheld else uncertainty(verdict.probabilities)
         if caution:
             st.warning(caution, icon=":material/warning:")
     chart = go.Figure(go.Bar(

@@ -34,6 +34,7 @@ from fever_core.cli.common import (
 
 def cmd_check(args: argparse.Namespace) -> int:
     from fever_core.pipeline import check_claim_text
+    from fever_core.verification import SHOWN_LABEL_MIN
 
     claim = check_claim_text(args.claim)  # refuse a claim that can't be checked before loading any model
     author = claimreview_author(args)
@@ -54,6 +55,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     print(f"{verdict.label}  probability {verdict.probability:.2f}  (the deciding rule's or model's own: "
           + ", ".join(f"{k}={v:.2f}" for k, v in verdict.probabilities.items()) + ")")
     print(verdict.reason)
+    if verdict.label_withheld and not verdict.undecided:  # an undecided verdict's reason says so
+        print(f"Undecided: a probability under {SHOWN_LABEL_MIN} is too unsure to show as a label; read these.")
+    for index in verdict.read_these:
+        item = result.evidence[index]
+        reading = "not judged" if item.reading is None else f"{item.reading.label} {item.reading.probability:.2f}"
+        print(f"Read this ({reading}): {item.sentence.title} ({item.sentence.line}): {item.sentence.text}")
     _print_checked_before(checker, result)
     for item in result.evidence:
         e = item.sentence

@@ -226,6 +226,12 @@ class VerdictOut(_Response):
                                 "the evidence; 0 when nothing was read")
     notes: list[str] = Field(default_factory=list, description="what the reader should know about how the verdict "
                              "was reached: a check not tried in full (the check's warnings repeat them)")
+    label_withheld: bool = Field(False, description="the label is too unsure to show people (undecided, or its "
+                                 "probability below the least a shown label needs): shown as Undecided, with "
+                                 "read_these; the label stays the likeliest one")
+    read_these: list[int] = Field(default_factory=list, description="indexes into evidence of the (at most three) "
+                                  "sentences most likely to settle the claim, most likely first: the ones to read, "
+                                  "above all where the label is withheld or NOT ENOUGH INFO")
 
 
 class AnalysisOut(_Response):

@@ -5,7 +5,8 @@ to verdict), :mod:`~fever_core.verification.evidence` (:class:`JudgedSentence`, 
 :mod:`~fever_core.verification.policy` (:class:`VerdictPolicy`: every value, and which decider a check gets),
 :mod:`~fever_core.verification.deciders` (each decider, returning one :class:`Decision`),
 :mod:`~fever_core.verification.explanation` (the decision in words), :mod:`~fever_core.verification.verdict`
-(:class:`Verdict`, what a check reports). Beneath them: :mod:`~fever_core.verification.nli` (:class:`NliModel`: a
+(:class:`Verdict`, what a check reports), :mod:`~fever_core.verification.read_these` (a label too unsure to show, and
+the sentences to read instead). Beneath them: :mod:`~fever_core.verification.nli` (:class:`NliModel`: a
 stance per premise), :mod:`~fever_core.verification.learned` and :mod:`~fever_core.verification.features` (the
 learned verdict's file and what it reads, shared with training), :mod:`~fever_core.verification.numbers` and
 :mod:`~fever_core.verification.number_check` (the claim's numbers against the evidence's),
@@ -23,12 +24,14 @@ from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
 from fever_core.verification.model_integrity import ModelDamaged
 from fever_core.verification.nli import NliModel
 from fever_core.verification.policy import DECIDERS, LEARNED, RULE, VerdictPolicy, stance_label
+from fever_core.verification.read_these import SHOWN_LABEL_MIN
 from fever_core.verification.verdict import Verdict
 
 __all__ = [
     "DECIDERS",
     "LEARNED",
     "RULE",
+    "SHOWN_LABEL_MIN",
     "VERDICT_FILE",
     "ClaimVerifier",
     "Decision",

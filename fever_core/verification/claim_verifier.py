@@ -22,7 +22,8 @@ them):
    REFUTES decision that no deciding sentence's reading states becomes an undecided NOT ENOUGH INFO
    (:func:`~fever_core.verification.deciders.grounded`).
 6. **Words**: the decision becomes the :class:`~fever_core.verification.verdict.Verdict` with its reason and its
-   plain why (:mod:`~fever_core.verification.explanation`).
+   plain why (:mod:`~fever_core.verification.explanation`), its label withheld where it is too unsure to show, and
+   the sentences to read (:mod:`~fever_core.verification.read_these`).
 
 The verifier is called at most twice for a batch of claims (:attr:`~fever_core.verification.verdict.Verdict.verifier_calls`
 counts each claim's): once over every claim's evidence, its parts and its number and contrast rewritings, all known
@@ -76,6 +77,7 @@ from fever_core.verification.number_check import NumberTrial, number_sentences, 
 from fever_core.verification.numbers import number_mentions
 from fever_core.verification.onnx_export import verifier_cache_dir
 from fever_core.verification.policy import LEARNED, LEARNED_RETRIEVER, RULE, VerdictPolicy
+from fever_core.verification.read_these import settling_sentences, withholds_label
 from fever_core.verification.verdict import Verdict
 
 PROBE_CLAIM = "Oslo is the capital of Norway."
@@ -304,7 +306,8 @@ class ClaimVerifier:
                   notes: tuple[str, ...]) -> tuple[list[JudgedSentence], Verdict]:
         """The claim's verdict: ``decision`` held to its own evidence (:func:`~fever_core.verification.deciders.grounded`),
         each sentence given the reading it counted with, the verdict put in words and its probability calibrated
-        (where the policy has a calibration), with the verifier calls it took and its notes."""
+        (where the policy has a calibration), with the verifier calls it took and its notes, whether its label is
+        withheld and the sentences to read (:mod:`~fever_core.verification.read_these`)."""
         evidence = reading.evidence
         counted = counted_readings(decision, evidence, reading.policy.nei_threshold)
         decision = grounded(decision, counted, evidence)
@@ -313,8 +316,9 @@ class ClaimVerifier:
         calibration = reading.policy.calibration
         calibrated = None if calibration is None else calibration.probability(
             decision.probabilities[decision.label], decision.label, decision.decided_by != LEARNED, decision.undecided)
-        return evidence, Verdict.of(decision, *explain(decision, reading.task.claim, evidence), calibrated,
-                                    verifier_calls, notes)
+        verdict = Verdict.of(decision, *explain(decision, reading.task.claim, evidence), calibrated, verifier_calls, notes)
+        return evidence, replace(verdict, label_withheld=withholds_label(verdict.probability, verdict.undecided),
+                                 read_these=settling_sentences(reading.task.claim.claim, evidence))
 
     def _read(self, task: VerificationTask) -> _Reading:
         """What the verifier reads for ``task``, under the check's policy."""

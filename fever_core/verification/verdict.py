@@ -3,7 +3,7 @@ its words (:mod:`~fever_core.verification.explanation`) and its calibrated proba
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 from fever_core.verification.deciders import ClaimPart, Decision
 
@@ -27,6 +27,13 @@ class Verdict(Decision):
         notes: what the reader should know about how the verdict was reached, in words: a check not tried in full
             (:meth:`~fever_core.verification.number_check.NumberTrial.untried_note`). The check's warnings repeat
             them.
+        label_withheld: the label is not worth showing people (undecided, or :attr:`probability` below
+            :data:`~fever_core.verification.read_these.SHOWN_LABEL_MIN`): the card says "Undecided" and names
+            :attr:`read_these`. The label stays the likeliest one, for programs and FEVER's files.
+        read_these: indexes into the evidence of the (at most three) sentences most likely to settle the claim,
+            most likely first (:func:`~fever_core.verification.read_these.settling_sentences`): the card shows them
+            open in place of the deciding sentences where the label is withheld or NOT ENOUGH INFO, and those it
+            does not quote already beside a shown label. Empty for a verdict kept before they were named.
     """
 
     reason: str = ""
@@ -34,6 +41,8 @@ class Verdict(Decision):
     calibrated: float | None = None
     verifier_calls: int = 0
     notes: tuple[str, ...] = ()
+    label_withheld: bool = False
+    read_these: list[int] = field(default_factory=list)
 
     @property
     def probability(self) -> float:
@@ -69,4 +78,6 @@ class Verdict(Decision):
             "calibrated": self.calibrated,
             "verifier_calls": self.verifier_calls,
             "notes": list(self.notes),
+            "label_withheld": self.label_withheld,
+            "read_these": self.read_these,
         }

@@ -6,12 +6,13 @@ anyone visits; the next times the first check after
 the app starts (the models load, with a spinner, when the app opens) and twenty warm ones, from
 pressing Check to the verdict on screen, as Playwright sees it (it polls, after the first 0.27 s
 only every 0.5 s) and as the page itself notes it (a MutationObserver's clock); then the verdict's
-sources and caution, bad input, settings kept while moving between pages through the sidebar,
-annotating the Munich claim, a permalink restoring its corpus and settings, re-opening a check from
+sources, a verdict too unsure to call with the sentences to read, bad input, settings kept while moving between
+pages through the sidebar, annotating the Munich claim, a permalink restoring its corpus and settings, re-opening a check from
 History, a batch of 200 claims uploaded as text (timed; the app used meanwhile), a pasted news text whose
 check-worthy sentences are checked and marked, improving the verifier on 20 annotations from the Models page,
-using the new version and switching back, and the presenter's view at 1920x1080 (on the embedded corpus's Toronto
-example where that corpus can be built). Screenshots and timings go to ``test-artifacts/``.
+using the new version and switching back, the sentences that settle the embedded corpus's Toronto and Everest
+examples open on their cards, and the presenter's view at 1920x1080 (on the Toronto example; both where that corpus
+can be built). Screenshots and timings go to ``test-artifacts/``.
 
 ``make test`` installs Chromium (Debian package ``chromium``); where it can't be installed the test
 skips and says why.
@@ -324,15 +325,23 @@ def test_the_verdict_quotes_its_deciding_sentence_highlights_it_and_links_pages_
     page.screenshot(path=str(ARTIFACTS / "verify.png"), full_page=True)
 
 
-def test_a_close_verdict_says_it_is_uncertain(page, server, tiny_nli_model):
-    # A close call the test controls: the tiny, untrained verifier gives each label about a third, far from the 0.5
-    # below which a verdict is uncertain. The shipped verifier's close calls move with the CPU's arithmetic (issue 49:
-    # "Jaws is a 1975 comedy." read REFUTES 0.49 on one CPU and over 0.5 on another).
+def test_a_verdict_too_unsure_to_call_says_undecided_and_opens_the_sentences_to_read(page, server, tiny_nli_model):
+    # A verdict the test controls: the tiny, untrained verifier gives each label about a third, far below the least a
+    # shown label needs. The shipped verifier's close calls move with the CPU's arithmetic (issue 49: "Jaws is a 1975
+    # comedy." read REFUTES 0.49 on one CPU and over 0.5 on another).
     open_address(page, server, {"claim": "Jaws is a 1975 comedy.", "verifier_model": str(tiny_nli_model)},
                  "Verify a claim")
     # the tiny verifier's checker loads first; a stale copy of the card may show beside the new one while it is redrawn
-    page.get_by_text("Uncertain: ").first.wait_for(timeout=300_000)
-    page.screenshot(path=str(ARTIFACTS / "verify-uncertain.png"))
+    page.get_by_text("Too unsure to call").first.wait_for(timeout=300_000)
+    wait_until_idle(page)
+    card = page.locator(".st-key-verdict_card").first
+    assert "Undecided" in card.locator("h3").inner_text()
+    read_these = card.locator(".st-key-read_these")
+    assert read_these.get_by_text("Read these").first.is_visible()
+    quotes = read_these.locator("blockquote")
+    assert quotes.count() >= 1 and all("This sentence alone reads:" in quote for quote in quotes.all_inner_texts())
+    assert quotes.first.is_visible()  # open, not in an expander
+    page.screenshot(path=str(ARTIFACTS / "verify-undecided.png"))
     open_address(page, server, {}, "Verify a claim")  # a new session: the tests after it check with the shipped one
 
 
@@ -999,6 +1008,40 @@ def embedded_corpus(settings) -> str:
         pytest.skip(str(exc))
     open_workspace("embedded", settings, progress=False)
     return "embedded"
+
+
+EVEREST_CLAIM = "Mount Everest is the highest mountain on Earth."
+# issue 48's examples whose settling sentence the card did not show, with that sentence, and where the card now shows
+# it open with the shipped models: among the sentences to read (Toronto, Supported at 0.88 by sentences about Toronto
+# and Ontario), or quoted as the deciding sentence (Everest, Supported at 0.83), the card's "Read these" beside it
+SETTLING_SENTENCES = {
+    TORONTO_CLAIM: ("Ottawa is the capital city of Canada.", ".st-key-read_these"),
+    EVEREST_CLAIM: ("Mount Everest is the highest mountain on Earth above sea level.", ".st-key-verdict_card"),
+}
+
+
+def test_the_card_opens_the_sentence_that_settles_the_toronto_and_everest_examples_with_its_reading(
+        page, server, embedded_corpus):
+    try:
+        page.set_viewport_size({"width": 1280, "height": 1400})
+        for claim, (sentence, shown_in) in SETTLING_SENTENCES.items():
+            open_address(page, server, {"claim": claim, "corpus": embedded_corpus}, "Verify a claim")
+            page.locator(".st-key-verdict_card h3", has_text="Verdict:").first.wait_for(timeout=300_000)  # it loads
+            page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)  # drawn after the card
+            wait_until_idle(page)
+            # once a stale copy of the card, shown while the page is redrawn, has gone
+            page.wait_for_function("() => document.querySelectorAll('.st-key-verdict_card').length === 1",
+                                   timeout=30_000)
+            card = page.locator(".st-key-verdict_card")
+            read_these = card.locator(".st-key-read_these")
+            assert read_these.get_by_text("Read these").first.is_visible(), card.inner_text()
+            quoted = page.locator(f"{shown_in} blockquote", has_text=sentence).first
+            assert quoted.is_visible(), card.inner_text()  # open on the card, not collapsed under the evidence
+            if shown_in == ".st-key-read_these":
+                assert "This sentence alone reads:" in quoted.inner_text()
+            card.screenshot(path=str(ARTIFACTS / f"verdict-card-read-these-{claim.split()[0].lower()}.png"))
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 2200})
 
 
 def test_a_link_with_present_opens_the_toronto_example_in_the_presenter_s_view_and_without_it_the_normal_one(

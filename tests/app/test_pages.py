@@ -26,6 +26,7 @@ from fever_core.pipeline import MAX_CLAIM_CHARS
 from fever_core.verification.policy import VerdictPolicy
 from fever_core.workbench.annotation import AnnotationStore
 from fever_core.workbench.history import HistoryStore
+from pages.display import plain
 from pages.settings_ui import SETTING_LIMITS
 from pages.words import evidence_set_line, verdict_word
 
@@ -163,17 +164,62 @@ def test_verify_shows_a_verdict_evidence_rows_and_wikipedia_links(app):
     assert app.query_params["claim"] == "Fox 2000 Pictures released the film <b>Soul Food</b>."
 
 
-def test_verify_highlights_the_deciding_row_and_quotes_its_sentence(app):
-    check(app, "Fox 2000 Pictures released the film Soul Food.")
+def reopened(open_page, data_dir, monkeypatch, result) -> AppTest:
+    """Verify showing ``result``, a check the test controls, kept in the (shared) history and re-opened."""
+    key = history_of(data_dir).add(result, {"corpus": "fixture"})  # settings not kept are their defaults
+    monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")  # the check was kept by no browser session
+    return open_page("verify", query_params={"history": key})
+
+
+def shown_verdict(checker, **verdict):
+    """The tiny model's check of the Soul Food claim with its verdict changed to be shown (its label not withheld:
+    the tiny model's own is about a third sure of each label), as ``verdict`` says."""
+    result = checker.check("Fox 2000 Pictures released the film Soul Food.")
+    assert result.verdict.deciding_evidence, "the tiny model's rule decides by one sentence"
+    result.verdict = dataclasses.replace(result.verdict, label_withheld=False, **verdict)
+    return result
+
+
+def test_verify_highlights_the_deciding_row_quotes_its_sentence_and_then_the_others_to_read(open_page, data_dir,
+                                                                                             checker, monkeypatch):
+    result = shown_verdict(checker, label="SUPPORTS", calibrated=0.93)
+    app = reopened(open_page, data_dir, monkeypatch, result)
     deciding = [md.value for md in app.markdown if md.value.startswith("Deciding sentence")]
     assert len(deciding) == 1  # the tiny model has no learned verdict: the best sentence decides
     assert "#fff3b0" in app.table[0].proto.arrow_data.styler.styles
+    others = [i for i in result.verdict.read_these if i not in result.verdict.deciding_evidence]
+    assert others, "the fixture's Soul Food pages have more than one sentence to read"
+    assert [md.value.startswith("**Read these too**") for md in app.markdown].count(True) == 1
+    quotes = [md.value for md in app.markdown if md.value.startswith("> “")]
+    assert len(quotes) == len(result.verdict.deciding_evidence) + len(others)
+    assert "This sentence alone reads" not in quotes[0] and all("This sentence alone reads" in q for q in quotes[1:])
 
 
-def test_verify_says_a_close_verdict_is_uncertain(app):
-    check(app, "Fox 2000 Pictures released the film Soul Food.")
-    # the tiny, untrained model gives about a third to each label: the closest of calls
+def test_verify_says_a_close_verdict_is_uncertain(open_page, data_dir, checker, monkeypatch):
+    close = shown_verdict(checker, label="SUPPORTS", probabilities={"SUPPORTS": 0.45, "REFUTES": 0.40,
+                                                                    "NOT ENOUGH INFO": 0.15}, calibrated=0.7)
+    app = reopened(open_page, data_dir, monkeypatch, close)
     assert any(w.value.startswith("Uncertain: ") for w in app.warning)
+
+
+def test_verify_withholds_a_label_too_unsure_to_call_and_opens_the_sentences_to_read(app, checker):
+    claim = "Fox 2000 Pictures released the film Soul Food."
+    result = checker.check(claim)
+    verdict = result.verdict
+    assert verdict.label_withheld and not verdict.undecided and verdict.read_these  # about a third sure of each
+    check(app, claim)
+    assert verdicts(app) == ["Verdict: :gray[Undecided]"]
+    assert any(md.value.startswith("**Too unsure to call** — it leans to ") for md in app.markdown)
+    assert not any(w.value.startswith("Uncertain: ") for w in app.warning)  # said once, as the verdict
+    assert any(md.value.startswith(f"**Why it leans to {verdict_word(verdict.label).lower()}:** ") for md in app.markdown)
+    assert not [md for md in app.markdown if md.value.startswith("Deciding sentence")]
+    quotes = [md.value for md in app.markdown if md.value.startswith("> “")]
+    assert len(quotes) == len(verdict.read_these)
+    for index, quote in zip(verdict.read_these, quotes):
+        item = result.evidence[index]
+        assert quote.startswith(f"> “{plain(item.sentence.text)}”")
+        assert quote.endswith(f"This sentence alone reads: **{verdict_word(item.reading.label)} "
+                              f"{item.reading.probability:.2f}**")
 
 
 @pytest.mark.parametrize(("claim", "reason"), [("   ", "empty"), ("🙂🙂🙂", "no words or numbers")])
@@ -577,12 +623,7 @@ def test_history_reopens_a_check_as_it_was_without_checking_again(app_env, data_
 
 def test_a_check_kept_before_verdicts_named_their_evidence_reopens_saying_so(open_page, data_dir, checker,
                                                                                monkeypatch):
-    result = checker.check("Fox 2000 Pictures released the film Soul Food.")
-    assert result.verdict.deciding_evidence, "the tiny model's rule decides by one sentence"
-    result.verdict = dataclasses.replace(result.verdict, used_evidence=[])  # as kept before verdicts named it
-    key = history_of(data_dir).add(result, {"corpus": "fixture"})  # settings not kept are their defaults
-    monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")  # the check above was kept by no browser session
-    at = open_page("verify", query_params={"history": key})
+    at = reopened(open_page, data_dir, monkeypatch, shown_verdict(checker, used_evidence=[]))  # as kept before
     assert not at.exception and verdicts(at)
     assert any(c.value.startswith("Not recorded: this check was kept by an older version") for c in at.caption)
 
@@ -600,9 +641,7 @@ def test_an_undecided_verdict_its_parts_and_a_rewritten_reading_show_as_the_verd
         result.verdict, label="NOT ENOUGH INFO", undecided=True, deciding_evidence=[first], used_evidence=[first],
         parts=(ClaimPart("Fox 2000 Pictures released a film.", "SUPPORTS", 0.95, first),
                ClaimPart("The film is Soul Food.", "NOT ENOUGH INFO")))
-    entry = history_of(data_dir).add(result, {"corpus": "fixture"})
-    monkeypatch.setenv("FEVER_SHARED_HISTORY", "1")
-    at = open_page("verify", query_params={"history": str(entry)})
+    at = reopened(open_page, data_dir, monkeypatch, result)
     assert not at.exception
     assert verdicts(at) == ["Verdict: :gray[Undecided]"]
     assert any("No sentence settles this claim on its own" in m.value for m in at.markdown)
@@ -765,11 +804,11 @@ def test_evaluate_only_errors_lists_only_wrong_claims(open_page, tmp_path):
 # --- evidence a journalist can trust, state that holds, a finished product (issue 27) ------------------------------
 
 
-def test_verify_shows_the_evidence_it_used_first_and_no_used_row_leans_against_the_verdict(app):
-    check(app, "Fox 2000 Pictures released the film Soul Food.")
+def test_verify_shows_the_evidence_it_used_first_and_no_used_row_leans_against_the_verdict(app, checker):
+    claim = "Fox 2000 Pictures released the film Soul Food."
+    check(app, claim)
     assert not app.exception
-    label = verdicts(app)[0]
-    expected = next(word for word in ("Supported", "Refuted", "Not enough info") if word in label)
+    expected = verdict_word(checker.check(claim).verdict.label)  # the card may withhold it: "Undecided"
     rows = evidence_of(app)
     assert set(rows["used"]) <= {"yes", "no"}  # words, not True / False
     used = rows[rows["used"] == "yes"]

@@ -195,6 +195,21 @@ def test_check_says_when_a_claim_was_checked_before_and_why_a_history_can_t_be_r
     assert (folders["damaged"] / "history.sqlite").read_bytes() == b"not a database" * 100
 
 
+def test_check_prints_a_label_too_unsure_to_show_as_undecided_with_the_sentences_to_read(settings, workspace, checker,
+                                                                                          tiny_nli_model, capsys):
+    claim = "Jaws is a film by Steven Spielberg."  # the tiny verifier is about a third sure of each label
+    result = checker.check(claim)
+    assert result.verdict.label_withheld and result.verdict.read_these
+    assert main(["--data-dir", str(settings.data_dir), "check", claim, "--corpus", "fixture",
+                 "--model", str(tiny_nli_model)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("Undecided") for line in lines)
+    read = [line for line in lines if line.startswith("Read this (")]
+    assert read == [f"Read this ({item.reading.label} {item.reading.probability:.2f}): {item.sentence.title} "
+                    f"({item.sentence.line}): {item.sentence.text}"
+                    for item in (result.evidence[i] for i in result.verdict.read_these)]
+
+
 TEXT = """Films and their makers
 
 Jaws is a 1975 thriller film directed by Steven Spielberg. I think it is wonderful. Spielberg was born in Cincinnati.
