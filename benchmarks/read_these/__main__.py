@@ -5,8 +5,8 @@
 
 1. The calibration claims (``benchmarks/calibration/calibration-claims.jsonl``, less those on a reserved page: the
    225 the calibration was fit on) and the plain-language yardstick (``benchmarks/embedded/plain-claims.jsonl``, 360,
-   held out: nothing is chosen on it) are checked with the default settings on the embedded corpus (about 10 minutes
-   on two cores), the checks kept in ``data/benchmarks/read_these/`` and read back on later runs.
+   held out: nothing is chosen on it) are checked with the default settings on the embedded corpus (about 25 minutes
+   on two busy cores), the checks kept in ``data/benchmarks/read_these/`` and read back on later runs.
 2. For each threshold on the verdict's probability (the calibrated one): the *coverage*, the share of claims whose
    label is shown (not undecided, probability at least the threshold), and the *accuracy* of those labels. The
    threshold, :data:`~fever_core.verification.read_these.SHOWN_LABEL_MIN`, is chosen on the calibration claims: the
