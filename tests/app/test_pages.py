@@ -1366,3 +1366,18 @@ def test_the_checker_loaded_at_the_server_s_start_is_the_one_the_first_visitor_u
     at = check(open_frame(), "Jaws is a film.")
     assert not at.exception and verdicts(at)
     assert loads == ["fixture"]  # the first visitor's check used that load, and nothing loaded twice
+
+
+def test_a_text_check_and_an_evaluation_open_in_another_browser_only_once_shared(open_page, tmp_path):
+    """Issue 51, item 6: Check a text and Evaluate keep their runs as Batch does (the same gate: another browser is
+    told the run is its maker's until shared)."""
+    text = until_checked(press(find_sentences_on_page(open_page, NEWS), "Check 3 sentences"))
+    evaluation = run_evaluate_page(open_page, tmp_path, "labelled.csv", LABELLED_CSV)
+    for page, name, mine in (("check_text", "text", text), ("evaluate", "evaluation", evaluation)):
+        job = dict(mine.query_params)[name]
+        theirs = open_page(page, query_params={name: job})
+        assert any("made in another browser and not shared" in w.value for w in theirs.warning), page
+        assert name not in dict(theirs.query_params)
+        press(mine, "Share link")
+        theirs = open_page(page, query_params={name: job})
+        assert not any("made in another browser" in w.value for w in theirs.warning), page
