@@ -4,7 +4,7 @@ on this machine's CPU. ONNX Runtime's int8 forms: ``experiments/onnx_verifier``.
     PYTHONPATH=. .venv/bin/python -m benchmarks.verifier.onnx_runtime [--claims 100] [--pairs 600] \
         [--runtimes torch-fp32 torch-bf16 onnx] [--report benchmarks/verifier/onnx-runtime.json]
 
-For each runtime, warm, one process, nothing else running:
+The runtimes loaded side by side in one process, warm, each claim checked by each in turn:
 
 - **claims**: the first ``--claims`` claims of the plain-language yardstick (embedded corpus) and of a seeded sample
   of fever-dev (its corpus; skipped without ``../shared``), checked one at a time as Verify checks them: the
@@ -54,30 +54,37 @@ def _settings(runtime: str):
     return Settings.from_env(verifier_runtime="torch" if runtime.startswith("torch") else runtime)
 
 
-def measure(runtime: str, claims: dict[str, tuple[str, list[dict]]], pairs: list[tuple[str, str]]) -> dict:
-    """One runtime's figures: per claim set its verification p50/p95 (s), accuracy and labels; the pairs' readings."""
+def measure(runtimes: list[str], claims: dict[str, tuple[str, list[dict]]], pairs: list[tuple[str, str]]) -> dict:
+    """Each runtime's figures: per claim set its verification p50/p95 (s), accuracy and labels; the pairs' readings.
+    The runtimes take each claim in turn (loaded side by side), so a change of the machine's load falls on all."""
     from fever_core.pipeline import Checker
     from fever_core.verification.claim_verifier import ClaimVerifier
     from fever_core.workspace import open_workspace
 
-    settings = _settings(runtime)
-    verification = ClaimVerifier.load(settings)
-    row: dict = {"runtime": verification.verifier.runtime, "bf16": verification.verifier.bf16, "sets": {}}
+    verifications = {runtime: ClaimVerifier.load(_settings(runtime)) for runtime in runtimes}
+    rows: dict = {runtime: {"runtime": v.verifier.runtime, "bf16": v.verifier.bf16, "sets": {}}
+                  for runtime, v in verifications.items()}
     for name, (corpus, items) in claims.items():
-        checker = Checker(open_workspace(corpus, settings, progress=False), verification)
-        checker.check(items[0]["claim"])  # warm
-        results = [checker.check(item["claim"]) for item in items]
-        seconds = [result.timings["verification"] for result in results]
-        labels = [result.verdict.label for result in results]
-        row["sets"][name] = {"claims": len(items), "verification_p50_s": round(statistics.median(seconds), 3),
-                             "verification_p95_s": _percentile(seconds, 0.95),
-                             "accuracy": round(sum(label == item["label"] for label, item in zip(labels, items))
-                                               / len(items), 3),
-                             "labels": labels}
-        print(runtime, name, {k: v for k, v in row["sets"][name].items() if k != "labels"}, flush=True)
-    if pairs:
-        row["pair_probabilities"] = verification.verifier.predict(pairs).tolist()
-    return row
+        workspace = open_workspace(corpus, _settings("torch-fp32"), progress=False)
+        checkers = {runtime: Checker(workspace, v) for runtime, v in verifications.items()}
+        for checker in checkers.values():
+            checker.check(items[0]["claim"])  # warm
+        results: dict[str, list] = {runtime: [] for runtime in runtimes}
+        for item in items:
+            for runtime, checker in checkers.items():
+                results[runtime].append(checker.check(item["claim"]))
+        for runtime in runtimes:
+            seconds = [result.timings["verification"] for result in results[runtime]]
+            labels = [result.verdict.label for result in results[runtime]]
+            right = sum(label == item["label"] for label, item in zip(labels, items))
+            rows[runtime]["sets"][name] = {"claims": len(items), "verification_p50_s": round(statistics.median(seconds), 3),
+                                           "verification_p95_s": _percentile(seconds, 0.95),
+                                           "accuracy": round(right / len(items), 3), "labels": labels}
+            print(runtime, name, {k: v for k, v in rows[runtime]["sets"][name].items() if k != "labels"}, flush=True)
+    for runtime, verification in verifications.items():
+        if pairs:
+            rows[runtime]["pair_probabilities"] = verification.verifier.predict(pairs).tolist()
+    return rows
 
 
 def compare(rows: dict[str, dict], reference: str) -> dict:
@@ -120,7 +127,7 @@ def main() -> None:
     pairs = []
     if SYMMETRIC.exists() and args.pairs:
         pairs = [(r["premise"], r["hypothesis"]) for r in _claims(SYMMETRIC, args.pairs, seeded=False)]
-    rows = compare({runtime: measure(runtime, claims, pairs) for runtime in runtimes}, runtimes[0])
+    rows = compare(measure(runtimes, claims, pairs), runtimes[0])
     report = {"cpu_avx2_only": args.avx2, "cpu_has_bf16": has_bf16, "cpu_threads": __import__("torch").get_num_threads(),
               "runtimes": {name: {k: v for k, v in row.items() if k != "pair_probabilities"} for name, row in rows.items()}}
     for row in report["runtimes"].values():
