@@ -28,20 +28,24 @@ ABOUT = (
     "(Thorne et al. 2018) and Fool Me Twice (Eisenschlos et al. 2021)."
 )
 
-st.set_page_config(page_title="FEVER Workbench", page_icon=":material/search:", layout="wide", menu_items={"About": ABOUT})
+st.set_page_config(
+    page_title="FEVER Workbench", page_icon=":material/search:", layout="wide", menu_items={"About": ABOUT}
+)
 st.html(Path(__file__).with_name("app.css"))  # the quotes' contrast, the evidence tables on a phone
 
 verify = st.Page("pages/verify.py", title="Verify", icon=":material/fact_check:", default=True)
-navigation = st.navigation([
-    verify,
-    st.Page("pages/check_text.py", title="Check a text", icon=":material/article:"),
-    st.Page("pages/batch.py", title="Batch", icon=":material/table_rows:"),
-    st.Page("pages/history.py", title="History", icon=":material/history:"),
-    st.Page("pages/annotate.py", title="Annotate", icon=":material/edit_note:"),
-    st.Page("pages/models.py", title="Models", icon=":material/model_training:"),
-    st.Page("pages/evaluate.py", title="Evaluate", icon=":material/analytics:"),
-    st.Page("pages/corpus.py", title="Corpus", icon=":material/library_books:"),
-])
+navigation = st.navigation(
+    [
+        verify,
+        st.Page("pages/check_text.py", title="Check a text", icon=":material/article:"),
+        st.Page("pages/batch.py", title="Batch", icon=":material/table_rows:"),
+        st.Page("pages/history.py", title="History", icon=":material/history:"),
+        st.Page("pages/annotate.py", title="Annotate", icon=":material/edit_note:"),
+        st.Page("pages/models.py", title="Models", icon=":material/model_training:"),
+        st.Page("pages/evaluate.py", title="Evaluate", icon=":material/analytics:"),
+        st.Page("pages/corpus.py", title="Corpus", icon=":material/library_books:"),
+    ]
+)
 settings = read_settings()  # once per run: the page gets the same (pages.resources.run_settings)
 if navigation.url_path == verify.url_path:
     open_permalink(settings)

@@ -30,11 +30,18 @@ def reliability(pairs: list[tuple[Path, Path]]) -> dict:
     said_right: list[tuple[float, bool]] = []
     for claims_file, predictions_file in pairs:
         gold = {c["id"]: c["label"] for c in _read(claims_file)}
-        said_right += [(p["probability"], p["predicted_label"] == gold[p["id"]])
-                       for p in _read(predictions_file) if p.get("probability") is not None and p["id"] in gold]
+        said_right += [
+            (p["probability"], p["predicted_label"] == gold[p["id"]])
+            for p in _read(predictions_file)
+            if p.get("probability") is not None and p["id"] in gold
+        ]
     rows = reliability_bins(said_right)
-    return {"files": [[str(c), str(p)] for c, p in pairs], "n": len(said_right), "bins": rows,
-            "ece": round(_ece(rows, len(said_right)), 4)}
+    return {
+        "files": [[str(c), str(p)] for c, p in pairs],
+        "n": len(said_right),
+        "bins": rows,
+        "ece": round(_ece(rows, len(said_right)), 4),
+    }
 
 
 def reliability_bins(said_right: list[tuple[float, bool]]) -> list[dict]:
@@ -43,9 +50,14 @@ def reliability_bins(said_right: list[tuple[float, bool]]) -> list[dict]:
     for low, high in itertools.pairwise(BINS):
         inside = [(p, ok) for p, ok in said_right if low <= p < high]
         if inside:
-            rows.append({"bin": f"{low:.1f}-{min(high, 1.0):.1f}", "n": len(inside),
-                         "said": round(sum(p for p, _ in inside) / len(inside), 3),
-                         "right": round(sum(ok for _, ok in inside) / len(inside), 3)})
+            rows.append(
+                {
+                    "bin": f"{low:.1f}-{min(high, 1.0):.1f}",
+                    "n": len(inside),
+                    "said": round(sum(p for p, _ in inside) / len(inside), 3),
+                    "right": round(sum(ok for _, ok in inside) / len(inside), 3),
+                }
+            )
     return rows
 
 

@@ -42,8 +42,12 @@ def _tally(rows: list[tuple[str, str, str]]) -> dict:
         right = sum(g == p for g, p in pairs)
         opposite = sum({g, p} == {"SUPPORTS", "REFUTES"} for g, p in pairs)
         nei = sum(p == "NOT ENOUGH INFO" and g != p for g, p in pairs)
-        out[group] = {"n": n, "accuracy": round(right / n, 4), "opposite": round(opposite / n, 4),
-                      "nei_errors": round(nei / n, 4)}
+        out[group] = {
+            "n": n,
+            "accuracy": round(right / n, 4),
+            "opposite": round(opposite / n, 4),
+            "nei_errors": round(nei / n, 4),
+        }
     return out
 
 
@@ -103,8 +107,10 @@ def score_end_to_end(predictions: Path) -> dict:
 def _print(title: str, table: dict) -> None:
     print(title)
     for group, row in table.items():
-        print(f"  {group:14} n={row['n']:4}  right {row['accuracy']:.3f}  opposite {row['opposite']:.3f}  "
-              f"NEI errors {row['nei_errors']:.3f}")
+        print(
+            f"  {group:14} n={row['n']:4}  right {row['accuracy']:.3f}  opposite {row['opposite']:.3f}  "
+            f"NEI errors {row['nei_errors']:.3f}"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -37,11 +37,16 @@ def tally(rows: list[dict], probabilities, predicted: list[str]) -> dict:
         right = [predicted[i] == rows[i]["label"] for i in indices]
         opposite = [{predicted[i], rows[i]["label"]} == {"SUPPORTS", "REFUTES"} for i in indices]
         decided = [i for i in indices if rows[i]["label"] != "NOT ENOUGH INFO"]
-        sure = [predicted[i] == rows[i]["label"] and probabilities[i][LABELS.index(rows[i]["label"])] >= SURE
-                for i in decided]
-        out[group] = {"n": len(indices), "accuracy": round(sum(right) / len(indices), 4),
-                      "opposite": round(sum(opposite) / len(indices), 4),
-                      "sr_sure": round(sum(sure) / len(decided), 4) if decided else None}
+        sure = [
+            predicted[i] == rows[i]["label"] and probabilities[i][LABELS.index(rows[i]["label"])] >= SURE
+            for i in decided
+        ]
+        out[group] = {
+            "n": len(indices),
+            "accuracy": round(sum(right) / len(indices), 4),
+            "opposite": round(sum(opposite) / len(indices), 4),
+            "sr_sure": round(sum(sure) / len(decided), 4) if decided else None,
+        }
     return out
 
 
@@ -60,9 +65,15 @@ def score(verifier: str, files: list[Path]) -> dict:
         predicted = [LABELS[i] for i in decide(probabilities, threshold)]
         report["files"][path.name] = {
             "table": tally(rows, probabilities.tolist(), predicted),
-            "pairs": [{"id": r.get("id") or r.get("claim_id"), "gold": r["label"], "predicted": p,
-                       "probabilities": [round(x, 4) for x in probs]}
-                      for r, p, probs in zip(rows, predicted, probabilities.tolist())],
+            "pairs": [
+                {
+                    "id": r.get("id") or r.get("claim_id"),
+                    "gold": r["label"],
+                    "predicted": p,
+                    "probabilities": [round(x, 4) for x in probs],
+                }
+                for r, p, probs in zip(rows, predicted, probabilities.tolist())
+            ],
         }
     return report
 

@@ -6,9 +6,21 @@ import json
 import sys
 from pathlib import Path
 
-KEYS = ["n_claims", "fever_score", "label_accuracy", "evidence_precision", "evidence_recall", "evidence_f1",
-        "doc_recall_at_1", "doc_recall_at_5", "doc_recall_at_10", "sentence_recall_at_5", "latency_p50_s",
-        "latency_p95_s", "claims_per_s"]
+KEYS = [
+    "n_claims",
+    "fever_score",
+    "label_accuracy",
+    "evidence_precision",
+    "evidence_recall",
+    "evidence_f1",
+    "doc_recall_at_1",
+    "doc_recall_at_5",
+    "doc_recall_at_10",
+    "sentence_recall_at_5",
+    "latency_p50_s",
+    "latency_p95_s",
+    "claims_per_s",
+]
 
 
 def main(folder: str) -> None:
@@ -22,7 +34,11 @@ def main(folder: str) -> None:
         multi = r.get("multi_page", {})
         verification = r.get("stage_latency_p50_s", {}).get("verification")
         cells.append(f"{verification:.3f}" if verification is not None else "-")  # older reports lack it
-        print(f"| {name} | " + " | ".join(cells) + f" | {multi.get('sentence_recall_at_5', 0):.3f} ({multi.get('n', 0)}) |")
+        print(
+            f"| {name} | "
+            + " | ".join(cells)
+            + f" | {multi.get('sentence_recall_at_5', 0):.3f} ({multi.get('n', 0)}) |"
+        )
     for name, r in rows:
         if "accuracy" in r and "fever_score" not in r:
             print(f"\n{name}: accuracy {r['accuracy']:.3f}, macro-F1 {r['macro_f1']:.3f}, {r.get('n', '')} pairs")

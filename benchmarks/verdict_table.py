@@ -122,9 +122,16 @@ def score(claims: list[dict], results: list) -> dict:
             groups[group]["undecided"] += getattr(result.verdict, "undecided", False)
         said.append(_probability(result.verdict))
         right.append(ok)
-    out = {group: {"n": c["n"], "accuracy": round(c["right"] / c["n"], 4), "opposite": c["opposite"],
-                   "undecided": c["undecided"], "fever_score": round(c["fever"] / c["n"], 4)}
-           for group, c in groups.items()}
+    out = {
+        group: {
+            "n": c["n"],
+            "accuracy": round(c["right"] / c["n"], 4),
+            "opposite": c["opposite"],
+            "undecided": c["undecided"],
+            "fever_score": round(c["fever"] / c["n"], 4),
+        }
+        for group, c in groups.items()
+    }
     decided = [r for r in results if r.verdict.label != "NOT ENOUGH INFO"]
     sure = [ok for p, ok in zip(said, right) if p >= 0.9]
     out["contradictions"] = sum(_contradicts(r) for r in results)
@@ -132,8 +139,9 @@ def score(claims: list[dict], results: list) -> dict:
     out["ece"] = round(expected_calibration_error(said, right), 4)
     out["said_0.9_right"] = round(sum(sure) / len(sure), 4) if sure else None
     out["said_0.9_n"] = len(sure)
-    out["verifier_calls"] = {str(calls): n for calls, n in
-                             sorted(Counter(getattr(r.verdict, "verifier_calls", 0) for r in results).items())}
+    out["verifier_calls"] = {
+        str(calls): n for calls, n in sorted(Counter(getattr(r.verdict, "verifier_calls", 0) for r in results).items())
+    }
     return out
 
 
@@ -161,12 +169,22 @@ def run(out: Path, sample: int, cache_path: Path | None, latency: int) -> dict:
         started = time.perf_counter()
         results = []
         for i in range(0, len(claims), BATCH):
-            results += checker.check_many([c["claim"] for c in claims[i:i + BATCH]])
+            results += checker.check_many([c["claim"] for c in claims[i : i + BATCH]])
         report["sets"][name] = {**score(claims, results), "seconds": round(time.perf_counter() - started, 1)}
         with (out / f"{name}.predictions.jsonl").open("w", encoding="utf-8") as fh:
             for claim, result in zip(claims, results):
-                fh.write(json.dumps({"id": claim["id"], "label": claim["label"], "claim": claim["claim"],
-                                     "verdict": result.verdict.to_dict()}, ensure_ascii=False) + "\n")
+                fh.write(
+                    json.dumps(
+                        {
+                            "id": claim["id"],
+                            "label": claim["label"],
+                            "claim": claim["claim"],
+                            "verdict": result.verdict.to_dict(),
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
         print(name, json.dumps(report["sets"][name]), flush=True)
         if cache_path:
             cache_path.write_bytes(pickle.dumps(cache))
@@ -176,11 +194,14 @@ def run(out: Path, sample: int, cache_path: Path | None, latency: int) -> dict:
         seconds = [checker.check(c["claim"]).timings for c in sets["plain"][0][:latency]]
         verification = sorted(t["verification"] for t in seconds)
         total = sorted(t["total"] for t in seconds)
-        report["latency"] = {"claims": latency, "cpu_threads": __import__("torch").get_num_threads(),
-                             "verification_p50": round(statistics.median(verification), 3),
-                             "verification_p95": round(verification[int(0.95 * (len(verification) - 1))], 3),
-                             "total_p50": round(statistics.median(total), 3),
-                             "total_p95": round(total[int(0.95 * (len(total) - 1))], 3)}
+        report["latency"] = {
+            "claims": latency,
+            "cpu_threads": __import__("torch").get_num_threads(),
+            "verification_p50": round(statistics.median(verification), 3),
+            "verification_p95": round(verification[int(0.95 * (len(verification) - 1))], 3),
+            "total_p50": round(statistics.median(total), 3),
+            "total_p95": round(total[int(0.95 * (len(total) - 1))], 3),
+        }
         print("latency", json.dumps(report["latency"]))
     (out / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return report
@@ -193,20 +214,29 @@ def compare(old: dict, new: dict) -> str:
         before = old["sets"].get(name, {})
         for group in (*LABELS, "compound", "two-hop", "all"):
             if group in figures:
-                lines.append(f"| {name} | {group} accuracy (n={figures[group]['n']}) | "
-                             f"{before.get(group, {}).get('accuracy', '')} | {figures[group]['accuracy']} |")
+                lines.append(
+                    f"| {name} | {group} accuracy (n={figures[group]['n']}) | "
+                    f"{before.get(group, {}).get('accuracy', '')} | {figures[group]['accuracy']} |"
+                )
         if name == "fever-dev":
-            lines.append(f"| {name} | FEVER score | {before.get('all', {}).get('fever_score', '')} | "
-                         f"{figures['all']['fever_score']} |")
+            lines.append(
+                f"| {name} | FEVER score | {before.get('all', {}).get('fever_score', '')} | "
+                f"{figures['all']['fever_score']} |"
+            )
         for figure in ("contradictions", "ece", "said_0.9_right"):
             lines.append(f"| {name} | {figure} | {before.get(figure, '')} | {figures[figure]} |")
-        lines.append(f"| {name} | opposite-label verdicts | {before.get('all', {}).get('opposite', '')} | "
-                     f"{figures['all']['opposite']} |")
-        lines.append(f"| {name} | verifier calls per verdict (most) | {max(before.get('verifier_calls') or [''])} | "
-                     f"{max(figures.get('verifier_calls') or [''])} |")
+        lines.append(
+            f"| {name} | opposite-label verdicts | {before.get('all', {}).get('opposite', '')} | "
+            f"{figures['all']['opposite']} |"
+        )
+        lines.append(
+            f"| {name} | verifier calls per verdict (most) | {max(before.get('verifier_calls') or [''])} | "
+            f"{max(figures.get('verifier_calls') or [''])} |"
+        )
     for key in ("verification_p50", "verification_p95", "total_p50", "total_p95"):
-        lines.append(f"| latency | {key} (s) | {old.get('latency', {}).get(key, '')} | "
-                     f"{new.get('latency', {}).get(key, '')} |")
+        lines.append(
+            f"| latency | {key} (s) | {old.get('latency', {}).get(key, '')} | {new.get('latency', {}).get(key, '')} |"
+        )
     return "\n".join(lines)
 
 
@@ -220,11 +250,15 @@ def same(old: Path, new: Path) -> str:
             continue
         before = {r["id"]: r for r in map(json.loads, before_path.read_text(encoding="utf-8").splitlines())}
         after = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-        changed = [r for r in after if r["id"] in before and before[r["id"]]["verdict"]["label"] != r["verdict"]["label"]]
+        changed = [
+            r for r in after if r["id"] in before and before[r["id"]]["verdict"]["label"] != r["verdict"]["label"]
+        ]
         both = sum(r["id"] in before for r in after)
         lines.append(f"{path.name.split('.')[0]}: {both - len(changed)} of {both} the same label")
-        lines += [f"  {r['id']}: {r['claim']!r}: {before[r['id']]['verdict']['label']} -> {r['verdict']['label']}"
-                  for r in changed]
+        lines += [
+            f"  {r['id']}: {r['claim']!r}: {before[r['id']]['verdict']['label']} -> {r['verdict']['label']}"
+            for r in changed
+        ]
     return "\n".join(lines)
 
 

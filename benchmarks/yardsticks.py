@@ -57,13 +57,19 @@ def hand_claims_2_by_label(predictions: Path, claims_file: Path = HAND_CLAIMS_2)
             continue
         key = "two-hop" if claim.get("kind") == "two-hop" else claim["label"]
         right.setdefault(key, []).append(record["predicted_label"] == claim["label"])
-    return {"predictions": str(predictions),
-            "by_label": {key: {"n": len(v), "right": sum(v), "accuracy": round(sum(v) / len(v), 4)}
-                         for key in (*LABELS, "two-hop") if (v := right.get(key))}}
+    return {
+        "predictions": str(predictions),
+        "by_label": {
+            key: {"n": len(v), "right": sum(v), "accuracy": round(sum(v) / len(v), 4)}
+            for key in (*LABELS, "two-hop")
+            if (v := right.get(key))
+        },
+    }
 
 
 def rows_of(folder: Path) -> list[Row]:
     """The table's rows from the reports in ``folder`` (a missing report leaves its rows out)."""
+
     def load(name: str) -> dict | None:
         path = folder / f"{name}.json"
         return json.loads(path.read_text()) if path.is_file() else None
@@ -71,32 +77,50 @@ def rows_of(folder: Path) -> list[Row]:
     rows = []
     if (r := load("plain-claims-pairs")) is not None:
         table = r["with_number_check"]
-        rows += [Row("plain claims, verifier on the settling sentences", table["all"]["accuracy"], table["all"]["n"]),
-                 Row("plain claims, settling sentences, not opposite-label", 1 - table["all"]["opposite"],
-                     table["all"]["n"])]
-        rows += [Row(f"plain claims, settling sentences: {kind}", row["accuracy"], row["n"])
-                 for kind, row in table.items() if kind != "all"]
+        rows += [
+            Row("plain claims, verifier on the settling sentences", table["all"]["accuracy"], table["all"]["n"]),
+            Row(
+                "plain claims, settling sentences, not opposite-label", 1 - table["all"]["opposite"], table["all"]["n"]
+            ),
+        ]
+        rows += [
+            Row(f"plain claims, settling sentences: {kind}", row["accuracy"], row["n"])
+            for kind, row in table.items()
+            if kind != "all"
+        ]
     if (r := load("plain-claims-e2e")) is not None:
-        rows += [Row(f"plain claims end to end {group}", r["by_label"][group]["accuracy"], r["by_label"][group]["n"])
-                 for group in (*LABELS, "two-hop") if group in r["by_label"]]
+        rows += [
+            Row(f"plain claims end to end {group}", r["by_label"][group]["accuracy"], r["by_label"][group]["n"])
+            for group in (*LABELS, "two-hop")
+            if group in r["by_label"]
+        ]
     if (r := load("fever-dev")) is not None:
-        rows += [Row("fever-dev FEVER score", r["fever_score"], r["n_claims"]),
-                 Row("fever-dev label accuracy", r["label_accuracy"], r["n_claims"]),
-                 Row("fever-dev two-page claims, label accuracy", r["multi_page"].get("label_accuracy", 0.0),
-                     r["multi_page"]["n"])]
+        rows += [
+            Row("fever-dev FEVER score", r["fever_score"], r["n_claims"]),
+            Row("fever-dev label accuracy", r["label_accuracy"], r["n_claims"]),
+            Row(
+                "fever-dev two-page claims, label accuracy",
+                r["multi_page"].get("label_accuracy", 0.0),
+                r["multi_page"]["n"],
+            ),
+        ]
     if (r := load("fm2-dev")) is not None:
         rows.append(Row("fm2-dev label accuracy", r["label_accuracy"], r["n_claims"]))
     if (r := load("fever-dev-oracle")) is not None:
         rows.append(Row("verifier, gold evidence, fever-dev S/R", r["label_accuracy"], r["n_claims"]))
-    for name, title in [("fever-symmetric", "FeverSymmetric dev"), ("vitaminc-heldout", "VitaminC held-out pages"),
-                        ("generated-heldout", "embedded generated pairs, held-out pages")]:
+    for name, title in [
+        ("fever-symmetric", "FeverSymmetric dev"),
+        ("vitaminc-heldout", "VitaminC held-out pages"),
+        ("generated-heldout", "embedded generated pairs, held-out pages"),
+    ]:
         if (r := load(name)) is not None:
             rows.append(Row(title, r["accuracy"], r["n"]))  # with the model's NEI rule
     if (r := load("hand-claims")) is not None:
         rows += [_label_accuracy(r, label) for label in LABELS]
     if (r := load("hand-claims-2-by-label")) is not None:
-        rows += [Row(f"hand claims 2 {group}", row["right"] / row["n"], row["n"])
-                 for group, row in r["by_label"].items()]
+        rows += [
+            Row(f"hand claims 2 {group}", row["right"] / row["n"], row["n"]) for group, row in r["by_label"].items()
+        ]
     return rows
 
 
@@ -121,7 +145,11 @@ def table(rows: list[Row], baseline: list[Row] | None = None) -> str:
         if baseline is not None and row.name in before:
             old = before[row.name]
             change = row.value - old.value
-            verdict = "worse" if change < -max(row.noise, old.noise) else ("better" if change > max(row.noise, old.noise) else "same")
+            verdict = (
+                "worse"
+                if change < -max(row.noise, old.noise)
+                else ("better" if change > max(row.noise, old.noise) else "same")
+            )
             worse += [row.name] if verdict == "worse" else []
             cells += f" {old.value:.3f} | {change:+.3f} | {verdict} |"
         lines.append(cells)
@@ -132,8 +160,10 @@ def table(rows: list[Row], baseline: list[Row] | None = None) -> str:
         old_mean = sum(before[r.name].value for r in shared) / len(shared) if shared else 0.0
         new_mean = sum(r.value for r in shared) / len(shared) if shared else 0.0
         ships = not worse and new_mean > old_mean
-        lines.append(f"mean over the rows both have: {new_mean:.3f} vs {old_mean:.3f} baseline; "
-                     f"rows worse by more than their noise: {', '.join(worse) or 'none'}; ships: {'yes' if ships else 'no'}")
+        lines.append(
+            f"mean over the rows both have: {new_mean:.3f} vs {old_mean:.3f} baseline; "
+            f"rows worse by more than their noise: {', '.join(worse) or 'none'}; ships: {'yes' if ships else 'no'}"
+        )
     return "\n".join(lines)
 
 

@@ -60,9 +60,11 @@ class ClaimTooLong(ClaimError):
     """
 
     def __init__(self, chars: int):
-        super().__init__(f"The claim has {chars:,} characters; the limit is {MAX_CLAIM_CHARS:,}. A text this long holds "
-                         "several statements: check one statement at a time, or check it as a text, which checks each "
-                         "of its statements apart.")
+        super().__init__(
+            f"The claim has {chars:,} characters; the limit is {MAX_CLAIM_CHARS:,}. A text this long holds "
+            "several statements: check one statement at a time, or check it as a text, which checks each "
+            "of its statements apart."
+        )
         self.chars = chars
 
 
@@ -75,8 +77,10 @@ class ClaimFailed(ClaimError):
     """
 
     def __init__(self, stage: str, fault: BaseException):
-        super().__init__(f"This claim could not be checked: the {stage} stage failed on it ({type(fault).__name__}: "
-                         f"{str(fault)[:200]}). Other claims are not affected. Try rewording it, and please report it.")
+        super().__init__(
+            f"This claim could not be checked: the {stage} stage failed on it ({type(fault).__name__}: "
+            f"{str(fault)[:200]}). Other claims are not affected. Try rewording it, and please report it."
+        )
         self.stage = stage
 
 
@@ -214,11 +218,15 @@ class CheckResult:
     def from_dict(cls, data: dict) -> CheckResult:
         """The result that :meth:`to_dict` wrote (the History page re-opens checks with it)."""
         return cls(
-            data["claim"], data["corpus"], ClaimAnalysis(**data["analysis"]),
+            data["claim"],
+            data["corpus"],
+            ClaimAnalysis(**data["analysis"]),
             [PageCandidate(**page) for page in data["pages"]],
             [EvidenceSentence.from_dict(s) for s in data["sentences"]],
             [JudgedSentence.from_dict(item) for item in data["evidence"]],
-            Verdict.from_dict(data["verdict"]), data["timings"], data["warnings"],
+            Verdict.from_dict(data["verdict"]),
+            data["timings"],
+            data["warnings"],
             AppliedSettings(**data["settings"]) if data.get("settings") else None,
         )
 
@@ -299,8 +307,14 @@ class Checker:
         self.workspace = workspace
         self.settings = workspace.settings
         self.verification = verification
-        self.retrieval = get_retriever(retriever, workspace.store, workspace.dense, workspace.folder,
-                                       self.settings.selector_model, self.settings.device)
+        self.retrieval = get_retriever(
+            retriever,
+            workspace.store,
+            workspace.dense,
+            workspace.folder,
+            self.settings.selector_model,
+            self.settings.device,
+        )
         self.retriever = self.retrieval.name
 
     @functools.cached_property
@@ -332,8 +346,10 @@ class Checker:
         defaults for this checker's verifier."""
         values = settings_in_effect(options or CheckOptions(), self.settings, self.verification.policy)
         return AppliedSettings(
-            **values, decider=self.verification.policy.decider(values["verdict"], self.retriever),
-            retriever=self.retriever, verifier=self.verification.verifier.name,
+            **values,
+            decider=self.verification.policy.decider(values["verdict"], self.retriever),
+            retriever=self.retriever,
+            verifier=self.verification.verifier.name,
             verifier_checksum=self._verifier_fingerprint,
         )
 
@@ -366,7 +382,9 @@ class Checker:
         return outcome
 
     def check_many(
-        self, claims: Sequence[str], options: CheckOptions | Sequence[CheckOptions | None] | None = None,
+        self,
+        claims: Sequence[str],
+        options: CheckOptions | Sequence[CheckOptions | None] | None = None,
         cancelled: Callable[[int], bool] | None = None,
     ) -> list[CheckResult | ClaimError]:
         """Check several claims together: retrieval claim by claim, then the verifiers once over every claim's
@@ -408,12 +426,31 @@ class Checker:
                 log.exception("retrieval failed on a claim")
                 outcomes.append(ClaimFailed("retrieval", exc))
         started = time.perf_counter()
-        tasks = [(i, VerificationTask(r.analysis, r.evidence, a.verdict, self.retriever, a.min_evidence_score,
-                                      a.nei_threshold, a.number_check))
-                 for i, (r, a) in enumerate(zip(outcomes, applied)) if isinstance(r, _Retrieved) and not stopped(i)]
+        tasks = [
+            (
+                i,
+                VerificationTask(
+                    r.analysis,
+                    r.evidence,
+                    a.verdict,
+                    self.retriever,
+                    a.min_evidence_score,
+                    a.nei_threshold,
+                    a.number_check,
+                ),
+            )
+            for i, (r, a) in enumerate(zip(outcomes, applied))
+            if isinstance(r, _Retrieved) and not stopped(i)
+        ]
         claim_of_task = [i for i, _ in tasks]
-        judged = dict(zip(claim_of_task, self._verify_each_apart_on_a_fault(
-            [task for _, task in tasks], cancelled and (lambda t: cancelled(claim_of_task[t])))))
+        judged = dict(
+            zip(
+                claim_of_task,
+                self._verify_each_apart_on_a_fault(
+                    [task for _, task in tasks], cancelled and (lambda t: cancelled(claim_of_task[t]))
+                ),
+            )
+        )
         verification = round(time.perf_counter() - started, 4)
         results: list[CheckResult | ClaimError] = []
         for i, (r, claim_applied) in enumerate(zip(outcomes, applied)):
@@ -429,8 +466,21 @@ class Checker:
             evidence, verdict = judged[i]
             timings = {**r.timings, "verification": verification, "total": round(r.seconds + verification, 4)}
             warnings = [*self.verification.warnings, *r.warnings, *verdict.notes]
-            results.append(CheckResult(r.claim, self.workspace.name, r.analysis, r.pages, r.ranked[:SENTENCES_SHOWN],
-                                       evidence, verdict, timings, warnings, claim_applied, r.claim_vector))
+            results.append(
+                CheckResult(
+                    r.claim,
+                    self.workspace.name,
+                    r.analysis,
+                    r.pages,
+                    r.ranked[:SENTENCES_SHOWN],
+                    evidence,
+                    verdict,
+                    timings,
+                    warnings,
+                    claim_applied,
+                    r.claim_vector,
+                )
+            )
         return results
 
     def _verify_each_apart_on_a_fault(
@@ -448,8 +498,11 @@ class Checker:
             if len(tasks) == 1:
                 log.exception("verification failed on a claim")
                 return [ClaimFailed("verification", exc)]
-        return [outcome for t, task in enumerate(tasks)
-                for outcome in self._verify_each_apart_on_a_fault([task], cancelled and (lambda _, t=t: cancelled(t)))]
+        return [
+            outcome
+            for t, task in enumerate(tasks)
+            for outcome in self._verify_each_apart_on_a_fault([task], cancelled and (lambda _, t=t: cancelled(t)))
+        ]
 
     def _retrieve(self, claim: str, applied: AppliedSettings) -> _Retrieved:
         """Everything :meth:`check` does before verification, with the settings it applies. Raises
@@ -484,22 +537,47 @@ class Checker:
             ranked = merge_hops(ranked, hop2)
             pages = rank_linked_pages(pages, ranked[:sentences_k], {e.page_id: e.title for e in hop2})
         lap("two_hop")
-        return _Retrieved(claim, analysis, pages, ranked, ranked[:sentences_k], timings, warnings,
-                          time.perf_counter() - started, claim_vector)
+        return _Retrieved(
+            claim,
+            analysis,
+            pages,
+            ranked,
+            ranked[:sentences_k],
+            timings,
+            warnings,
+            time.perf_counter() - started,
+            claim_vector,
+        )
 
-    def verify_evidence(self, claim: str, evidence: list[EvidenceSentence], options: CheckOptions | None = None) -> CheckResult:
+    def verify_evidence(
+        self, claim: str, evidence: list[EvidenceSentence], options: CheckOptions | None = None
+    ) -> CheckResult:
         """Verify a claim against given evidence (no retrieval): the "oracle" mode of evaluation, where the
         best-sentence rule reads the sentences together as one premise."""
         applied = dataclasses.replace(self.applied(options), verdict=RULE, decider=RULE)
         claim = check_claim_text(claim)
         started = time.perf_counter()
         analysis = ClaimAnalysis(claim)
-        results, verdict = self.verification.verify(analysis, evidence, RULE, nei_threshold=applied.nei_threshold,
-                                                    number_check=applied.number_check, one_premise=True)
+        results, verdict = self.verification.verify(
+            analysis,
+            evidence,
+            RULE,
+            nei_threshold=applied.nei_threshold,
+            number_check=applied.number_check,
+            one_premise=True,
+        )
         elapsed = round(time.perf_counter() - started, 4)
         return CheckResult(
-            claim, self.workspace.name, analysis, [], evidence, results, verdict,
-            {"verification": elapsed, "total": elapsed}, list(self.verification.warnings), applied,
+            claim,
+            self.workspace.name,
+            analysis,
+            [],
+            evidence,
+            results,
+            verdict,
+            {"verification": elapsed, "total": elapsed},
+            list(self.verification.warnings),
+            applied,
         )
 
 

@@ -40,8 +40,15 @@ PAGE_HITS_SHOWN = 5
 # The searches that find a page to add: by its title, or by the words of a sentence in it (the full-text index).
 ADD_PAGE_SEARCHES = {"lexical": "sentence words", "title": "title"}
 # Keyboard shortcuts (Streamlit shows each on its button; Ctrl is Cmd on a Mac).
-SHORTCUTS = {SUPPORTS: "Alt+1", REFUTES: "Alt+2", NEI: "Alt+3", "save": "Ctrl+Enter", "skip": "Alt+K",
-             "next": "Alt+N", "undo": "Alt+Z"}
+SHORTCUTS = {
+    SUPPORTS: "Alt+1",
+    REFUTES: "Alt+2",
+    NEI: "Alt+3",
+    "save": "Ctrl+Enter",
+    "skip": "Alt+K",
+    "next": "Alt+N",
+    "undo": "Alt+Z",
+}
 
 
 @dataclass
@@ -71,8 +78,16 @@ class Draft:
 
     def to_address(self) -> str:
         """The draft as one query-parameter value (compact JSON)."""
-        return json.dumps({"sets": [sorted(group) for group in self.sets], "current": self.current, "label": self.label,
-                           "ambiguous": self.ambiguous, "pages": self.extra_pages}, separators=(",", ":"))
+        return json.dumps(
+            {
+                "sets": [sorted(group) for group in self.sets],
+                "current": self.current,
+                "label": self.label,
+                "ambiguous": self.ambiguous,
+                "pages": self.extra_pages,
+            },
+            separators=(",", ":"),
+        )
 
     @classmethod
     def from_annotation(cls, annotation: Annotation, extra_pages: list[str]) -> Draft:
@@ -86,10 +101,13 @@ class Draft:
         data = json.loads(text)
         sets = [{(str(page), int(line)) for page, line in group} for group in data["sets"]] or [set()]
         label = data["label"] if data["label"] in LABELS else None
-        return cls(sets, min(int(data["current"]), len(sets) - 1), label, bool(data["ambiguous"]),
-                   [str(page) for page in data["pages"]])
-
-
+        return cls(
+            sets,
+            min(int(data["current"]), len(sets) - 1),
+            label,
+            bool(data["ambiguous"]),
+            [str(page) for page in data["pages"]],
+        )
 
 
 def drafts() -> dict[int, Draft]:
@@ -157,10 +175,16 @@ def show_annotated_already(annotations: AnnotationStore) -> None:
         return
     done = "; ".join(
         f"{verdict_word(a.label)}, {count(len(a.evidence_sets), 'evidence set')}, by {a.annotator} "
-        f"({time.strftime('%Y-%m-%d %H:%M', time.localtime(a.created_at))})" for a in annotations.annotations_of(item_id))
-    st.info(plain(f"“{item.claim}” is annotated already: {done}. To change your own, “Undo my last action” brings "
-                  "back your last one with its label and ticks; the queue goes on with the next claim."),
-            icon=":material/edit_note:")
+        f"({time.strftime('%Y-%m-%d %H:%M', time.localtime(a.created_at))})"
+        for a in annotations.annotations_of(item_id)
+    )
+    st.info(
+        plain(
+            f"“{item.claim}” is annotated already: {done}. To change your own, “Undo my last action” brings "
+            "back your last one with its label and ticks; the queue goes on with the next claim."
+        ),
+        icon=":material/edit_note:",
+    )
 
 
 def current_item(annotations: AnnotationStore) -> QueueItem | None:
@@ -192,8 +216,13 @@ def evidence_checkbox(draft: Draft, item_id: int, evidence: Evidence, text: str,
     boxes (``place`` tells them apart) that both show, and change, the one tick in the draft."""
     group = draft.current
     page_id, line = evidence
-    synced_widget(st.checkbox, plain(f"[{line}] {text}"), f"tick-{item_id}-{group}-{place}-{page_id}-{line}",
-                  evidence in draft.sets[group], partial(draft.tick, group, evidence))
+    synced_widget(
+        st.checkbox,
+        plain(f"[{line}] {text}"),
+        f"tick-{item_id}-{group}-{place}-{page_id}-{line}",
+        evidence in draft.sets[group],
+        partial(draft.tick, group, evidence),
+    )
 
 
 def distinct_targets(links: list[Link]) -> list[Link]:
@@ -217,9 +246,10 @@ def show_page(store: CorpusStore, page: Page, draft: Draft, item_id: int, expand
                 for link in links:
                     linked = store.page(link.target)
                     st.markdown(f"**{plain(link.anchor)}**" + ("" if linked else " (not in this corpus)"))
-                    for s2 in (linked.sentences[:LINKED_SENTENCES_SHOWN] if linked else []):
-                        evidence_checkbox(draft, item_id, (link.target, s2.line), s2.text,
-                                          f"link-{page.page_id}-{sentence.line}")
+                    for s2 in linked.sentences[:LINKED_SENTENCES_SHOWN] if linked else []:
+                        evidence_checkbox(
+                            draft, item_id, (link.target, s2.line), s2.text, f"link-{page.page_id}-{sentence.line}"
+                        )
 
 
 def add_page_by_search(workspace: Workspace, draft: Draft, shown: list[str]) -> None:
@@ -227,8 +257,9 @@ def add_page_by_search(workspace: Workspace, draft: Draft, shown: list[str]) -> 
     (the store's full-text index), and add it beside the candidates. Pages already ``shown`` are not offered."""
     with st.form("add_page", clear_on_submit=True):
         query = st.text_input("Search a page to add: its title, or words of a sentence in it")
-        mode = st.radio("By", list(ADD_PAGE_SEARCHES), format_func=ADD_PAGE_SEARCHES.get, horizontal=True,
-                        key="add_page_mode")
+        mode = st.radio(
+            "By", list(ADD_PAGE_SEARCHES), format_func=ADD_PAGE_SEARCHES.get, horizontal=True, key="add_page_mode"
+        )
         if st.form_submit_button("Search") and query.strip():
             st.session_state["page_hits"] = search_corpus(workspace, query, mode, PAGE_HITS_SHOWN)
             st.session_state["page_query"] = query.strip()
@@ -236,8 +267,12 @@ def add_page_by_search(workspace: Workspace, draft: Draft, shown: list[str]) -> 
     offered = [hit for hit in hits if hit.page_id not in shown]
     for hit in offered:
         found = f" — [{hit.line}] {hit.text}" if hit.text else ""
-        st.button(plain(f"Add page: {hit.title}{found}"), key=f"add-{hit.page_id}-{hit.line}", on_click=add_page,
-                  args=(draft, hit.page_id))
+        st.button(
+            plain(f"Add page: {hit.title}{found}"),
+            key=f"add-{hit.page_id}-{hit.line}",
+            on_click=add_page,
+            args=(draft, hit.page_id),
+        )
     if hits and not offered:
         st.caption(plain(f"Every page found for “{st.session_state.get('page_query', '')}” is shown above."))
     elif "page_hits" in st.session_state and not hits:
@@ -255,11 +290,22 @@ def choose_label(draft: Draft, item_id: int) -> None:
     kept in the draft."""
     st.markdown("**Label**" + ("" if draft.label else ": none chosen yet"))
     for column, label in zip(st.columns(len(LABELS)), LABELS):
-        column.button(verdict_word(label), key=f"label-{item_id}-{label.replace(' ', '-')}", shortcut=SHORTCUTS[label],
-                      type="primary" if draft.label == label else "secondary", on_click=setattr,
-                      args=(draft, "label", label), width="stretch")
-    synced_widget(st.checkbox, "Ambiguous (left out of the export)", f"ambiguous-{item_id}", draft.ambiguous,
-                  partial(setattr, draft, "ambiguous"))
+        column.button(
+            verdict_word(label),
+            key=f"label-{item_id}-{label.replace(' ', '-')}",
+            shortcut=SHORTCUTS[label],
+            type="primary" if draft.label == label else "secondary",
+            on_click=setattr,
+            args=(draft, "label", label),
+            width="stretch",
+        )
+    synced_widget(
+        st.checkbox,
+        "Ambiguous (left out of the export)",
+        f"ambiguous-{item_id}",
+        draft.ambiguous,
+        partial(setattr, draft, "ambiguous"),
+    )
 
 
 def save(annotations: AnnotationStore, item: QueueItem, draft: Draft, annotator: str) -> None:
@@ -284,9 +330,15 @@ def annotate(ui: UiSettings, annotations: AnnotationStore, item: QueueItem, anno
     st.markdown(f"> {plain(item.claim)}")
     checker = checker_or_stop(ui)
     store = checker.store
-    synced_widget(st.radio, "Ticking into evidence set", f"set-{item.item_id}", draft.current + 1,
-                  lambda number: setattr(draft, "current", number - 1),
-                  options=list(range(1, len(draft.sets) + 1)), horizontal=True)
+    synced_widget(
+        st.radio,
+        "Ticking into evidence set",
+        f"set-{item.item_id}",
+        draft.current + 1,
+        lambda number: setattr(draft, "current", number - 1),
+        options=list(range(1, len(draft.sets) + 1)),
+        horizontal=True,
+    )
     st.button("New evidence set", on_click=draft.new_set)
     page_ids = list(dict.fromkeys(candidate_pages(ui, item) + draft.extra_pages))
     pages = [page for page in map(store.page, page_ids) if page is not None]
@@ -299,12 +351,19 @@ def annotate(ui: UiSettings, annotations: AnnotationStore, item: QueueItem, anno
     cols = st.columns(3)
     if cols[0].button("Save", type="primary", shortcut=SHORTCUTS["save"]):
         save(annotations, item, draft, annotator)
-    if cols[1].button("Skip", shortcut=SHORTCUTS["skip"], help="Leave this claim out of the queue (undo brings it back)"):
+    if cols[1].button(
+        "Skip", shortcut=SHORTCUTS["skip"], help="Leave this claim out of the queue (undo brings it back)"
+    ):
         annotations.skip(item.item_id, annotator)
         st.session_state["notice"] = "Skipped."
         st.rerun()
-    cols[2].button("Next claim", shortcut=SHORTCUTS["next"], on_click=next_claim, args=(annotations, item),
-                   help="Go to the next claim in the queue; this one stays to do, with its ticks")
+    cols[2].button(
+        "Next claim",
+        shortcut=SHORTCUTS["next"],
+        on_click=next_claim,
+        args=(annotations, item),
+        help="Go to the next claim in the queue; this one stays to do, with its ticks",
+    )
 
 
 def next_claim(annotations: AnnotationStore, item: QueueItem) -> None:
@@ -333,10 +392,17 @@ def export(annotations: AnnotationStore) -> None:
     st.subheader("Export")
     buffer = io.StringIO()
     written = annotations.export_fever(buffer)
-    st.download_button(f"Download {count(written, 'annotation')} as FEVER jsonl", buffer.getvalue(), "annotations.jsonl",
-                       "application/jsonl", disabled=written == 0)
-    st.caption("The export is FEVER jsonl, what the FEVER scorer reads. To improve the verifier with these "
-               "annotations, on any corpus, open Models (or run `python -m fever_core train improve`).")
+    st.download_button(
+        f"Download {count(written, 'annotation')} as FEVER jsonl",
+        buffer.getvalue(),
+        "annotations.jsonl",
+        "application/jsonl",
+        disabled=written == 0,
+    )
+    st.caption(
+        "The export is FEVER jsonl, what the FEVER scorer reads. To improve the verifier with these "
+        "annotations, on any corpus, open Models (or run `python -m fever_core train improve`)."
+    )
 
 
 settings = run_settings()
@@ -345,14 +411,21 @@ annotations = load_annotations(settings)
 st.title("Annotate")
 read_address()
 show_notice()
-annotator = synced_widget(st.text_input, "Your name (saved with each annotation)", "_annotator",
-                          st.session_state.get("annotator", ""), partial(st.session_state.__setitem__, "annotator"),
-                          max_chars=60)
+annotator = synced_widget(
+    st.text_input,
+    "Your name (saved with each annotation)",
+    "_annotator",
+    st.session_state.get("annotator", ""),
+    partial(st.session_state.__setitem__, "annotator"),
+    max_chars=60,
+)
 queue_claims(annotations)
 show_annotated_already(annotations)
 counts = annotations.counts()
-st.progress((counts["done"] + counts["skipped"]) / counts["total"] if counts["total"] else 0.0,
-            text=f"{counts['done']} annotated, {counts['skipped']} skipped, {counts['pending']} to go")
+st.progress(
+    (counts["done"] + counts["skipped"]) / counts["total"] if counts["total"] else 0.0,
+    text=f"{counts['done']} annotated, {counts['skipped']} skipped, {counts['pending']} to go",
+)
 item = current_item(annotations)
 if item is None:
     st.info("The queue is empty: add claims above, or send one from Verify.")

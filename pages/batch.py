@@ -45,18 +45,32 @@ from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
 POLL_SECONDS = 1.0
 UPLOAD_TYPES = ["txt", "csv", "jsonl", "json"]
 # The results table's columns, in order, with their headings; the optional ones only when some row fills them.
-TABLE_COLUMNS = {"claim": "claim", "verdict": "verdict", "confidence": PROBABILITY,
-                 "deciding_sentence": "deciding sentence", "deciding_page": "page", "wikipedia": "Wikipedia",
-                 "label": "gold label", "error": "can't check", "checked_before": "checked before", "open": "open"}
+TABLE_COLUMNS = {
+    "claim": "claim",
+    "verdict": "verdict",
+    "confidence": PROBABILITY,
+    "deciding_sentence": "deciding sentence",
+    "deciding_page": "page",
+    "wikipedia": "Wikipedia",
+    "label": "gold label",
+    "error": "can't check",
+    "checked_before": "checked before",
+    "open": "open",
+}
 OPTIONAL_COLUMNS = ("label", "error", "checked_before")
 TABLE_COLUMN_CONFIG = {
     "claim": st.column_config.TextColumn("claim", width="large"),
     "deciding sentence": st.column_config.TextColumn("deciding sentence", width="large"),
     PROBABILITY: st.column_config.NumberColumn(PROBABILITY, format="%.2f", help=PROBABILITY_HELP),
     "Wikipedia": st.column_config.LinkColumn("Wikipedia", display_text="Wikipedia ↗"),
-    "checked before": st.column_config.TextColumn("checked before", width="large", help=(
-        "An earlier check of this claim or of a paraphrase of it (History, earlier in this batch too, or the "
-        "annotations): its claim")),
+    "checked before": st.column_config.TextColumn(
+        "checked before",
+        width="large",
+        help=(
+            "An earlier check of this claim or of a paraphrase of it (History, earlier in this batch too, or the "
+            "annotations): its claim"
+        ),
+    ),
     "open": st.column_config.LinkColumn("open", display_text="check ↗", help="Check it again in Verify"),
 }
 
@@ -96,8 +110,10 @@ def start_batch(settings: Settings, ui: UiSettings, claims: list[Claim], source:
 def batch_form(settings: Settings, ui: UiSettings, running: bool) -> None:
     """Upload or paste claims and start a batch (not while this session's batch is running)."""
     with st.form("batch"):
-        upload = st.file_uploader('Upload claims: text (one a line), CSV (a "claim" column; optional "label", "id") '
-                                  "or FEVER jsonl", type=UPLOAD_TYPES)
+        upload = st.file_uploader(
+            'Upload claims: text (one a line), CSV (a "claim" column; optional "label", "id") or FEVER jsonl',
+            type=UPLOAD_TYPES,
+        )
         pasted = st.text_area("…or paste them, one claim a line", key="batch_text", height=150)
         pressed = st.form_submit_button("Check all", type="primary", disabled=running)
     if pressed:
@@ -110,11 +126,12 @@ def records(batch: Batch, rows: list[BatchRow]) -> list[dict]:
     """The rows' records (:data:`~fever_core.evaluation.output.RESULT_COLUMNS`) with the Wikipedia address of
     each deciding sentence's page and the claim of its earlier check (``checked_before``)."""
     deciding = [row.deciding_sentence() for row in rows]
-    links = wikipedia_links(checker_or_stop(batch.ui).store,
-                            [(s.page_id, s.title) for s in deciding if s is not None])
+    links = wikipedia_links(checker_or_stop(batch.ui).store, [(s.page_id, s.title) for s in deciding if s is not None])
     earlier = batch.earlier + [None] * (len(rows) - len(batch.earlier))  # a row whose lookup is still running
-    return [{**row.record(), "wikipedia": links[s.page_id].url if s else None,
-             "checked_before": e.claim if e else None} for row, s, e in zip(rows, deciding, earlier)]
+    return [
+        {**row.record(), "wikipedia": links[s.page_id].url if s else None, "checked_before": e.claim if e else None}
+        for row, s, e in zip(rows, deciding, earlier)
+    ]
 
 
 def results_table(batch: Batch, rows: list[BatchRow]) -> None:
@@ -126,8 +143,13 @@ def results_table(batch: Batch, rows: list[BatchRow]) -> None:
         frame[column] = frame[column].map(verdict_word, na_action="ignore")
     frame["open"] = [permalink_url(row.claim.claim, batch.ui, batch.settings) for row in rows]
     shown = [c for c in TABLE_COLUMNS if c not in OPTIONAL_COLUMNS or frame[c].notna().any()]
-    st.dataframe(frame[shown].rename(columns=TABLE_COLUMNS), hide_index=True, width="stretch", placeholder="—",
-                 column_config=TABLE_COLUMN_CONFIG)
+    st.dataframe(
+        frame[shown].rename(columns=TABLE_COLUMNS),
+        hide_index=True,
+        width="stretch",
+        placeholder="—",
+        column_config=TABLE_COLUMN_CONFIG,
+    )
 
 
 @st.fragment(run_every=POLL_SECONDS)
@@ -140,7 +162,9 @@ def show_progress(batch: Batch) -> None:
     seconds = job.seconds()
     rate = job.done / seconds if seconds > 0 else 0.0
     left = f" · about {(job.total - job.done) / rate:.0f} s left" if rate else ""
-    st.progress(job.done / job.total, text=f"Checked {job.done} of {count(job.total, 'claim')} · {rate:.2f} claims/s{left}")
+    st.progress(
+        job.done / job.total, text=f"Checked {job.done} of {count(job.total, 'claim')} · {rate:.2f} claims/s{left}"
+    )
     st.button("Stop", on_click=job.stop, help="End the batch after the claim being checked; the results so far stay.")
     results_table(batch, job.rows())
 
@@ -148,16 +172,17 @@ def show_progress(batch: Batch) -> None:
 def gold_caption(gold: GoldData) -> str:
     """The batch's gold data in a line, naming which gold a metric shown "n/a" lacks: labels (every metric), or gold
     evidence for a labelled Supported or Refuted claim (the FEVER score: :class:`~fever_core.evaluation.GoldData`)."""
-    labelled = (f"{gold.labelled} of {count(gold.claims, 'claim')} {'has' if gold.claims == 1 else 'have'} a gold "
-                "label")
+    labelled = f"{gold.labelled} of {count(gold.claims, 'claim')} {'has' if gold.claims == 1 else 'have'} a gold label"
     if not gold.labelled:
         return f"{labelled}: the metrics need gold labels, so they are n/a."
     kinds = f"{verdict_word(SUPPORTS)} or {verdict_word(REFUTES)}"
     without = gold.verifiable - gold.with_evidence
     if without:
-        return (f"{labelled}, but {without} of the {count(gold.verifiable, f'labelled {kinds} claim')} "
-                f"{'has' if without == 1 else 'have'} no gold evidence: label accuracy is measured; the FEVER score "
-                f"needs gold evidence (the evidence sets that prove the label) for every {kinds} claim, so it is n/a.")
+        return (
+            f"{labelled}, but {without} of the {count(gold.verifiable, f'labelled {kinds} claim')} "
+            f"{'has' if without == 1 else 'have'} no gold evidence: label accuracy is measured; the FEVER score "
+            f"needs gold evidence (the evidence sets that prove the label) for every {kinds} claim, so it is n/a."
+        )
     return f"{labelled}, and every labelled {kinds} claim its gold evidence: the metrics are measured on them."
 
 
@@ -167,29 +192,44 @@ def show_results(batch: Batch) -> None:
     if job.error:
         st.error(plain(f"The batch ended early: {job.error}"))
     stopped = ", stopped" if report.stopped else ""
-    st.success(f"Checked {len(report.rows)} of {count(job.total, 'claim')}{stopped} in {report.seconds:.1f} s "
-               f"({report.claims_per_s:.2f} claims/s).")
+    st.success(
+        f"Checked {len(report.rows)} of {count(job.total, 'claim')}{stopped} in {report.seconds:.1f} s "
+        f"({report.claims_per_s:.2f} claims/s)."
+    )
     gold = report.gold
     st.caption(gold_caption(gold))
     show_metrics(report.metrics(), gold.missing_for, per_row=4)
     results_table(batch, report.rows)
     author = claimreview_author()
     cols = st.columns(3)
-    cols[0].download_button("Download results (CSV)", results_csv(records(batch, report.rows)), "results.csv",
-                            "text/csv", on_click="ignore")
-    cols[1].download_button("Download FEVER predictions (jsonl)", predictions_jsonl(report.rows), "predictions.jsonl",
-                            "application/jsonl", on_click="ignore")
+    cols[0].download_button(
+        "Download results (CSV)", results_csv(records(batch, report.rows)), "results.csv", "text/csv", on_click="ignore"
+    )
+    cols[1].download_button(
+        "Download FEVER predictions (jsonl)",
+        predictions_jsonl(report.rows),
+        "predictions.jsonl",
+        "application/jsonl",
+        on_click="ignore",
+    )
     checked = [row.result for row in report.rows if row.result is not None]
-    claimreviews_button(cols[2], checked, checker_provenance(checker_or_stop(batch.ui), batch.ui.options), author,
-                        batch.job.started_at, [public_permalink(result.claim, batch.ui, batch.settings)
-                                               for result in checked])
+    claimreviews_button(
+        cols[2],
+        checked,
+        checker_provenance(checker_or_stop(batch.ui), batch.ui.options),
+        author,
+        batch.job.started_at,
+        [public_permalink(result.claim, batch.ui, batch.settings) for result in checked],
+    )
 
 
 settings = run_settings()
 ui = current_settings(settings)
 st.title("Batch check")
-st.caption(f"Corpus: {plain(corpus_label(ui.corpus))} (change it in the sidebar). The batch runs in the "
-           "background: the other pages can be used meanwhile, and this page's address finds it again.")
+st.caption(
+    f"Corpus: {plain(corpus_label(ui.corpus))} (change it in the sidebar). The batch runs in the "
+    "background: the other pages can be used meanwhile, and this page's address finds it again."
+)
 batch = run_in_address("batch", "batch")
 batch_form(settings, ui, running=batch is not None and batch.job.running)
 if batch is not None:

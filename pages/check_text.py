@@ -66,12 +66,20 @@ CHOICE_ROW_PX = 72
 CHOICE_COLUMNS = {
     "check": st.column_config.CheckboxColumn("check", help="Tick a sentence to check it, untick it to leave it out"),
     "sentence": st.column_config.TextColumn("sentence", width="large", disabled=True),
-    "checked as": st.column_config.TextColumn("checked as", width="medium", disabled=True,
-                                              help="A sentence that opens with “She”, “It”, “His”… is checked with "
-                                              "the name it stands for, from the sentences before it"),
-    "why": st.column_config.TextColumn("why (not) picked", width=WHY_COLUMN_PX, disabled=True,
-                                       help="Worth checking: a fact about named people, places or things, numbers "
-                                       "or dates. Not: questions, opinions, plans, instructions, fragments."),
+    "checked as": st.column_config.TextColumn(
+        "checked as",
+        width="medium",
+        disabled=True,
+        help="A sentence that opens with “She”, “It”, “His”… is checked with "
+        "the name it stands for, from the sentences before it",
+    ),
+    "why": st.column_config.TextColumn(
+        "why (not) picked",
+        width=WHY_COLUMN_PX,
+        disabled=True,
+        help="Worth checking: a fact about named people, places or things, numbers "
+        "or dates. Not: questions, opinions, plans, instructions, fragments.",
+    ),
 }
 # The choice table's columns, left to right: why a sentence was picked comes before the sentence, so that it shows
 # whole on a narrow screen (at 1280 px, after the long sentence, it was cut off).
@@ -124,12 +132,20 @@ def read_text(upload, pasted: str) -> Draft | None:
 
 def text_form() -> None:
     """Paste or upload a text; "Find the sentences to check" splits it and picks the check-worthy ones."""
-    upload = st.file_uploader("Upload a text: .txt, .md or .html (at most 1 MB)",
-                              type=[suffix.lstrip(".") for suffix in TEXT_KINDS],
-                              max_upload_size=-(-MAX_TEXT_BYTES // 1_000_000))  # in MB: the widget says the same
-    synced_widget(st.text_area, "…or paste it: an article, a speech, a transcript", "_text_pasted",
-                  st.session_state.get("text_pasted", ""), partial(st.session_state.__setitem__, "text_pasted"),
-                  height=200, placeholder="e.g. Marie Curie won two Nobel Prizes. I think she was brilliant.")
+    upload = st.file_uploader(
+        "Upload a text: .txt, .md or .html (at most 1 MB)",
+        type=[suffix.lstrip(".") for suffix in TEXT_KINDS],
+        max_upload_size=-(-MAX_TEXT_BYTES // 1_000_000),
+    )  # in MB: the widget says the same
+    synced_widget(
+        st.text_area,
+        "…or paste it: an article, a speech, a transcript",
+        "_text_pasted",
+        st.session_state.get("text_pasted", ""),
+        partial(st.session_state.__setitem__, "text_pasted"),
+        height=200,
+        placeholder="e.g. Marie Curie won two Nobel Prizes. I think she was brilliant.",
+    )
     if st.button("Find the sentences to check", type="primary"):
         draft = read_text(upload, st.session_state.get("text_pasted", ""))
         if draft is not None:
@@ -146,14 +162,26 @@ def choose_sentences(ui: UiSettings, draft: Draft, running: bool) -> None:
         st.caption(f"{worthy} of them look worth checking and are ticked. Tick or untick any, then Check.")
     except NothingToCheck as exc:  # none is check-worthy: say why, and let the person tick some
         st.info(str(exc), icon=":material/search:")
-    choice = pd.DataFrame({"check": [s.worthy for s in draft.sentences], "sentence": [s.text for s in draft.sentences],
-                           "checked as": [s.checked_as or "" for s in draft.sentences],
-                           "why": [s.reason for s in draft.sentences]})
+    choice = pd.DataFrame(
+        {
+            "check": [s.worthy for s in draft.sentences],
+            "sentence": [s.text for s in draft.sentences],
+            "checked as": [s.checked_as or "" for s in draft.sentences],
+            "why": [s.reason for s in draft.sentences],
+        }
+    )
     if not any(s.checked_as for s in draft.sentences):
         choice = choice.drop(columns="checked as")
-    edited = st.data_editor(choice, key=f"text_choice_{draft.draft_id}", column_config=CHOICE_COLUMNS,
-                            column_order=[name for name in CHOICE_ORDER if name in choice.columns],
-                            row_height=CHOICE_ROW_PX, hide_index=True, width="stretch", num_rows="fixed")
+    edited = st.data_editor(
+        choice,
+        key=f"text_choice_{draft.draft_id}",
+        column_config=CHOICE_COLUMNS,
+        column_order=[name for name in CHOICE_ORDER if name in choice.columns],
+        row_height=CHOICE_ROW_PX,
+        hide_index=True,
+        width="stretch",
+        num_rows="fixed",
+    )
     chosen = [index for index, ticked in enumerate(edited["check"]) if ticked]
     label = f"Check {count(len(chosen), 'sentence')}"
     if st.button(label, type="primary", disabled=running or not chosen, key="check_text"):
@@ -200,7 +228,7 @@ def marked_text(checked: TextCheck, numbers: dict[int, int]) -> str:
     text, parts, position = checked.text, [], 0
     for item in checked.sentences:
         if item.sentence.index in numbers:
-            parts += [plain(text[position:item.sentence.start]), mark(item, numbers[item.sentence.index])]
+            parts += [plain(text[position : item.sentence.start]), mark(item, numbers[item.sentence.index])]
             position = item.sentence.end
     parts.append(plain(text[position:]))
     return "".join(parts).replace("\n\n", "\0").replace("\n", "  \n").replace("\0", "\n\n")
@@ -232,12 +260,17 @@ def sentence_list(batch: TextBatch, items: list[CheckedSentence]) -> None:
             verdict = item.result.verdict
             if item.sentence.checked_as:
                 st.caption(plain(f"Checked as: {item.sentence.checked_as}"))
-            st.markdown(f":{VERDICT_COLOURS[item.verdict]}[**{word}**] · {PROBABILITY} "
-                        f"{verdict.probabilities[item.verdict]:.2f} · " + plain(verdict.why or verdict.reason))
+            st.markdown(
+                f":{VERDICT_COLOURS[item.verdict]}[**{word}**] · {PROBABILITY} "
+                f"{verdict.probabilities[item.verdict]:.2f} · " + plain(verdict.why or verdict.reason)
+            )
             if item.sentence.index in batch.earlier:
                 st.markdown(checked_before_markdown(batch.earlier[item.sentence.index]))
-            if st.button("Open its verdict card", key=f"card_{batch.job.job_id}_{item.sentence.index}",
-                         help="Verify shows the sentence's verdict card and evidence, as it was checked"):
+            if st.button(
+                "Open its verdict card",
+                key=f"card_{batch.job.job_id}_{item.sentence.index}",
+                help="Verify shows the sentence's verdict card and evidence, as it was checked",
+            ):
                 open_card(batch, item)
 
 
@@ -274,28 +307,42 @@ def show_result(batch: TextBatch) -> None:
     st.success(checked.summary(verdict_word) + stopped)
     repeats = len(batch.earlier)
     if repeats:
-        st.caption(f"{count(repeats, 'sentence')} checked before (History or Annotate): open "
-                   f"{'it' if repeats == 1 else 'them'} below for the earlier check.")
+        st.caption(
+            f"{count(repeats, 'sentence')} checked before (History or Annotate): open "
+            f"{'it' if repeats == 1 else 'them'} below for the earlier check."
+        )
     show_checks(batch)
     author = claimreview_author()
     results = [item.result for item in checked.sentences if item.result is not None]
-    claimreviews_button(st, results, checker_provenance(checker_or_stop(batch.ui), batch.ui.options), author,
-                        batch.job.started_at, [public_permalink(result.claim, batch.ui, settings) for result in results])
+    claimreviews_button(
+        st,
+        results,
+        checker_provenance(checker_or_stop(batch.ui), batch.ui.options),
+        author,
+        batch.job.started_at,
+        [public_permalink(result.claim, batch.ui, settings) for result in results],
+    )
 
 
 settings = run_settings()
 ui = current_settings(settings)
 st.title("Check a text")
-st.caption(f"Corpus: {plain(corpus_label(ui.corpus))} (change it in the sidebar). The sentences worth checking are "
-           "picked for you; the check runs in the background, and this page's address finds it again.")
+st.caption(
+    f"Corpus: {plain(corpus_label(ui.corpus))} (change it in the sidebar). The sentences worth checking are "
+    "picked for you; the check runs in the background, and this page's address finds it again."
+)
 batch = current_batch()
 text_form()
 draft = st.session_state.get("text_draft")
 if draft is not None:
     choose_sentences(ui, draft, running=batch is not None and batch.job.running)
 if batch is not None:
-    st.subheader(plain(f"{count(batch.job.total, 'sentence')} of {batch.draft.source}, checked on "
-                       f"{corpus_label(batch.ui.corpus)}"), anchor=False)
+    st.subheader(
+        plain(
+            f"{count(batch.job.total, 'sentence')} of {batch.draft.source}, checked on {corpus_label(batch.ui.corpus)}"
+        ),
+        anchor=False,
+    )
     share_run("text", "text check")
     if batch.job.running:
         show_progress(batch)

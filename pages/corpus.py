@@ -27,8 +27,10 @@ cols[0].metric("Pages", f"{stats.pages:,}")
 cols[1].metric("Sentences", f"{stats.sentences:,}")
 cols[2].metric("Links", f"{stats.links:,}")
 cols[3].metric("Links per page", f"{stats.links_per_page:.2f}")
-st.caption(f"Dense index: {len(workspace.dense):,} sentences, {workspace.dense.plan.describe()}, "
-           f"encoder in {workspace.dense.encoder.precision}.")
+st.caption(
+    f"Dense index: {len(workspace.dense):,} sentences, {workspace.dense.plan.describe()}, "
+    f"encoder in {workspace.dense.encoder.precision}."
+)
 
 with st.form("search"):
     query = st.text_input("Search", key="corpus_query")
@@ -39,11 +41,22 @@ if searched:
 hits = st.session_state.get("corpus_hits", [])
 if hits:
     by_title = all(h.line is None for h in hits)  # a title search finds pages, not sentences
-    st.dataframe(pd.DataFrame([{"page": h.title, "score": round(h.score, 3)} if by_title else
-                               {"page": h.title, "line": h.line, "sentence": h.text, "score": round(h.score, 3)}
-                               for h in hits]), hide_index=True, width="stretch", placeholder="—")
-    choice = st.selectbox("Read page", list(dict.fromkeys(h.page_id for h in hits)),
-                          format_func=lambda pid: store.title_of(pid) or pid)
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {"page": h.title, "score": round(h.score, 3)}
+                if by_title
+                else {"page": h.title, "line": h.line, "sentence": h.text, "score": round(h.score, 3)}
+                for h in hits
+            ]
+        ),
+        hide_index=True,
+        width="stretch",
+        placeholder="—",
+    )
+    choice = st.selectbox(
+        "Read page", list(dict.fromkeys(h.page_id for h in hits)), format_func=lambda pid: store.title_of(pid) or pid
+    )
     if st.button("Open"):
         st.session_state["reading"] = choice
 

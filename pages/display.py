@@ -156,7 +156,7 @@ def show_metrics(metrics: Mapping[str, float | None], missing_for: Callable[[str
     (``missing_for(name)``)."""
     names = list(metrics)
     for start in range(0, len(names), per_row):
-        for col, name in zip(st.columns(per_row), names[start:start + per_row]):
+        for col, name in zip(st.columns(per_row), names[start : start + per_row]):
             value = metrics[name]
             why = f"\n\nn/a: {missing_for(name)}." if value is None else ""
             col.metric(metric_word(name), "n/a" if value is None else f"{value:.3f}", help=metric_help(name) + why)
@@ -170,12 +170,23 @@ def claimreview_author():
     name = st.session_state.get("claimreview_author", Author.name)
     kind = st.session_state.get("claimreview_author_kind", Author.kind)
     with st.expander(plain(f"ClaimReview author: {name} ({kind})")):
-        synced_widget(st.text_input, "Name", "_claimreview_author", name,
-                      partial(st.session_state.__setitem__, "claimreview_author"),
-                      help="Who publishes the ClaimReview: an organisation or a person.")
-        synced_widget(st.radio, "The author is", "_claimreview_author_kind", kind,
-                      partial(st.session_state.__setitem__, "claimreview_author_kind"), options=AUTHOR_KINDS,
-                      horizontal=True)
+        synced_widget(
+            st.text_input,
+            "Name",
+            "_claimreview_author",
+            name,
+            partial(st.session_state.__setitem__, "claimreview_author"),
+            help="Who publishes the ClaimReview: an organisation or a person.",
+        )
+        synced_widget(
+            st.radio,
+            "The author is",
+            "_claimreview_author_kind",
+            kind,
+            partial(st.session_state.__setitem__, "claimreview_author_kind"),
+            options=AUTHOR_KINDS,
+            horizontal=True,
+        )
     try:
         return Author(name, kind)
     except ValueError as exc:
@@ -196,9 +207,15 @@ def claimreviews_button(column, results: list, provenance, author, published: fl
         column.download_button(label, "", disabled=True, help="Name an author above.")
         return
     document = claim_reviews(results, provenance, author, published=published, urls=urls)
-    column.download_button(label, to_jsonld(document), "claimreviews.jsonld", JSONLD_MEDIA_TYPE, on_click="ignore",
-                           help=f"{count(len(results), 'ClaimReview')} in one JSON-LD document (claims that can't be "
-                           "checked have none), each with the verifier's and the corpus's checksums and the settings.")
+    column.download_button(
+        label,
+        to_jsonld(document),
+        "claimreviews.jsonld",
+        JSONLD_MEDIA_TYPE,
+        on_click="ignore",
+        help=f"{count(len(results), 'ClaimReview')} in one JSON-LD document (claims that can't be "
+        "checked have none), each with the verifier's and the corpus's checksums and the settings.",
+    )
 
 
 def checked_before_markdown(earlier) -> str:
@@ -212,7 +229,9 @@ def checked_before_markdown(earlier) -> str:
         link = f"[re-open it ↗](./?history={earlier.entry_id})"
     else:
         verdict, link = f"{verdict} (annotated)", f"[open it in Annotate ↗](./annotate?item={earlier.entry_id})"
-    return f":material/replay: **Checked before:** “{plain(earlier.claim)}”, {verdict}, {ago(earlier.checked_at)} · {link}"
+    return (
+        f":material/replay: **Checked before:** “{plain(earlier.claim)}”, {verdict}, {ago(earlier.checked_at)} · {link}"
+    )
 
 
 def footer() -> None:

@@ -108,9 +108,11 @@ def sample_note(claims: list[Claim], sample: list[Claim]) -> str:
     labels = [claim.label for claim in sample]
     spread = ", ".join(f"{labels.count(label)} {verdict_word(label)}" for label in LABELS if label in labels)
     unlabelled = f", {labels.count(None)} without a label" if None in labels else ""
-    return (f"Checking a sample of {len(sample)} of the file's {count(len(claims), 'claim')}, drawn at random evenly "
-            f"across the labels (seed {SAMPLE_SEED}, the same sample each run): {spread}{unlabelled}. "
-            "Set “Claims to check” to 0 to check them all.")
+    return (
+        f"Checking a sample of {len(sample)} of the file's {count(len(claims), 'claim')}, drawn at random evenly "
+        f"across the labels (seed {SAMPLE_SEED}, the same sample each run): {spread}{unlabelled}. "
+        "Set “Claims to check” to 0 to check them all."
+    )
 
 
 @dataclass
@@ -129,8 +131,9 @@ class EvaluationRun:
     evaluation: Evaluation | None = None
 
 
-def start_evaluation(settings: Settings, ui: UiSettings, claims: list[Claim], source: str, oracle: bool,
-                     note: str) -> None:
+def start_evaluation(
+    settings: Settings, ui: UiSettings, claims: list[Claim], source: str, oracle: bool, note: str
+) -> None:
     """Start checking the claims in the background with the sidebar's settings, and draw the page again (its form
     disabled while the run goes on). Oracle evidence needs every claim labelled: the page says so otherwise."""
     gold = GoldData.of(claims)
@@ -155,22 +158,39 @@ def finished_evaluation(run: EvaluationRun) -> Evaluation | None:
             except ValueError as exc:
                 st.error(str(exc))
                 return None
-            run.evaluation = Evaluation(run.gold, run.gold.allowed({name: scored[name] for name in METRICS}),
-                                        scored_rows(report), scored, True)
+            run.evaluation = Evaluation(
+                run.gold, run.gold.allowed({name: scored[name] for name in METRICS}), scored_rows(report), scored, True
+            )
         else:
-            scored = {"claims_file": run.source, "corpus": run.ui.corpus, "n_claims": len(report.rows),
-                      **report.metrics(), "claims_per_s": report.claims_per_s, "latency_p50_s": report.latency_s(50),
-                      "latency_p95_s": report.latency_s(95)}
-            run.evaluation = Evaluation(report.gold, {name: scored.get(name) for name in METRICS},
-                                        list(map(evaluation_row, report.rows)), scored, False)
+            scored = {
+                "claims_file": run.source,
+                "corpus": run.ui.corpus,
+                "n_claims": len(report.rows),
+                **report.metrics(),
+                "claims_per_s": report.claims_per_s,
+                "latency_p50_s": report.latency_s(50),
+                "latency_p95_s": report.latency_s(95),
+            }
+            run.evaluation = Evaluation(
+                report.gold,
+                {name: scored.get(name) for name in METRICS},
+                list(map(evaluation_row, report.rows)),
+                scored,
+                False,
+            )
     return run.evaluation
 
 
 def evaluation_row(row: BatchRow) -> dict:
     """A batch row as :attr:`Evaluation.rows` holds it (no FEVER score per claim in a batch)."""
     prediction, label = row.fever_prediction(), row.claim.label
-    return {**prediction, "claim": row.claim.claim, "label": label, "fever_correct": None,
-            "label_correct": None if label is None else prediction["predicted_label"] == label}
+    return {
+        **prediction,
+        "claim": row.claim.claim,
+        "label": label,
+        "fever_correct": None,
+        "label_correct": None if label is None else prediction["predicted_label"] == label,
+    }
 
 
 @st.fragment(run_every=POLL_SECONDS)
@@ -181,8 +201,11 @@ def show_progress(run: EvaluationRun) -> None:
     if not job.running:
         st.rerun()
     st.progress(job.done / job.total, text=f"Checked {job.done} of {count(job.total, 'claim')}")
-    st.button("Stop", on_click=job.stop, help="End the run after the claim being checked; the claims checked so far "
-              "are scored.")
+    st.button(
+        "Stop",
+        on_click=job.stop,
+        help="End the run after the claim being checked; the claims checked so far are scored.",
+    )
 
 
 def is_error(row: dict, evaluation: Evaluation) -> bool:
@@ -195,8 +218,14 @@ def is_error(row: dict, evaluation: Evaluation) -> bool:
 def show_confusion(evaluation: Evaluation) -> None:
     data = evaluation.report
     matrix = [[data["confusion_matrix"][gold][pred] for pred in LABELS] for gold in LABELS]
-    figure = px.imshow(matrix, x=verdict_words(), y=verdict_words(), text_auto=True, color_continuous_scale="Blues",
-                       labels={"x": "predicted", "y": "gold", "color": "claims"})
+    figure = px.imshow(
+        matrix,
+        x=verdict_words(),
+        y=verdict_words(),
+        text_auto=True,
+        color_continuous_scale="Blues",
+        labels={"x": "predicted", "y": "gold", "color": "claims"},
+    )
     figure.update_layout(height=360, margin={"l": 10, "r": 10, "t": 30, "b": 10}, title="Confusion matrix")
     st.plotly_chart(figure, width="stretch")
 
@@ -204,25 +233,43 @@ def show_confusion(evaluation: Evaluation) -> None:
 def show_claims(run: EvaluationRun, evaluation: Evaluation) -> None:
     """Every claim with its gold and predicted labels, or only the errors; each opens in Verify."""
     only_errors = st.toggle("Only errors (wrong label; or, where the FEVER score is computed, no gold evidence found)")
-    table = pd.DataFrame([{
-        "id": r["id"], "claim": r["claim"], "gold": verdict_word(r["label"]),
-        "predicted": verdict_word(r["predicted_label"]),
-        "FEVER correct": r["fever_correct"] if evaluation.metrics["fever_score"] is not None else None,
-        "open": permalink_url(r["claim"], run.ui, run.settings),
-    } for r in evaluation.rows if not only_errors or is_error(r, evaluation)],
-        columns=["id", "claim", "gold", "predicted", "FEVER correct", "open"])
-    st.dataframe(table, hide_index=True, width="stretch", placeholder="—",
-                 column_config={"open": st.column_config.LinkColumn("open", display_text="check ↗")})
+    table = pd.DataFrame(
+        [
+            {
+                "id": r["id"],
+                "claim": r["claim"],
+                "gold": verdict_word(r["label"]),
+                "predicted": verdict_word(r["predicted_label"]),
+                "FEVER correct": r["fever_correct"] if evaluation.metrics["fever_score"] is not None else None,
+                "open": permalink_url(r["claim"], run.ui, run.settings),
+            }
+            for r in evaluation.rows
+            if not only_errors or is_error(r, evaluation)
+        ],
+        columns=["id", "claim", "gold", "predicted", "FEVER correct", "open"],
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        width="stretch",
+        placeholder="—",
+        column_config={"open": st.column_config.LinkColumn("open", display_text="check ↗")},
+    )
 
 
 def show_downloads(evaluation: Evaluation) -> None:
     out = io.StringIO()
     for r in evaluation.rows:
-        out.write(json.dumps({"id": r["id"], "predicted_label": r["predicted_label"],
-                              "predicted_evidence": r["predicted_evidence"]}) + "\n")
+        out.write(
+            json.dumps(
+                {"id": r["id"], "predicted_label": r["predicted_label"], "predicted_evidence": r["predicted_evidence"]}
+            )
+            + "\n"
+        )
     st.download_button("Download predictions (FEVER jsonl)", out.getvalue(), "predictions.jsonl", "application/jsonl")
-    st.download_button("Download report (JSON)", json.dumps(evaluation.report, indent=2), "report.json",
-                       "application/json")
+    st.download_button(
+        "Download report (JSON)", json.dumps(evaluation.report, indent=2), "report.json", "application/json"
+    )
 
 
 def show_evaluation(run: EvaluationRun) -> None:
@@ -238,14 +285,22 @@ def show_evaluation(run: EvaluationRun) -> None:
         return
     data, gold = evaluation.report, evaluation.gold
     st.subheader("FEVER metrics")
-    st.caption(f"{gold.labelled} of {count(gold.claims, 'claim')} {'has' if gold.claims == 1 else 'have'} a gold "
-               f"label, {gold.with_evidence} of the {gold.verifiable} Supported / Refuted ones gold evidence. "
-               "Metrics without gold data are n/a.")
+    st.caption(
+        f"{gold.labelled} of {count(gold.claims, 'claim')} {'has' if gold.claims == 1 else 'have'} a gold "
+        f"label, {gold.with_evidence} of the {gold.verifiable} Supported / Refuted ones gold evidence. "
+        "Metrics without gold data are n/a."
+    )
     show_metrics(evaluation.metrics, evaluation.missing_for)
-    st.metric("latency p50 / p95 (s)", f"{data['latency_p50_s']:.2f} / {data['latency_p95_s']:.2f}",
-              help="Seconds a claim took to check: the median (p50) and the 95th percentile (p95).")
-    how = (f"retriever {data['retriever']}, two-hop {'on' if data['two_hop'] else 'off'}"
-           if evaluation.scored_by_evaluate else "checked as a batch: some claims have no label")
+    st.metric(
+        "latency p50 / p95 (s)",
+        f"{data['latency_p50_s']:.2f} / {data['latency_p95_s']:.2f}",
+        help="Seconds a claim took to check: the median (p50) and the 95th percentile (p95).",
+    )
+    how = (
+        f"retriever {data['retriever']}, two-hop {'on' if data['two_hop'] else 'off'}"
+        if evaluation.scored_by_evaluate
+        else "checked as a batch: some claims have no label"
+    )
     st.caption(f"{count(data['n_claims'], 'claim')}, {data['claims_per_s']:.2f} claims/s, {how}.")
     if evaluation.scored_by_evaluate:
         show_confusion(evaluation)
@@ -258,19 +313,30 @@ settings = run_settings()
 ui = current_settings(settings)
 st.title("Evaluate")
 ready = ready_claims_file(ui.corpus)
-st.caption(plain(f"Corpus: {corpus_label(ui.corpus)} (change it in the sidebar). ")
-           + ("The claims file below is ready for it: press Run." if ready else
-              "Give a claims file with labels for it (FEVER jsonl, CSV or text), or upload one."))
+st.caption(
+    plain(f"Corpus: {corpus_label(ui.corpus)} (change it in the sidebar). ")
+    + (
+        "The claims file below is ready for it: press Run."
+        if ready
+        else "Give a claims file with labels for it (FEVER jsonl, CSV or text), or upload one."
+    )
+)
 
 run = run_in_address("evaluation", "evaluation")
 running = run is not None and run.job.running
 with st.form("evaluate"):
-    path = st.text_input("Claims file (FEVER jsonl; or CSV or text, labels optional)", ready,
-                         placeholder="path/to/claims.jsonl")
+    path = st.text_input(
+        "Claims file (FEVER jsonl; or CSV or text, labels optional)", ready, placeholder="path/to/claims.jsonl"
+    )
     upload = st.file_uploader("…or upload one", type=["jsonl", "json", "csv", "txt"])
-    limit = st.number_input("Claims to check (0 = all)", min_value=0, value=50, step=10,
-                            help="Fewer than the file holds: a sample drawn at random evenly across the labels "
-                            f"(seed {SAMPLE_SEED}, the same each run), in the file's order.")
+    limit = st.number_input(
+        "Claims to check (0 = all)",
+        min_value=0,
+        value=50,
+        step=10,
+        help="Fewer than the file holds: a sample drawn at random evenly across the labels "
+        f"(seed {SAMPLE_SEED}, the same each run), in the file's order.",
+    )
     oracle = st.checkbox("Oracle evidence (verify against gold evidence; judges the verifier alone)")
     pressed = st.form_submit_button("Run", type="primary", disabled=running)
 

@@ -32,12 +32,22 @@ def checked_at(entry: HistoryEntry) -> str:
 
 
 def entries_table(entries: list[HistoryEntry]) -> pd.DataFrame:
-    return pd.DataFrame([{
-        "checked": checked_at(e), "claim": e.claim, "verdict": verdict_word(e.verdict),
-        PROBABILITY: round(e.confidence, 3),
-        "deciding sentence": e.deciding_sentence, "page": e.deciding_page, "corpus": corpus_label(e.corpus),
-        "from": "batch" if e.batch else "Verify", "shared": e.shared,
-    } for e in entries])
+    return pd.DataFrame(
+        [
+            {
+                "checked": checked_at(e),
+                "claim": e.claim,
+                "verdict": verdict_word(e.verdict),
+                PROBABILITY: round(e.confidence, 3),
+                "deciding sentence": e.deciding_sentence,
+                "page": e.deciding_page,
+                "corpus": corpus_label(e.corpus),
+                "from": "batch" if e.batch else "Verify",
+                "shared": e.shared,
+            }
+            for e in entries
+        ]
+    )
 
 
 def describe(entry: HistoryEntry) -> str:
@@ -54,9 +64,17 @@ def open_entry(settings: Settings, history: HistoryStore, entries: list[HistoryE
     if not by_key:
         return
     chosen = st.session_state.get("history_choice")
-    entry = by_key[synced_widget(st.selectbox, "Check", "_history_choice", chosen if chosen in by_key else
-                                 next(iter(by_key)), partial(st.session_state.__setitem__, "history_choice"),
-                                 options=list(by_key), format_func=lambda key: describe(by_key[key]))]
+    entry = by_key[
+        synced_widget(
+            st.selectbox,
+            "Check",
+            "_history_choice",
+            chosen if chosen in by_key else next(iter(by_key)),
+            partial(st.session_state.__setitem__, "history_choice"),
+            options=list(by_key),
+            format_func=lambda key: describe(by_key[key]),
+        )
+    ]
     st.session_state["history_choice"] = entry.key
     cols = st.columns([1, 1, 1, 2])
     if cols[0].button("Open in Verify", type="primary", help="Shows the check as it was made, without checking again"):
@@ -71,12 +89,15 @@ def open_entry(settings: Settings, history: HistoryStore, entries: list[HistoryE
 
 
 def share_entry(column, history: HistoryStore, entry: HistoryEntry, session: str | None) -> None:
-    """"Share link": mark the check shared, so that its link opens it in any browser, and show the link; "Stop
+    """ "Share link": mark the check shared, so that its link opens it in any browser, and show the link; "Stop
     sharing" makes it private again (its link then opens nothing elsewhere). Unshared, a check opens only in the
     browser session that made it."""
     if not entry.shared:
-        if column.button("Share link", disabled=history.read_only,
-                         help="Lets anyone with the link open this check (until you stop sharing it)"):
+        if column.button(
+            "Share link",
+            disabled=history.read_only,
+            help="Lets anyone with the link open this check (until you stop sharing it)",
+        ):
             history.share(entry.key, session)
             st.rerun()
         return
@@ -96,8 +117,9 @@ def share_base() -> str:
 def clear_history(history: HistoryStore, kept: int, session: str | None) -> None:
     """Clear the history (``session``'s checks, or everyone's for ``None``), once the person has confirmed it."""
     if not st.session_state.get("confirm_clear"):
-        st.button("Clear the history…", disabled=not kept, on_click=st.session_state.__setitem__,
-                  args=("confirm_clear", True))
+        st.button(
+            "Clear the history…", disabled=not kept, on_click=st.session_state.__setitem__, args=("confirm_clear", True)
+        )
         return
     whose = "everyone's" if session is None else "this browser's"
     which = f"all {kept:,} of {whose} checks" if kept > 1 else f"{whose} one check"
@@ -115,19 +137,36 @@ def show_history(settings: Settings, history: HistoryStore, session: str | None)
     """``session``'s checks (everyone's for ``None``), the search, opening one, and clearing. Raises
     UnusableDatabase."""
     kept = history.count(session)
-    st.caption(f"{count(kept, 'check')} kept, newest first: "
-               + ("everyone's who uses this workbench (it was started with a shared history)." if session is None else
-                  "those made in this browser until it is closed (others using the workbench have their own)."))
+    st.caption(
+        f"{count(kept, 'check')} kept, newest first: "
+        + (
+            "everyone's who uses this workbench (it was started with a shared history)."
+            if session is None
+            else "those made in this browser until it is closed (others using the workbench have their own)."
+        )
+    )
     if history.read_only:
-        st.warning("The history file is read-only: the checks in it are shown, new ones are not kept. Make it "
-                   "writable, or point FEVER_DATA_DIR at a folder you can write to.", icon=":material/warning:")
-    words = synced_widget(st.text_input, "Search claims, deciding sentences and pages", "_history_search",
-                          st.session_state.get("history_search", ""),
-                          partial(st.session_state.__setitem__, "history_search"), placeholder="e.g. Kubrick")
+        st.warning(
+            "The history file is read-only: the checks in it are shown, new ones are not kept. Make it "
+            "writable, or point FEVER_DATA_DIR at a folder you can write to.",
+            icon=":material/warning:",
+        )
+    words = synced_widget(
+        st.text_input,
+        "Search claims, deciding sentences and pages",
+        "_history_search",
+        st.session_state.get("history_search", ""),
+        partial(st.session_state.__setitem__, "history_search"),
+        placeholder="e.g. Kubrick",
+    )
     entries = history.search(words, SHOWN, session)
     if entries:
-        st.dataframe(entries_table(entries), hide_index=True, width="stretch",
-                     column_config={PROBABILITY: st.column_config.NumberColumn(format="%.2f", help=PROBABILITY_HELP)})
+        st.dataframe(
+            entries_table(entries),
+            hide_index=True,
+            width="stretch",
+            column_config={PROBABILITY: st.column_config.NumberColumn(format="%.2f", help=PROBABILITY_HELP)},
+        )
         open_entry(settings, history, entries, session)
     elif kept:
         st.info(plain(f"No check holds every word of “{words}”."))

@@ -39,7 +39,8 @@ WHY_MIN_ANNOTATIONS = (
     f"Improving needs at least {MIN_ANNOTATIONS} annotations: a quarter of the annotated claims are held out to "
     "compare the new version with the one in use, and with fewer than 20 that is under 5 claims, where a single "
     "claim moves the accuracy by 20 points or more; the rest, under 15 claims, is too little to change the "
-    "verifier reliably.")
+    "verifier reliably."
+)
 # How long improving takes on 2 CPU cores, from measured rates: 44.8 s for 20 annotations and 4 passes from the
 # Models page (benchmarks/app/browser-improve.txt), of which fine-tuning is about 0.04 s per annotation per pass (the
 # verifier trains at 25-45 pairs/s on two threads, assets/models/verifier/MODEL_CARD.md; an annotation gives about
@@ -70,8 +71,10 @@ def comparison(version: ModelVersion) -> pd.DataFrame:
     frame = pd.DataFrame(version.table, columns=["name", "n", "before", "after"])
     frame["change"] = frame["after"] - frame["before"]
     for column in ("before", "after", "change"):
-        frame[column] = [("n/a" if pd.isna(value) else f"{value:+.3f}" if column == "change" else f"{value:.3f}")
-                         for value in frame[column]]
+        frame[column] = [
+            ("n/a" if pd.isna(value) else f"{value:+.3f}" if column == "change" else f"{value:.3f}")
+            for value in frame[column]
+        ]
     return frame.rename(columns={"name": "yardstick", "before": "base", "after": version.name}).set_index("yardstick")
 
 
@@ -95,30 +98,59 @@ def improve_form(settings: Settings, ui: UiSettings, versions: list[ModelVersion
     in_use = ui.verifier_model
     counts = load_annotations(settings).counts()
     enough = counts["annotations"] >= MIN_ANNOTATIONS
-    st.caption(f"{count(counts['annotations'], 'annotation')} saved (Annotate). A quarter of the annotated claims are "
-               "held out to compare the new version with the one in use; the rest are learned from. "
-               "The new version keeps the learned verdict of the one it starts from.")
+    st.caption(
+        f"{count(counts['annotations'], 'annotation')} saved (Annotate). A quarter of the annotated claims are "
+        "held out to compare the new version with the one in use; the rest are learned from. "
+        "The new version keeps the learned verdict of the one it starts from."
+    )
     if not enough:
-        st.info(f"{WHY_MIN_ANNOTATIONS} Annotate {count(MIN_ANNOTATIONS - counts['annotations'], 'more claim')} "
-                "first.",
-                icon=":material/edit_note:")
+        st.info(
+            f"{WHY_MIN_ANNOTATIONS} Annotate {count(MIN_ANNOTATIONS - counts['annotations'], 'more claim')} first.",
+            icon=":material/edit_note:",
+        )
     corpora = [name for name in list_corpora(settings.data_dir) if name != LIVE_CORPUS]
     with st.form("improve"):
-        corpus = st.selectbox("Corpus the annotations were made on", corpora, format_func=corpus_label,
-                              index=corpora.index(ui.corpus) if ui.corpus in corpora else 0)
-        epochs = st.slider("Passes over the annotations", 1, 10, 4,
-                           help="More passes learn the annotations more closely, and take longer.")
+        corpus = st.selectbox(
+            "Corpus the annotations were made on",
+            corpora,
+            format_func=corpus_label,
+            index=corpora.index(ui.corpus) if ui.corpus in corpora else 0,
+        )
+        epochs = st.slider(
+            "Passes over the annotations",
+            1,
+            10,
+            4,
+            help="More passes learn the annotations more closely, and take longer.",
+        )
         adapter = adapter_base(in_use) is not None
-        st.caption(f"Takes {duration(improve_estimate(counts['annotations'], epochs, adapter))} on 2 CPU cores with "
-                   f"{count(counts['annotations'], 'annotation')} and {count(epochs, 'pass', 'passes')} (measured rate; the app stays usable "
-                   "meanwhile, and the run goes on if you leave the page).")
+        st.caption(
+            f"Takes {duration(improve_estimate(counts['annotations'], epochs, adapter))} on 2 CPU cores with "
+            f"{count(counts['annotations'], 'annotation')} and {count(epochs, 'pass', 'passes')} (measured rate; the app stays usable "
+            "meanwhile, and the run goes on if you leave the page)."
+        )
         started = st.form_submit_button("Improve the verifier", type="primary", disabled=running or not enough)
-    st.caption(f"Starts from: {plain(verifier_name(in_use, versions))}. The same from the command line: "
-               "`python -m fever_core train improve --corpus NAME`.")
+    st.caption(
+        f"Starts from: {plain(verifier_name(in_use, versions))}. The same from the command line: "
+        "`python -m fever_core train improve --corpus NAME`."
+    )
     if started:
         try:
-            start_job(["--data-dir", str(settings.data_dir), "train", "improve", "--corpus", corpus,
-                       "--base", in_use, "--epochs", str(epochs)], status_file(settings))
+            start_job(
+                [
+                    "--data-dir",
+                    str(settings.data_dir),
+                    "train",
+                    "improve",
+                    "--corpus",
+                    corpus,
+                    "--base",
+                    in_use,
+                    "--epochs",
+                    str(epochs),
+                ],
+                status_file(settings),
+            )
         except RuntimeError as exc:
             st.error(plain(str(exc)))
         st.rerun()
@@ -145,8 +177,12 @@ def last_job(settings: Settings) -> None:
     if status.state == FAILED:
         st.error(plain(f"The last run failed: {status.message}"))
     elif status.state == DONE:
-        st.success(plain(f"The last run made {status.result.get('version', 'a version')} in "
-                         f"{status.result.get('wall_s', 0):.0f} s: compare it below before using it."))
+        st.success(
+            plain(
+                f"The last run made {status.result.get('version', 'a version')} in "
+                f"{status.result.get('wall_s', 0):.0f} s: compare it below before using it."
+            )
+        )
 
 
 def versions_list(settings: Settings, in_use: str, versions: list[ModelVersion]) -> None:
@@ -158,18 +194,28 @@ def versions_list(settings: Settings, in_use: str, versions: list[ModelVersion])
         with st.container(border=True, key=f"version-{version.name}"):
             using = str(version.path.resolve()) == in_use or str(version.path) == in_use
             st.markdown(f"**{version.name}**" + (" · in use" if using else ""))
-            st.caption(plain(f"From {verifier_name(version.base, versions)}, on "
-                             f"{count(version.annotations.get('train', 0), 'annotation')} "
-                             f"({version.annotations.get('heldout', 0)} held out), made "
-                             f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(version.created_at))} in "
-                             f"{version.wall_s:.0f} s."))
+            st.caption(
+                plain(
+                    f"From {verifier_name(version.base, versions)}, on "
+                    f"{count(version.annotations.get('train', 0), 'annotation')} "
+                    f"({version.annotations.get('heldout', 0)} held out), made "
+                    f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(version.created_at))} in "
+                    f"{version.wall_s:.0f} s."
+                )
+            )
             st.table(comparison(version))
             if version.annotations.get("heldout", 0) < 50:
-                st.caption("With fewer than 50 held-out claims, a change of one claim moves their accuracy a lot: "
-                           "read it as a hint, and the yardsticks as the check that nothing broke.")
+                st.caption(
+                    "With fewer than 50 held-out claims, a change of one claim moves their accuracy a lot: "
+                    "read it as a hint, and the yardsticks as the check that nothing broke."
+                )
             if not using:
-                st.button("Use this version", key=f"use-{version.name}", on_click=switch_to,
-                          args=(settings, str(version.path.resolve())))
+                st.button(
+                    "Use this version",
+                    key=f"use-{version.name}",
+                    on_click=switch_to,
+                    args=(settings, str(version.path.resolve())),
+                )
 
 
 settings = run_settings()

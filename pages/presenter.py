@@ -53,10 +53,16 @@ def _show_view(on: bool) -> None:
 def presenter_toggle(where=st) -> bool:
     """The "Presenter's view" toggle (in ``where``, e.g. a column), showing the address's state; and, while the view
     is on, its stylesheet. Returns whether the view is on."""
-    synced_widget(where.toggle, "Presenter's view", "_present", presenting(), _show_view,
-                  help="Large type for a projector or a screen share (1920x1080): no sidebar, one claim with its "
-                  "verdict and deciding sentences on one screen, the rest hidden. The page's address keeps it "
-                  "(?present=1), so a link shared from here opens the same way.")
+    synced_widget(
+        where.toggle,
+        "Presenter's view",
+        "_present",
+        presenting(),
+        _show_view,
+        help="Large type for a projector or a screen share (1920x1080): no sidebar, one claim with its "
+        "verdict and deciding sentences on one screen, the rest hidden. The page's address keeps it "
+        "(?present=1), so a link shared from here opens the same way.",
+    )
     if presenting():
         st.html(PRESENTER_CSS)
     return presenting()

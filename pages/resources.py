@@ -75,8 +75,12 @@ def _open_checker(corpus: str, verifier_model: str):
     limit_cpu_threads(settings.app_cpu_threads)
     checker = Checker.open(corpus, settings, progress=False)
     checker.warm_up()
-    _LOGGER.info("Loaded the checker for corpus %s with verifier %s in %.1f s", corpus, verifier_model,
-                 time.perf_counter() - started)
+    _LOGGER.info(
+        "Loaded the checker for corpus %s with verifier %s in %.1f s",
+        corpus,
+        verifier_model,
+        time.perf_counter() - started,
+    )
     return checker
 
 
@@ -189,8 +193,10 @@ def keep_browser_session() -> None:
     if st.context.cookies.get(SESSION_COOKIE) == session or st.session_state.get("session_cookie_sent"):
         return
     st.session_state["session_cookie_sent"] = True
-    st.sidebar.html(f"<script>document.cookie = '{SESSION_COOKIE}={session}; path=/; SameSite=Strict';</script>",
-                    unsafe_allow_javascript=True)
+    st.sidebar.html(
+        f"<script>document.cookie = '{SESSION_COOKIE}={session}; path=/; SameSite=Strict';</script>",
+        unsafe_allow_javascript=True,
+    )
 
 
 def history_session(settings: Settings) -> str | None:
@@ -233,20 +239,29 @@ def show_unusable_database(error: UnusableDatabase) -> None:
     moves it aside (kept, renamed) so that a new one starts."""
     st.warning(plain(str(error)), icon=":material/warning:")
     if error.movable:
-        st.button(f"Move {error.path.name} aside and start a new one", key=f"move_aside_{error.path}",
-                  on_click=_move_database_aside, args=(error.path,))
+        st.button(
+            f"Move {error.path.name} aside and start a new one",
+            key=f"move_aside_{error.path}",
+            on_click=_move_database_aside,
+            args=(error.path,),
+        )
 
 
 def _move_database_aside(path: Path) -> None:
     try:
         moved = move_aside(path)
     except OSError as exc:
-        st.toast(plain(f"{path} can't be moved ({exc.strerror}): move it yourself, or point FEVER_DATA_DIR elsewhere."),
-                 icon=":material/warning:")
+        st.toast(
+            plain(f"{path} can't be moved ({exc.strerror}): move it yourself, or point FEVER_DATA_DIR elsewhere."),
+            icon=":material/warning:",
+        )
         return
     _history_store.clear()  # a store opened before still holds the moved file
     _annotation_store.clear()
-    st.toast(plain(f"{path.name} was moved to {moved.name} (kept there); a new one starts in its place."), icon=":material/inventory_2:")
+    st.toast(
+        plain(f"{path.name} was moved to {moved.name} (kept there); a new one starts in its place."),
+        icon=":material/inventory_2:",
+    )
 
 
 def corpus_store_or_none(settings: Settings, corpus: str) -> CorpusStore | None:
@@ -317,24 +332,32 @@ def run_in_address(name: str, what: str) -> BackgroundRun | None:
     private = access.session != browser_session() and not access.shared and not run_settings().shared_history
     if run is not None and private:
         st.query_params.pop(name, None)
-        st.warning(plain(
-            f"The {what} this link names was made in another browser and not shared: it opens only for the person "
-            "who made it, until they share it (Share link, beside the run)."), icon=":material/lock:")
+        st.warning(
+            plain(
+                f"The {what} this link names was made in another browser and not shared: it opens only for the person "
+                "who made it, until they share it (Share link, beside the run)."
+            ),
+            icon=":material/lock:",
+        )
         return None
     if run is None:
         st.query_params.pop(name, None)
         if named:
-            st.warning(plain(
-                f"The {what} this link names ({named}) was not found in this workbench. Runs are kept in the app's "
-                f"memory, the last {FINISHED_JOBS_KEPT} finished ones: a link from another machine or workbench, one "
-                "made before the app was restarted, or an older one finds nothing. Start it again here."), icon=":material/search:")
+            st.warning(
+                plain(
+                    f"The {what} this link names ({named}) was not found in this workbench. Runs are kept in the app's "
+                    f"memory, the last {FINISHED_JOBS_KEPT} finished ones: a link from another machine or workbench, one "
+                    "made before the app was restarted, or an older one finds nothing. Start it again here."
+                ),
+                icon=":material/search:",
+            )
         return None
     show_run(name, run)
     return run
 
 
 def share_run(name: str, what: str) -> None:
-    """"Share link" for the run the page's address names (``?name=ID``: :func:`run_in_address`), when it is this
+    """ "Share link" for the run the page's address names (``?name=ID``: :func:`run_in_address`), when it is this
     session's own: its link then opens it in any browser, and so do its checks' verdict cards (their History entries
     are shared with it); "Stop sharing" makes both private again. The page draws it beside the run's results header
     (``what``: the run in words). A run shared with this session gets no controls."""
@@ -342,8 +365,11 @@ def share_run(name: str, what: str) -> None:
     if access is None or access.session != browser_session():
         return
     if not access.shared:
-        if st.button("Share link", key=f"share-{name}", help=f"Lets anyone with the link open this {what} and its "
-                     "verdict cards (until you stop sharing it)"):
+        if st.button(
+            "Share link",
+            key=f"share-{name}",
+            help=f"Lets anyone with the link open this {what} and its verdict cards (until you stop sharing it)",
+        ):
             _share(name, access, True)
         return
     if st.button("Stop sharing", key=f"unshare-{name}", help="Its link stops opening it in other browsers"):
@@ -368,8 +394,13 @@ def show_run(name: str, run: BackgroundRun) -> None:
     st.query_params[name] = run.job.job_id
 
 
-def check_in_background(name: str, run: BackgroundRun, ui: UiSettings, settings: Settings,
-                        on_checked: Callable[[BatchRow, EarlierCheck | None, str | None], None]) -> None:
+def check_in_background(
+    name: str,
+    run: BackgroundRun,
+    ui: UiSettings,
+    settings: Settings,
+    on_checked: Callable[[BatchRow, EarlierCheck | None, str | None], None],
+) -> None:
     """Start ``run``'s job checking its claims with the sidebar's checker and options, keep it with the background
     runs as the page's ``?name=ID``, and draw the page again. Each checked claim's best earlier check is looked up
     (before it is kept, so not itself) and the check kept in this session's history; ``on_checked(row, earlier,

@@ -68,8 +68,11 @@ class UiSettings:
         corpus and verifier chosen (:func:`setting_defaults`)."""
         given = {name: value for name, value in values.items() if value is not None}
         chosen = {**setting_defaults(settings, given.get("verifier_model"), given.get("corpus")), **given}
-        return cls(chosen["corpus"], chosen["verifier_model"],
-                   {setting.name: chosen[setting.name] for setting in CHECK_SETTINGS})
+        return cls(
+            chosen["corpus"],
+            chosen["verifier_model"],
+            {setting.name: chosen[setting.name] for setting in CHECK_SETTINGS},
+        )
 
     @classmethod
     def of_check(cls, result: CheckResult) -> UiSettings | None:
@@ -80,14 +83,19 @@ class UiSettings:
         return cls(result.corpus, result.applied.verifier, result.applied.check_settings())
 
 
-def setting_defaults(settings: Settings, verifier_model: str | None = None, corpus: str | None = None) -> dict[str, Any]:
+def setting_defaults(
+    settings: Settings, verifier_model: str | None = None, corpus: str | None = None
+) -> dict[str, Any]:
     """Each sidebar choice's value before the person changes it: the corpus and verifier chosen (default: the
     workbench's ``settings``); for each per-check setting, the value a check with that verifier takes effect with
     (:func:`~fever_core.pipeline.settings_in_effect`: ``settings``' own, ``FEVER_PAGES_K``..., else the verifier's
     policy), else, for a threshold the verifier does not read (a hub model's NEI rule), the middle of its range."""
     verifier_model = verifier_model or settings.verifier_model
-    defaults: dict[str, Any] = {"corpus": corpus or settings.corpus, "verifier_model": verifier_model,
-                                **settings_in_effect(CheckOptions(), settings, VerdictPolicy.from_config(verifier_model))}
+    defaults: dict[str, Any] = {
+        "corpus": corpus or settings.corpus,
+        "verifier_model": verifier_model,
+        **settings_in_effect(CheckOptions(), settings, VerdictPolicy.from_config(verifier_model)),
+    }
     for setting in CHECK_SETTINGS:
         if defaults[setting.name] is None and setting.limits is not None:
             defaults[setting.name] = setting.type(sum(setting.limits) / 2)
@@ -101,8 +109,9 @@ def _chosen(name: str, defaults: Mapping[str, Any]) -> Any:
 def current_settings(settings: Settings) -> UiSettings:
     """The sidebar's choices as last made, from any page (the frame draws the sidebar, ``app.py``): those the person
     set, the others the defaults for the corpus and verifier chosen."""
-    return UiSettings.of({name: st.session_state.get(name) for name in ("corpus", "verifier_model", *CHECK_SETTING)},
-                         settings)
+    return UiSettings.of(
+        {name: st.session_state.get(name) for name in ("corpus", "verifier_model", *CHECK_SETTING)}, settings
+    )
 
 
 def _widget(factory: Callable[..., Any], label: str, name: str, defaults: Mapping[str, Any], **kwargs) -> Any:
@@ -120,8 +129,16 @@ def setting_widget(setting: CheckSetting, defaults: Mapping[str, Any], disabled:
     if setting.choices:
         return _widget(st.selectbox, setting.label, setting.name, defaults, options=setting.choices, **shown)
     low, high = SETTING_LIMITS[setting.name]
-    return _widget(st.slider, setting.label, setting.name, defaults, min_value=low, max_value=high,
-                   step=setting.type(setting.step), **shown)
+    return _widget(
+        st.slider,
+        setting.label,
+        setting.name,
+        defaults,
+        min_value=low,
+        max_value=high,
+        step=setting.type(setting.step),
+        **shown,
+    )
 
 
 def sidebar_settings(settings: Settings) -> UiSettings:
@@ -133,19 +150,24 @@ def sidebar_settings(settings: Settings) -> UiSettings:
     corpora = list_corpora(settings.data_dir)
     if _chosen("corpus", defaults) not in corpora:
         st.session_state["corpus"] = corpora[0]
-    _widget(sidebar.selectbox, "Corpus", "corpus", defaults, options=corpora, format_func=corpus_label,
-            help=CORPORA_HELP)
+    _widget(
+        sidebar.selectbox, "Corpus", "corpus", defaults, options=corpora, format_func=corpus_label, help=CORPORA_HELP
+    )
     with sidebar.expander("Retrieval and verdict", expanded=False):
         rule = _chosen("verdict", defaults) == "rule"
         for setting in CHECK_SETTINGS:
             setting_widget(setting, defaults, disabled=setting.name in RULE_SETTINGS and not rule)
         versions = list_versions(settings.data_dir)
-        synced_widget(st.text_input, "Verifier model (name, folder or hub id)", "_verifier_model",
-                      verifier_name(_chosen("verifier_model", defaults), versions),
-                      lambda typed: st.session_state.__setitem__("verifier_model", verifier_path(typed, versions)),
-                      help="The shipped verifier is “shipped (MPNet)”; “shipped, small (MiniLM)” is faster. "
-                      "Versions made on Models go by their names (verifier-v1...); any other folder by its path, "
-                      "relative to the project or absolute.")
+        synced_widget(
+            st.text_input,
+            "Verifier model (name, folder or hub id)",
+            "_verifier_model",
+            verifier_name(_chosen("verifier_model", defaults), versions),
+            lambda typed: st.session_state.__setitem__("verifier_model", verifier_path(typed, versions)),
+            help="The shipped verifier is “shipped (MPNet)”; “shipped, small (MiniLM)” is faster. "
+            "Versions made on Models go by their names (verifier-v1...); any other folder by its path, "
+            "relative to the project or absolute.",
+        )
     with sidebar.expander("Add a corpus from a FEVER wiki-pages file"), st.form("new_corpus"):
         name = st.text_input("Name", placeholder="my-pages")
         path = st.text_input("File path (FEVER wiki-pages jsonl)")

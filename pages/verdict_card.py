@@ -33,9 +33,11 @@ CLOSE_MARGIN = 0.15
 # How sure the verdict is, in words: the first whose lower bound its probability reaches.
 CONFIDENCE_WORDS = [(0.9, "Very likely"), (0.7, "Likely"), (0.5, "More likely than not"), (0.0, "Uncertain")]
 DECIDING_ROW_STYLE = "background-color: #fff3b0; font-weight: 600"
-PROBABILITY_HELP = ("How often a verdict like this one is right, from 0 to 1: measured on 240 claims written by hand "
-                    "(calibrated: of verdicts said at 0.7, about 7 in 10 were right), from how sure the rule or model "
-                    "that decided was. It is an estimate, not a fact-check: read the deciding sentence.")
+PROBABILITY_HELP = (
+    "How often a verdict like this one is right, from 0 to 1: measured on 240 claims written by hand "
+    "(calibrated: of verdicts said at 0.7, about 7 in 10 were right), from how sure the rule or model "
+    "that decided was. It is an estimate, not a fact-check: read the deciding sentence."
+)
 EVIDENCE_LEGEND = (
     "**stance**: the verifier's reading of that one sentence against the claim, as it counted in the verdict — a "
     "verdict and its probability (0 to 1); *read as* names the claim it read when that was a rewritten claim (the "
@@ -78,8 +80,10 @@ def uncertainty(probabilities: dict[str, float]) -> str:
     (first, p_first), (second, p_second) = sorted(probabilities.items(), key=lambda item: -item[1])[:2]
     if p_first - p_second >= CLOSE_MARGIN:
         return ""
-    return (f"Uncertain: {verdict_word(first)} or {verdict_word(second).lower()} was a close call for the rule or model "
-            "that decided. Read the evidence below before relying on this verdict.")
+    return (
+        f"Uncertain: {verdict_word(first)} or {verdict_word(second).lower()} was a close call for the rule or model "
+        "that decided. Read the evidence below before relying on this verdict."
+    )
 
 
 def quote_markdown(item: JudgedSentence, link: WikipediaLink, reading: Reading | None = None) -> str:
@@ -95,9 +99,12 @@ def parts_markdown(result: CheckResult) -> str:
     decided it, as a Markdown list (corpus and claim text escaped)."""
     lines = [f"This claim was checked as {len(result.verdict.parts)} facts:"]
     for part in result.verdict.parts:
-        by = (f" — {verdict_word(part.label)} {part.probability:.2f}, by the sentence from "
-              f"{plain(result.evidence[part.deciding].sentence.title)}" if part.deciding is not None
-              else f" — {verdict_word(part.label)}: no sentence settles it")
+        by = (
+            f" — {verdict_word(part.label)} {part.probability:.2f}, by the sentence from "
+            f"{plain(result.evidence[part.deciding].sentence.title)}"
+            if part.deciding is not None
+            else f" — {verdict_word(part.label)}: no sentence settles it"
+        )
         lines.append(f"- “{plain(part.claim)}”{by}")
     return "\n".join(lines)
 
@@ -112,10 +119,12 @@ def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
     for warning in result.warnings:
         st.warning(plain(warning))
     if probably_not_english(result.claim):
-        st.info("This claim does not look English. The workbench reads English only (its Wikipedia text and its "
-                "verifier), so a claim in another language gets a verdict that means little (most often Not "
-                "enough info): translate it to check it.",
-                icon=":material/public:")
+        st.info(
+            "This claim does not look English. The workbench reads English only (its Wikipedia text and its "
+            "verifier), so a claim in another language gets a verdict that means little (most often Not "
+            "enough info): translate it to check it.",
+            icon=":material/public:",
+        )
     verdict = result.verdict
     withheld = verdict.label_withheld
     color = VERDICT_COLOURS[NEI if withheld else verdict.label]
@@ -124,24 +133,37 @@ def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
     with st.container(border=True, key="verdict_card"):
         st.subheader(f"Verdict: :{color}[{word}]", anchor=False)
         if verdict.undecided:
-            st.markdown("**No sentence settles this claim on its own** — read the sentences below; counted as "
-                        f"{verdict_word(NEI).lower()}.")
+            st.markdown(
+                "**No sentence settles this claim on its own** — read the sentences below; counted as "
+                f"{verdict_word(NEI).lower()}."
+            )
         elif withheld:
-            how_sure = (f"the rule or model that decided was only {probability:.2f} sure" if verdict.calibrated is None
-                        else f"verdicts this unsure are right only about {round(probability * 100)} times in 100 "
-                        f"(probability {probability:.2f})")
-            st.markdown(f"**Too unsure to call** — it leans to {verdict_word(verdict.label).lower()}, but {how_sure}: "
-                        "read the sentences below and judge.", help=PROBABILITY_HELP)
+            how_sure = (
+                f"the rule or model that decided was only {probability:.2f} sure"
+                if verdict.calibrated is None
+                else f"verdicts this unsure are right only about {round(probability * 100)} times in 100 "
+                f"(probability {probability:.2f})"
+            )
+            st.markdown(
+                f"**Too unsure to call** — it leans to {verdict_word(verdict.label).lower()}, but {how_sure}: "
+                "read the sentences below and judge.",
+                help=PROBABILITY_HELP,
+            )
         else:
-            st.markdown(f"**{confidence_words(probability)}** — probability {probability:.2f} (on a scale of 0 to 1)",
-                        help=PROBABILITY_HELP)
+            st.markdown(
+                f"**{confidence_words(probability)}** — probability {probability:.2f} (on a scale of 0 to 1)",
+                help=PROBABILITY_HELP,
+            )
         st.caption("Claim: " + plain(result.claim))
         for earlier in () if presenting else checked.earlier:  # a claim shown again and again to a room
             st.markdown(checked_before_markdown(earlier))
         if checked.stored is not None:
             made = time.strftime("%Y-%m-%d %H:%M", time.localtime(checked.stored.checked_at))
-            st.info(f"Re-opened from History: checked {made} on {plain(corpus_label(result.corpus))}, shown as it "
-                    "was then (not checked again; History's “Check again” does that).", icon=":material/history:")
+            st.info(
+                f"Re-opened from History: checked {made} on {plain(corpus_label(result.corpus))}, shown as it "
+                "was then (not checked again; History's “Check again” does that).",
+                icon=":material/history:",
+            )
         deciding = [] if withheld or verdict.label == NEI else verdict.deciding_evidence
         if deciding:
             st.markdown(f"Deciding sentence{'s' if len(deciding) > 1 else ''} (highlighted in the evidence):")
@@ -152,32 +174,55 @@ def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
         to_read = [i for i in verdict.read_these or verdict.deciding_evidence if i not in deciding]
         if to_read and not (deciding and presenting):  # a room is shown the verdict and what decides it
             with st.container(key="read_these"):
-                st.markdown("**Read these too** — other sentences that may settle the claim, each with how the "
-                            "verifier read it alone:" if deciding else "**Read these** — the sentences most likely "
-                            "to settle the claim, each with how the verifier read it alone:")
+                st.markdown(
+                    "**Read these too** — other sentences that may settle the claim, each with how the "
+                    "verifier read it alone:"
+                    if deciding
+                    else "**Read these** — the sentences most likely "
+                    "to settle the claim, each with how the verifier read it alone:"
+                )
                 for index in to_read:
                     item = result.evidence[index]
                     st.markdown(quote_markdown(item, checked.links[item.sentence.page_id], item.reading))
         if verdict.parts:
             st.markdown(parts_markdown(result))
         leaning = withheld and not verdict.undecided  # its why is the label's it leans to, not a verdict's
-        st.markdown((f"**Why it leans to {verdict_word(verdict.label).lower()}:** " if leaning else "**Why:** ")
-                    + plain(verdict.why or verdict.reason))
+        st.markdown(
+            (f"**Why it leans to {verdict_word(verdict.label).lower()}:** " if leaning else "**Why:** ")
+            + plain(verdict.why or verdict.reason)
+        )
         caution = "" if withheld else uncertainty(verdict.probabilities)
         if caution:
             st.warning(caution, icon=":material/warning:")
-    chart = go.Figure(go.Bar(
-        x=list(verdict.probabilities.values()), y=[verdict_word(label) for label in verdict.probabilities],
-        orientation="h",
-        marker_color=[BAR_COLOURS[label] for label in verdict.probabilities], text=[f"{p:.2f}" for p in verdict.probabilities.values()],
-    ))
-    large_type = {"font": {"size": PRESENTER_CHART_FONT_PX},  # the bars' numbers never shrunk to fit inside a bar
-                  "uniformtext": {"minsize": PRESENTER_CHART_FONT_PX, "mode": "show"}} if presenting else {}
-    chart.update_layout(height=PRESENTER_CHART_HEIGHT_PX if presenting else 160, **large_type,
-                        margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                        xaxis={"range": [0, 1], "title": "probability of each verdict (0 to 1)" if verdict.calibrated is None
-                               else "how sure the deciding rule or model was of each verdict (0 to 1; the probability "
-                               "above is how often such verdicts are right)"})
+    chart = go.Figure(
+        go.Bar(
+            x=list(verdict.probabilities.values()),
+            y=[verdict_word(label) for label in verdict.probabilities],
+            orientation="h",
+            marker_color=[BAR_COLOURS[label] for label in verdict.probabilities],
+            text=[f"{p:.2f}" for p in verdict.probabilities.values()],
+        )
+    )
+    large_type = (
+        {
+            "font": {"size": PRESENTER_CHART_FONT_PX},  # the bars' numbers never shrunk to fit inside a bar
+            "uniformtext": {"minsize": PRESENTER_CHART_FONT_PX, "mode": "show"},
+        }
+        if presenting
+        else {}
+    )
+    chart.update_layout(
+        height=PRESENTER_CHART_HEIGHT_PX if presenting else 160,
+        **large_type,
+        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        xaxis={
+            "range": [0, 1],
+            "title": "probability of each verdict (0 to 1)"
+            if verdict.calibrated is None
+            else "how sure the deciding rule or model was of each verdict (0 to 1; the probability "
+            "above is how often such verdicts are right)",
+        },
+    )
     st.plotly_chart(chart, width="stretch", config={"displayModeBar": False})
 
 
@@ -198,12 +243,16 @@ def evidence_rows(checked: CheckedClaim, indexes: list[int]) -> pd.DataFrame:
     for index in indexes:
         item = result.evidence[index]
         e, reading = item.sentence, item.reading  # as the verdict counted it
-        rows.append({
-            "stance": stance_cell(reading),
-            "page": f"{plain(e.title)} [{e.line}] · " + checked.links[e.page_id].markdown(),
-            "sentence": plain(e.text), "score": round(e.score, 3), "hop": e.hop,
-            "used": "yes" if index in used else "no",
-        })
+        rows.append(
+            {
+                "stance": stance_cell(reading),
+                "page": f"{plain(e.title)} [{e.line}] · " + checked.links[e.page_id].markdown(),
+                "sentence": plain(e.text),
+                "score": round(e.score, 3),
+                "hop": e.hop,
+                "used": "yes" if index in used else "no",
+            }
+        )
     return pd.DataFrame(rows, columns=["stance", "page", "sentence", "score", "hop", "used"])
 
 
@@ -225,15 +274,21 @@ def show_evidence(checked: CheckedClaim, presenting: bool = False) -> None:
     rest = [i for i in range(len(result.evidence)) if i not in used]
     st.subheader("Evidence the verdict used")
     if result.verdict.deciding_evidence and not used:  # kept before verdicts named the evidence they used
-        st.caption("Not recorded: this check was kept by an older version of the workbench. History's “Check again” "
-                   "shows it.")
+        st.caption(
+            "Not recorded: this check was kept by an older version of the workbench. History's “Check again” shows it."
+        )
     elif used:
         deciding = [used.index(i) for i in result.verdict.deciding_evidence if i in used]
-        st.container(key="evidence_used").table(highlight_rows(evidence_rows(checked, used), deciding),
-                                                hide_index=True)
+        st.container(key="evidence_used").table(highlight_rows(evidence_rows(checked, used), deciding), hide_index=True)
     elif result.evidence:
-        st.caption("None: " + ("no sentence found settles the claim." if result.verdict.label == NEI
-                               else "no single sentence says so on its own."))
+        st.caption(
+            "None: "
+            + (
+                "no sentence found settles the claim."
+                if result.verdict.label == NEI
+                else "no single sentence says so on its own."
+            )
+        )
     else:
         st.caption("No evidence sentences: no page in the corpus matched the claim.")
     if presenting:
@@ -246,11 +301,15 @@ def show_evidence(checked: CheckedClaim, presenting: bool = False) -> None:
     chains = drawn_chains(result.pages, [item.sentence for item in result.evidence])
     if chains:
         st.subheader("Two-hop chains")
-        st.caption("Evidence found by following a link: a first-hop sentence, the link in it, and the sentence "
-                   "it leads to on a page the first hop did not have.")
+        st.caption(
+            "Evidence found by following a link: a first-hop sentence, the link in it, and the sentence "
+            "it leads to on a page the first hop did not have."
+        )
         for e in chains:
-            st.text(f"{e.via.from_title or e.via.from_page_id} [{e.via.from_line}]: {e.via.from_text}\n"
-                    f"   → link “{e.via.anchor}” →\n{e.title} [{e.line}]: {e.text}")
+            st.text(
+                f"{e.via.from_title or e.via.from_page_id} [{e.via.from_line}]: {e.via.from_text}\n"
+                f"   → link “{e.via.anchor}” →\n{e.title} [{e.line}]: {e.text}"
+            )
 
 
 def show_details(checked: CheckedClaim) -> None:
@@ -258,37 +317,94 @@ def show_details(checked: CheckedClaim) -> None:
     scored sentence, each evidence sentence's three stance probabilities, the claim analysis and the timings."""
     result, links = checked.result, checked.links
     wikipedia_column = st.column_config.LinkColumn("Wikipedia", display_text="Wikipedia ↗")
-    probability = {word: st.column_config.NumberColumn(word, format="%.3f", help=f"The {PROBABILITY} of {word} "
-                                                        "for this sentence alone")
-                   for word in verdict_words()}
+    probability = {
+        word: st.column_config.NumberColumn(
+            word, format="%.3f", help=f"The {PROBABILITY} of {word} for this sentence alone"
+        )
+        for word in verdict_words()
+    }
     with st.expander("Details: retrieved pages, every scored sentence, stances, claim analysis, timings"):
         pages, sentences, stances, analysis = st.tabs(["Pages and why", "Scored sentences", "Stances", "Analysis"])
-        pages.dataframe(pd.DataFrame([{
-            "page": p.title, "Wikipedia": links[p.page_id].url, "corpus text": links[p.page_id].text_age,
-            "score": round(p.score, 4), "used": p.used, "title match": p.match or "",
-            **{f"{k} score": round(v, 3) for k, v in p.signals.items()},
-        } for p in result.pages]), hide_index=True, width="stretch", placeholder="—", column_config={
-            "Wikipedia": wikipedia_column,
-            "score": st.column_config.NumberColumn(help="Fused retrieval score: comparable within this claim only"),
-            "used": st.column_config.CheckboxColumn(help="Its sentences were read (the top pages, and pages a "
-                                                    "two-hop link brought)"),
-        })
-        pages.caption("Signal scores: title (1 = exact title match), dense (embedding similarity), lexical (bm25), "
-                      "link (reached by a two-hop link).")
-        sentences.dataframe(pd.DataFrame([{"page": s.title, "Wikipedia": links[s.page_id].url, "line": s.line,
-                                           "sentence": s.text, "score": round(s.score, 3), "hop": s.hop}
-                                          for s in result.sentences]),
-                            hide_index=True, width="stretch", placeholder="—", column_config={
-                                "Wikipedia": wikipedia_column,
-                                "score": st.column_config.NumberColumn(help="Similarity to the claim, about −1 to 1")})
-        stances.dataframe(pd.DataFrame([{
-            "page": item.sentence.title, "line": item.sentence.line, "sentence": item.sentence.text,
-            **{verdict_word(label): item.stance.of(label) if item.stance else None for label in LABELS},
-            "premise read": item.premise,
-        } for item in result.evidence]), hide_index=True, width="stretch", placeholder="—", column_config=probability)
+        pages.dataframe(
+            pd.DataFrame(
+                [
+                    {
+                        "page": p.title,
+                        "Wikipedia": links[p.page_id].url,
+                        "corpus text": links[p.page_id].text_age,
+                        "score": round(p.score, 4),
+                        "used": p.used,
+                        "title match": p.match or "",
+                        **{f"{k} score": round(v, 3) for k, v in p.signals.items()},
+                    }
+                    for p in result.pages
+                ]
+            ),
+            hide_index=True,
+            width="stretch",
+            placeholder="—",
+            column_config={
+                "Wikipedia": wikipedia_column,
+                "score": st.column_config.NumberColumn(help="Fused retrieval score: comparable within this claim only"),
+                "used": st.column_config.CheckboxColumn(
+                    help="Its sentences were read (the top pages, and pages a two-hop link brought)"
+                ),
+            },
+        )
+        pages.caption(
+            "Signal scores: title (1 = exact title match), dense (embedding similarity), lexical (bm25), "
+            "link (reached by a two-hop link)."
+        )
+        sentences.dataframe(
+            pd.DataFrame(
+                [
+                    {
+                        "page": s.title,
+                        "Wikipedia": links[s.page_id].url,
+                        "line": s.line,
+                        "sentence": s.text,
+                        "score": round(s.score, 3),
+                        "hop": s.hop,
+                    }
+                    for s in result.sentences
+                ]
+            ),
+            hide_index=True,
+            width="stretch",
+            placeholder="—",
+            column_config={
+                "Wikipedia": wikipedia_column,
+                "score": st.column_config.NumberColumn(help="Similarity to the claim, about −1 to 1"),
+            },
+        )
+        stances.dataframe(
+            pd.DataFrame(
+                [
+                    {
+                        "page": item.sentence.title,
+                        "line": item.sentence.line,
+                        "sentence": item.sentence.text,
+                        **{verdict_word(label): item.stance.of(label) if item.stance else None for label in LABELS},
+                        "premise read": item.premise,
+                    }
+                    for item in result.evidence
+                ]
+            ),
+            hide_index=True,
+            width="stretch",
+            placeholder="—",
+            column_config=probability,
+        )
         analysis.json(result.analysis.to_dict())
-        analysis.dataframe(pd.DataFrame([{"stage": k, "seconds": v} for k, v in result.timings.items()]),
-                           hide_index=True, placeholder="—", column_config={"seconds": st.column_config.NumberColumn(
-                               format="%.3f", help="Wall-clock seconds this stage took")})
-        analysis.caption(f"Verifier calls: {result.verdict.verifier_calls} (the evidence, the claim's parts and its "
-                         "numbers are read in one; a two-hop bridge in a second)")
+        analysis.dataframe(
+            pd.DataFrame([{"stage": k, "seconds": v} for k, v in result.timings.items()]),
+            hide_index=True,
+            placeholder="—",
+            column_config={
+                "seconds": st.column_config.NumberColumn(format="%.3f", help="Wall-clock seconds this stage took")
+            },
+        )
+        analysis.caption(
+            f"Verifier calls: {result.verdict.verifier_calls} (the evidence, the claim's parts and its "
+            "numbers are read in one; a two-hop bridge in a second)"
+        )

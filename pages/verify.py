@@ -62,8 +62,10 @@ from pages.resources import (
 from pages.settings_ui import UiSettings, current_settings, public_permalink, settings_of, write_permalink
 from pages.verdict_card import CheckedClaim, result_pages, show_details, show_evidence, show_verdict
 
-NOT_FOUND_OR_NOT_SHARED = ("This check is not in the history, or it was not shared: a check opens in another browser "
-                           "only once the person who made it shares it (History, Share link).")
+NOT_FOUND_OR_NOT_SHARED = (
+    "This check is not in the history, or it was not shared: a check opens in another browser "
+    "only once the person who made it shares it (History, Share link)."
+)
 # From how many sentences a checked claim gets the note that Check a text checks each statement apart.
 MANY_SENTENCES = 2
 # How often the note shown while the checker loads looks whether it has loaded, in seconds.
@@ -74,8 +76,12 @@ def offer_check_a_text(note: str, text: str, key: str) -> None:
     """``note`` with a button that carries ``text`` to Check a text (into its paste box), which checks each of its
     statements apart."""
     st.warning(note, icon=":material/description:")
-    if st.button("Check it on “Check a text”", key=key, help="Opens Check a text with this text in its box: it finds "
-                 "the statements worth checking and checks each apart"):
+    if st.button(
+        "Check it on “Check a text”",
+        key=key,
+        help="Opens Check a text with this text in its box: it finds "
+        "the statements worth checking and checks each apart",
+    ):
         st.session_state["text_pasted"] = text
         st.switch_page("pages/check_text.py")
 
@@ -91,9 +97,12 @@ def several_statements_note(claim: str) -> None:
     Check a text checks each apart."""
     sentences = sentence_count(claim)
     if sentences >= MANY_SENTENCES:
-        offer_check_a_text(f"This claim has {sentences} sentences: it was checked as one claim, with one verdict for "
-                           "all of them. “Check a text” checks each statement apart.", claim,
-                           "several_statements_to_text")
+        offer_check_a_text(
+            f"This claim has {sentences} sentences: it was checked as one claim, with one verdict for "
+            "all of them. “Check a text” checks each statement apart.",
+            claim,
+            "several_statements_to_text",
+        )
 
 
 def run_check(settings: Settings, ui: UiSettings, claim: str, presenting: bool) -> None:
@@ -118,13 +127,15 @@ def run_check(settings: Settings, ui: UiSettings, claim: str, presenting: bool) 
         result = checker.check(claim, ui.options)
         links = wikipedia_links(checker.store, result_pages(result))
         earlier = tuple(earlier_checks(checker, settings)(result))  # before it is kept: not itself
-        st.session_state["checked"] = CheckedClaim(result, links, ui, provenance=checker_provenance(
-            checker, ui.options), earlier=earlier)
+        st.session_state["checked"] = CheckedClaim(
+            result, links, ui, provenance=checker_provenance(checker, ui.options), earlier=earlier
+        )
         write_permalink(result.claim, ui, settings)
         fetched = f" (Wikipedia: {result.timings.get('fetch', 0.0):.1f} s)" if live else ""
         if status is not None:
-            status.update(label=("Checked, with a warning" if result.warnings else "Checked") + fetched,
-                          state="complete")
+            status.update(
+                label=("Checked, with a warning" if result.warnings else "Checked") + fetched, state="complete"
+            )
     keep_in_history(result, ui, settings)  # after the status box: a history that can't keep it says so in sight
 
 
@@ -145,15 +156,30 @@ def claimreview_button(column, checked: CheckedClaim, author) -> None:
     provenance = provenance_of(checked) if author is not None else None
     label = "Download ClaimReview (JSON-LD)"
     if provenance is None:
-        why = ("Name an author above." if author is None else "Made with another corpus or verifier than the "
-               "sidebar's (or before it loaded): check it again to download its ClaimReview.")
+        why = (
+            "Name an author above."
+            if author is None
+            else "Made with another corpus or verifier than the "
+            "sidebar's (or before it loaded): check it again to download its ClaimReview."
+        )
         column.download_button(label, "", disabled=True, help=why)
         return
-    document = claim_review(checked.result, provenance, author, published=checked.made_at,
-                            url=public_permalink(checked.result.claim, checked.ui, settings))
-    column.download_button(label, to_jsonld(document), "claimreview.jsonld", JSONLD_MEDIA_TYPE, on_click="ignore",
-                           help="The check as schema.org ClaimReview, with the verifier's and the corpus's checksums "
-                           "and the settings, for fact-check publishers and search engines.")
+    document = claim_review(
+        checked.result,
+        provenance,
+        author,
+        published=checked.made_at,
+        url=public_permalink(checked.result.claim, checked.ui, settings),
+    )
+    column.download_button(
+        label,
+        to_jsonld(document),
+        "claimreview.jsonld",
+        JSONLD_MEDIA_TYPE,
+        on_click="ignore",
+        help="The check as schema.org ClaimReview, with the verifier's and the corpus's checksums "
+        "and the settings, for fact-check publishers and search engines.",
+    )
 
 
 def show_actions(checked: CheckedClaim) -> None:
@@ -162,9 +188,16 @@ def show_actions(checked: CheckedClaim) -> None:
     result = checked.result
     author = claimreview_author()
     cols = st.columns(4)
-    cols[0].download_button("Download result (JSON)", result.to_json(), "check.json", "application/json", on_click="ignore")
-    cols[1].download_button("Download FEVER prediction", json.dumps(result.fever_prediction()) + "\n",
-                            "prediction.jsonl", "application/jsonl", on_click="ignore")
+    cols[0].download_button(
+        "Download result (JSON)", result.to_json(), "check.json", "application/json", on_click="ignore"
+    )
+    cols[1].download_button(
+        "Download FEVER prediction",
+        json.dumps(result.fever_prediction()) + "\n",
+        "prediction.jsonl",
+        "application/jsonl",
+        on_click="ignore",
+    )
     claimreview_button(cols[2], checked, author)
     if cols[3].button("Send to Annotate"):
         st.session_state["annotate_claim"] = result.claim
@@ -207,8 +240,9 @@ def open_stored_check(settings: Settings) -> None:
         st.warning(NOT_FOUND_OR_NOT_SHARED)
         return
     links = wikipedia_links(corpus_store_or_none(settings, result.corpus), result_pages(result))
-    st.session_state["checked"] = CheckedClaim(result, links, settings_of(result, entry.settings, settings), entry,
-                                               made_at=entry.checked_at)
+    st.session_state["checked"] = CheckedClaim(
+        result, links, settings_of(result, entry.settings, settings), entry, made_at=entry.checked_at
+    )
     st.session_state["claim_text"] = result.claim
 
 
@@ -226,19 +260,25 @@ def check_and_show(settings: Settings, ui: UiSettings, presenting: bool) -> None
     """The claim form and the check it asks for, then the check shown: its card and evidence, and, unless
     ``presenting`` (the presenter's view), its details, downloads and actions."""
     with st.form("check"):
-        claim = st.text_area("Claim", key="claim_text", height=80,
-                             placeholder="e.g. Stanley Kubrick directed 2001: A Space Odyssey.")
+        claim = st.text_area(
+            "Claim", key="claim_text", height=80, placeholder="e.g. Stanley Kubrick directed 2001: A Space Odyssey."
+        )
         # the press is kept in the session by its callback: a page redrawn at that moment (the loading note's, once
         # the models have loaded) runs the check instead of losing the click
-        pressed = st.form_submit_button("Check", type="primary", on_click=st.session_state.__setitem__,
-                                        args=("run_check", True))
+        pressed = st.form_submit_button(
+            "Check", type="primary", on_click=st.session_state.__setitem__, args=("run_check", True)
+        )
     if st.session_state.pop("run_check", False) or pressed:
         run_check(settings, ui, claim, presenting)
     if "claim_too_long" in st.session_state:
-        offer_check_a_text(f"Not checked: this text has {st.session_state['claim_too_long']:,} characters, more than "
-                           f"a claim's {MAX_CLAIM_CHARS:,}, and holds several statements. Check one statement at a "
-                           "time here, or check the whole text on “Check a text”, which checks each statement apart "
-                           "(it stays in the box above).", claim, "too_long_to_text")
+        offer_check_a_text(
+            f"Not checked: this text has {st.session_state['claim_too_long']:,} characters, more than "
+            f"a claim's {MAX_CLAIM_CHARS:,}, and holds several statements. Check one statement at a "
+            "time here, or check the whole text on “Check a text”, which checks each statement apart "
+            "(it stays in the box above).",
+            claim,
+            "too_long_to_text",
+        )
     checked = st.session_state.get("checked")
     if checked is not None:
         several_statements_note(checked.result.claim)
@@ -253,8 +293,10 @@ settings = run_settings()
 ui = current_settings(settings)
 st.title("Verify a claim")
 if ui.corpus == LIVE_CORPUS:
-    st.caption("Live Wikipedia: each claim is searched on Wikipedia and the pages found are kept, "
-               "so checking works offline on the pages fetched so far.")
+    st.caption(
+        "Live Wikipedia: each claim is searched on Wikipedia and the pages found are kept, "
+        "so checking works offline on the pages fetched so far."
+    )
 
 open_stored_check(settings)
 if "permalink_claim" in st.session_state:  # a permalink being opened: the frame restored its corpus and settings

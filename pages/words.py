@@ -19,23 +19,58 @@ PROBABILITY = "probability"
 """The word for a verdict's or a stance's probability (in [0, 1]), on every page (never "confidence")."""
 PROBABILITY_HELP = "How sure the model is of this verdict, from 0 to 1: a model's estimate, not a fact-check."
 METRIC_WORDS = {
-    "fever_score": ("FEVER score", ("The share of claims whose verdict is right and, for a Supported or Refuted "
-                    "claim, whose first five evidence sentences hold a whole gold evidence set (FEVER's own score).")),
+    "fever_score": (
+        "FEVER score",
+        (
+            "The share of claims whose verdict is right and, for a Supported or Refuted "
+            "claim, whose first five evidence sentences hold a whole gold evidence set (FEVER's own score)."
+        ),
+    ),
     "label_accuracy": ("label accuracy", "The share of claims whose verdict is the gold label, evidence aside."),
-    "evidence_precision": ("evidence precision", ("Of the evidence sentences given (up to five a claim), the share "
-                           "that are gold evidence; Supported and Refuted claims only.")),
-    "evidence_recall": ("evidence recall", ("The share of Supported and Refuted claims whose first five evidence "
-                        "sentences hold a whole gold evidence set.")),
+    "evidence_precision": (
+        "evidence precision",
+        (
+            "Of the evidence sentences given (up to five a claim), the share "
+            "that are gold evidence; Supported and Refuted claims only."
+        ),
+    ),
+    "evidence_recall": (
+        "evidence recall",
+        (
+            "The share of Supported and Refuted claims whose first five evidence "
+            "sentences hold a whole gold evidence set."
+        ),
+    ),
     "evidence_f1": ("evidence F1", "The harmonic mean of evidence precision and evidence recall."),
-    "doc_recall_at_1": ("page found first", ("The share of Supported and Refuted claims whose first retrieved page "
-                        "holds a gold evidence set's pages (doc recall at 1).")),
-    "doc_recall_at_5": ("pages in top 5", ("The share of Supported and Refuted claims whose first five retrieved "
-                        "pages hold a gold evidence set's pages (doc recall at 5).")),
-    "doc_recall_at_10": ("pages in top 10", ("The share of Supported and Refuted claims whose first ten retrieved "
-                         "pages hold a gold evidence set's pages (doc recall at 10).")),
-    "sentence_recall_at_5": ("sentences in top 5", ("The share of Supported and Refuted claims whose evidence "
-                             "sentences (the top five by default) hold a whole gold evidence set (sentence recall "
-                             "at 5).")),
+    "doc_recall_at_1": (
+        "page found first",
+        (
+            "The share of Supported and Refuted claims whose first retrieved page "
+            "holds a gold evidence set's pages (doc recall at 1)."
+        ),
+    ),
+    "doc_recall_at_5": (
+        "pages in top 5",
+        (
+            "The share of Supported and Refuted claims whose first five retrieved "
+            "pages hold a gold evidence set's pages (doc recall at 5)."
+        ),
+    ),
+    "doc_recall_at_10": (
+        "pages in top 10",
+        (
+            "The share of Supported and Refuted claims whose first ten retrieved "
+            "pages hold a gold evidence set's pages (doc recall at 10)."
+        ),
+    ),
+    "sentence_recall_at_5": (
+        "sentences in top 5",
+        (
+            "The share of Supported and Refuted claims whose evidence "
+            "sentences (the top five by default) hold a whole gold evidence set (sentence recall "
+            "at 5)."
+        ),
+    ),
 }
 """Each metric of an evaluation (a key of its report, in [0, 1]): its name on the pages and what it measures."""
 

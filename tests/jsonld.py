@@ -20,8 +20,12 @@ def offline_loader(url: str, options: dict | None = None) -> dict:
     """pyld's document loader for schema.org's context, from :data:`CONTEXT_FILE`; any other address is refused."""
     if url.rstrip("/") not in SCHEMA_ORG:
         raise ValueError(f"{url} is not schema.org's context: only that one is served offline")
-    return {"contextUrl": None, "documentUrl": url, "contentType": "application/ld+json",
-            "document": json.loads(CONTEXT_FILE.read_text(encoding="utf-8"))}
+    return {
+        "contextUrl": None,
+        "documentUrl": url,
+        "contentType": "application/ld+json",
+        "document": json.loads(CONTEXT_FILE.read_text(encoding="utf-8")),
+    }
 
 
 def expand(document: dict) -> tuple[list[dict], list[str]]:

@@ -41,8 +41,16 @@ def _parse(*options: str):
 @pytest.mark.parametrize("command", ["check", "check-batch", "evaluate"])
 def test_every_checking_command_takes_every_setting(command):
     options = build_parser()._subparsers._group_actions[0].choices[command]._option_string_actions
-    assert {"--pages-k", "--sentences-k", "--two-hop", "--no-two-hop", "--two-hop-threshold", "--min-evidence-score",
-            "--nei-threshold", "--verdict"} <= set(options)
+    assert {
+        "--pages-k",
+        "--sentences-k",
+        "--two-hop",
+        "--no-two-hop",
+        "--two-hop-threshold",
+        "--min-evidence-score",
+        "--nei-threshold",
+        "--verdict",
+    } <= set(options)
 
 
 @pytest.mark.parametrize("setting", NUMBERS, ids=lambda s: s.name)
@@ -65,8 +73,9 @@ def test_the_cli_s_other_settings_and_what_a_check_gets_when_none_is_given():
     from fever_core.cli.common import check_options_from
 
     assert check_options_from(_parse()) == CheckOptions()
-    assert check_options_from(_parse("--sentences-k", "3", "--no-two-hop")) == CheckOptions(sentences_k=3,
-                                                                                           two_hop=False)
+    assert check_options_from(_parse("--sentences-k", "3", "--no-two-hop")) == CheckOptions(
+        sentences_k=3, two_hop=False
+    )
 
 
 @pytest.mark.parametrize("setting", NUMBERS, ids=lambda s: s.name)
@@ -85,7 +94,8 @@ def test_the_api_and_the_environment_refuse_what_the_declaration_refuses(setting
 def test_the_public_url_is_unset_by_default_read_from_the_environment_and_refused_when_not_an_address():
     assert Settings.from_env({}).public_url == ""
     assert Settings.from_env({"FEVER_PUBLIC_URL": "https://factcheck.example.org/desk/"}).public_url == (
-        "https://factcheck.example.org/desk/")
+        "https://factcheck.example.org/desk/"
+    )
     for wrong in ("factcheck.example.org", "javascript:alert(1)", "https://", "https://example.org/a b"):
         with pytest.raises(ValueError, match="FEVER_PUBLIC_URL"):
             Settings.from_env({"FEVER_PUBLIC_URL": wrong})

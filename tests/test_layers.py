@@ -82,7 +82,7 @@ def test_there_is_no_import_circle():
             if target not in GRAPH or parent_package(module, target):
                 continue
             if state.get(target) == "open":
-                circle = path[path.index(target):] + [target] if target in path else [module, target]
+                circle = path[path.index(target) :] + [target] if target in path else [module, target]
                 raise AssertionError("import circle: " + " -> ".join(circle))
             if target not in state:
                 visit(target, path + [target])
@@ -149,8 +149,9 @@ def deep_imports_of_public_names(path: Path) -> list[str]:
     return found
 
 
-CALLERS = sorted([*(PACKAGE.parent / "pages").glob("*.py"), PACKAGE.parent / "app.py",
-                  *(PACKAGE / "service").glob("*.py")])
+CALLERS = sorted(
+    [*(PACKAGE.parent / "pages").glob("*.py"), PACKAGE.parent / "app.py", *(PACKAGE / "service").glob("*.py")]
+)
 
 
 @pytest.mark.parametrize("path", CALLERS, ids=lambda path: path.relative_to(PACKAGE.parent).as_posix())
@@ -162,7 +163,8 @@ def test_the_public_name_check_catches_a_deep_import(tmp_path):
     page = tmp_path / "page.py"
     page.write_text("from fever_core.common.types import NEI\nfrom fever_core.retrieval.dense import META_FILE\n")
     assert deep_imports_of_public_names(page) == [
-        "from fever_core.common.types import NEI (use: from fever_core.common import NEI)"]
+        "from fever_core.common.types import NEI (use: from fever_core.common import NEI)"
+    ]
 
 
 MODULE_LINES = 400

@@ -23,8 +23,12 @@ def test_every_package_of_the_library_and_its_assets_are_declared():
     declared = set(tomllib.loads(PYPROJECT.read_text())["tool"]["setuptools"]["packages"])
     found = set(find_packages(str(PROJECT_ROOT), include=["fever_core", "fever_core.*"]))
     assert found <= declared, f"add to pyproject.toml's packages: {sorted(found - declared)}"
-    assert {p for p in declared - found} == {"fever_core.assets", "fever_core.assets.claims",
-                                               "fever_core.assets.jsonld", "fever_core.assets.models"}
+    assert {p for p in declared - found} == {
+        "fever_core.assets",
+        "fever_core.assets.claims",
+        "fever_core.assets.jsonld",
+        "fever_core.assets.models",
+    }
 
 
 @pytest.fixture(scope="module")
@@ -39,11 +43,19 @@ def installed(tmp_path_factory) -> Path:
     for name in ("fever_core", "assets"):
         shutil.copytree(PROJECT_ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
-    subprocess.run([*pip, "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--wheel-dir", str(wheels),
-                    str(source)], check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [*pip, "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--wheel-dir", str(wheels), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     [wheel] = list(wheels.glob("fever_workbench-*.whl"))
-    subprocess.run([*pip, "install", "--quiet", "--no-deps", "--target", str(target), str(wheel)], check=True,
-                   capture_output=True, timeout=300)
+    subprocess.run(
+        [*pip, "install", "--quiet", "--no-deps", "--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     return target
 
 
@@ -53,13 +65,22 @@ def _run(installed: Path, args: list[str], cwd: Path, **env: str) -> subprocess.
 
 
 def test_the_installed_library_finds_its_bundled_models_inside_itself(installed, tmp_path):
-    shown = _run(installed, [sys.executable, "-c", (
-        "import json; from fever_core.common import settings as s; "
-        "from fever_core.verification.model_integrity import check_model_folder; "
-        "[check_model_folder(m) for m in (s.DEFAULT_VERIFIER, s.FALLBACK_VERIFIER, s.SHIPPED_JOINT_VERIFIER)]; "
-        "print(json.dumps({'installed': s.INSTALLED, 'assets': str(s.ASSETS_DIR), 'data': str(s.default_data_dir()),"
-        " 'claims': s.HAND_CLAIMS.is_file(), 'vectors': (s.SHIPPED_VECTORS_DIR / 'embedded.npz').is_file()}))")],
-        tmp_path, XDG_DATA_HOME=str(tmp_path / "share"))
+    shown = _run(
+        installed,
+        [
+            sys.executable,
+            "-c",
+            (
+                "import json; from fever_core.common import settings as s; "
+                "from fever_core.verification.model_integrity import check_model_folder; "
+                "[check_model_folder(m) for m in (s.DEFAULT_VERIFIER, s.FALLBACK_VERIFIER, s.SHIPPED_JOINT_VERIFIER)]; "
+                "print(json.dumps({'installed': s.INSTALLED, 'assets': str(s.ASSETS_DIR), 'data': str(s.default_data_dir()),"
+                " 'claims': s.HAND_CLAIMS.is_file(), 'vectors': (s.SHIPPED_VECTORS_DIR / 'embedded.npz').is_file()}))"
+            ),
+        ],
+        tmp_path,
+        XDG_DATA_HOME=str(tmp_path / "share"),
+    )
     assert shown.returncode == 0, shown.stderr[-2000:]
     found = json.loads(shown.stdout)
     assert found["installed"] and Path(found["assets"]) == installed / "fever_core" / "assets"
@@ -68,10 +89,21 @@ def test_the_installed_library_finds_its_bundled_models_inside_itself(installed,
 
 
 def test_the_console_script_checks_a_claim(installed, tmp_path, settings, workspace, tiny_nli_model):
-    answered = _run(installed, [str(installed / "bin" / "fever-workbench"), "check", "--corpus", workspace.name,
-                                "--model", str(tiny_nli_model), "--json",
-                                "Fox 2000 Pictures released the film Soul Food."],
-                    tmp_path, FEVER_DATA_DIR=str(settings.data_dir))
+    answered = _run(
+        installed,
+        [
+            str(installed / "bin" / "fever-workbench"),
+            "check",
+            "--corpus",
+            workspace.name,
+            "--model",
+            str(tiny_nli_model),
+            "--json",
+            "Fox 2000 Pictures released the film Soul Food.",
+        ],
+        tmp_path,
+        FEVER_DATA_DIR=str(settings.data_dir),
+    )
     assert answered.returncode == 0, answered.stderr[-2000:]
     result = json.loads(answered.stdout)
     assert result["claim"] == "Fox 2000 Pictures released the film Soul Food." and result["evidence"]

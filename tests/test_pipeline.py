@@ -53,14 +53,17 @@ def test_two_hop_reaches_a_linked_page(checker):
     assert all(e.sentence.hop == 1 for e in without.evidence)
 
 
-@pytest.mark.parametrize("claim, message", [
-    ("", "The claim is empty: type a sentence"),
-    ("   \n\t ", "The claim is empty: type a sentence"),
-    ("\x00\x01", "The claim is empty: type a sentence"),
-    ("?!...", "no words or numbers in it"),
-    ("x" * (MAX_CLAIM_CHARS + 1), f"the limit is {MAX_CLAIM_CHARS:,}. A text this long holds several statements"),
-    ("a " * 5000, "check it as a text, which checks each of its statements apart"),
-])
+@pytest.mark.parametrize(
+    "claim, message",
+    [
+        ("", "The claim is empty: type a sentence"),
+        ("   \n\t ", "The claim is empty: type a sentence"),
+        ("\x00\x01", "The claim is empty: type a sentence"),
+        ("?!...", "no words or numbers in it"),
+        ("x" * (MAX_CLAIM_CHARS + 1), f"the limit is {MAX_CLAIM_CHARS:,}. A text this long holds several statements"),
+        ("a " * 5000, "check it as a text, which checks each of its statements apart"),
+    ],
+)
 def test_unusable_claims_get_a_clear_error(checker, claim, message):
     with pytest.raises(ClaimError, match=re.escape(message)):
         checker.check(claim)
@@ -73,14 +76,17 @@ def test_a_claim_over_the_limit_is_refused_as_too_long_with_its_length():
     assert check_claim_text("x" * MAX_CLAIM_CHARS) == "x" * MAX_CLAIM_CHARS
 
 
-@pytest.mark.parametrize("claim", [
-    "<script>alert(1)</script> Soul Food is a film.",
-    "Robert'); DROP TABLE pages;-- directed Jaws.",
-    "Sherlock Holmes 🕵️ is a detective 🔍.",
-    "شرلوك هولمز هو محقق خيالي",
-    "Zyxqv plorbs the wintermoot.",
-    "\u202eJaws is a film.",
-])
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "<script>alert(1)</script> Soul Food is a film.",
+        "Robert'); DROP TABLE pages;-- directed Jaws.",
+        "Sherlock Holmes 🕵️ is a detective 🔍.",
+        "شرلوك هولمز هو محقق خيالي",
+        "Zyxqv plorbs the wintermoot.",
+        "\u202eJaws is a film.",
+    ],
+)
 def test_odd_claims_are_checked_as_text_and_leave_the_corpus_alone(checker, claim):
     before = checker.workspace.store.stats()
     result = checker.check(claim)
@@ -99,8 +105,11 @@ def test_verify_evidence_skips_retrieval(checker):
 def test_warming_up_a_local_corpus_checks_one_claim(checker, monkeypatch):
     checked = []
     check_many = type(checker).check_many
-    monkeypatch.setattr(type(checker), "check_many", lambda self, claims, options=None: checked.append(list(claims))
-                        or check_many(self, claims, options))
+    monkeypatch.setattr(
+        type(checker),
+        "check_many",
+        lambda self, claims, options=None: checked.append(list(claims)) or check_many(self, claims, options),
+    )
     checker.warm_up("Jaws is a film.")
     assert checked == [["Jaws is a film."]]
 
@@ -145,27 +154,43 @@ def test_a_claim_listing_more_numbers_than_are_tried_is_checked_with_a_warning_s
     assert result.verdict.notes and result.verdict.notes[0].startswith(note)
 
 
-@pytest.mark.parametrize("stop, read_by_the_verifier", [
-    ("before its retrieval", False),
-    ("before the verifier", False),  # retrieved: asked again before the verifier's batches
-    ("once the verifier has read it", True),  # its verdict, decided without the joint verifier or bridges, not kept
-])
+@pytest.mark.parametrize(
+    "stop, read_by_the_verifier",
+    [
+        ("before its retrieval", False),
+        ("before the verifier", False),  # retrieved: asked again before the verifier's batches
+        ("once the verifier has read it", True),  # its verdict, decided without the joint verifier or bridges, not kept
+    ],
+)
 def test_a_claim_no_longer_wanted_stops_at_its_next_model_call_and_its_neighbours_get_their_verdicts(
-        checker, monkeypatch, stop, read_by_the_verifier):
+    checker, monkeypatch, stop, read_by_the_verifier
+):
     """Issue 51: a batch already taken was checked to the end for a client that had gone."""
-    claims = ["Fox 2000 Pictures released the film Soul Food.", "Jaws is a film.",
-              "Sherlock Holmes was created by Charles Dickens."]
+    claims = [
+        "Fox 2000 Pictures released the film Soul Food.",
+        "Jaws is a film.",
+        "Sherlock Holmes was created by Charles Dickens.",
+    ]
     alone = [checker.check(claim).verdict for claim in (claims[0], claims[2])]
     read: list[str] = []
     predict = checker.verification.verifier.predict
-    monkeypatch.setattr(checker.verification.verifier, "predict",
-                        lambda pairs, *args: read.extend(claim for _, claim in pairs) or predict(pairs, *args))
+    monkeypatch.setattr(
+        checker.verification.verifier,
+        "predict",
+        lambda pairs, *args: read.extend(claim for _, claim in pairs) or predict(pairs, *args),
+    )
     asked: Counter[int] = Counter()
 
     def cancelled(i: int) -> bool:
         asked[i] += 1
-        return i == 1 and {"before its retrieval": True, "before the verifier": asked[i] > 1,
-                           "once the verifier has read it": claims[1] in read}[stop]
+        return (
+            i == 1
+            and {
+                "before its retrieval": True,
+                "before the verifier": asked[i] > 1,
+                "once the verifier has read it": claims[1] in read,
+            }[stop]
+        )
 
     outcomes = checker.check_many(claims, cancelled=cancelled)
     assert isinstance(outcomes[1], ClaimCancelled) and "stopped before its verdict" in str(outcomes[1])
@@ -179,8 +204,11 @@ def test_a_claim_no_longer_wanted_is_read_no_further_between_the_verifier_s_batc
     claims = ["Fox 2000 Pictures released the film Soul Food.", "Jaws is a film."]
     read: list[str] = []
     predict = checker.verification.verifier.predict
-    monkeypatch.setattr(checker.verification.verifier, "predict",
-                        lambda pairs, *args: read.extend(claim for _, claim in pairs) or predict(pairs, *args))
+    monkeypatch.setattr(
+        checker.verification.verifier,
+        "predict",
+        lambda pairs, *args: read.extend(claim for _, claim in pairs) or predict(pairs, *args),
+    )
     monkeypatch.setattr(checker.verification.verifier, "batch_size", 1)  # one pair a model batch
     pairs_of_jaws = sum(e.trusted for e in checker.check(claims[1]).evidence)
     read.clear()

@@ -46,8 +46,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
 ]
 VERDICT_WORDS = ("Supported", "Refuted", "Not enough info", "Undecided")  # the card's words (UNDECIDED_WORD too)
 WARM_UP_CLAIM = "Oslo is the capital of Norway."
@@ -116,6 +122,7 @@ CHECK_TIMEOUT_S = 300
 
 # --- in a browser --------------------------------------------------------------------------------------------------
 
+
 def open_app(url: str):
     """Playwright, a headless Chromium and a tab on the app's Verify page, ready (no script running)."""
     from playwright.sync_api import sync_playwright
@@ -152,8 +159,12 @@ def check_claim(page, claim: str) -> dict:
     page_seconds = page.evaluate("() => window.verdictSeconds")
     wait_until_idle(page)
     page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)  # the chart is drawn in the browser after the run
-    return {"claim": claim, "seconds": round(seconds, 4), "page_seconds": round(page_seconds, 4),
-            "verdict": shown.replace("Verdict:", "").strip()}
+    return {
+        "claim": claim,
+        "seconds": round(seconds, 4),
+        "page_seconds": round(page_seconds, 4),
+        "verdict": shown.replace("Verdict:", "").strip(),
+    }
 
 
 def session(number: int, url: str, claims: list[str], barrier, results) -> None:
@@ -183,6 +194,7 @@ def session(number: int, url: str, claims: list[str], barrier, results) -> None:
 
 # --- the server ----------------------------------------------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -195,8 +207,10 @@ def data_folder(corpus: str, data_dir: Path | None, keep: list) -> Path:
         return data_dir
     built = ROOT / "data" / "corpora" / corpus
     if not (built / "store.sqlite").is_file():
-        raise SystemExit(f"{built} has no built corpus: build it first (python -m fever_core corpus build {corpus}), "
-                         "or name a data folder with --data-dir")
+        raise SystemExit(
+            f"{built} has no built corpus: build it first (python -m fever_core corpus build {corpus}), "
+            "or name a data folder with --data-dir"
+        )
     temporary = tempfile.TemporaryDirectory(prefix="fever-sessions-")
     keep.append(temporary)
     (Path(temporary.name) / "corpora").mkdir()
@@ -205,12 +219,33 @@ def data_folder(corpus: str, data_dir: Path | None, keep: list) -> Path:
 
 
 def start_app(corpus: str, data_dir: Path, port: int, log) -> subprocess.Popen:
-    env = {**os.environ, "FEVER_CORPUS": corpus, "FEVER_DATA_DIR": str(data_dir), "PYTHONPATH": str(ROOT),
-           "HF_HUB_OFFLINE": "1"}
+    env = {
+        **os.environ,
+        "FEVER_CORPUS": corpus,
+        "FEVER_DATA_DIR": str(data_dir),
+        "PYTHONPATH": str(ROOT),
+        "HF_HUB_OFFLINE": "1",
+    }
     return subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.headless",
+            "true",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
 
 
@@ -256,6 +291,7 @@ def tail(path: str, chars: int = 3000) -> str:
 
 # --- a round of N sessions -----------------------------------------------------------------------------------------
 
+
 def session_claims(number: int, per_session: int) -> list[str]:
     return [CLAIMS[(number * per_session + n) % len(CLAIMS)] for n in range(per_session)]
 
@@ -274,8 +310,12 @@ def run_round(url: str, sessions: int, per_session: int, children: list) -> dict
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(sessions)
     results = context.Queue()
-    processes = [context.Process(target=session, args=(n, url, session_claims(n, per_session), barrier, results),
-                                 name=f"session-{n}") for n in range(sessions)]
+    processes = [
+        context.Process(
+            target=session, args=(n, url, session_claims(n, per_session), barrier, results), name=f"session-{n}"
+        )
+        for n in range(sessions)
+    ]
     children.extend(processes)
     for process in processes:
         process.start()
@@ -306,23 +346,30 @@ def run_round(url: str, sessions: int, per_session: int, children: list) -> dict
         "page_clock_p95_s": round(percentile(page_seconds, 95), 3),
         "wall_s": round(wall, 3),
         "claims_per_s": round(len(seconds) / wall, 3),
-        "per_session": [{"session": r["session"], "seconds": round(r["ended"] - r["started"], 3),
-                         "claims": r["claims"]} for r in ordered],
+        "per_session": [
+            {"session": r["session"], "seconds": round(r["ended"] - r["started"], 3), "claims": r["claims"]}
+            for r in ordered
+        ],
     }
 
 
 def table(rounds: list[dict]) -> str:
     """Seconds a claim as Playwright saw the verdict and as the page noted it, claims/s, and p50 over 1 session's."""
+
     def ratio(value) -> str:
         return "-" if value is None else f"{value:.2f}"
 
-    lines = ["                    Playwright              page clock",
-             "sessions  claims  p50 s  p95 s  x1      p50 s  p95 s  x1      claims/s"]
+    lines = [
+        "                    Playwright              page clock",
+        "sessions  claims  p50 s  p95 s  x1      p50 s  p95 s  x1      claims/s",
+    ]
     for r in rounds:
-        lines.append(f"{r['sessions']:>8}  {r['claims_checked']:>6}  {r['p50_s']:>5.2f}  {r['p95_s']:>5.2f}  "
-                     f"{ratio(r['p50_ratio_to_1_session']):<6}  {r['page_clock_p50_s']:>5.2f}  "
-                     f"{r['page_clock_p95_s']:>5.2f}  {ratio(r['page_clock_p50_ratio_to_1_session']):<6}  "
-                     f"{r['claims_per_s']:>8.2f}")
+        lines.append(
+            f"{r['sessions']:>8}  {r['claims_checked']:>6}  {r['p50_s']:>5.2f}  {r['p95_s']:>5.2f}  "
+            f"{ratio(r['p50_ratio_to_1_session']):<6}  {r['page_clock_p50_s']:>5.2f}  "
+            f"{r['page_clock_p95_s']:>5.2f}  {ratio(r['page_clock_p50_ratio_to_1_session']):<6}  "
+            f"{r['claims_per_s']:>8.2f}"
+        )
     lines.append("x1: the p50 over one session's p50")
     return "\n".join(lines)
 
@@ -332,8 +379,12 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, nargs="+", default=[1, 5], help="session counts, one round each")
     parser.add_argument("--claims", type=int, default=6, help="claims each session checks, one after another")
     parser.add_argument("--corpus", default="embedded")
-    parser.add_argument("--data-dir", type=Path, default=None,
-                        help="the app's data folder (default: a temporary one linking data/corpora/<corpus>)")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="the app's data folder (default: a temporary one linking data/corpora/<corpus>)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "app" / "concurrent-sessions.json")
     args = parser.parse_args()
     if min(args.sessions) < 1 or args.claims < 1:
@@ -341,8 +392,11 @@ def main() -> None:
     if not CHROMIUM.exists():
         raise SystemExit(f"needs Chromium at {CHROMIUM} (Debian: apt-get install chromium)")
     if args.claims * max(args.sessions) > len(CLAIMS):
-        print(f"note: {args.claims * max(args.sessions)} claims wanted, {len(CLAIMS)} written: some sessions repeat "
-              "claims of others", file=sys.stderr)
+        print(
+            f"note: {args.claims * max(args.sessions)} claims wanted, {len(CLAIMS)} written: some sessions repeat "
+            "claims of others",
+            file=sys.stderr,
+        )
 
     # a terminating signal ends the run through the finally below, which stops the server and the sessions
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -385,14 +439,16 @@ def main() -> None:
 
     alone = next((r for r in rounds if r["sessions"] == 1), None)
     for r in rounds:
-        for key, ratio_key in (("p50_s", "p50_ratio_to_1_session"),
-                               ("page_clock_p50_s", "page_clock_p50_ratio_to_1_session")):
+        for key, ratio_key in (
+            ("p50_s", "p50_ratio_to_1_session"),
+            ("page_clock_p50_s", "page_clock_p50_ratio_to_1_session"),
+        ):
             r[ratio_key] = None if alone is None else round(r[key] / alone[key], 3)
     print()
     print(table(rounds))
     report = {
         "what": "N browser sessions (each its own Playwright + headless Chromium process) checking claims at once on "
-                "the app's Verify page; seconds from pressing Check to the verdict of the claim on screen",
+        "the app's Verify page; seconds from pressing Check to the verdict of the claim on screen",
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "cpu_count": os.cpu_count(),
         "machine": platform.platform(),
@@ -401,8 +457,9 @@ def main() -> None:
         "corpus": args.corpus,
         "claims_per_session": args.claims,
         "warm_up_claim": WARM_UP_CLAIM,
-        "claims_used": sorted({c for n in range(max(args.sessions)) for c in session_claims(n, args.claims)},
-                              key=CLAIMS.index),
+        "claims_used": sorted(
+            {c for n in range(max(args.sessions)) for c in session_claims(n, args.claims)}, key=CLAIMS.index
+        ),
         "warm_up_s": round(warm_up_s, 1),
         "total_s": round(time.monotonic() - started, 1),
         "rounds": rounds,

@@ -39,8 +39,12 @@ def main() -> None:
     parser.add_argument("--script", default="app_server.py", help="what `streamlit run` runs (default: make run's)")
     parser.add_argument("--corpus", default="embedded")
     parser.add_argument("--claim", default="Toronto is the capital of Canada.")
-    parser.add_argument("--arrive-after", type=float, default=0.0,
-                        help="seconds from the server's start to the visit (default 0: once it is healthy)")
+    parser.add_argument(
+        "--arrive-after",
+        type=float,
+        default=0.0,
+        help="seconds from the server's start to the visit (default 0: once it is healthy)",
+    )
     args = parser.parse_args()
     temporary: list = []
     data_dir = data_folder(args.corpus, None, temporary)
@@ -49,13 +53,35 @@ def main() -> None:
     port, server, playwright = free_port(), None, None
     url = f"http://127.0.0.1:{port}"
     with tempfile.NamedTemporaryFile("wb", prefix="first-visit-", suffix=".log", delete=False) as log:
-        env = {**os.environ, "FEVER_CORPUS": args.corpus, "FEVER_DATA_DIR": str(data_dir), "PYTHONPATH": str(ROOT),
-               "HF_HUB_OFFLINE": "1"}
+        env = {
+            **os.environ,
+            "FEVER_CORPUS": args.corpus,
+            "FEVER_DATA_DIR": str(data_dir),
+            "PYTHONPATH": str(ROOT),
+            "HF_HUB_OFFLINE": "1",
+        }
         started = time.perf_counter()
         server = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / args.script), "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                str(ROOT / args.script),
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.headless",
+                "true",
+                "--browser.gatherUsageStats",
+                "false",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     try:
         wait_for_health(server, url, log.name)
         healthy = time.perf_counter() - started
@@ -70,13 +96,25 @@ def main() -> None:
         if playwright is not None:
             playwright.stop()
         stop(server)
-    print(json.dumps({
-        "script": args.script, "corpus": args.corpus, "claim": args.claim, "verdict": check["verdict"],
-        "server_start_to_healthy_s": round(healthy, 1), "server_start_to_visit_s": round(visit, 1),
-        "server_start_to_claim_box_s": round(claim_box, 1), "server_start_to_verdict_s": round(verdict, 1),
-        "check_to_verdict_s": check["seconds"], "cores": os.cpu_count(), "load_average_1min": os.getloadavg()[0],
-        "machine": platform.machine(), "log": log.name,
-    }))
+    print(
+        json.dumps(
+            {
+                "script": args.script,
+                "corpus": args.corpus,
+                "claim": args.claim,
+                "verdict": check["verdict"],
+                "server_start_to_healthy_s": round(healthy, 1),
+                "server_start_to_visit_s": round(visit, 1),
+                "server_start_to_claim_box_s": round(claim_box, 1),
+                "server_start_to_verdict_s": round(verdict, 1),
+                "check_to_verdict_s": check["seconds"],
+                "cores": os.cpu_count(),
+                "load_average_1min": os.getloadavg()[0],
+                "machine": platform.machine(),
+                "log": log.name,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

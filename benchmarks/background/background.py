@@ -82,7 +82,9 @@ def main() -> None:
     job.wait()
     background_total = time.perf_counter() - started
     figures = {
-        "corpus": args.corpus, "claims": len(claims), "app_cpu_threads": settings.app_cpu_threads,
+        "corpus": args.corpus,
+        "claims": len(claims),
+        "app_cpu_threads": settings.app_cpu_threads,
         "checker_load_s": round(loaded, 2),
         "library_verify_s_per_claim": round(sum(verify_seconds) / len(claims), 3),
         "library_verify_s_each": [round(s, 3) for s in verify_seconds],
@@ -129,11 +131,13 @@ def page_figures(settings: Settings, corpus: str, claims: list[str]) -> dict:
         time.sleep(1.0)  # the progress fragment's POLL_SECONDS
         text.run()
     background = time.perf_counter() - started
-    return {"pages_verify_s_per_claim": round(sum(seconds) / len(seconds), 3),
-            "pages_verify_s_each": [round(s, 3) for s in seconds],
-            "pages_check_text_sentences": chosen,
-            "pages_check_text_s_per_sentence": round(background / max(chosen, 1), 3),
-            "pages_exception": [str(e.value) for e in [*verify.exception, *text.exception]]}
+    return {
+        "pages_verify_s_per_claim": round(sum(seconds) / len(seconds), 3),
+        "pages_verify_s_each": [round(s, 3) for s in seconds],
+        "pages_check_text_sentences": chosen,
+        "pages_check_text_s_per_sentence": round(background / max(chosen, 1), 3),
+        "pages_exception": [str(e.value) for e in [*verify.exception, *text.exception]],
+    }
 
 
 if __name__ == "__main__":

@@ -72,8 +72,9 @@ def kept_checks(data_dir: Path) -> dict:
     for name, entries in zip(("verify", "check_text", "batch"), runs.values()):
         timings = [store.result(e.key).timings for e in entries]
         figures[f"{name}_pipeline_s_each"] = [round(t["total"], 3) for t in timings]
-        figures[f"{name}_stage_s_mean"] = {stage: round(sum(t.get(stage, 0.0) for t in timings) / len(timings), 3)
-                                           for stage in timings[0]}
+        figures[f"{name}_stage_s_mean"] = {
+            stage: round(sum(t.get(stage, 0.0) for t in timings) / len(timings), 3) for stage in timings[0]
+        }
         figures[f"{name}_kept_gaps_s"] = [round(b.checked_at - a.checked_at, 3) for a, b in itertools.pairwise(entries)]
     return figures
 
@@ -97,15 +98,35 @@ def main() -> None:
         playwright, browser, page = open_app(url)
         check_claim(page, WARM_UP_CLAIM)
         verify = [check_claim(page, claim)["seconds"] for claim in claims]
-        text = background_seconds(page, url, "check_text", "…or paste it: an article, a speech, a transcript",
-                                  " ".join(claims), re.compile(r"^Check \d+ sentences?$"), "checked: ")
-        batch = background_seconds(page, url, "batch", "…or paste them, one claim a line", "\n".join(claims),
-                                   re.compile("^Check all$"), f"Checked {len(claims)} of {len(claims)} claims")
-        report = {"corpus": args.corpus, "claims": claims,
-                  "verify_s_each": verify, "verify_s_per_claim": round(sum(verify) / len(verify), 3),
-                  "check_text_s": round(text, 3), "check_text_s_per_claim": round(text / len(claims), 3),
-                  "batch_s": round(batch, 3), "batch_s_per_claim": round(batch / len(claims), 3),
-                  **kept_checks(data_dir)}
+        text = background_seconds(
+            page,
+            url,
+            "check_text",
+            "…or paste it: an article, a speech, a transcript",
+            " ".join(claims),
+            re.compile(r"^Check \d+ sentences?$"),
+            "checked: ",
+        )
+        batch = background_seconds(
+            page,
+            url,
+            "batch",
+            "…or paste them, one claim a line",
+            "\n".join(claims),
+            re.compile("^Check all$"),
+            f"Checked {len(claims)} of {len(claims)} claims",
+        )
+        report = {
+            "corpus": args.corpus,
+            "claims": claims,
+            "verify_s_each": verify,
+            "verify_s_per_claim": round(sum(verify) / len(verify), 3),
+            "check_text_s": round(text, 3),
+            "check_text_s_per_claim": round(text / len(claims), 3),
+            "batch_s": round(batch, 3),
+            "batch_s_per_claim": round(batch / len(claims), 3),
+            **kept_checks(data_dir),
+        }
         print(json.dumps(report, indent=2))
         if args.out:
             args.out.write_text(json.dumps(report, indent=2) + "\n")

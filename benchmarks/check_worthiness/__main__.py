@@ -31,8 +31,9 @@ from fever_core.text_check import find_sentences
 HERE = Path(__file__).resolve().parent
 TEXTS = HERE / "texts"
 CLAIMBUSTER_COMMIT = "658d1f48fa38d7b2cbdd1b46a65bbba67fab1cf5"
-CLAIMBUSTER_URL = (f"https://raw.githubusercontent.com/utaresearch/claimbuster-spotter/{CLAIMBUSTER_COMMIT}/"
-                   "data/disjoint_2000.json")
+CLAIMBUSTER_URL = (
+    f"https://raw.githubusercontent.com/utaresearch/claimbuster-spotter/{CLAIMBUSTER_COMMIT}/data/disjoint_2000.json"
+)
 CLAIMBUSTER_SHA256 = "0074285996bbba58c0abf3c76c9fda5e46bb83da695dfe9dec2f5e7d6d37e47e"
 CLAIMBUSTER_LABELS = {-1: "NFS", 0: "UFS", 1: "CFS"}
 _SPEAKER = re.compile(r"^(?:[A-Z]+|Q|A):\s+|^\d+/\s+")
@@ -75,10 +76,18 @@ class Scores:
         precision = tp / (tp + fp) if tp + fp else 0.0
         recall = tp / (tp + fn) if tp + fn else 0.0
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-        return {"sentences": tp + fp + fn + self.true_negatives, "worthy": tp + fn, "picked": tp + fp,
-                "precision": round(precision, 3), "recall": round(recall, 3), "f1": round(f1, 3),
-                "true_positives": tp, "false_positives": fp, "false_negatives": fn,
-                "true_negatives": self.true_negatives}
+        return {
+            "sentences": tp + fp + fn + self.true_negatives,
+            "worthy": tp + fn,
+            "picked": tp + fp,
+            "precision": round(precision, 3),
+            "recall": round(recall, 3),
+            "f1": round(f1, 3),
+            "true_positives": tp,
+            "false_positives": fp,
+            "false_negatives": fn,
+            "true_negatives": self.true_negatives,
+        }
 
 
 def read_texts(folder: Path = TEXTS) -> list[tuple[str, str, list[tuple[Labelled, int, int]]]]:
@@ -96,7 +105,7 @@ def read_texts(folder: Path = TEXTS) -> list[tuple[str, str, list[tuple[Labelled
                 paragraph_open = False
                 continue
             label, sentence = line.split(" | ", 1)
-            text += (joiner if paragraph_open else "\n\n" if text else "")
+            text += joiner if paragraph_open else "\n\n" if text else ""
             content = _SPEAKER.sub("", sentence)
             start = len(text) + len(sentence) - len(content)
             text += sentence
@@ -127,7 +136,8 @@ def own_set() -> dict:
             split_same += (start, end) in spans
             total += 1
     return {
-        "alone": alone.to_dict(), "in_text": in_text.to_dict(),
+        "alone": alone.to_dict(),
+        "in_text": in_text.to_dict(),
         "by_kind": {kind: scores.to_dict() for kind, scores in sorted(by_kind.items())},
         "sentences_found_as_labelled": round(split_same / total, 3),
         "why_worthy_ones_were_left_out": dict(missed.most_common()),
@@ -169,8 +179,10 @@ def claimbuster_set(path: Path) -> dict:
         "labels": dict(counts),
         "against_check_worthy_factual": check_worthy.to_dict(),
         "against_factual": factual.to_dict(),
-        "half_never_looked_at": {"against_check_worthy_factual": unseen_check_worthy.to_dict(),
-                                 "against_factual": unseen_factual.to_dict()},
+        "half_never_looked_at": {
+            "against_check_worthy_factual": unseen_check_worthy.to_dict(),
+            "against_factual": unseen_factual.to_dict(),
+        },
         "share_picked_by_label": {label: round(share[label] / counts[label], 3) for label in ("CFS", "UFS", "NFS")},
         "seconds_per_sentence": round(seconds / len(sentences), 4),
     }
@@ -196,8 +208,10 @@ def fetch(source: str | None) -> Path:
 
 
 def line(name: str, scores: dict) -> str:
-    return (f"{name:<46} precision {scores['precision']:.3f}  recall {scores['recall']:.3f}  F1 {scores['f1']:.3f}  "
-            f"({scores['sentences']:,} sentences, {scores['worthy']:,} worthy, {scores['picked']:,} picked)")
+    return (
+        f"{name:<46} precision {scores['precision']:.3f}  recall {scores['recall']:.3f}  F1 {scores['f1']:.3f}  "
+        f"({scores['sentences']:,} sentences, {scores['worthy']:,} worthy, {scores['picked']:,} picked)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,11 +239,15 @@ def main(argv: list[str] | None = None) -> int:
         unseen = cb["half_never_looked_at"]
         print(line("  its half never looked at, against CFS", unseen["against_check_worthy_factual"]))
         print(line("  its half never looked at, against CFS + UFS", unseen["against_factual"]))
-        print("ClaimBuster, share picked by label: " + ", ".join(f"{k} {v:.3f}" for k, v in
-                                                                  cb["share_picked_by_label"].items()))
+        print(
+            "ClaimBuster, share picked by label: "
+            + ", ".join(f"{k} {v:.3f}" for k, v in cb["share_picked_by_label"].items())
+        )
     else:
-        print(f"ClaimBuster: not measured ({path} is missing: `python -m benchmarks.check_worthiness fetch`)",
-              file=sys.stderr)
+        print(
+            f"ClaimBuster: not measured ({path} is missing: `python -m benchmarks.check_worthiness fetch`)",
+            file=sys.stderr,
+        )
     if args.report:
         Path(args.report).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0

@@ -44,8 +44,12 @@ ROLE_PAIRS = HERE / "role-swap-pairs.jsonl"
 rewordings that put them in the other order and mean the same (passive voice, a converse comparative): written for
 the roles check, by a helper who had not read the checks."""
 THRESHOLDS = [round(t, 2) for t in np.arange(0.80, 0.981, 0.01)]
-VARIANTS = {"cosine alone": (), **{f"+ {name}": (name,) for name in AGREEMENT_CHECKS},
-            "+ numbers + names": ("numbers", "names"), "+ all (shipped)": tuple(AGREEMENT_CHECKS)}
+VARIANTS = {
+    "cosine alone": (),
+    **{f"+ {name}": (name,) for name in AGREEMENT_CHECKS},
+    "+ numbers + names": ("numbers", "names"),
+    "+ all (shipped)": tuple(AGREEMENT_CHECKS),
+}
 
 
 def load_pairs(path: Path = PAIRS) -> list[dict]:
@@ -80,8 +84,10 @@ def measure_pairs(encoder, wanted: float, out: list[str]) -> None:
     similarities = np.array([float(vectors[p["a"]] @ vectors[p["b"]]) for p in pairs])
     gold = [p["paraphrase"] for p in pairs]
     kinds = sorted({p["kind"] for p in pairs if not p["paraphrase"]})
-    out.append(f"{len(pairs)} pairs from {PAIRS.name}: {sum(gold)} paraphrases, {len(pairs) - sum(gold)} same-topic "
-               "claims of another fact (" + ", ".join(f"{k} {sum(p['kind'] == k for p in pairs)}" for k in kinds) + ")")
+    out.append(
+        f"{len(pairs)} pairs from {PAIRS.name}: {sum(gold)} paraphrases, {len(pairs) - sum(gold)} same-topic "
+        "claims of another fact (" + ", ".join(f"{k} {sum(p['kind'] == k for p in pairs)}" for k in kinds) + ")"
+    )
     out.append(f"encoder: {encoder_key(encoder)}")
     out.append("")
     out.append("precision / recall (false positives) on every pair, by threshold:")
@@ -101,20 +107,26 @@ def measure_pairs(encoder, wanted: float, out: list[str]) -> None:
     if chosen is None:
         out.append(f"no threshold reaches precision {wanted} on the choosing half")
         return
-    out.append(f"threshold chosen on half of the topics ({len(choose)} pairs): {chosen:.2f}, the lowest with precision "
-               f">= {wanted} there (every check on); the library's THRESHOLD is {THRESHOLD:.2f}")
+    out.append(
+        f"threshold chosen on half of the topics ({len(choose)} pairs): {chosen:.2f}, the lowest with precision "
+        f">= {wanted} there (every check on); the library's THRESHOLD is {THRESHOLD:.2f}"
+    )
     for name, rows in (("held-out half", held), ("choosing half", choose), ("every pair", list(range(len(pairs))))):
         sub = [pairs[i] for i in rows]
-        p, r, fp = precision_recall(predictions(sub, similarities[rows], chosen, tuple(AGREEMENT_CHECKS)),
-                                    [x["paraphrase"] for x in sub])
-        out.append(f"  at {chosen:.2f}, {name} ({len(rows)} pairs): precision {p:.3f}, recall {r:.3f}, {fp} false "
-                   "positives")
+        p, r, fp = precision_recall(
+            predictions(sub, similarities[rows], chosen, tuple(AGREEMENT_CHECKS)), [x["paraphrase"] for x in sub]
+        )
+        out.append(
+            f"  at {chosen:.2f}, {name} ({len(rows)} pairs): precision {p:.3f}, recall {r:.3f}, {fp} false positives"
+        )
     shipped = predictions(pairs, similarities, chosen, tuple(AGREEMENT_CHECKS))
     out.append(f"  the negatives that pass at {chosen:.2f}, by kind (every pair):")
     for kind in kinds:
         passing = [p for p, hit in zip(pairs, shipped) if hit and p["kind"] == kind]
-        out.append(f"    {kind}: {len(passing)} of {sum(p['kind'] == kind for p in pairs)}"
-                   + "".join(f"\n      {p['a']} | {p['b']}" for p in passing))
+        out.append(
+            f"    {kind}: {len(passing)} of {sum(p['kind'] == kind for p in pairs)}"
+            + "".join(f"\n      {p['a']} | {p['b']}" for p in passing)
+        )
 
 
 def synthetic_check(claim: str, label: str) -> CheckResult:
@@ -125,16 +137,22 @@ def synthetic_check(claim: str, label: str) -> CheckResult:
 
 def time_lookups(workspace, stored: int, out: list[str]) -> None:
     encoder = workspace.dense.encoder
-    claims = [text for (text,) in workspace.store.connection.execute(
-        "SELECT text FROM sentences WHERE line = 0 ORDER BY page LIMIT ?", (stored + 20,))]
+    claims = [
+        text
+        for (text,) in workspace.store.connection.execute(
+            "SELECT text FROM sentences WHERE line = 0 ORDER BY page LIMIT ?", (stored + 20,)
+        )
+    ]
     kept, new = claims[:stored], claims[stored:]
     with tempfile.TemporaryDirectory() as folder:
         history = HistoryStore(Path(folder) / "history.sqlite")
         started = time.perf_counter()
         for n, claim in enumerate(kept):
             history.add(synthetic_check(claim, (SUPPORTS, REFUTES, NEI)[n % 3]), {}, session=f"s{n % 7}")
-        out.append(f"lookups with {len(kept):,} claims kept in the history ({time.perf_counter() - started:.1f} s to "
-                   "keep them):")
+        out.append(
+            f"lookups with {len(kept):,} claims kept in the history ({time.perf_counter() - started:.1f} s to "
+            "keep them):"
+        )
         first = EarlierChecks(folder)
         started = time.perf_counter()
         first.find(new[0], encoder)
@@ -148,8 +166,10 @@ def time_lookups(workspace, stored: int, out: list[str]) -> None:
             first.find(claim, encoder)
             seconds.append(time.perf_counter() - started)
             history.add(synthetic_check(claim, SUPPORTS), {})
-        out.append(f"  the next {len(seconds)} lookups (a check kept between them): median "
-                   f"{statistics.median(seconds) * 1000:.0f} ms, slowest {max(seconds) * 1000:.0f} ms")
+        out.append(
+            f"  the next {len(seconds)} lookups (a check kept between them): median "
+            f"{statistics.median(seconds) * 1000:.0f} ms, slowest {max(seconds) * 1000:.0f} ms"
+        )
         again = first.find(kept[5].upper() + "  ", encoder)
         out.append(f"  a kept claim typed again in capitals: found {again[0].exact and again[0].claim == kept[5]}")
 
@@ -161,20 +181,32 @@ def measure_role_swaps(encoder, out: list[str]) -> None:
     vectors = dict(zip(texts, encoder.encode(texts)))
     similarities = np.array([float(vectors[p["a"]] @ vectors[p["b"]]) for p in pairs])
     gold = [p["paraphrase"] for p in pairs]
-    out.append(f"{len(pairs)} pairs from {ROLE_PAIRS.name}: {sum(gold)} rewordings in the other order, "
-               f"{len(pairs) - sum(gold)} with the roles swapped; at THRESHOLD {THRESHOLD:.2f}:")
+    out.append(
+        f"{len(pairs)} pairs from {ROLE_PAIRS.name}: {sum(gold)} rewordings in the other order, "
+        f"{len(pairs) - sum(gold)} with the roles swapped; at THRESHOLD {THRESHOLD:.2f}:"
+    )
     without = tuple(name for name in AGREEMENT_CHECKS if name != "roles")
-    for name, checks in (("cosine alone", ()), ("every check but roles", without),
-                         ("every check (shipped)", tuple(AGREEMENT_CHECKS))):
+    for name, checks in (
+        ("cosine alone", ()),
+        ("every check but roles", without),
+        ("every check (shipped)", tuple(AGREEMENT_CHECKS)),
+    ):
         predicted = predictions(pairs, similarities, THRESHOLD, checks)
         p, r, fp = precision_recall(predicted, gold)
         out.append(f"  {name}: precision {p:.3f}, recall {r:.3f}, {fp} false positives")
     predicted = predictions(pairs, similarities, THRESHOLD, tuple(AGREEMENT_CHECKS))
-    out.append("  still taken for the same claim (swapped roles):" + "".join(
-        f"\n    {p['a']} | {p['b']}" for p, hit in zip(pairs, predicted) if hit and not p["paraphrase"]))
-    out.append("  missed (rewordings):" + "".join(
-        f"\n    {p['a']} | {p['b']} ({s:.3f})" for p, hit, s in zip(pairs, predicted, similarities)
-        if not hit and p["paraphrase"]))
+    out.append(
+        "  still taken for the same claim (swapped roles):"
+        + "".join(f"\n    {p['a']} | {p['b']}" for p, hit in zip(pairs, predicted) if hit and not p["paraphrase"])
+    )
+    out.append(
+        "  missed (rewordings):"
+        + "".join(
+            f"\n    {p['a']} | {p['b']} ({s:.3f})"
+            for p, hit, s in zip(pairs, predicted, similarities)
+            if not hit and p["paraphrase"]
+        )
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -45,7 +45,9 @@ def main() -> None:
             sentences = [line.split("\t")[1] for line in lines.split("\n") if "\t" in line]
             changed += "-LRB-" in page["lines"]
             total += 1
-            out.write(json.dumps({"id": page["id"], "text": " ".join(s for s in sentences if s), "lines": lines}) + "\n")
+            out.write(
+                json.dumps({"id": page["id"], "text": " ".join(s for s in sentences if s), "lines": lines}) + "\n"
+            )
     print(f"{total} pages, {changed} had asides, written to {OUT}")
 
 

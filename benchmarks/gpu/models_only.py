@@ -31,7 +31,10 @@ from fever_core.common.jsonl import write_json
 ROOT = Path(__file__).resolve().parents[2]
 INPUTS = ROOT / ".gpu-smoke" / "inputs.json"
 CLAIMS = ROOT / "benchmarks" / "embedded" / "plain-claims.jsonl"
-MODELS = {"verifier": ROOT / "assets" / "models" / "verifier", "joint-verifier": ROOT / "assets" / "models" / "joint-verifier"}
+MODELS = {
+    "verifier": ROOT / "assets" / "models" / "verifier",
+    "joint-verifier": ROOT / "assets" / "models" / "joint-verifier",
+}
 SENTENCES = 2048
 BATCH_SIZES = (32, 128, 512)
 """Model batch sizes timed on the accelerator, the pairs read shortest first (32: NliModel's default)."""
@@ -46,7 +49,9 @@ def prepare(predictions: Path, claims: Path, corpus: str, out: Path) -> dict:
     from fever_core.verification.nli import NliModel
 
     store = CorpusStore.open(Settings.from_env().data_dir / "corpora" / corpus / "store.sqlite")
-    text = {json.loads(line)["id"]: json.loads(line)["claim"] for line in claims.read_text(encoding="utf-8").splitlines()}
+    text = {
+        json.loads(line)["id"]: json.loads(line)["claim"] for line in claims.read_text(encoding="utf-8").splitlines()
+    }
     items = []
     for line in predictions.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
@@ -92,8 +97,13 @@ def _mean_pooled(body, tokenizer, sentences: list[str], device: str, batch_size:
     vectors = []
     with torch.inference_mode():
         for start in range(0, len(sentences), batch_size):
-            enc = tokenizer(sentences[start:start + batch_size], truncation=True, max_length=256, padding=True,
-                            return_tensors="pt").to(device)
+            enc = tokenizer(
+                sentences[start : start + batch_size],
+                truncation=True,
+                max_length=256,
+                padding=True,
+                return_tensors="pt",
+            ).to(device)
             hidden = body(**enc).last_hidden_state.float()
             mask = enc["attention_mask"].unsqueeze(-1).float()
             vectors.append(((hidden * mask).sum(1) / mask.sum(1)).cpu())
@@ -109,8 +119,13 @@ def run(inputs: dict, accelerator: str = "cuda") -> dict:
 
     from fever_core.verification.nli import NliModel
 
-    report: dict = {"device": torch.cuda.get_device_name(0) if accelerator == "cuda" else "cpu (dry run)", "torch": torch.__version__,
-                    "transformers": transformers.__version__, "claims": len(inputs["claims"]), "models": {}}
+    report: dict = {
+        "device": torch.cuda.get_device_name(0) if accelerator == "cuda" else "cpu (dry run)",
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "claims": len(inputs["claims"]),
+        "models": {},
+    }
     for name, folder in MODELS.items():
         pairs = _pairs(inputs, name)
         row: dict = {"pairs": len(pairs)}
@@ -124,15 +139,19 @@ def run(inputs: dict, accelerator: str = "cuda") -> dict:
             row[f"{side}_pairs_per_s"] = round(len(pairs) / max(seconds, 1e-9), 1)
             if side == "cuda":  # the pipeline's order for many claims (shortest first), by model batch size
                 ordered = sorted(pairs, key=lambda pair: len(pair[0]) + len(pair[1]))
-                row["cuda_by_length_s"] = {size: _timed(lambda m=model, o=ordered, s=size: m.predict(o, batch_size=s), device)[1]
-                                           for size in BATCH_SIZES}
+                row["cuda_by_length_s"] = {
+                    size: _timed(lambda m=model, o=ordered, s=size: m.predict(o, batch_size=s), device)[1]
+                    for size in BATCH_SIZES
+                }
         prepared = np.asarray(inputs["cpu"][name], dtype=np.float32)
         for other, theirs in (("cpu_here", probabilities["cpu"]), ("prepared_cpu", prepared)):
-            row[f"cuda_labels_agree_with_{other}"] = round(float(
-                (probabilities["cuda"].argmax(1) == theirs.argmax(1)).mean()), 4)
+            row[f"cuda_labels_agree_with_{other}"] = round(
+                float((probabilities["cuda"].argmax(1) == theirs.argmax(1)).mean()), 4
+            )
             row[f"cuda_mean_abs_diff_{other}"] = round(float(np.abs(probabilities["cuda"] - theirs).mean()), 5)
-        row["cpu_here_labels_agree_with_prepared_cpu"] = round(float(
-            (probabilities["cpu"].argmax(1) == prepared.argmax(1)).mean()), 4)
+        row["cpu_here_labels_agree_with_prepared_cpu"] = round(
+            float((probabilities["cpu"].argmax(1) == prepared.argmax(1)).mean()), 4
+        )
         report["models"][name] = row
     body_row: dict = {"sentences": len(inputs["sentences"])}
     vectors = {}
@@ -141,7 +160,8 @@ def run(inputs: dict, accelerator: str = "cuda") -> dict:
         body = model.model.base_model
         _mean_pooled(body, model.tokenizer, inputs["sentences"][:64], device)
         vectors[side], body_row[f"{side}_s"] = _timed(
-            lambda b=body, m=model, d=device: _mean_pooled(b, m.tokenizer, inputs["sentences"], d), device)
+            lambda b=body, m=model, d=device: _mean_pooled(b, m.tokenizer, inputs["sentences"], d), device
+        )
         body_row[f"{side}_sentences_per_s"] = round(len(inputs["sentences"]) / max(body_row[f"{side}_s"], 1e-9), 1)
     cosine = torch.nn.functional.cosine_similarity(vectors["cpu"], vectors["cuda"], dim=1)
     body_row["cuda_vs_cpu_min_cosine"] = round(float(cosine.min()), 5)
@@ -164,15 +184,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "prepare":
         inputs = prepare(args.predictions, args.claims, args.corpus, args.out)
-        print(f"{args.out}: {len(inputs['claims'])} claims, {len(_pairs(inputs, 'verifier'))} verifier pairs, "
-              f"{len(inputs['sentences'])} sentences")
+        print(
+            f"{args.out}: {len(inputs['claims'])} claims, {len(_pairs(inputs, 'verifier'))} verifier pairs, "
+            f"{len(inputs['sentences'])} sentences"
+        )
         return 0
     import torch
 
     cuda = torch.cuda.is_available()
     if not cuda and not args.allow_cpu:
-        print("No CUDA device here: run this on a GPU machine (benchmarks/gpu/smoke.sh), or with --allow-cpu for a "
-              "dry run.", file=sys.stderr)
+        print(
+            "No CUDA device here: run this on a GPU machine (benchmarks/gpu/smoke.sh), or with --allow-cpu for a "
+            "dry run.",
+            file=sys.stderr,
+        )
         return 2
     report = run(json.loads(args.inputs.read_text(encoding="utf-8")), "cuda" if cuda else "cpu")
     print(json.dumps(report, indent=1))

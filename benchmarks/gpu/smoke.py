@@ -43,15 +43,18 @@ def main(argv: list[str] | None = None) -> int:
 
     cuda = torch.cuda.is_available()
     if not cuda and not args.allow_cpu:
-        print("No CUDA device here: this script checks the CUDA path. Run it on a GPU machine "
-              "(benchmarks/gpu/smoke.sh), or with --allow-cpu for a dry run on the CPU.", file=sys.stderr)
+        print(
+            "No CUDA device here: this script checks the CUDA path. Run it on a GPU machine "
+            "(benchmarks/gpu/smoke.sh), or with --allow-cpu for a dry run on the CPU.",
+            file=sys.stderr,
+        )
         return 2
     device = "cuda" if cuda else "cpu"
     report: dict = {"device": torch.cuda.get_device_name(0) if cuda else "cpu", "torch": torch.__version__}
     settings = Settings.from_env(device=device)
     report["open_s"] = _seconds(lambda: report.setdefault("checker", Checker.open("embedded", settings)))
     checker = report.pop("checker")
-    claims = [json.loads(line)["claim"] for line in CLAIMS.read_text(encoding="utf-8").splitlines()][:args.claims]
+    claims = [json.loads(line)["claim"] for line in CLAIMS.read_text(encoding="utf-8").splitlines()][: args.claims]
     sentences = [hit.sentence.text for hit in checker.workspace.store.sentences_by_ids(list(range(1, 2049)))]
     report["encoder_2048_sentences_s"] = _seconds(lambda: checker.workspace.dense.embed(sentences))
     pairs = [(sentences[i], claims[i % len(claims)]) for i in range(256)]
@@ -63,8 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     report["check_many_s"] = _seconds(lambda: results.extend(checker.check_many(claims)))
     report["claims"] = len(claims)
     report["per_claim_s"] = round(report["check_many_s"] / max(len(claims), 1), 4)
-    report["verdicts"] = {label: sum(getattr(r, "verdict", None) is not None and r.verdict.label == label
-                                     for r in results) for label in ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")}
+    report["verdicts"] = {
+        label: sum(getattr(r, "verdict", None) is not None and r.verdict.label == label for r in results)
+        for label in ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+    }
     for key, value in report.items():
         print(f"{key:26} {value}")
     if args.report is not None:

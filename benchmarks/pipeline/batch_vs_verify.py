@@ -36,9 +36,13 @@ def main() -> None:
         verify.append(time.perf_counter() - started)
     report = run_batch(checker, claims)
     batch_per_claim = report.seconds / len(claims)
-    out = {"claims": len(claims), "verify_mean_s": round(statistics.mean(verify), 3),
-           "verify_p50_s": round(statistics.median(verify), 3), "batch_per_claim_s": round(batch_per_claim, 3),
-           "batch_claims_per_s": round(len(claims) / report.seconds, 2)}
+    out = {
+        "claims": len(claims),
+        "verify_mean_s": round(statistics.mean(verify), 3),
+        "verify_p50_s": round(statistics.median(verify), 3),
+        "batch_per_claim_s": round(batch_per_claim, 3),
+        "batch_claims_per_s": round(len(claims) / report.seconds, 2),
+    }
     print(json.dumps(out))
     if args.report:
         args.report.write_text(json.dumps(out, indent=1) + "\n")

@@ -41,11 +41,18 @@ TARGET_ACCURACY = 0.8
 
 def shown_labels(claims: list[dict], results: list[CheckResult], threshold: float) -> dict:
     """Coverage (share of claims whose label is shown at ``threshold``) and accuracy of the shown labels."""
-    shown = [(claim, result) for claim, result in zip(claims, results)
-             if not withholds_label(result.verdict.probability, result.verdict.undecided, threshold)]
+    shown = [
+        (claim, result)
+        for claim, result in zip(claims, results)
+        if not withholds_label(result.verdict.probability, result.verdict.undecided, threshold)
+    ]
     right = sum(result.verdict.label == claim["label"] for claim, result in shown)
-    return {"threshold": threshold, "shown": len(shown), "coverage": round(len(shown) / len(claims), 4),
-            "accuracy": round(right / len(shown), 4) if shown else None}
+    return {
+        "threshold": threshold,
+        "shown": len(shown),
+        "coverage": round(len(shown) / len(claims), 4),
+        "accuracy": round(right / len(shown), 4) if shown else None,
+    }
 
 
 def settling_found(claims: list[dict], results: list[CheckResult]) -> dict:
@@ -72,11 +79,17 @@ def measure(name: str, claims: list[dict], threshold_chosen: float | None = None
     results = checked(claims, KEPT / f"{name}.results.jsonl")
     curve = [shown_labels(claims, results, t) for t in THRESHOLDS]
     if threshold_chosen is None:
-        threshold_chosen = next(row["threshold"] for row in curve
-                                if row["accuracy"] is not None and row["accuracy"] >= TARGET_ACCURACY)
-    return {"claims": name, "n": len(claims), "curve": curve, "threshold": threshold_chosen,
-            "at_threshold": shown_labels(claims, results, threshold_chosen),
-            "read_these": settling_found(claims, results)}
+        threshold_chosen = next(
+            row["threshold"] for row in curve if row["accuracy"] is not None and row["accuracy"] >= TARGET_ACCURACY
+        )
+    return {
+        "claims": name,
+        "n": len(claims),
+        "curve": curve,
+        "threshold": threshold_chosen,
+        "at_threshold": shown_labels(claims, results, threshold_chosen),
+        "read_these": settling_found(claims, results),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,8 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", type=Path, default=HERE / "report.json")
     args = parser.parse_args(argv)
     reserved = reserved_titles()
-    calibration = measure("calibration-claims", [claim for claim in load_claims(CALIBRATION_CLAIMS)
-                                                 if not named_titles(claim) & reserved])
+    calibration = measure(
+        "calibration-claims", [claim for claim in load_claims(CALIBRATION_CLAIMS) if not named_titles(claim) & reserved]
+    )
     plain = measure("plain-claims", load_claims(PLAIN_CLAIMS), calibration["threshold"])
     for report in (calibration, plain):
         print(f"\n{report['claims']} ({report['n']} claims): shown labels by threshold")
@@ -95,11 +109,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{row['threshold']:9.2f} {row['coverage']:8.3f} {accuracy:>8}")
         at, found = report["at_threshold"], report["read_these"]
         print(f"at {report['threshold']:.2f}: coverage {at['coverage']:.3f}, accuracy {at['accuracy']:.3f}")
-        print(f"the settling sentence, read for {found['settling_read']} claims, is named first by 'Read these' for "
-              f"{found['read_these@1']} (first read: {found['first_read@1']}), among its {READ_THESE_K} for "
-              f"{found[f'read_these@{READ_THESE_K}']} (first {READ_THESE_K} read: {found[f'first_read@{READ_THESE_K}']})")
-    args.report.write_text(json.dumps({"target_accuracy": TARGET_ACCURACY, "calibration": calibration,
-                                       "plain": plain}, indent=1) + "\n", encoding="utf-8")
+        print(
+            f"the settling sentence, read for {found['settling_read']} claims, is named first by 'Read these' for "
+            f"{found['read_these@1']} (first read: {found['first_read@1']}), among its {READ_THESE_K} for "
+            f"{found[f'read_these@{READ_THESE_K}']} (first {READ_THESE_K} read: {found[f'first_read@{READ_THESE_K}']})"
+        )
+    args.report.write_text(
+        json.dumps({"target_accuracy": TARGET_ACCURACY, "calibration": calibration, "plain": plain}, indent=1) + "\n",
+        encoding="utf-8",
+    )
     return 0
 
 

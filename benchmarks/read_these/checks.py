@@ -28,7 +28,7 @@ def checked(claims: list[dict], kept: Path) -> list[CheckResult]:
     checker = Checker.open("embedded", Settings.from_env(), progress=False)
     results = []
     for start in range(0, len(claims), 16):
-        for outcome in checker.check_many([claim["claim"] for claim in claims[start:start + 16]]):
+        for outcome in checker.check_many([claim["claim"] for claim in claims[start : start + 16]]):
             if not isinstance(outcome, CheckResult):
                 raise outcome
             results.append(outcome)

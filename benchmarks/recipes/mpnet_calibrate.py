@@ -55,18 +55,29 @@ def main() -> None:
     claims = [claim for claim in claims if not named_titles(claim) & reserved]  # no fit on a reserved page
     results = checker.check_many([claim["claim"] for claim in claims])
     verdicts = [result.verdict for result in results]
-    features = np.array([Calibration.features(v.probabilities[v.label], v.label, v.decided_by != "learned", v.undecided)
-                         for v in verdicts])
+    features = np.array(
+        [
+            Calibration.features(v.probabilities[v.label], v.label, v.decided_by != "learned", v.undecided)
+            for v in verdicts
+        ]
+    )
     right = np.array([v.label == claim["label"] for v, claim in zip(verdicts, claims)], dtype=int)
     fit = LogisticRegression(C=1.0).fit(features, right)
     calibration = Calibration(tuple(float(w) for w in fit.coef_[0]), float(fit.intercept_[0]), {})
     said = [v.probabilities[v.label] for v in verdicts]
-    fitted = [calibration.probability(v.probabilities[v.label], v.label, v.decided_by != "learned", v.undecided)
-              for v in verdicts]
-    report = {"claims": str(CLAIMS.relative_to(Path.cwd())) if CLAIMS.is_relative_to(Path.cwd()) else str(CLAIMS),
-              "n": len(claims), "accuracy": round(float(right.mean()), 4), "features": list(FEATURES), "C": 1.0,
-              "ece_before": round(expected_calibration_error(said, right.tolist()), 4),
-              "ece_after_on_these_claims": round(expected_calibration_error(fitted, right.tolist()), 4)}
+    fitted = [
+        calibration.probability(v.probabilities[v.label], v.label, v.decided_by != "learned", v.undecided)
+        for v in verdicts
+    ]
+    report = {
+        "claims": str(CLAIMS.relative_to(Path.cwd())) if CLAIMS.is_relative_to(Path.cwd()) else str(CLAIMS),
+        "n": len(claims),
+        "accuracy": round(float(right.mean()), 4),
+        "features": list(FEATURES),
+        "C": 1.0,
+        "ece_before": round(expected_calibration_error(said, right.tolist()), 4),
+        "ece_after_on_these_claims": round(expected_calibration_error(fitted, right.tolist()), 4),
+    }
     calibration = Calibration(calibration.weights, calibration.bias, report)
     path = folder / VERDICT_FILE
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -59,16 +59,32 @@ SIZES = {
     "abandoned_clients": (100, 100),
 }
 WIKIPEDIA_TIMEOUT_S = 3.0
-TABLE_ORDER = ["hostile", "kill_save", "two_writers", "damaged", "live_api", "models", "rss", "service_flood", "messages",
-               "portable", "surfaces", "cancelled", "reading"]
+TABLE_ORDER = [
+    "hostile",
+    "kill_save",
+    "two_writers",
+    "damaged",
+    "live_api",
+    "models",
+    "rss",
+    "service_flood",
+    "messages",
+    "portable",
+    "surfaces",
+    "cancelled",
+    "reading",
+]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.reliability", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes and a small corpus for probe 4 (minutes)")
     parser.add_argument("--corpus", default="embedded", help="the corpus of probes 1, 4 and 6 (default embedded)")
-    parser.add_argument("--out", type=Path, help="the JSON report (default report.json, quick-report.json with --quick, "
-                        "beside this file)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="the JSON report (default report.json, quick-report.json with --quick, beside this file)",
+    )
     args = parser.parse_args(argv)
     size = {name: values[0 if args.quick else 1] for name, values in SIZES.items()}
     out = args.out or HERE / ("quick-report.json" if args.quick else "report.json")
@@ -98,13 +114,23 @@ def main(argv: list[str] | None = None) -> int:
             source, name = checker.workspace.folder, args.corpus
         probe("damaged", lambda: damaged.run(source, name, checker.verification, settings, work / "damaged"))
         probe("live_api", lambda: live_api.run(checker.verification, settings, work / "live", WIKIPEDIA_TIMEOUT_S))
-        probe("service_flood", lambda: service_flood.run(checker, args.corpus, size["flood_connections"],
-                                                         size["abandoned_clients"]))
-        probe("messages", lambda: messages.run(settings.data_dir, args.corpus, settings.verifier_model, work / "messages",
-                                               (source, name)))
+        probe(
+            "service_flood",
+            lambda: service_flood.run(checker, args.corpus, size["flood_connections"], size["abandoned_clients"]),
+        )
+        probe(
+            "messages",
+            lambda: messages.run(
+                settings.data_dir, args.corpus, settings.verifier_model, work / "messages", (source, name)
+            ),
+        )
         probe("models", lambda: models.run(checker.workspace, settings, work / "models"))
-        probe("portable", lambda: portable.run(source, name, checker.verification, settings, work / "portable",
-                                               checker.workspace.store))
+        probe(
+            "portable",
+            lambda: portable.run(
+                source, name, checker.verification, settings, work / "portable", checker.workspace.store
+            ),
+        )
         probe("surfaces", lambda: surfaces.run(checker, args.corpus, work / "surfaces"))
         probe("cancelled", lambda: cancelled.run(checker, args.corpus))
         probe("reading", lambda: reading.run(work / "reading"))
@@ -113,10 +139,19 @@ def main(argv: list[str] | None = None) -> int:
     ok = all(getattr(result, "ok", True) for result in results.values())  # memory growth is reported, not judged
     total = round(time.perf_counter() - started, 1)
     table = format_table(rows)
-    print(f"Reliability probes, {'quick' if args.quick else 'full'} run on corpus {args.corpus!r}: "
-          f"{'all invariants hold' if ok else 'INVARIANTS BROKEN'}; {total} s\n\n{table}")
-    report = {"quick": args.quick, "corpus": args.corpus, "ok": ok, "seconds": {**seconds, "total": total},
-              "sizes": size, "table": rows, "results": {name: dataclasses.asdict(r) for name, r in results.items()}}
+    print(
+        f"Reliability probes, {'quick' if args.quick else 'full'} run on corpus {args.corpus!r}: "
+        f"{'all invariants hold' if ok else 'INVARIANTS BROKEN'}; {total} s\n\n{table}"
+    )
+    report = {
+        "quick": args.quick,
+        "corpus": args.corpus,
+        "ok": ok,
+        "seconds": {**seconds, "total": total},
+        "sizes": size,
+        "table": rows,
+        "results": {name: dataclasses.asdict(r) for name, r in results.items()},
+    }
     out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"\nJSON report: {out}", file=sys.stderr)
     return 0 if ok else 1

@@ -69,12 +69,19 @@ class CancelledResult:
         return all(h.ok for h in self.hang_ups)
 
     def rows(self) -> list[Row]:
-        return [(f"12 hang-up: {h.case}", "ok" if h.ok else "FAIL",
-                 (f"{h.chars:,} characters, {h.alone_s:.1f} s answered alone; the client left after "
-                  f"{LEAVE_AFTER_S:g} s: {h.stopped} claims stopped, {h.dropped} dropped; the next /check "
-                  f"{h.next_check.status} in {h.next_check.seconds:.2f} s (at most {WITHIN_S:g} s; "
-                  f"{self.plain_alone_s:.2f} s alone)"))
-                for h in self.hang_ups]
+        return [
+            (
+                f"12 hang-up: {h.case}",
+                "ok" if h.ok else "FAIL",
+                (
+                    f"{h.chars:,} characters, {h.alone_s:.1f} s answered alone; the client left after "
+                    f"{LEAVE_AFTER_S:g} s: {h.stopped} claims stopped, {h.dropped} dropped; the next /check "
+                    f"{h.next_check.status} in {h.next_check.seconds:.2f} s (at most {WITHIN_S:g} s; "
+                    f"{self.plain_alone_s:.2f} s alone)"
+                ),
+            )
+            for h in self.hang_ups
+        ]
 
 
 def hang_up(port: int, case: str, path: str, body: dict) -> HangUp:
@@ -84,21 +91,31 @@ def hang_up(port: int, case: str, path: str, body: dict) -> HangUp:
     before = counters(port)
     data = json.dumps(body).encode()
     sock = socket.create_connection((HOST, port), timeout=10)
-    sock.sendall(b"POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
-                 % (path.encode(), len(data), data))
+    sock.sendall(
+        b"POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+        % (path.encode(), len(data), data)
+    )
     time.sleep(LEAVE_AFTER_S)
     sock.close()
     next_check = ask(port, "POST", "/check", {"claim": CURIE_CLAIM})
     deadline = time.monotonic() + SETTLE_S
     while True:  # the claims stopped are counted once their batch returns
         after = counters(port)
-        cut = {name: int(after.get(name, 0) - before.get(name, 0))
-               for name in ("fever_claims_stopped_total", "fever_claims_dropped_total")}
+        cut = {
+            name: int(after.get(name, 0) - before.get(name, 0))
+            for name in ("fever_claims_stopped_total", "fever_claims_dropped_total")
+        }
         if sum(cut.values()) or time.monotonic() > deadline:
             break
         time.sleep(0.2)
-    return HangUp(case, sum(len(v) for v in body.values()), alone_s, next_check, cut["fever_claims_stopped_total"],
-                  cut["fever_claims_dropped_total"])
+    return HangUp(
+        case,
+        sum(len(v) for v in body.values()),
+        alone_s,
+        next_check,
+        cut["fever_claims_stopped_total"],
+        cut["fever_claims_dropped_total"],
+    )
 
 
 def run(checker: Checker, corpus: str, seed: int = 0) -> CancelledResult:
@@ -112,6 +129,7 @@ def run(checker: Checker, corpus: str, seed: int = 0) -> CancelledResult:
         plain_alone_s = ask(port, "POST", "/check", {"claim": CURIE_CLAIM}).seconds
         result = CancelledResult(plain_alone_s)
         result.hang_ups.append(hang_up(port, "a claim listing many numbers", "/check", {"claim": claim}))
-        result.hang_ups.append(hang_up(port, f"/check-text of {TEXT_SENTENCES} such sentences", "/check-text",
-                                       {"text": text}))
+        result.hang_ups.append(
+            hang_up(port, f"/check-text of {TEXT_SENTENCES} such sentences", "/check-text", {"text": text})
+        )
     return result

@@ -24,11 +24,17 @@ from fever_core.workspace import open_workspace
 
 MIB = 1 << 20
 TINY_PAGES = [
-    {"id": "Marie_Curie", "lines": "0\tMarie Curie was a Polish and naturalised-French physicist and chemist who conducted "
-     "pioneering research on radioactivity .\n1\tShe was the first woman to win a Nobel Prize , and the only person "
-     "to win a Nobel Prize in two scientific fields .\tNobel Prize\tNobel_Prize"},
-    {"id": "Nobel_Prize", "lines": "0\tThe Nobel Prize is a set of annual international awards bestowed by Swedish and "
-     "Norwegian institutions ."},
+    {
+        "id": "Marie_Curie",
+        "lines": "0\tMarie Curie was a Polish and naturalised-French physicist and chemist who conducted "
+        "pioneering research on radioactivity .\n1\tShe was the first woman to win a Nobel Prize , and the only person "
+        "to win a Nobel Prize in two scientific fields .\tNobel Prize\tNobel_Prize",
+    },
+    {
+        "id": "Nobel_Prize",
+        "lines": "0\tThe Nobel Prize is a set of annual international awards bestowed by Swedish and "
+        "Norwegian institutions .",
+    },
     {"id": "Paris", "lines": "0\tParis is the capital and most populous city of France ."},
     {"id": "Lyon", "lines": "0\tLyon is the third-largest city of France ."},
     {"id": "Edinburgh", "lines": "0\tEdinburgh is the capital city of Scotland ."},
@@ -97,12 +103,16 @@ class DamageOutcome:
 
 def _signatures(folder: Path) -> dict[str, tuple[int, int]]:
     """Size and modification time of each corpus file in ``folder``, to tell which ones an open rewrote."""
-    return {name: ((folder / name).stat().st_size, (folder / name).stat().st_mtime_ns)
-            for name in (STORE_FILE, *CHECKED_FILES, META_FILE) if (folder / name).is_file()}
+    return {
+        name: ((folder / name).stat().st_size, (folder / name).stat().st_mtime_ns)
+        for name in (STORE_FILE, *CHECKED_FILES, META_FILE)
+        if (folder / name).is_file()
+    }
 
 
-def _open_and_check(name: str, verifier: ClaimVerifier, settings: Settings,
-                    claim: str) -> tuple[str, str, float, str | None, bool]:
+def _open_and_check(
+    name: str, verifier: ClaimVerifier, settings: Settings, claim: str
+) -> tuple[str, str, float, str | None, bool]:
     """Open corpus ``name`` of ``settings`` and check ``claim``: outcome, detail, seconds, label, non-finite."""
     folder = corpus_dir(settings.data_dir, name)
     before = _signatures(folder)
@@ -119,8 +129,11 @@ def _open_and_check(name: str, verifier: ClaimVerifier, settings: Settings,
     seconds = time.perf_counter() - started
     after = _signatures(folder)
     rewritten = {file for file in after if before.get(file) != after[file]}
-    parts = [part for part, files in (("store", {STORE_FILE}), ("dense index", {*CHECKED_FILES, META_FILE}))
-             if rewritten & files]
+    parts = [
+        part
+        for part, files in (("store", {STORE_FILE}), ("dense index", {*CHECKED_FILES, META_FILE}))
+        if rewritten & files
+    ]
     outcome = f"rebuilt {' + '.join(parts)}" if parts else "verdict"
     return outcome, "; ".join(warnings.messages), seconds, result.verdict.label, not finite_scores(result)
 
@@ -135,12 +148,15 @@ class DamageResult:
     @property
     def ok(self) -> bool:
         return not any(o.non_finite for o in self.outcomes) and all(
-            o.correct or o.outcome == "error" for o in self.outcomes)
+            o.correct or o.outcome == "error" for o in self.outcomes
+        )
 
     def rows(self) -> list[Row]:
         rows = []
         for o in self.outcomes:
-            answer = f"verdict {o.label} ({'as intact' if o.correct else 'NOT as intact'})" if o.label else o.detail[:90]
+            answer = (
+                f"verdict {o.label} ({'as intact' if o.correct else 'NOT as intact'})" if o.label else o.detail[:90]
+            )
             finite = "; NON-FINITE SCORES" if o.non_finite else ""
             warned = ("; warning logged" if o.detail else "; no warning logged") if o.label else ""
             rows.append((f"4 damaged: {o.case}", o.outcome, f"{o.seconds:.1f} s to {answer}{finite}{warned}"))
@@ -156,8 +172,9 @@ def build_tiny_corpus(template: Settings, workdir: Path, name: str = "reliabilit
     return open_workspace(name, settings, specs=[f"fever:{pages}"], progress=False).folder
 
 
-def run(source: Path, name: str, verifier: ClaimVerifier, template: Settings, workdir: Path,
-        claim: str = CURIE_CLAIM) -> DamageResult:
+def run(
+    source: Path, name: str, verifier: ClaimVerifier, template: Settings, workdir: Path, claim: str = CURIE_CLAIM
+) -> DamageResult:
     """Copy the corpus folder ``source`` (corpus ``name``) into a fresh data folder under ``workdir`` for the intact
     case and for each case of :data:`CASES`, damage it, open it with ``template``'s settings (its data folder
     replaced) and check ``claim`` with ``verifier``. ``source`` itself is only read."""
@@ -171,6 +188,9 @@ def run(source: Path, name: str, verifier: ClaimVerifier, template: Settings, wo
         outcome, detail, seconds, label, non_finite = _open_and_check(name, verifier, settings, claim)
         if case == "intact":
             expected = label
-        outcomes.append(DamageOutcome(case, outcome, detail, round(seconds, 2), label,
-                                      label is not None and label == expected, non_finite))
+        outcomes.append(
+            DamageOutcome(
+                case, outcome, detail, round(seconds, 2), label, label is not None and label == expected, non_finite
+            )
+        )
     return DamageResult(claim, outcomes)

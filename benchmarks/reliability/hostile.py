@@ -15,12 +15,43 @@ from fever_core.pipeline import Checker, ClaimError
 EMOJI = ["😀", "🔥", "👩‍🔬", "🇫🇷", "👍🏽", "🏳️‍🌈", "❤️", "🧪", "🦖", "🫠"]  # no keycaps: "1️⃣" holds a digit
 ZERO_WIDTH = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"]
 CONTROL = ["\x00", "\x01", "\x07", "\x1b", "\x7f", "\x85", "\ud800", "\udfff", "\u202e", "\u2066"]
-HTML = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "<b>", "</div>", "<!--", "<iframe src=//x>",
-        "&lt;&amp;&#0;"]
-MARKDOWN = [":material/warning:", "$x$", "$$\\int_0^1 x\\,dx$$", "**", "[link](javascript:alert(1))", "```",
-            "# ", "> ", "| a | b |", "\\", ":red[alarm]", "~~"]
-SQL = ["'; DROP TABLE pages; --", "\" OR 1=1 --", "NEAR(a b)", "title: *", "\"", "*", "AND OR NOT", "%_%",
-       "') UNION SELECT * FROM meta --", "^", "{col}:", "\\x00"]
+HTML = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "<b>",
+    "</div>",
+    "<!--",
+    "<iframe src=//x>",
+    "&lt;&amp;&#0;",
+]
+MARKDOWN = [
+    ":material/warning:",
+    "$x$",
+    "$$\\int_0^1 x\\,dx$$",
+    "**",
+    "[link](javascript:alert(1))",
+    "```",
+    "# ",
+    "> ",
+    "| a | b |",
+    "\\",
+    ":red[alarm]",
+    "~~",
+]
+SQL = [
+    "'; DROP TABLE pages; --",
+    '" OR 1=1 --',
+    "NEAR(a b)",
+    "title: *",
+    '"',
+    "*",
+    "AND OR NOT",
+    "%_%",
+    "') UNION SELECT * FROM meta --",
+    "^",
+    "{col}:",
+    "\\x00",
+]
 RTL = ["مرحبا بالعالم", "שלום עולם", "\u202eالعالم", "\u200fهذه جملة"]
 TEMPLATES = ["{} is a city in France.", "{} was born in 1900.", "{} is not a film.", "{}"]
 
@@ -50,8 +81,14 @@ def many_numbers(rng: random.Random, title: str) -> str:
 
 def _huge_number(rng: random.Random, title: str) -> str:
     """A number beyond float's range, or of a thousand digits (issue 51: an OverflowError)."""
-    return rng.choice([f"{title} had 1e400 people.", f"{title} had 1" + ",000" * 200 + " people.",
-                       f"{title} had {'9' * 1000} people.", f"{title} is 10^1000 metres tall."])
+    return rng.choice(
+        [
+            f"{title} had 1e400 people.",
+            f"{title} had 1" + ",000" * 200 + " people.",
+            f"{title} had {'9' * 1000} people.",
+            f"{title} is 10^1000 metres tall.",
+        ]
+    )
 
 
 def _sprinkle(rng: random.Random, text: str, pool: list[str], rate: float) -> str:
@@ -63,7 +100,9 @@ KINDS: dict[str, Callable[[random.Random, str], str]] = {
     "whitespace": lambda rng, t: "".join(rng.choice(" \t\n\r\u00a0\u2003\u3000") for _ in range(rng.randint(1, 60))),
     "emoji only": lambda rng, t: "".join(rng.choice(EMOJI) for _ in range(rng.randint(1, 30))),
     "5,000+ chars": _long,
-    "RTL": lambda rng, t: rng.choice([f"{rng.choice(RTL)} {_normal(rng, t)}", rng.choice(RTL), f"\u202e{_normal(rng, t)}"]),
+    "RTL": lambda rng, t: rng.choice(
+        [f"{rng.choice(RTL)} {_normal(rng, t)}", rng.choice(RTL), f"\u202e{_normal(rng, t)}"]
+    ),
     "zero-width": lambda rng, t: _sprinkle(rng, _normal(rng, t), ZERO_WIDTH, 0.3),
     "combining marks": lambda rng, t: _sprinkle(rng, _normal(rng, t), [chr(c) for c in range(0x300, 0x370)] * 3, 0.8),
     "control chars": lambda rng, t: _sprinkle(rng, _normal(rng, t), CONTROL, 0.2),
@@ -122,14 +161,23 @@ class HostileResult:
         return not self.unexpected and not self.non_finite and self.many_numbers_bounded
 
     def rows(self) -> list[Row]:
-        happened = "ok" if self.ok else (f"FAIL: {len(self.unexpected)} unexpected exceptions, {self.non_finite} "
-                                         f"non-finite, many numbers bounded: {self.many_numbers_bounded}")
-        figures = (f"{self.claims} claims: {self.refused} refused, {self.verdicts} verdicts, "
-                   f"{len(self.unexpected)} other exceptions; p50 {self.p50_s:.3f} s, p95 {self.p95_s:.3f} s; many "
-                   f"numbers at most {self.slowest_s.get('many numbers', 0.0):.2f} s against plain claims' median "
-                   f"{self.normal_p50_s:.2f} s")
+        happened = (
+            "ok"
+            if self.ok
+            else (
+                f"FAIL: {len(self.unexpected)} unexpected exceptions, {self.non_finite} "
+                f"non-finite, many numbers bounded: {self.many_numbers_bounded}"
+            )
+        )
+        figures = (
+            f"{self.claims} claims: {self.refused} refused, {self.verdicts} verdicts, "
+            f"{len(self.unexpected)} other exceptions; p50 {self.p50_s:.3f} s, p95 {self.p95_s:.3f} s; many "
+            f"numbers at most {self.slowest_s.get('many numbers', 0.0):.2f} s against plain claims' median "
+            f"{self.normal_p50_s:.2f} s"
+        )
         return [("1 hostile claims", happened, figures)] + [
-            ("", "unexpected", message[:120]) for message in self.unexpected[:5]]
+            ("", "unexpected", message[:120]) for message in self.unexpected[:5]
+        ]
 
 
 def run(checker: Checker, count: int, seed: int = 0) -> HostileResult:
@@ -154,8 +202,14 @@ def run(checker: Checker, count: int, seed: int = 0) -> HostileResult:
         by_kind_seconds[kind].append(seconds[-1])
     by_kind = {kind: {"refused": outcomes[kind, "refused"], "verdicts": outcomes[kind, "verdicts"]} for kind in KINDS}
     return HostileResult(
-        count, sum(v["refused"] for v in by_kind.values()), sum(v["verdicts"] for v in by_kind.values()), non_finite,
-        unexpected, round(percentile(seconds, 50), 4), round(percentile(seconds, 95), 4), by_kind,
+        count,
+        sum(v["refused"] for v in by_kind.values()),
+        sum(v["verdicts"] for v in by_kind.values()),
+        non_finite,
+        unexpected,
+        round(percentile(seconds, 50), 4),
+        round(percentile(seconds, 95), 4),
+        by_kind,
         {kind: round(max(times), 4) for kind, times in by_kind_seconds.items() if times},
         round(percentile(by_kind_seconds["normal"], 50), 4) if by_kind_seconds["normal"] else 0.0,
     )

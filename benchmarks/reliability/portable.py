@@ -73,8 +73,11 @@ class PortableOutcome:
 def _files(data_dir: Path) -> dict[str, tuple[int, int]]:
     """Size and time of every file of a data folder, by its path inside (SQLite's shared memory left out: a reader
     of a store in WAL mode writes it)."""
-    return {p.relative_to(data_dir).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns)
-            for p in sorted(data_dir.rglob("*")) if p.is_file() and not p.name.endswith("-shm")}
+    return {
+        p.relative_to(data_dir).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in sorted(data_dir.rglob("*"))
+        if p.is_file() and not p.name.endswith("-shm")
+    }
 
 
 def _copy(source: Path, name: str, data_dir: Path) -> Path:
@@ -104,8 +107,13 @@ class _Opened:
     evidence: list[tuple[str, int]]
 
 
-def _open_and_check(name: str, settings: Settings, verifier: ClaimVerifier, claim: str,
-                    mounted: Callable[[], contextlib.AbstractContextManager] = contextlib.nullcontext) -> _Opened:
+def _open_and_check(
+    name: str,
+    settings: Settings,
+    verifier: ClaimVerifier,
+    claim: str,
+    mounted: Callable[[], contextlib.AbstractContextManager] = contextlib.nullcontext,
+) -> _Opened:
     """Open corpus ``name`` of ``settings`` (inside ``mounted()``), then check ``claim``."""
     before = _files(settings.data_dir)
     warnings = _Warnings()
@@ -120,8 +128,15 @@ def _open_and_check(name: str, settings: Settings, verifier: ClaimVerifier, clai
         logging.getLogger("fever_core").removeHandler(warnings)
     after = _files(settings.data_dir)
     written = sorted(path for path in after if before.get(path) != after[path])
-    return _Opened(sum(counts), len(workspace.dense), written, seconds, "; ".join(warnings.messages),
-                   result.verdict.label, [(e.sentence.page_id, e.sentence.line) for e in result.evidence])
+    return _Opened(
+        sum(counts),
+        len(workspace.dense),
+        written,
+        seconds,
+        "; ".join(warnings.messages),
+        result.verdict.label,
+        [(e.sentence.page_id, e.sentence.line) for e in result.evidence],
+    )
 
 
 @contextlib.contextmanager
@@ -147,16 +162,26 @@ MOVED_CASES: dict[str, tuple[Callable[[Path], None], bool]] = {
 opened with the encoder copied to another folder."""
 
 
-def _moved_cases(source: Path, name: str, template: Settings, verifier: ClaimVerifier, workdir: Path,
-                 claim: str) -> tuple[list[PortableOutcome], dict[str, str]]:
+def _moved_cases(
+    source: Path, name: str, template: Settings, verifier: ClaimVerifier, workdir: Path, claim: str
+) -> tuple[list[PortableOutcome], dict[str, str]]:
     """The intact copy, opened as this install does (which records what a folder from an earlier version lacks),
     then copies of it as another install would open them."""
     model = shutil.copytree(template.encoder_model, workdir / "other-install" / "model")
     intact_dir = workdir / "intact"
     _copy(source, name, intact_dir)
     intact = _open_and_check(name, dataclasses.replace(template, data_dir=intact_dir), verifier, claim)
-    outcomes = [PortableOutcome("intact copy, opened by this install", intact.embedded, intact.sentences,
-                                intact.written, round(intact.seconds, 2), intact.label, detail=intact.warnings)]
+    outcomes = [
+        PortableOutcome(
+            "intact copy, opened by this install",
+            intact.embedded,
+            intact.sentences,
+            intact.written,
+            round(intact.seconds, 2),
+            intact.label,
+            detail=intact.warnings,
+        )
+    ]
     skipped: dict[str, str] = {}
     for number, (case, (change, mounted)) in enumerate(MOVED_CASES.items()):
         data_dir = workdir / f"case-{number}"
@@ -165,8 +190,13 @@ def _moved_cases(source: Path, name: str, template: Settings, verifier: ClaimVer
         settings = dataclasses.replace(template, data_dir=data_dir, encoder_model=str(model))
         try:
             with _user_cache(workdir / f"user-cache-{number}"):
-                opened = _open_and_check(name, settings, verifier, claim,
-                                         (lambda folder=data_dir: read_only(folder)) if mounted else contextlib.nullcontext)
+                opened = _open_and_check(
+                    name,
+                    settings,
+                    verifier,
+                    claim,
+                    (lambda folder=data_dir: read_only(folder)) if mounted else contextlib.nullcontext,
+                )
         except PermissionError as exc:
             if not mounted:
                 raise
@@ -174,13 +204,32 @@ def _moved_cases(source: Path, name: str, template: Settings, verifier: ClaimVer
             continue
         same = (opened.label, opened.evidence) == (intact.label, intact.evidence)
         spot_checks = SPOT_CHECK if change is _recorded_by_path else 0
-        problem = ", ".join(filter(None, [
-            f"{opened.embedded:,} sentences embedded again" if opened.embedded > spot_checks else "",
-            "files written in a read-only folder" if mounted and opened.written else "",
-            "the index was rebuilt" if any(f.endswith((".faiss", ".npy", STORE_FILE)) for f in opened.written) else "",
-            "" if same else "another answer than the intact copy's"]))
-        outcomes.append(PortableOutcome(case, opened.embedded, opened.sentences, opened.written,
-                                        round(opened.seconds, 2), opened.label, same, problem, opened.warnings))
+        problem = ", ".join(
+            filter(
+                None,
+                [
+                    f"{opened.embedded:,} sentences embedded again" if opened.embedded > spot_checks else "",
+                    "files written in a read-only folder" if mounted and opened.written else "",
+                    "the index was rebuilt"
+                    if any(f.endswith((".faiss", ".npy", STORE_FILE)) for f in opened.written)
+                    else "",
+                    "" if same else "another answer than the intact copy's",
+                ],
+            )
+        )
+        outcomes.append(
+            PortableOutcome(
+                case,
+                opened.embedded,
+                opened.sentences,
+                opened.written,
+                round(opened.seconds, 2),
+                opened.label,
+                same,
+                problem,
+                opened.warnings,
+            )
+        )
     return outcomes, skipped
 
 
@@ -190,7 +239,9 @@ def _write_pages(store: CorpusStore, count: int, path: Path) -> Path:
     with path.open("w", encoding="utf-8") as fh:
         for page_id, _ in store.titles()[:count]:
             page = store.page(page_id)
-            lines = "\n".join(f"{s.line}\t{s.text}" for s in page.sentences if "\t" not in s.text and "\n" not in s.text)
+            lines = "\n".join(
+                f"{s.line}\t{s.text}" for s in page.sentences if "\t" not in s.text and "\n" not in s.text
+            )
             fh.write(json.dumps({"id": page_id, "lines": lines}) + "\n")
     return path
 
@@ -219,20 +270,37 @@ def _shifted_keys_case(store: CorpusStore, template: Settings, workdir: Path, cl
             seconds = time.perf_counter() - started
     finally:
         logging.getLogger("fever_core").removeHandler(warnings)
-    same_rows = np.array_equal(np.load(fresh.folder / IDS_FILE) - fresh.dense.sentence_ids[0],
-                               np.load(donor.folder / IDS_FILE) - donor.dense.sentence_ids[0])
+    same_rows = np.array_equal(
+        np.load(fresh.folder / IDS_FILE) - fresh.dense.sentence_ids[0],
+        np.load(donor.folder / IDS_FILE) - donor.dense.sentence_ids[0],
+    )
     vectors = fresh.dense.index.reconstruct_n(0, len(fresh.dense))
     wrong = int((np.abs(vectors - right).max(axis=1) > 1e-3).sum()) if same_rows else -1
     query = fresh.dense.embed([claim])[0]
     first_right = fresh.dense.search(query, 1) == donor.dense.search(query, 1)
     noticed = "not reused" in " ".join(warnings.messages)
-    problem = ", ".join(filter(None, [
-        f"{wrong} wrong vectors" if wrong else "", "" if first_right else "another first result",
-        "" if noticed else "no warning that the other corpus's vectors were not reused",
-        "" if same_rows else "the two corpora's rows differ: the case can't compare them"]))
-    return PortableOutcome(f"another corpus's {KEYS_FILE}: {len(unsampled)} entries swapped in pairs", sum(counts),
-                           len(fresh.dense), [], round(seconds, 2), None, first_right and wrong == 0, problem,
-                           f"{wrong} wrong vectors; " + "; ".join(warnings.messages))
+    problem = ", ".join(
+        filter(
+            None,
+            [
+                f"{wrong} wrong vectors" if wrong else "",
+                "" if first_right else "another first result",
+                "" if noticed else "no warning that the other corpus's vectors were not reused",
+                "" if same_rows else "the two corpora's rows differ: the case can't compare them",
+            ],
+        )
+    )
+    return PortableOutcome(
+        f"another corpus's {KEYS_FILE}: {len(unsampled)} entries swapped in pairs",
+        sum(counts),
+        len(fresh.dense),
+        [],
+        round(seconds, 2),
+        None,
+        first_right and wrong == 0,
+        problem,
+        f"{wrong} wrong vectors; " + "; ".join(warnings.messages),
+    )
 
 
 @dataclass
@@ -251,19 +319,35 @@ class PortableResult:
         rows = []
         for o in self.outcomes:
             if o.label is None:  # the shifted keys: a corpus built
-                figures = f"{o.seconds:.1f} s to build; {o.embedded:,} of {o.sentences:,} sentences embedded; {o.detail}"
+                figures = (
+                    f"{o.seconds:.1f} s to build; {o.embedded:,} of {o.sentences:,} sentences embedded; {o.detail}"
+                )
             else:
                 written = f"wrote {', '.join(o.written)}" if o.written else "wrote nothing"
-                figures = (f"{o.seconds:.1f} s to open; {o.embedded:,} of {o.sentences:,} sentences embedded; {written}; "
-                           f"verdict {o.label} ({'as intact' if o.same else 'NOT as intact'})")
-            rows.append((f"10 portable: {o.case}", "FAIL" if o.problem else "ok",
-                         figures[:300] + (f"; {o.problem}" if o.problem else "")))
+                figures = (
+                    f"{o.seconds:.1f} s to open; {o.embedded:,} of {o.sentences:,} sentences embedded; {written}; "
+                    f"verdict {o.label} ({'as intact' if o.same else 'NOT as intact'})"
+                )
+            rows.append(
+                (
+                    f"10 portable: {o.case}",
+                    "FAIL" if o.problem else "ok",
+                    figures[:300] + (f"; {o.problem}" if o.problem else ""),
+                )
+            )
         rows += [(f"10 portable: {case}", "skipped", why) for case, why in self.skipped.items()]
         return rows
 
 
-def run(source: Path, name: str, verifier: ClaimVerifier, template: Settings, workdir: Path, donor_store: CorpusStore,
-        claim: str = CURIE_CLAIM) -> PortableResult:
+def run(
+    source: Path,
+    name: str,
+    verifier: ClaimVerifier,
+    template: Settings,
+    workdir: Path,
+    donor_store: CorpusStore,
+    claim: str = CURIE_CLAIM,
+) -> PortableResult:
     """Copy the corpus folder ``source`` (corpus ``name``, with its data folder's ``encoders/``) into a fresh data
     folder for each moved case, open it with ``template``'s settings (data folder, and for some the encoder's folder,
     replaced) and check ``claim`` with ``verifier``; then the shifted-keys case over pages of ``donor_store``.

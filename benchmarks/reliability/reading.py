@@ -65,30 +65,47 @@ class ReadingResult:
 
     def refused_in_bounds(self, refusal: Refusal) -> bool:
         """Refused as over the limit, without a traceback, within :data:`WITHIN_S` and :data:`MAX_GROWTH_MB`."""
-        return (refusal.status != 0 and TOO_LONG in refusal.error and not refusal.traceback
-                and refusal.peak_mb - self.rest_peak_mb <= MAX_GROWTH_MB and refusal.seconds <= WITHIN_S)
+        return (
+            refusal.status != 0
+            and TOO_LONG in refusal.error
+            and not refusal.traceback
+            and refusal.peak_mb - self.rest_peak_mb <= MAX_GROWTH_MB
+            and refusal.seconds <= WITHIN_S
+        )
 
     @property
     def ok(self) -> bool:
         return all(self.refused_in_bounds(r) for r in self.refusals)
 
     def rows(self) -> list[Row]:
-        return [(f"13 check-text reads {r.case}", "refused" if self.refused_in_bounds(r) else "FAIL",
-                 (f"exit {r.status} in {r.seconds:.1f} s, peak {r.peak_mb:.0f} MiB "
-                  f"(+{r.peak_mb - self.rest_peak_mb:.0f} over {self.rest_peak_mb:.0f} at rest, at most "
-                  f"+{MAX_GROWTH_MB:g}); {'TRACEBACK; ' if r.traceback else ''}{r.error[:90]}"))
-                for r in self.refusals]
+        return [
+            (
+                f"13 check-text reads {r.case}",
+                "refused" if self.refused_in_bounds(r) else "FAIL",
+                (
+                    f"exit {r.status} in {r.seconds:.1f} s, peak {r.peak_mb:.0f} MiB "
+                    f"(+{r.peak_mb - self.rest_peak_mb:.0f} over {self.rest_peak_mb:.0f} at rest, at most "
+                    f"+{MAX_GROWTH_MB:g}); {'TRACEBACK; ' if r.traceback else ''}{r.error[:90]}"
+                ),
+            )
+            for r in self.refusals
+        ]
 
 
-def check_text(case: str, argument: str, stdin: BinaryIO | int | None = None,
-               feed: threading.Thread | None = None) -> Refusal:
+def check_text(
+    case: str, argument: str, stdin: BinaryIO | int | None = None, feed: threading.Thread | None = None
+) -> Refusal:
     """Run ``python -m fever_core check-text ARGUMENT`` with ``stdin`` (a file, a pipe's reading end, which is then
     closed here, or nothing) while ``feed``, when given, writes what a pipe holds, and measure it (its own peak
     memory: :data:`SAYS_ITS_PEAK`)."""
     started = time.monotonic()
-    child = subprocess.Popen([sys.executable, "-c", SAYS_ITS_PEAK, "check-text", argument], cwd=PROJECT_ROOT,
-                             stdin=subprocess.DEVNULL if stdin is None else stdin, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [sys.executable, "-c", SAYS_ITS_PEAK, "check-text", argument],
+        cwd=PROJECT_ROOT,
+        stdin=subprocess.DEVNULL if stdin is None else stdin,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     if isinstance(stdin, int):
         os.close(stdin)  # the child's alone: when it exits, the writer gets a broken pipe
     if feed is not None:
@@ -101,8 +118,9 @@ def check_text(case: str, argument: str, stdin: BinaryIO | int | None = None,
     lines = stderr.splitlines()
     error = next((line for line in lines if line.startswith("error:")), stderr.strip()[-200:])
     peak_kib = next((int(line.removeprefix(PEAK_LINE)) for line in lines if line.startswith(PEAK_LINE)), 0)
-    return Refusal(case, child.returncode, error, "Traceback" in stderr, peak_kib / 1024,
-                   round(time.monotonic() - started, 2))
+    return Refusal(
+        case, child.returncode, error, "Traceback" in stderr, peak_kib / 1024, round(time.monotonic() - started, 2)
+    )
 
 
 def zeros_into(open_stream: Callable[[], BinaryIO]) -> threading.Thread:
@@ -127,11 +145,15 @@ def run(work: Path) -> ReadingResult:
     with open("/dev/zero", "rb") as zeros:
         result.refusals.append(check_text("/dev/zero on stdin", "-", zeros))
     reader, writer = os.pipe()
-    result.refusals.append(check_text("a 200 MB pipe on stdin", "-", reader, zeros_into(lambda: os.fdopen(writer, "wb"))))
+    result.refusals.append(
+        check_text("a 200 MB pipe on stdin", "-", reader, zeros_into(lambda: os.fdopen(writer, "wb")))
+    )
     link = work / "zeros.txt"
     link.symlink_to("/dev/zero")
     result.refusals.append(check_text("a link to /dev/zero", str(link)))
     fifo = work / "pipe.txt"
     os.mkfifo(fifo)
-    result.refusals.append(check_text("a named pipe of 200 MB", str(fifo), feed=zeros_into(functools.partial(open, fifo, "wb"))))
+    result.refusals.append(
+        check_text("a named pipe of 200 MB", str(fifo), feed=zeros_into(functools.partial(open, fifo, "wb")))
+    )
     return result

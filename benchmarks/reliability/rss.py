@@ -31,8 +31,10 @@ class RssResult:
     refused: int
 
     def rows(self) -> list[Row]:
-        figures = (f"{self.claims} claims: {self.early_mb:.0f} MiB after {self.early}, {self.end_mb:.0f} MiB at the "
-                   f"end ({self.refused} refused)")
+        figures = (
+            f"{self.claims} claims: {self.early_mb:.0f} MiB after {self.early}, {self.end_mb:.0f} MiB at the "
+            f"end ({self.refused} refused)"
+        )
         return [("6 RSS over many claims", f"{self.growth_pct:+.1f}% after claim {self.early}", figures)]
 
 
@@ -49,5 +51,6 @@ def run(checker: Checker, claims: int, early: int) -> RssResult:
         if number + 1 == early:
             early_mb = rss_mb()
     end_mb = rss_mb()
-    return RssResult(claims, early, round(early_mb, 1), round(end_mb, 1), round(100 * (end_mb / early_mb - 1), 1),
-                     refused)
+    return RssResult(
+        claims, early, round(early_mb, 1), round(end_mb, 1), round(100 * (end_mb / early_mb - 1), 1), refused
+    )

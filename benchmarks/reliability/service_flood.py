@@ -52,15 +52,25 @@ class Answer:
     seconds: float
 
 
-def ask(port: int, method: str, path: str, body: dict | bytes | None = None, timeout_s: float = 60,
-        answer: dict | None = None) -> Answer:
+def ask(
+    port: int,
+    method: str,
+    path: str,
+    body: dict | bytes | None = None,
+    timeout_s: float = 60,
+    answer: dict | None = None,
+) -> Answer:
     """One request to 127.0.0.1:``port`` on a new connection; ``body`` as JSON, or as it is (bytes). ``answer``, when
     given, gets the answer's ``code`` (an error's) and ``retry_after``."""
     started = time.monotonic()
     connection = http.client.HTTPConnection(HOST, port, timeout=timeout_s)
     try:
-        connection.request(method, path, body=None if body is None else body if isinstance(body, bytes)
-                           else json.dumps(body), headers={"Content-Type": "application/json"})
+        connection.request(
+            method,
+            path,
+            body=None if body is None else body if isinstance(body, bytes) else json.dumps(body),
+            headers={"Content-Type": "application/json"},
+        )
         response = connection.getresponse()
         data = response.read()
         try:
@@ -70,8 +80,10 @@ def ask(port: int, method: str, path: str, body: dict | bytes | None = None, tim
             parsed, is_json = None, False
         if answer is not None:
             error = parsed.get("data") if isinstance(parsed, dict) and parsed.get("result") == "error" else None
-            answer.update(code=error.get("code", "") if isinstance(error, dict) else "",
-                          retry_after=response.getheader("Retry-After"))
+            answer.update(
+                code=error.get("code", "") if isinstance(error, dict) else "",
+                retry_after=response.getheader("Retry-After"),
+            )
         return Answer(response.status, is_json, round(time.monotonic() - started, 3))
     except OSError:
         return Answer(0, False, round(time.monotonic() - started, 3))
@@ -87,8 +99,12 @@ def counters(port: int) -> dict[str, float]:
         text = connection.getresponse().read().decode()
     finally:
         connection.close()
-    return {name: float(value) for name, value in
-            re.findall(r"^(fever_claims_(?:checked|dropped|stopped)_total|fever_queue_claims) (\S+)$", text, re.MULTILINE)}
+    return {
+        name: float(value)
+        for name, value in re.findall(
+            r"^(fever_claims_(?:checked|dropped|stopped)_total|fever_queue_claims) (\S+)$", text, re.MULTILINE
+        )
+    }
 
 
 @dataclass
@@ -114,8 +130,11 @@ class FloodFigures:
     def ok(self) -> bool:
         """Both answered in JSON with 200: ``/health`` within :data:`WITHIN_S`, ``/check`` within that more than
         alone."""
-        return (all(a.status == 200 and a.json for a in (self.health, self.check)) and self.health.seconds <= WITHIN_S
-                and self.check.seconds <= self.alone_s + WITHIN_S)
+        return (
+            all(a.status == 200 and a.json for a in (self.health, self.check))
+            and self.health.seconds <= WITHIN_S
+            and self.check.seconds <= self.alone_s + WITHIN_S
+        )
 
 
 def flood(port: int, connections: int, claim: str = CURIE_CLAIM) -> FloodFigures:
@@ -173,8 +192,10 @@ def abandon(port: int, clients: int, claim: str = CURIE_CLAIM, linger_s: float =
     alone_s = ask(port, "POST", "/check", {"claim": claim}).seconds
     before = counters(port)
     body = json.dumps({"claim": claim}).encode()
-    request = (b"POST /check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d"
-               b"\r\n\r\n%s" % (len(body), body))
+    request = (
+        b"POST /check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d"
+        b"\r\n\r\n%s" % (len(body), body)
+    )
     gone: list[socket.socket] = []
     try:
         for _ in range(min(clients, 1000)):
@@ -193,9 +214,13 @@ def abandon(port: int, clients: int, claim: str = CURIE_CLAIM, linger_s: float =
         if settled:
             break
         after = counters(port)
-    return AbandonFigures(len(gone), int(after.get("fever_claims_checked_total", 0) - before.get(
-        "fever_claims_checked_total", 0)), int(after.get("fever_claims_dropped_total", 0) - before.get(
-            "fever_claims_dropped_total", 0)), next_check, alone_s)
+    return AbandonFigures(
+        len(gone),
+        int(after.get("fever_claims_checked_total", 0) - before.get("fever_claims_checked_total", 0)),
+        int(after.get("fever_claims_dropped_total", 0) - before.get("fever_claims_dropped_total", 0)),
+        next_check,
+        alone_s,
+    )
 
 
 @dataclass
@@ -229,9 +254,14 @@ class GoodputFigures:
     def ok(self) -> bool:
         """Some answered, the rest (if any) refused at once with a ``Retry-After`` of 1 to 60 s; at most a quarter
         timed out, and nothing else."""
-        return (self.answered >= 1 and self.shed_max_s <= WITHIN_S and self.retry_after
-                and (not self.shed or 1 <= self.retry_after_s[0] <= self.retry_after_s[1] <= 60)
-                and self.timed_out <= self.clients // 4 and not self.other)
+        return (
+            self.answered >= 1
+            and self.shed_max_s <= WITHIN_S
+            and self.retry_after
+            and (not self.shed or 1 <= self.retry_after_s[0] <= self.retry_after_s[1] <= 60)
+            and self.timed_out <= self.clients // 4
+            and not self.other
+        )
 
 
 def goodput(port: int, clients: int, timeout_s: float, claim: str = CURIE_CLAIM) -> GoodputFigures:
@@ -257,11 +287,18 @@ def goodput(port: int, clients: int, timeout_s: float, claim: str = CURIE_CLAIM)
     for a, said in answers:
         if a.status != 200 and said["code"] not in ("overloaded", "timeout"):
             other[f"{a.status} {said['code']}"] = other.get(f"{a.status} {said['code']}", 0) + 1
-    return GoodputFigures(len(threads), round(timeout_s, 1), sum(a.status == 200 for a, _ in answers), len(shed),
-                          max((a.seconds for a, _ in shed), default=0.0),
-                          all(said["retry_after"] for _, said in shed), _least_and_most(
-                              [int(said["retry_after"]) for _, said in shed if said["retry_after"]]),
-                          sum(said["code"] == "timeout" for _, said in answers), other, checked)
+    return GoodputFigures(
+        len(threads),
+        round(timeout_s, 1),
+        sum(a.status == 200 for a, _ in answers),
+        len(shed),
+        max((a.seconds for a, _ in shed), default=0.0),
+        all(said["retry_after"] for _, said in shed),
+        _least_and_most([int(said["retry_after"]) for _, said in shed if said["retry_after"]]),
+        sum(said["code"] == "timeout" for _, said in answers),
+        other,
+        checked,
+    )
 
 
 def _least_and_most(values: list[int]) -> tuple[int, int]:
@@ -272,8 +309,11 @@ def _least_and_most(values: list[int]) -> tuple[int, int]:
 REFUSED_BODIES = {
     "UTF-16": (b'{"claim": "Oslo is in Norway."}'.decode().encode("utf-16"), "/check", 415),
     "UTF-32": (b'{"claim": "Oslo is in Norway."}'.decode().encode("utf-32"), "/check", 415),
-    "two /predict instances with one id": (json.dumps({"instances": ["Oslo is in Norway.", {
-        "id": 0, "claim": "Paris is in France."}]}).encode(), "/predict", 422),
+    "two /predict instances with one id": (
+        json.dumps({"instances": ["Oslo is in Norway.", {"id": 0, "claim": "Paris is in France."}]}).encode(),
+        "/predict",
+        422,
+    ),
 }
 """Bodies the service must refuse, with the endpoint and the status it must answer."""
 
@@ -305,19 +345,37 @@ class ServiceFloodResult:
     def rows(self) -> list[Row]:
         f, a, g = self.flood, self.abandoned, self.goodput
         rows = [
-            ("8 service under a flood", "ok" if self.ok else "FAIL",
-             (f"{f.connections} half-open connections (opened in {f.open_s} s, {f.still_open} still open): /health "
-             f"{f.health.status} in {f.health.seconds} s, /check {f.check.status} in {f.check.seconds} s "
-             f"({f.alone_s} s alone, just before)")),
-            ("", "", (f"{a.clients} clients posted /check and left: {a.dropped} claims dropped, {a.checked} checked "
-             f"(with the next /check: {a.next_check.status} in {a.next_check.seconds} s, {a.alone_s} s alone)")),
+            (
+                "8 service under a flood",
+                "ok" if self.ok else "FAIL",
+                (
+                    f"{f.connections} half-open connections (opened in {f.open_s} s, {f.still_open} still open): /health "
+                    f"{f.health.status} in {f.health.seconds} s, /check {f.check.status} in {f.check.seconds} s "
+                    f"({f.alone_s} s alone, just before)"
+                ),
+            ),
+            (
+                "",
+                "",
+                (
+                    f"{a.clients} clients posted /check and left: {a.dropped} claims dropped, {a.checked} checked "
+                    f"(with the next /check: {a.next_check.status} in {a.next_check.seconds} s, {a.alone_s} s alone)"
+                ),
+            ),
         ]
         if g is not None:
-            rows.append(("", "", f"{g.clients} clients at once, timeout {g.timeout_s} s: {g.answered} answered, "
-                         f"{g.shed} refused at once (slowest {g.shed_max_s} s, Retry-After "
-                         f"{'always' if g.retry_after else 'MISSING'}, {g.retry_after_s[0]}-{g.retry_after_s[1]} s), "
-                         f"{g.timed_out} timed out"
-                         + (f", other {g.other}" if g.other else "") + f"; {g.checked} claims checked"))
+            rows.append(
+                (
+                    "",
+                    "",
+                    f"{g.clients} clients at once, timeout {g.timeout_s} s: {g.answered} answered, "
+                    f"{g.shed} refused at once (slowest {g.shed_max_s} s, Retry-After "
+                    f"{'always' if g.retry_after else 'MISSING'}, {g.retry_after_s[0]}-{g.retry_after_s[1]} s), "
+                    f"{g.timed_out} timed out"
+                    + (f", other {g.other}" if g.other else "")
+                    + f"; {g.checked} claims checked",
+                )
+            )
         rows.append(("", "", "refused: " + ", ".join(f"{case} {status}" for case, status in self.refused.items())))
         return rows
 

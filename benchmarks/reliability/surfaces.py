@@ -83,19 +83,35 @@ class SurfacesResult:
     def rows(self) -> list[Row]:
         h, c = self.history, self.check_text
         return [
-            ("11 history, another session", "ok" if not any("history" in f for f in self.failures) else "FAIL",
-             (f"{h.get('tried', 0)} ids tried (its keys, rows 1-50, guesses): {h.get('opened', 0)} opened, "
-             f"{h.get('listed', 0)} listed; shared one opens: {h.get('shared_opens')}")),
-            ("11 HTML pages", "ok" if not any("HTML" in f for f in self.failures) else "FAIL",
-             "; ".join(f"{name} {seconds:.2f} s" for name, seconds in self.html_s.items())),
-            ("11 /check-text limits", "ok" if not any("check-text" in f for f in self.failures) else "FAIL",
-             "; ".join(f"{name}: {a['status']} {a['code']} in {a['seconds']:.2f} s"
-                       for name, a in c.get("texts", {}).items())
-             + f"; CPU while splitting {c.get('cpu_splitting_s', float('nan')):.2f} s in 0.8 s, after the client "
-             f"left {c.get('cpu_after_leaving_s', float('nan')):.2f} s in 2 s"),
-            ("11 ClaimReview in a page", "ok" if not any("ClaimReview" in f for f in self.failures) else "FAIL",
-             ", ".join(f"{name}: {n} script" for name, n in self.claimreview.get("scripts", {}).items())
-             + f"; urls with \" and < refused: {self.claimreview.get('urls_refused')}"),
+            (
+                "11 history, another session",
+                "ok" if not any("history" in f for f in self.failures) else "FAIL",
+                (
+                    f"{h.get('tried', 0)} ids tried (its keys, rows 1-50, guesses): {h.get('opened', 0)} opened, "
+                    f"{h.get('listed', 0)} listed; shared one opens: {h.get('shared_opens')}"
+                ),
+            ),
+            (
+                "11 HTML pages",
+                "ok" if not any("HTML" in f for f in self.failures) else "FAIL",
+                "; ".join(f"{name} {seconds:.2f} s" for name, seconds in self.html_s.items()),
+            ),
+            (
+                "11 /check-text limits",
+                "ok" if not any("check-text" in f for f in self.failures) else "FAIL",
+                "; ".join(
+                    f"{name}: {a['status']} {a['code']} in {a['seconds']:.2f} s"
+                    for name, a in c.get("texts", {}).items()
+                )
+                + f"; CPU while splitting {c.get('cpu_splitting_s', float('nan')):.2f} s in 0.8 s, after the client "
+                f"left {c.get('cpu_after_leaving_s', float('nan')):.2f} s in 2 s",
+            ),
+            (
+                "11 ClaimReview in a page",
+                "ok" if not any("ClaimReview" in f for f in self.failures) else "FAIL",
+                ", ".join(f"{name}: {n} script" for name, n in self.claimreview.get("scripts", {}).items())
+                + f'; urls with " and < refused: {self.claimreview.get("urls_refused")}',
+            ),
             ("11 first build", "ok" if not any("build" in f for f in self.failures) else "FAIL", self.first_build),
         ] + [("", "FAIL", failure[:140]) for failure in self.failures]
 
@@ -142,8 +158,10 @@ def history(checker: Checker, work: Path, result: SurfacesResult) -> None:
     shared_opens = store.entry(keys[0], theirs) is not None and store.entry(keys[1], theirs) is None
     result.history = {"tried": len(guesses), "opened": opened, "listed": listed, "shared_opens": shared_opens}
     if opened or listed or not shared_opens:
-        result.failures.append(f"history: another session opened {opened} and listed {listed} of a session's "
-                               f"checks; the shared one opens only: {shared_opens}")
+        result.failures.append(
+            f"history: another session opened {opened} and listed {listed} of a session's "
+            f"checks; the shared one opens only: {shared_opens}"
+        )
 
 
 def html(result: SurfacesResult) -> None:
@@ -184,14 +202,19 @@ def check_text(checker: Checker, corpus: str, result: SurfacesResult) -> None:
             code = data.get("data", {}).get("code", "")
             answers[name] = {"status": status, "code": code, "seconds": round(seconds, 2)}
             if status != 413 or seconds > WITHIN_S:
-                result.failures.append(f"check-text: {name} answered {status} in {seconds:.1f} s (413 within "
-                                       f"{WITHIN_S} s expected)")
+                result.failures.append(
+                    f"check-text: {name} answered {status} in {seconds:.1f} s (413 within {WITHIN_S} s expected)"
+                )
     slow = "\n\n".join(f"Paris Berlin Rome Madrid Vienna number {n} and some more words to parse" for n in range(6_000))
     body = json.dumps({"text": slow}).encode()
     with serving(checker, corpus, ServiceConfig(api_key="", max_text_sentences=10_000, split_timeout_s=600)) as port:
         sock = socket.create_connection((HOST, port), timeout=10)
-        sock.sendall(b"POST /check-text HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
-                     + str(len(body)).encode() + b"\r\n\r\n" + body)
+        sock.sendall(
+            b"POST /check-text HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+            + str(len(body)).encode()
+            + b"\r\n\r\n"
+            + body
+        )
         time.sleep(0.2)
         working = _cpu_seconds(0.8)
         sock.close()
@@ -214,8 +237,10 @@ def claimreview(checker: Checker, corpus: str, result: SurfacesResult) -> None:
         scripts["POST /claimreview"] = scripts_when_embedded(text)
         for url in ('https://example.org/"><script>alert(1)</script>', "https://example.org/<b>"):
             refused.append(_post(port, "/claimreview", {"claim": BREAKOUT, "url": url})[0] == 422)
-    result.claimreview = {"scripts": {name: len(found) for name, found in scripts.items()},
-                          "urls_refused": all(refused)}
+    result.claimreview = {
+        "scripts": {name: len(found) for name, found in scripts.items()},
+        "urls_refused": all(refused),
+    }
     for name, found in scripts.items():
         whole = len(found) == 1 and json.loads(found[0]).get("claimReviewed") == BREAKOUT
         if not whole:

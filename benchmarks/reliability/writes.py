@@ -34,7 +34,7 @@ class _Child:
         return {int(line.split()[1]) for line in self.lines() if line.startswith("saved ")}
 
     def errors(self) -> list[str]:
-        return [line[len("error "):] for line in self.lines() if line.startswith("error ")]
+        return [line[len("error ") :] for line in self.lines() if line.startswith("error ")]
 
 
 def _start(db: Path, annotator: str, seconds: float) -> _Child:
@@ -42,8 +42,12 @@ def _start(db: Path, annotator: str, seconds: float) -> _Child:
     busy child never blocks on it). Returns once it printed ``ready``."""
     log = db.with_name(f"{annotator}.log")
     with log.open("w") as out:
-        process = subprocess.Popen([sys.executable, "-m", "benchmarks.reliability.saver", str(db), annotator, str(seconds)],
-                                   cwd=PROJECT_ROOT, stdout=out, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "benchmarks.reliability.saver", str(db), annotator, str(seconds)],
+            cwd=PROJECT_ROOT,
+            stdout=out,
+            stderr=subprocess.DEVNULL,
+        )
     child = _Child(process, log)
     deadline = time.monotonic() + READY_TIMEOUT_S
     while "ready" not in child.lines():
@@ -93,8 +97,10 @@ class KillResult:
 
     def rows(self) -> list[Row]:
         happened = "ok" if self.ok else f"FAIL: {self.lost} committed writes lost, {self.damaged_opens} bad opens"
-        figures = (f"{self.trials} kills: {self.committed} saves committed, {self.lost} lost; reopened cleanly "
-                   f"{self.trials - self.damaged_opens}/{self.trials} (integrity_check: {self.integrity})")
+        figures = (
+            f"{self.trials} kills: {self.committed} saves committed, {self.lost} lost; reopened cleanly "
+            f"{self.trials - self.damaged_opens}/{self.trials} (integrity_check: {self.integrity})"
+        )
         return [("2 kill -9 mid-save", happened, figures)]
 
 
@@ -145,8 +151,10 @@ class WritersResult:
 
     def rows(self) -> list[Row]:
         happened = "ok" if self.ok else f"FAIL: {self.lost} lost, {len(self.other_errors)} errors"
-        figures = (f"{self.seconds:g} s: {' + '.join(map(str, self.saves))} saves, {self.lock_errors} lock errors, "
-                   f"{len(self.other_errors)} other errors, {self.lost} lost; integrity_check: {self.integrity}")
+        figures = (
+            f"{self.seconds:g} s: {' + '.join(map(str, self.saves))} saves, {self.lock_errors} lock errors, "
+            f"{len(self.other_errors)} other errors, {self.lost} lost; integrity_check: {self.integrity}"
+        )
         return [("3 two writers", happened, figures)]
 
 
@@ -161,6 +169,11 @@ def two_writers(seconds: float, folder: Path) -> WritersResult:
     locked = [error for error in errors if "locked" in error]
     present, integrity = _reopen(db)
     saved = [child.saved() for child in children]
-    return WritersResult(seconds, [len(s) for s in saved], len(locked), [e for e in errors if e not in locked],
-                         len(set().union(*saved) - present), integrity)
-
+    return WritersResult(
+        seconds,
+        [len(s) for s in saved],
+        len(locked),
+        [e for e in errors if e not in locked],
+        len(set().union(*saved) - present),
+        integrity,
+    )

@@ -42,23 +42,31 @@ def main() -> None:
     out: dict = {"sentences": len(texts), "threads": 1}
     reference = None
     with tempfile.TemporaryDirectory() as cache:
-        for name, backend, precision in (("torch", "torch", "fp32"), ("onnx", "onnx", "fp32"),
-                                         ("onnx-int8", "onnx", "int8")):
-            encoder = load_encoder(settings.encoder_model, "cpu", backend=backend, cache_dir=Path(cache),
-                                   precision=precision)
+        for name, backend, precision in (
+            ("torch", "torch", "fp32"),
+            ("onnx", "onnx", "fp32"),
+            ("onnx-int8", "onnx", "int8"),
+        ):
+            encoder = load_encoder(
+                settings.encoder_model, "cpu", backend=backend, cache_dir=Path(cache), precision=precision
+            )
             encode(encoder, texts[:64])
             cpu, wall = time.process_time(), time.perf_counter()
-            vectors = np.concatenate([encode(encoder, texts[i:i + 4096]) for i in range(0, len(texts), 4096)])
+            vectors = np.concatenate([encode(encoder, texts[i : i + 4096]) for i in range(0, len(texts), 4096)])
             cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
             claim_cpu = time.process_time()
             for claim in claims:
                 encode(encoder, [claim])
             claim_cpu_ms = (time.process_time() - claim_cpu) / len(claims) * 1000
             reference = vectors if reference is None else reference
-            out[name] = {"cpu_s": round(cpu, 1), "wall_s": round(wall, 1),
-                         "sentences_per_cpu_s": round(len(texts) / cpu, 1), "claim_cpu_ms": round(claim_cpu_ms, 2),
-                         "max_abs_diff_to_torch": float(np.abs(vectors - reference).max()),
-                         "min_cosine_to_torch": round(float((vectors * reference).sum(axis=1).min()), 4)}
+            out[name] = {
+                "cpu_s": round(cpu, 1),
+                "wall_s": round(wall, 1),
+                "sentences_per_cpu_s": round(len(texts) / cpu, 1),
+                "claim_cpu_ms": round(claim_cpu_ms, 2),
+                "max_abs_diff_to_torch": float(np.abs(vectors - reference).max()),
+                "min_cosine_to_torch": round(float((vectors * reference).sum(axis=1).min()), 4),
+            }
     print(json.dumps(out, indent=2))
 
 

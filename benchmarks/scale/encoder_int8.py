@@ -33,7 +33,9 @@ def _gold(claims_path: Path) -> list[tuple[str, set[str], set[tuple[str, int]]]]
     out = []
     for line in claims_path.read_text().splitlines():
         row = json.loads(line)
-        pairs = {(e[2], e[3]) for group in row.get("evidence") or [] for e in group if e[2] is not None and e[3] is not None}
+        pairs = {
+            (e[2], e[3]) for group in row.get("evidence") or [] for e in group if e[2] is not None and e[3] is not None
+        }
         if pairs:
             out.append((row["claim"], {p for p, _ in pairs}, pairs))
     return out
@@ -64,8 +66,10 @@ def _hits(queries: np.ndarray, vectors: np.ndarray, where: list[tuple[str, int]]
     index = faiss.IndexFlatIP(vectors.shape[1])
     index.add(vectors)
     _, rows = index.search(queries, 50)
-    hits = {name: np.zeros(len(gold), dtype=bool) for name in
-            ("doc_recall_at_1", "doc_recall_at_5", "doc_recall_at_10", "sentence_recall_at_5")}
+    hits = {
+        name: np.zeros(len(gold), dtype=bool)
+        for name in ("doc_recall_at_1", "doc_recall_at_5", "doc_recall_at_10", "sentence_recall_at_5")
+    }
     for i, ((_, pages, sentences), found) in enumerate(zip(gold, rows)):
         ranked_pages = list(dict.fromkeys(where[r][0] for r in found))
         for k in (1, 5, 10):
@@ -93,8 +97,10 @@ def main() -> None:
     fp32 = workspace.dense.encoder
     int8 = load_encoder(settings.encoder_model, "cpu", precision="int8")
     vectors = _int8_vectors(workspace, int8, args.work / args.corpus)
-    where = [(hit.sentence.page_id, hit.sentence.line)
-             for hit in workspace.store.sentences_by_ids([int(sid) for sid in workspace.dense.sentence_ids])]
+    where = [
+        (hit.sentence.page_id, hit.sentence.line)
+        for hit in workspace.store.sentences_by_ids([int(sid) for sid in workspace.dense.sentence_ids])
+    ]
     gold = _gold(args.claims)
     claims = [c for c, _, _ in gold]
     base = workspace.dense.index.reconstruct_n(0, workspace.dense.index.ntotal)
@@ -103,15 +109,25 @@ def main() -> None:
     cosines = np.sum(base * vectors, axis=1)
     sample = [premise_text(t, x) for _, t, x in next(workspace.store.iter_sentence_texts(batch_size=1024))]
     report = {
-        "corpus": args.corpus, "claims": str(args.claims), "claims_with_evidence": len(gold),
+        "corpus": args.corpus,
+        "claims": str(args.claims),
+        "claims_with_evidence": len(gold),
         "fp32": {name: round(float(hit.mean()), 4) for name, hit in fp32_hits.items()},
         "int8": {name: round(float(hit.mean()), 4) for name, hit in int8_hits.items()},
-        "claims_int8_finds_and_fp32_misses": {name: int((int8_hits[name] & ~fp32_hits[name]).sum()) for name in fp32_hits},
-        "claims_fp32_finds_and_int8_misses": {name: int((fp32_hits[name] & ~int8_hits[name]).sum()) for name in fp32_hits},
-        "int8_top5_overlap_with_fp32": round(float(np.mean(
-            [len(set(a[:5]) & set(b[:5])) / 5 for a, b in zip(fp32_rows, int8_rows)])), 4),
-        "sentence_cosine_int8_fp32": {"min": round(float(cosines.min()), 4), "p1": round(float(np.percentile(cosines, 1)), 4),
-                                      "median": round(float(np.median(cosines)), 4)},
+        "claims_int8_finds_and_fp32_misses": {
+            name: int((int8_hits[name] & ~fp32_hits[name]).sum()) for name in fp32_hits
+        },
+        "claims_fp32_finds_and_int8_misses": {
+            name: int((fp32_hits[name] & ~int8_hits[name]).sum()) for name in fp32_hits
+        },
+        "int8_top5_overlap_with_fp32": round(
+            float(np.mean([len(set(a[:5]) & set(b[:5])) / 5 for a, b in zip(fp32_rows, int8_rows)])), 4
+        ),
+        "sentence_cosine_int8_fp32": {
+            "min": round(float(cosines.min()), 4),
+            "p1": round(float(np.percentile(cosines, 1)), 4),
+            "median": round(float(np.median(cosines)), 4),
+        },
         "sentences_per_s": {"fp32": _rate(fp32, sample), "int8": _rate(int8, sample)},
     }
     text = json.dumps(report, indent=2)

@@ -26,7 +26,7 @@ from fever_core.workspace import open_workspace
 
 def _rate(embed, texts: list[str], chunk: int = 4096) -> tuple[float, np.ndarray]:
     started = time.perf_counter()
-    vectors = np.concatenate(list(embed([texts[i:i + chunk] for i in range(0, len(texts), chunk)])))
+    vectors = np.concatenate(list(embed([texts[i : i + chunk] for i in range(0, len(texts), chunk)])))
     return len(texts) / (time.perf_counter() - started), vectors
 
 
@@ -50,12 +50,23 @@ def main() -> None:
             break
     texts = texts[: args.sentences]
     claims = [r["claim"] for _, r in read_jsonl(args.claims_file)][: args.claims]
-    report: dict = {"device": args.device, "corpus": args.corpus, "sentences": len(texts), "claims": len(claims), "backends": {}}
+    report: dict = {
+        "device": args.device,
+        "corpus": args.corpus,
+        "sentences": len(texts),
+        "claims": len(claims),
+        "backends": {},
+    }
     reference = None
     kinds = (("torch", "torch", "fp32"), ("onnx", "onnx", "fp32"), ("onnx-int8", "onnx", "int8"))
     for name, backend, precision in kinds if args.device == "cpu" else kinds[:1]:
-        encoder = load_encoder(settings.encoder_model, args.device, backend=backend,
-                               cache_dir=encoder_cache_dir(settings.data_dir), precision=precision)
+        encoder = load_encoder(
+            settings.encoder_model,
+            args.device,
+            backend=backend,
+            cache_dir=encoder_cache_dir(settings.data_dir),
+            precision=precision,
+        )
         encode(encoder, texts[:64])  # warm
         rate, vectors = _rate(lambda chunks, e=encoder: (encode(e, c) for c in chunks), texts)
         latencies = []
@@ -65,8 +76,10 @@ def main() -> None:
             latencies.append((time.perf_counter() - t0) * 1000)
         reference = vectors if reference is None else reference
         report["backends"][name] = {
-            "sentences_per_s": round(rate, 1), "claim_p50_ms": round(float(np.median(latencies)), 2),
-            "max_abs_difference_to_torch": float(np.abs(vectors - reference).max())}
+            "sentences_per_s": round(rate, 1),
+            "claim_p50_ms": round(float(np.median(latencies)), 2),
+            "max_abs_difference_to_torch": float(np.abs(vectors - reference).max()),
+        }
         print(name, report["backends"][name], flush=True)
     workers = [int(n) for n in args.ray_workers.split(",") if n]
     if workers:
@@ -87,7 +100,9 @@ def main() -> None:
 
         ray.shutdown()
         report.setdefault("ray", {"precision": args.ray_precision})[f"{count}_workers"] = {
-            "sentences_per_s": round(rate, 1), "max_abs_difference_to_torch": float(np.abs(vectors - reference).max())}
+            "sentences_per_s": round(rate, 1),
+            "max_abs_difference_to_torch": float(np.abs(vectors - reference).max()),
+        }
         print(f"ray {count}", report["ray"][f"{count}_workers"], flush=True)
     print(json.dumps(report, indent=2))
     if args.report:

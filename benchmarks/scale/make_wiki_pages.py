@@ -56,8 +56,11 @@ def _untitled_evidence(shared: Path) -> Iterator[dict]:
         premise = record.get("premise", "").strip()
         if premise and premise not in seen:
             seen.add(premise)
-            yield {"id": f"FEVER_train_evidence_{len(seen):06d}", "text": premise,
-                   "lines": _lines(SENTENCE_END.split(premise))}
+            yield {
+                "id": f"FEVER_train_evidence_{len(seen):06d}",
+                "text": premise,
+                "lines": _lines(SENTENCE_END.split(premise)),
+            }
 
 
 def _embedded() -> Iterator[dict]:
@@ -75,9 +78,12 @@ def main() -> None:
     seen: set[str] = set()
     pages = sentences = files = 0
     out = None
-    streams = (_fever_files(args.shared), _titled_evidence(args.shared, ["fever-paper-test.jsonl", "vitaminc-real.jsonl",
-                                                              "vitaminc-synthetic.jsonl"]),
-               _untitled_evidence(args.shared), _embedded())
+    streams = (
+        _fever_files(args.shared),
+        _titled_evidence(args.shared, ["fever-paper-test.jsonl", "vitaminc-real.jsonl", "vitaminc-synthetic.jsonl"]),
+        _untitled_evidence(args.shared),
+        _embedded(),
+    )
     for stream in streams:
         for record in stream:
             if record["id"] in seen:

@@ -70,8 +70,9 @@ def main() -> None:
         del index
         report["build_s"] = round(time.perf_counter() - started, 1)
         report["build_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-        report["disk_mb"] = round(sum(p.stat().st_size for p in (folder / "dense.faiss", folder / IVFDATA_FILE))
-                                  / 2**20)
+        report["disk_mb"] = round(
+            sum(p.stat().st_size for p in (folder / "dense.faiss", folder / IVFDATA_FILE)) / 2**20
+        )
         rng = np.random.default_rng(7)
         queries = _chunk(topics, 10**6, args.queries) * 0.8 + 0.2 * rng.standard_normal((args.queries, DIM))
         queries = (queries / np.linalg.norm(queries, axis=1, keepdims=True)).astype(np.float32)
@@ -95,11 +96,16 @@ def main() -> None:
                 found.append(index.search(query.reshape(1, -1), args.k)[1][0])
                 times.append((time.perf_counter() - t0) * 1000)
             recall = float(np.mean([len(set(a) & set(b)) / args.k for a, b in zip(found, rows)]))
-            report["runs"].append({"nprobe": nprobe, "open_s": round(open_s, 2),
-                                   "rss_after_searches_mb": round(current_rss_mb() - before),
-                                   f"recall_at_{args.k}": round(recall, 4),
-                                   "search_p50_ms": round(float(np.median(times)), 2),
-                                   "search_p95_ms": round(float(np.percentile(times, 95)), 2)})
+            report["runs"].append(
+                {
+                    "nprobe": nprobe,
+                    "open_s": round(open_s, 2),
+                    "rss_after_searches_mb": round(current_rss_mb() - before),
+                    f"recall_at_{args.k}": round(recall, 4),
+                    "search_p50_ms": round(float(np.median(times)), 2),
+                    "search_p95_ms": round(float(np.percentile(times, 95)), 2),
+                }
+            )
             del index
     print(json.dumps(report, indent=2))
     if args.report:

@@ -74,12 +74,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", default="embedded")
     parser.add_argument("--claim", default=CURIE_CLAIM)
-    parser.add_argument("--connections", type=int, default=1000, help=f"half-open connections (at most "
-                        f"{MAX_CONNECTIONS:,}; default %(default)s)")
-    parser.add_argument("--abandoned", type=int, default=100, help="clients that post /check and leave (at most "
-                        "1,000; default %(default)s)")
-    parser.add_argument("--overload-clients", type=int, default=16, help=f"at most {MAX_OVERLOAD_CLIENTS}; 0 skips "
-                        "the overload (default %(default)s)")
+    parser.add_argument(
+        "--connections",
+        type=int,
+        default=1000,
+        help=f"half-open connections (at most {MAX_CONNECTIONS:,}; default %(default)s)",
+    )
+    parser.add_argument(
+        "--abandoned",
+        type=int,
+        default=100,
+        help="clients that post /check and leave (at most 1,000; default %(default)s)",
+    )
+    parser.add_argument(
+        "--overload-clients",
+        type=int,
+        default=16,
+        help=f"at most {MAX_OVERLOAD_CLIENTS}; 0 skips the overload (default %(default)s)",
+    )
     parser.add_argument("--overload-seconds", type=float, default=30.0)
     parser.add_argument("--settle-seconds", type=float, default=30.0)
     parser.add_argument("--report", help="write the figures here (json)")
@@ -89,8 +101,9 @@ def main() -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # this process holds the flood's client ends
     wanted = connections + 256
     if soft != resource.RLIM_INFINITY and soft < wanted:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard),
-                                                    hard))
+        resource.setrlimit(
+            resource.RLIMIT_NOFILE, (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard)
+        )
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = start_server(args.corpus, port)
@@ -104,8 +117,13 @@ def main() -> int:
         overloaded = None
         if args.overload_clients > 0:
             instances = httpx.get(f"{base}/corpora", timeout=60).json()["limits"]["max_instances"]
-            overloaded = overload(base, min(args.overload_clients, MAX_OVERLOAD_CLIENTS),
-                                  min(args.overload_seconds, MAX_OVERLOAD_S), instances, args.claim)
+            overloaded = overload(
+                base,
+                min(args.overload_clients, MAX_OVERLOAD_CLIENTS),
+                min(args.overload_seconds, MAX_OVERLOAD_S),
+                instances,
+                args.claim,
+            )
             deadline = time.monotonic() + 300
             while queue_claims(base) > 0 and time.monotonic() < deadline:
                 time.sleep(1)
@@ -123,8 +141,12 @@ def main() -> int:
         "corpus": args.corpus,
         "flood": flooded,
         "abandoned": abandoned,
-        "overload": {"clients": args.overload_clients, "seconds": args.overload_seconds, "statuses": overloaded,
-                     "server_errors": server_errors},
+        "overload": {
+            "clients": args.overload_clients,
+            "seconds": args.overload_seconds,
+            "statuses": overloaded,
+            "server_errors": server_errors,
+        },
         "memory_mib": memory,
         "ok": flood_ok and not server_errors,
         "machine": {"cpus": os.cpu_count(), "load_average_at_end": [round(x, 2) for x in os.getloadavg()]},

@@ -46,8 +46,10 @@ def default_claims(corpus: str) -> Path:
 
 def server_counters(base: str, headers: dict) -> dict[str, float]:
     text = httpx.get(f"{base}/metrics", headers=headers, timeout=10).text
-    return {name: float(value) for name, value in
-            re.findall(r"^(fever_batches_total|fever_claims_checked_total) (\S+)$", text, re.MULTILINE)}
+    return {
+        name: float(value)
+        for name, value in re.findall(r"^(fever_batches_total|fever_claims_checked_total) (\S+)$", text, re.MULTILINE)
+    }
 
 
 def run_clients(base: str, claims: list[str], clients: int, seconds: float, headers: dict) -> dict:

@@ -48,7 +48,7 @@ def main() -> int:
         predictions = []
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=600) as http:
             for start in range(0, len(claims), args.per_request):
-                chunk = claims[start:start + args.per_request]
+                chunk = claims[start : start + args.per_request]
                 response = http.post("/predict", json={"instances": [{"id": c.id, "claim": c.claim} for c in chunk]})
                 response.raise_for_status()
                 predictions += response.json()["data"]["predictions"]
@@ -66,8 +66,11 @@ def main() -> int:
     evaluate_s = time.perf_counter() - started
 
     differing = [
-        {"id": row["id"], "served": [p["predicted_label"], p["predicted_evidence"]],
-         "evaluate": [row["predicted_label"], row["predicted_evidence"]]}
+        {
+            "id": row["id"],
+            "served": [p["predicted_label"], p["predicted_evidence"]],
+            "evaluate": [row["predicted_label"], row["predicted_evidence"]],
+        }
         for p, row in zip(predictions, rows)
         if p["predicted_label"] != row["predicted_label"]
         or [list(e) for e in p["predicted_evidence"]] != [list(e) for e in row["predicted_evidence"]]

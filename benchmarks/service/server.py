@@ -22,7 +22,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(corpus: str, port: int, extra: list[str] | None = None, ready_within_s: float = 600) -> subprocess.Popen:
+def start_server(
+    corpus: str, port: int, extra: list[str] | None = None, ready_within_s: float = 600
+) -> subprocess.Popen:
     """Start the service on ``corpus`` at 127.0.0.1:``port`` (its log in a temporary file) and wait for /health."""
     command = [sys.executable, "-m", "fever_core", "serve", "--corpus", corpus, "--port", str(port), *(extra or [])]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}

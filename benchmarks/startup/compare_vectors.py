@@ -36,13 +36,19 @@ def _run(checker: Checker, claims: list[str]) -> list[dict]:
     """For each claim: the dense index's top 5 sentence ids, the pipeline's top 5 sentences, its evidence and label."""
     out = []
     for start in range(0, len(claims), BATCH):
-        batch = claims[start:start + BATCH]
+        batch = claims[start : start + BATCH]
         for claim, result in zip(batch, checker.check_many(batch)):
             dense = checker.workspace.dense
             top = [hit.sentence_id for hit in dense.search(dense.embed([claim])[0], 5)]
             prediction = result.fever_prediction()
-            out.append({"dense_top5": top, "ranked_top5": [list(s.key) for s in result.sentences[:5]],
-                        "evidence": prediction["predicted_evidence"], "label": prediction["predicted_label"]})
+            out.append(
+                {
+                    "dense_top5": top,
+                    "ranked_top5": [list(s.key) for s in result.sentences[:5]],
+                    "evidence": prediction["predicted_evidence"],
+                    "label": prediction["predicted_label"],
+                }
+            )
     return out
 
 
@@ -55,9 +61,10 @@ def main() -> None:
     args = parser.parse_args()
     fresh_settings = Settings.from_env(data_dir=args.fresh)
     verifier = ClaimVerifier.load(fresh_settings)
-    checkers = {name: Checker(open_workspace("embedded", replace(fresh_settings, data_dir=folder), progress=False),
-                              verifier)
-                for name, folder in (("fresh", args.fresh), ("shipped", args.shipped))}
+    checkers = {
+        name: Checker(open_workspace("embedded", replace(fresh_settings, data_dir=folder), progress=False), verifier)
+        for name, folder in (("fresh", args.fresh), ("shipped", args.shipped))
+    }
     if "shipped_vectors" not in checkers["shipped"].workspace.dense.meta:
         raise SystemExit(f"{args.shipped}'s embedded index was not built from the shipped vectors.")
     if "shipped_vectors" in checkers["fresh"].workspace.dense.meta:
@@ -69,12 +76,17 @@ def main() -> None:
         pairs = list(zip(claims, runs["fresh"], runs["shipped"]))
         report[set_name] = {
             "claims": len(claims),
-            **{f"same_{key}": sum(a[key] == b[key] for _, a, b in pairs)
-               for key in ("dense_top5", "ranked_top5", "evidence", "label")},
+            **{
+                f"same_{key}": sum(a[key] == b[key] for _, a, b in pairs)
+                for key in ("dense_top5", "ranked_top5", "evidence", "label")
+            },
             "right_fresh": sum(a["label"] == c.label for c, a, _ in pairs),
             "right_shipped": sum(b["label"] == c.label for c, _, b in pairs),
-            "label_changes": [{"id": c.id, "claim": c.claim, "gold": c.label, "fresh": a["label"],
-                               "shipped": b["label"]} for c, a, b in pairs if a["label"] != b["label"]],
+            "label_changes": [
+                {"id": c.id, "claim": c.claim, "gold": c.label, "fresh": a["label"], "shipped": b["label"]}
+                for c, a, b in pairs
+                if a["label"] != b["label"]
+            ],
         }
         print(json.dumps({set_name: {k: v for k, v in report[set_name].items() if k != "label_changes"}}), flush=True)
         if args.report:  # after each set: the sets done so far

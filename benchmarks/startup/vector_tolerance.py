@@ -39,8 +39,12 @@ def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _summary(cosines: np.ndarray) -> dict[str, float]:
-    return {"min": round(float(cosines.min()), 5), "p001": round(float(np.quantile(cosines, 0.001)), 5),
-            "p01": round(float(np.quantile(cosines, 0.01)), 5), "median": round(float(np.median(cosines)), 5)}
+    return {
+        "min": round(float(cosines.min()), 5),
+        "p001": round(float(np.quantile(cosines, 0.001)), 5),
+        "p01": round(float(np.quantile(cosines, 0.01)), 5),
+        "median": round(float(np.median(cosines)), 5),
+    }
 
 
 def _reduce_range_encoder(name: str, cache_dir: Path, scratch: Path) -> OnnxEncoder:
@@ -54,8 +58,13 @@ def _reduce_range_encoder(name: str, cache_dir: Path, scratch: Path) -> OnnxEnco
     fp32 = source.with_name(source.name.removesuffix("-int8"))
     folder = scratch / "reduce-range"
     shutil.copytree(source, folder)
-    quantize_dynamic(onnx.load(fp32 / ONNX_FILE), folder / ONNX_FILE, weight_type=QuantType.QInt8,
-                     per_channel=True, reduce_range=True)
+    quantize_dynamic(
+        onnx.load(fp32 / ONNX_FILE),
+        folder / ONNX_FILE,
+        weight_type=QuantType.QInt8,
+        per_channel=True,
+        reduce_range=True,
+    )
     return OnnxEncoder(name, folder, threads=2)  # its encoder.json, copied, says int8
 
 
@@ -85,9 +94,11 @@ def main() -> None:
         "int8_vs_shipped": _summary(_cosines(int8, shipped[rows])),
         "int8_vs_int8_reduce_range": _summary(_cosines(int8, reduced)),
         "int8_vs_fp32": _summary(_cosines(int8, fp32)),
-        "nearest_other_sentence": {**_summary(similarity.max(axis=1)),
-                                   "p99": round(float(np.quantile(similarity.max(axis=1), 0.99)), 5),
-                                   "max": round(float(similarity.max()), 5)},
+        "nearest_other_sentence": {
+            **_summary(similarity.max(axis=1)),
+            "p99": round(float(np.quantile(similarity.max(axis=1), 0.99)), 5),
+            "max": round(float(similarity.max()), 5),
+        },
     }
     print(json.dumps(report, indent=2))
     if args.report:

@@ -47,18 +47,23 @@ def main(model_dir: str, out_dir: Path = HERE) -> None:
         tuned = evaluate_pairs(model, pairs, batch_size=64, nei_threshold=threshold)
         report = {"model": model_dir, "source": source, "argmax": argmax.to_dict(), "nei_threshold": tuned.to_dict()}
         (out_dir / f"eval-{source}.json").write_text(json.dumps(report, indent=2) + "\n")
-        print(f"{source}: n={argmax.n} accuracy {argmax.accuracy:.4f} macro-F1 {argmax.macro_f1:.4f} "
-              f"2-way {argmax.two_way_accuracy:.4f} | with NEI threshold {threshold}: accuracy {tuned.accuracy:.4f}")
+        print(
+            f"{source}: n={argmax.n} accuracy {argmax.accuracy:.4f} macro-F1 {argmax.macro_f1:.4f} "
+            f"2-way {argmax.two_way_accuracy:.4f} | with NEI threshold {threshold}: accuracy {tuned.accuracy:.4f}"
+        )
 
 
 def aside_sets(pairs: list[Pair]) -> dict[str, list[Pair]]:
     """The pairs with asides the claim doesn't use, as they are and without the asides."""
     plain = {pair: without_asides(pair.premise, pair.hypothesis) for pair in pairs}
     kept = [pair for pair in pairs if plain[pair] is not None]
-    return {"fever-dev-oracle-with-asides": kept,
-            "fever-dev-oracle-asides-removed": [Pair(plain[p], p.hypothesis, p.label, p.source) for p in kept]}
+    return {
+        "fever-dev-oracle-with-asides": kept,
+        "fever-dev-oracle-asides-removed": [Pair(plain[p], p.hypothesis, p.label, p.source) for p in kept],
+    }
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "assets/models/verifier",
-         Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
+    main(
+        sys.argv[1] if len(sys.argv) > 1 else "assets/models/verifier", Path(sys.argv[2]) if len(sys.argv) > 2 else HERE
+    )

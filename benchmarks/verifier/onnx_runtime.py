@@ -62,8 +62,10 @@ def measure(runtimes: list[str], claims: dict[str, tuple[str, list[dict]]], pair
     from fever_core.workspace import open_workspace
 
     verifications = {runtime: ClaimVerifier.load(_settings(runtime)) for runtime in runtimes}
-    rows: dict = {runtime: {"runtime": v.verifier.runtime, "bf16": v.verifier.bf16, "sets": {}}
-                  for runtime, v in verifications.items()}
+    rows: dict = {
+        runtime: {"runtime": v.verifier.runtime, "bf16": v.verifier.bf16, "sets": {}}
+        for runtime, v in verifications.items()
+    }
     for name, (corpus, items) in claims.items():
         workspace = open_workspace(corpus, _settings("torch-fp32"), progress=False)
         checkers = {runtime: Checker(workspace, v) for runtime, v in verifications.items()}
@@ -77,9 +79,13 @@ def measure(runtimes: list[str], claims: dict[str, tuple[str, list[dict]]], pair
             seconds = [result.timings["verification"] for result in results[runtime]]
             labels = [result.verdict.label for result in results[runtime]]
             right = sum(label == item["label"] for label, item in zip(labels, items))
-            rows[runtime]["sets"][name] = {"claims": len(items), "verification_p50_s": round(statistics.median(seconds), 3),
-                                           "verification_p95_s": _percentile(seconds, 0.95),
-                                           "accuracy": round(right / len(items), 3), "labels": labels}
+            rows[runtime]["sets"][name] = {
+                "claims": len(items),
+                "verification_p50_s": round(statistics.median(seconds), 3),
+                "verification_p95_s": _percentile(seconds, 0.95),
+                "accuracy": round(right / len(items), 3),
+                "labels": labels,
+            }
             print(runtime, name, {k: v for k, v in rows[runtime]["sets"][name].items() if k != "labels"}, flush=True)
     for runtime, verification in verifications.items():
         if pairs:
@@ -95,13 +101,16 @@ def compare(rows: dict[str, dict], reference: str) -> dict:
     for row in rows.values():
         for name, figures in row["sets"].items():
             before = base["sets"][name]["labels"]
-            figures["label_changed_share"] = round(sum(a != b for a, b in zip(figures["labels"], before))
-                                                   / len(before), 4)
+            figures["label_changed_share"] = round(
+                sum(a != b for a, b in zip(figures["labels"], before)) / len(before), 4
+            )
         if "pair_probabilities" in row:
             now, then = np.array(row["pair_probabilities"]), np.array(base["pair_probabilities"])
-            row["pairs"] = {"pairs": len(now), "label_changed_share": round(float((now.argmax(1) != then.argmax(1))
-                                                                                    .mean()), 4),
-                            "mean_abs_change": round(float(np.abs(now - then).mean()), 5)}
+            row["pairs"] = {
+                "pairs": len(now),
+                "label_changed_share": round(float((now.argmax(1) != then.argmax(1)).mean()), 4),
+                "mean_abs_change": round(float(np.abs(now - then).mean()), 5),
+            }
     return rows
 
 
@@ -114,8 +123,12 @@ def main() -> None:
     parser.add_argument("--report", type=Path)
     args = parser.parse_args()
     if args.avx2 and any(os.environ.get(k) != v for k, v in AVX2_ONLY.items()):
-        sys.exit(subprocess.call([sys.executable, "-m", "benchmarks.verifier.onnx_runtime", *sys.argv[1:]],
-                                 env={**os.environ, **AVX2_ONLY}))
+        sys.exit(
+            subprocess.call(
+                [sys.executable, "-m", "benchmarks.verifier.onnx_runtime", *sys.argv[1:]],
+                env={**os.environ, **AVX2_ONLY},
+            )
+        )
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from fever_core.common.device import cpu_supports_bf16
 
@@ -128,8 +141,12 @@ def main() -> None:
     if SYMMETRIC.exists() and args.pairs:
         pairs = [(r["premise"], r["hypothesis"]) for r in _claims(SYMMETRIC, args.pairs, seeded=False)]
     rows = compare(measure(runtimes, claims, pairs), runtimes[0])
-    report = {"cpu_avx2_only": args.avx2, "cpu_has_bf16": has_bf16, "cpu_threads": __import__("torch").get_num_threads(),
-              "runtimes": {name: {k: v for k, v in row.items() if k != "pair_probabilities"} for name, row in rows.items()}}
+    report = {
+        "cpu_avx2_only": args.avx2,
+        "cpu_has_bf16": has_bf16,
+        "cpu_threads": __import__("torch").get_num_threads(),
+        "runtimes": {name: {k: v for k, v in row.items() if k != "pair_probabilities"} for name, row in rows.items()},
+    }
     for row in report["runtimes"].values():
         for figures in row["sets"].values():
             figures.pop("labels")

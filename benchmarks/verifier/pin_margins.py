@@ -56,17 +56,28 @@ def main() -> None:
     for i, (premise, claim, expected) in enumerate(pins):
         row = {"claim": claim, "premise": premise[:60], "expected": expected}
         for arithmetic, probs in readings.items():
-            label = LABELS[int(decide(probs[i:i + 1], rule)[0])]
-            row[arithmetic] = {"label": label, "margin": round(margin(probs[i], rule), 3),
-                               "probabilities": [round(float(p), 3) for p in probs[i]]}
-        row["thin"] = any(r["margin"] < args.min_margin or r["label"] != expected
-                          for k, r in row.items() if k in readings)
+            label = LABELS[int(decide(probs[i : i + 1], rule)[0])]
+            row[arithmetic] = {
+                "label": label,
+                "margin": round(margin(probs[i], rule), 3),
+                "probabilities": [round(float(p), 3) for p in probs[i]],
+            }
+        row["thin"] = any(
+            r["margin"] < args.min_margin or r["label"] != expected for k, r in row.items() if k in readings
+        )
         rows.append(row)
-        print(f"{'THIN ' if row['thin'] else '     '}{expected:<16}"
-              + "  ".join(f"{k} {row[k]['label']:<16} margin {row[k]['margin']:.3f}" for k in readings)
-              + f"  {claim}")
-    report = {"model": args.model, "nei_threshold": rule, "arithmetics": list(readings), "pins": rows,
-              "thin": sum(r["thin"] for r in rows)}
+        print(
+            f"{'THIN ' if row['thin'] else '     '}{expected:<16}"
+            + "  ".join(f"{k} {row[k]['label']:<16} margin {row[k]['margin']:.3f}" for k in readings)
+            + f"  {claim}"
+        )
+    report = {
+        "model": args.model,
+        "nei_threshold": rule,
+        "arithmetics": list(readings),
+        "pins": rows,
+        "thin": sum(r["thin"] for r in rows),
+    }
     print(f"{report['thin']} of {len(rows)} pins thin (margin under {args.min_margin} or another label)")
     if args.report:
         args.report.write_text(json.dumps(report, indent=1) + "\n")

@@ -38,15 +38,21 @@ def main() -> int:
     if before.keys() != after.keys():
         print(f"different claims: {len(before)} before, {len(after)} after", file=sys.stderr)
         return 1
-    differing = [claim_id for claim_id, old in before.items()
-                 if old["predicted_label"] != after[claim_id]["predicted_label"]
-                 or old["predicted_evidence"] != after[claim_id]["predicted_evidence"]
-                 or not same_probability(old.get("probability"), after[claim_id].get("probability"))]
-    counts = {"claims": len(before),
-              "same_label": sum(before[i]["predicted_label"] == after[i]["predicted_label"] for i in before),
-              "same_evidence": sum(before[i]["predicted_evidence"] == after[i]["predicted_evidence"] for i in before),
-              "same_probability": sum(same_probability(before[i].get("probability"), after[i].get("probability"))
-                                      for i in before)}
+    differing = [
+        claim_id
+        for claim_id, old in before.items()
+        if old["predicted_label"] != after[claim_id]["predicted_label"]
+        or old["predicted_evidence"] != after[claim_id]["predicted_evidence"]
+        or not same_probability(old.get("probability"), after[claim_id].get("probability"))
+    ]
+    counts = {
+        "claims": len(before),
+        "same_label": sum(before[i]["predicted_label"] == after[i]["predicted_label"] for i in before),
+        "same_evidence": sum(before[i]["predicted_evidence"] == after[i]["predicted_evidence"] for i in before),
+        "same_probability": sum(
+            same_probability(before[i].get("probability"), after[i].get("probability")) for i in before
+        ),
+    }
     print(json.dumps(counts))
     if differing:
         print(f"differing claims: {differing[:50]}", file=sys.stderr)

@@ -21,5 +21,14 @@ for factory in ("IVF2048,SQ8", "IVF2048,Flat"):
         for nprobe in (16, 32, 64, 128, 256):
             ivf.nprobe = nprobe
             row.append((nprobe, recall(index.search(queries, 5)[1], exact)))
-        print(factory, "spherical" if spherical else "plain", f"build {time.time() - started:.0f}s",
-              "largest cell", sizes.max(), "median", int(np.median(sizes)), row, flush=True)
+        print(
+            factory,
+            "spherical" if spherical else "plain",
+            f"build {time.time() - started:.0f}s",
+            "largest cell",
+            sizes.max(),
+            "median",
+            int(np.median(sizes)),
+            row,
+            flush=True,
+        )

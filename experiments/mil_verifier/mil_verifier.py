@@ -60,7 +60,7 @@ def pooled_logits(z, counts):
 
     out, start = [], 0
     for count in counts:
-        sentences = z[start:start + count]
+        sentences = z[start : start + count]
         start += count
         log_odds = sentences[:, :2] - sentences[:, 2:3]
         out.append(torch.cat([torch.logsumexp(log_odds, 0), sentences.new_zeros(1)]))
@@ -79,21 +79,25 @@ def train(runs: list[dict]) -> None:
     model = AutoModelForSequenceClassification.from_pretrained(VERIFIER, dtype=torch.float32).float()
     steps = math.ceil(len(claims) / BATCH_CLAIMS)
     no_decay = ("bias", "LayerNorm.weight")
-    optimizer = torch.optim.AdamW([
-        {"params": [p for n, p in model.named_parameters() if not n.endswith(no_decay)], "weight_decay": 0.01},
-        {"params": [p for n, p in model.named_parameters() if n.endswith(no_decay)], "weight_decay": 0.0},
-    ], lr=LR)
+    optimizer = torch.optim.AdamW(
+        [
+            {"params": [p for n, p in model.named_parameters() if not n.endswith(no_decay)], "weight_decay": 0.01},
+            {"params": [p for n, p in model.named_parameters() if n.endswith(no_decay)], "weight_decay": 0.0},
+        ],
+        lr=LR,
+    )
     scheduler = get_linear_schedule_with_warmup(optimizer, int(0.06 * steps), steps)
     order = list(range(len(claims)))
     random.Random(SEED).shuffle(order)
     model.train()
     started, window = time.perf_counter(), []
     for step, start in enumerate(range(0, len(order), BATCH_CLAIMS), 1):
-        batch = [claims[i] for i in order[start:start + BATCH_CLAIMS]]
+        batch = [claims[i] for i in order[start : start + BATCH_CLAIMS]]
         premises = [e["text"] for r in batch for e in r["evidence"][:K]]
         hypotheses = [r["claim"] for r in batch for _ in r["evidence"][:K]]
-        encoded = tokenizer(premises, hypotheses, truncation=True, max_length=MAX_LENGTH, padding=True,
-                            return_tensors="pt")
+        encoded = tokenizer(
+            premises, hypotheses, truncation=True, max_length=MAX_LENGTH, padding=True, return_tensors="pt"
+        )
         logits = pooled_logits(model(**encoded).logits, [len(r["evidence"][:K]) for r in batch])
         loss = torch.nn.functional.cross_entropy(logits, torch.tensor([LABELS.index(r["label"]) for r in batch]))
         loss.backward()
@@ -151,27 +155,41 @@ def main() -> None:
     print("model                     | held-out: alone  mixed with the regression (w) | fever-dev: alone  mixed")
     for name, h, d in (("joint verifier (shipped)", j_held, j_dev), ("multiple-instance", m_held, m_dev)):
         weight, mixed = choose_joint_weight(p_held, h, y)
-        print(f"{name:25s} | {accuracy(h, y):.3f}  {mixed:.3f} ({weight:.2f})"
-              f"                     | {accuracy(d, y_dev):.3f}  {accuracy(mix(p_dev, d, weight), y_dev):.3f}")
+        print(
+            f"{name:25s} | {accuracy(h, y):.3f}  {mixed:.3f} ({weight:.2f})"
+            f"                     | {accuracy(d, y_dev):.3f}  {accuracy(mix(p_dev, d, weight), y_dev):.3f}"
+        )
     print("fever-dev recall per label (alone):")
     for name, d in (("joint verifier (shipped)", j_dev), ("multiple-instance", m_dev)):
         predicted = d.argmax(1)
-        print(f"  {name:25s}", ", ".join(f"{label} {(predicted[y_dev == i] == i).mean():.3f}" for i, label in enumerate(LABELS)))
+        print(
+            f"  {name:25s}",
+            ", ".join(f"{label} {(predicted[y_dev == i] == i).mean():.3f}" for i, label in enumerate(LABELS)),
+        )
     print("fever-dev diagnostic, regression + multiple-instance at every weight (not used to choose):")
     print("  " + "  ".join(f"{w:.1f}: {accuracy(mix(p_dev, m_dev, w), y_dev):.3f}" for w in np.arange(0, 1.01, 0.1)))
-    print("the regression with this model's per-sentence probabilities as stances, mixed with the shipped joint verifier:")
+    print(
+        "the regression with this model's per-sentence probabilities as stances, mixed with the shipped joint verifier:"
+    )
     print("stances                   | held-out: regression  mixed (w) | fever-dev: regression  mixed")
     s_x_held, s_x_dev = stance_features(held, s_held), stance_features(dev, s_dev)
-    for name, a, b in (("shipped verifier", x_held, x_dev), ("multiple-instance", s_x_held, s_x_dev),
-                       ("both", np.hstack([x_held, s_x_held]), np.hstack([x_dev, s_x_dev]))):
+    for name, a, b in (
+        ("shipped verifier", x_held, x_dev),
+        ("multiple-instance", s_x_held, s_x_dev),
+        ("both", np.hstack([x_held, s_x_held]), np.hstack([x_dev, s_x_dev])),
+    ):
         p_a, p_b = cross_validated_regression(a, y, b)
         weight, mixed = choose_joint_weight(p_a, j_held, y)
-        print(f"{name:25s} | {accuracy(p_a, y):.3f}  {mixed:.3f} ({weight:.2f})"
-              f"                | {accuracy(p_b, y_dev):.3f}  {accuracy(mix(p_b, j_dev, weight), y_dev):.3f}")
+        print(
+            f"{name:25s} | {accuracy(p_a, y):.3f}  {mixed:.3f} ({weight:.2f})"
+            f"                | {accuracy(p_b, y_dev):.3f}  {accuracy(mix(p_b, j_dev, weight), y_dev):.3f}"
+        )
         if name != "shipped verifier":
             weight, mixed = choose_joint_weight(p_a, m_held, y)
-            print(f"{'  mixed with this model':25s} |        {mixed:.3f} ({weight:.2f})"
-                  f"                |        {accuracy(mix(p_b, m_dev, weight), y_dev):.3f}")
+            print(
+                f"{'  mixed with this model':25s} |        {mixed:.3f} ({weight:.2f})"
+                f"                |        {accuracy(mix(p_b, m_dev, weight), y_dev):.3f}"
+            )
 
 
 if __name__ == "__main__":

@@ -39,9 +39,15 @@ def _session(path: Path, threads: int):
 def _probabilities(session, tokenizer, pairs, batch=32) -> np.ndarray:
     rows = []
     for start in range(0, len(pairs), batch):
-        part = pairs[start:start + batch]
-        tokens = tokenizer([p for p, _ in part], [h for _, h in part], truncation=True, max_length=256, padding=True,
-                           return_tensors="np")
+        part = pairs[start : start + batch]
+        tokens = tokenizer(
+            [p for p, _ in part],
+            [h for _, h in part],
+            truncation=True,
+            max_length=256,
+            padding=True,
+            return_tensors="np",
+        )
         logits = session.run(None, {n: tokens[n].astype(np.int64) for n in ("input_ids", "attention_mask")})[0]
         shifted = np.exp(logits - logits.max(1, keepdims=True))
         rows.append(shifted / shifted.sum(1, keepdims=True))
@@ -65,13 +71,25 @@ def _forms(fp32: Path, out: Path, layers: bool) -> dict[str, Path]:
     logging.disable(logging.WARNING)
     for name, include in chosen.items():
         forms[name] = out / f"{name}.onnx"
-        quantize_dynamic(fp32 / ONNX_FILE, forms[name], weight_type=QuantType.QInt8, per_channel=True,
-                         op_types_to_quantize=["MatMul"], extra_options={"MatMulConstBOnly": True},
-                         nodes_to_exclude=[n for n in matrices if n not in include])
+        quantize_dynamic(
+            fp32 / ONNX_FILE,
+            forms[name],
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            op_types_to_quantize=["MatMul"],
+            extra_options={"MatMulConstBOnly": True},
+            nodes_to_exclude=[n for n in matrices if n not in include],
+        )
     for block in (32, 128):
         forms[f"blocks8-{block}"] = out / f"blocks8-{block}.onnx"
-        quantiser = MatMulNBitsQuantizer(onnx.load(fp32 / ONNX_FILE), bits=8, block_size=block, is_symmetric=True,
-                                         accuracy_level=4, op_types_to_quantize=("MatMul",))
+        quantiser = MatMulNBitsQuantizer(
+            onnx.load(fp32 / ONNX_FILE),
+            bits=8,
+            block_size=block,
+            is_symmetric=True,
+            accuracy_level=4,
+            op_types_to_quantize=("MatMul",),
+        )
         quantiser.process()
         quantiser.model.save_model_to_file(str(forms[f"blocks8-{block}"]), False)
     return forms
@@ -88,7 +106,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     fp32 = verifier_export(DEFAULT_VERIFIER, args.out / "exports")
     tokenizer = AutoTokenizer.from_pretrained(str(fp32))
-    rows = [json.loads(line) for line in SYMMETRIC.read_text(encoding="utf-8").splitlines()[:args.pairs]]
+    rows = [json.loads(line) for line in SYMMETRIC.read_text(encoding="utf-8").splitlines()[: args.pairs]]
     pairs = sorted(((r["premise"], r["hypothesis"]) for r in rows), key=lambda p: len(p[0]) + len(p[1]))
     forms = {"fp32": fp32 / ONNX_FILE, **_forms(fp32, args.out, args.layers)}
     reference = _probabilities(_session(forms["fp32"], 2), tokenizer, pairs)
@@ -104,10 +122,12 @@ def main() -> None:
     report = {}
     for name, path in forms.items():
         probabilities = _probabilities(_session(path, 2), tokenizer, pairs)
-        report[name] = {"label_changed_share": round(float((probabilities.argmax(1) != reference.argmax(1)).mean()), 4),
-                        "mean_abs_change": round(float(np.abs(probabilities - reference).mean()), 4),
-                        "size_mb": round(path.stat().st_size / 1e6),
-                        "one_thread_8x60_s": round(min(seconds[name]), 3) if name in seconds else None}
+        report[name] = {
+            "label_changed_share": round(float((probabilities.argmax(1) != reference.argmax(1)).mean()), 4),
+            "mean_abs_change": round(float(np.abs(probabilities - reference).mean()), 4),
+            "size_mb": round(path.stat().st_size / 1e6),
+            "one_thread_8x60_s": round(min(seconds[name]), 3) if name in seconds else None,
+        }
         print(name, report[name], flush=True)
     (args.out / "int8-forms.json").write_text(json.dumps(report, indent=1) + "\n")
 

@@ -82,8 +82,9 @@ def dev_runs(verifier: Path) -> list[dict]:
     return collect_runs(checker, fever_dev_claims(), out, progress=True)
 
 
-def joint_probabilities(runs: list[dict], joint: Path = JOINT, k: int = JOINT_EVIDENCE_K,
-                        runs_name: str = "fever-dev") -> np.ndarray:
+def joint_probabilities(
+    runs: list[dict], joint: Path = JOINT, k: int = JOINT_EVIDENCE_K, runs_name: str = "fever-dev"
+) -> np.ndarray:
     """A joint verifier (default: the shipped one) on each run's top ``k`` sentences, ``(n, 3)``,
     cached under ``runs_name`` (the name of the run set: other runs need another name)."""
     top = "" if k == JOINT_EVIDENCE_K else f"-top{k}"
@@ -138,21 +139,29 @@ def main(verifiers: list[str], joint_dir: Path = JOINT, aggregator_dir: Path | N
         folds = StratifiedKFold(5, shuffle=True, random_state=0)
         regression = cross_val_predict(model, features, labels, cv=folds, method="predict_proba")
         best, weight = max((accuracy(mix(regression, joint, w), labels), w) for w in np.arange(0, 1.0001, 0.05))
-        print(f"{name}: {len(runs)} claims; cross-validated regression {accuracy(regression, labels):.3f}, "
-              f"mixed with the joint verifier {best:.3f} (w = {weight:.2f})")
+        print(
+            f"{name}: {len(runs)} claims; cross-validated regression {accuracy(regression, labels):.3f}, "
+            f"mixed with the joint verifier {best:.3f} (w = {weight:.2f})"
+        )
         fitted = LearnedAggregator.load(aggregator_dir or verifier)
         if fitted is not None:
             own = fitted.probabilities_of(features)
-            print(f"  its aggregator.json on the same runs: regression {accuracy(own, labels):.3f}, "
-                  f"mixed {accuracy(mix(own, joint, fitted.joint_weight), labels):.3f} (w = {fitted.joint_weight:.2f})")
+            print(
+                f"  its aggregator.json on the same runs: regression {accuracy(own, labels):.3f}, "
+                f"mixed {accuracy(mix(own, joint, fitted.joint_weight), labels):.3f} (w = {fitted.joint_weight:.2f})"
+            )
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("verifiers", nargs="*", default=["assets/models/verifier"])
     parser.add_argument("--joint", type=Path, default=JOINT, help="joint verifier to mix in (default: the shipped one)")
-    parser.add_argument("--aggregator", type=Path, default=None,
-                        help="directory of the aggregator.json to score (default: each verifier's own)")
+    parser.add_argument(
+        "--aggregator",
+        type=Path,
+        default=None,
+        help="directory of the aggregator.json to score (default: each verifier's own)",
+    )
     parser.add_argument("--errors", action="store_true", help="print the error sample of verdict_errors.md instead")
     args = parser.parse_args()
     if args.errors:

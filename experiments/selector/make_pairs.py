@@ -47,8 +47,12 @@ def main(out_dir: Path) -> None:
             g = gold[claim]
             for premise in premises:
                 is_gold = premise.split(": ", 1)[-1] in g.all_sentences
-                record = {"premise": premise, "hypothesis": claim, "label": g.label if is_gold else "NOT ENOUGH INFO",
-                          "source": f"selector-{side}"}
+                record = {
+                    "premise": premise,
+                    "hypothesis": claim,
+                    "label": g.label if is_gold else "NOT ENOUGH INFO",
+                    "source": f"selector-{side}",
+                }
                 (held if side == "heldout" else train).write(json.dumps(record, ensure_ascii=False) + "\n")
                 counts[side][int(is_gold)] += 1
     print(json.dumps({side: {"claims_pairs": sum(c), "gold": c[1], "not_gold": c[0]} for side, c in counts.items()}))

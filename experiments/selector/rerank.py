@@ -62,15 +62,21 @@ def main() -> None:
     options = CheckOptions(verdict="rule", two_hop=not args.no_two_hop)
     report = evaluate(checker, claims, args.claims, options, progress=False)
     data = report.to_dict()
-    print(json.dumps({
-        "reranker": args.reranker, "depth": args.depth if reranker else 0, "two_hop": not args.no_two_hop,
-        "n_claims": data["n_claims"],
-        "sentence_recall_at_5": round(data["sentence_recall_at_5"], 4),
-        "latency_p50_s": round(data["latency_p50_s"], 4),
-        "sentences_p50_s": round(data["stage_latency_p50_s"].get("sentences", 0.0), 4),
-        "pairs_scored_per_claim": round(reranker.pairs_scored / len(claims), 1) if reranker else 0,
-        "wall_s": round(time.perf_counter() - started, 1),
-    }))
+    print(
+        json.dumps(
+            {
+                "reranker": args.reranker,
+                "depth": args.depth if reranker else 0,
+                "two_hop": not args.no_two_hop,
+                "n_claims": data["n_claims"],
+                "sentence_recall_at_5": round(data["sentence_recall_at_5"], 4),
+                "latency_p50_s": round(data["latency_p50_s"], 4),
+                "sentences_p50_s": round(data["stage_latency_p50_s"].get("sentences", 0.0), 4),
+                "pairs_scored_per_claim": round(reranker.pairs_scored / len(claims), 1) if reranker else 0,
+                "wall_s": round(time.perf_counter() - started, 1),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ so decision logic can be re-run in seconds.
     python /work/runs/exp/harness.py retrieve NAME CLAIMS.jsonl [--sample N]
     python /work/runs/exp/harness.py score NAME [NAME ...]
 """
+
 from __future__ import annotations
 
 import json
@@ -34,6 +35,7 @@ class Memo:
 
     def predict(self, pairs, batch_size=None):
         import numpy as np
+
         todo = [p for p in dict.fromkeys(pairs) if p not in self.cache]
         if todo:
             self.misses += len(todo)
@@ -53,10 +55,12 @@ class Memo:
 
 def checker(corpus="embedded"):
     from fever_core.pipeline import Checker
+
     c = Checker.open(corpus)
     v = c.verification
     if os.environ.get("SURE"):
         from dataclasses import replace
+
         v.policy = replace(v.policy, learned=replace(v.policy.learned, sure_sentence_min=float(os.environ["SURE"])))
         print("sure", v.policy.sure_sentence_min)
     v.verifier = Memo(v.verifier, "verifier")
@@ -74,6 +78,7 @@ def save_memos(c):
 
 def retrieve(name, path, sample=None, corpus="embedded"):
     from fever_core.pipeline import CheckOptions
+
     claims = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
     if sample:
         claims = random.Random(1).sample(claims, min(sample, len(claims)))
@@ -90,6 +95,7 @@ def retrieve(name, path, sample=None, corpus="embedded"):
 
 def tasks_of(c, retrieved):
     from fever_core.verification.claim_verifier import VerificationTask
+
     return [VerificationTask(r.analysis, r.evidence, "learned", c.retriever) for _, r in retrieved]
 
 

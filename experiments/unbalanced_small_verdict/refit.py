@@ -17,8 +17,9 @@ from fever_core.verification.nli import NliModel
 runs_file, folder = Path(sys.argv[1]), Path(sys.argv[2])
 runs = [json.loads(line) for line in runs_file.read_text(encoding="utf-8").splitlines()]
 nei = json.loads((folder / "config.json").read_text()).get("nei_threshold")
-learned = fit_learned_verdict(runs, nei, seed=0, joint_model=NliModel.load(SHIPPED_JOINT_VERIFIER, "cpu"),
-                              balanced=False)
+learned = fit_learned_verdict(
+    runs, nei, seed=0, joint_model=NliModel.load(SHIPPED_JOINT_VERIFIER, "cpu"), balanced=False
+)
 learned.report.update({"corpus": "fever-dev", "joint_model": SHIPPED_JOINT_VERIFIER, "balanced": False})
 learned.save(folder)
 print(json.dumps({k: v for k, v in learned.report.items() if "accuracy" in k or k in ("C", "n_claims")}, indent=1))

@@ -98,14 +98,18 @@ def per_sentence(model: str, runs: list[dict], k: int) -> np.ndarray:
 
 def joint(runs: list[dict], top: int = 5) -> np.ndarray:
     """``(n, 3)`` joint-verifier probabilities with the ``top`` best sentences as premise (it was trained on 5)."""
-    return NliModel.load(JOINT, "cpu").predict(
-        [(joint_premise([e["text"] for e in run["evidence"][:top]]), run["claim"]) for run in runs]).astype(np.float64)
+    return (
+        NliModel.load(JOINT, "cpu")
+        .predict([(joint_premise([e["text"] for e in run["evidence"][:top]]), run["claim"]) for run in runs])
+        .astype(np.float64)
+    )
 
 
 def title_and_empty(runs: list[dict]) -> np.ndarray:
     nli = NliModel.load(VERIFIER, "cpu", max_length=128)
-    titles = [(run["evidence"][0]["text"].split(": ", 1)[0] + ":" if run["evidence"] else "", run["claim"])
-              for run in runs]
+    titles = [
+        (run["evidence"][0]["text"].split(": ", 1)[0] + ":" if run["evidence"] else "", run["claim"]) for run in runs
+    ]
     empty = [("", run["claim"]) for run in runs]
     return np.hstack([nli.predict(titles, batch_size=64), nli.predict(empty, batch_size=64)]).astype(np.float64)
 
@@ -125,8 +129,14 @@ def extra_features(name: str, tag: str, runs: list[dict], base: np.ndarray) -> n
         return np.stack([relevance.max(1), relevance[:, 0], s[:, :, 0].max(1), s[:, :, 1].max(1), relevance.mean(1)], 1)
     if name == "joint-per-sentence":
         s = cached(f"joint-per-sentence-{tag}", lambda: per_sentence(JOINT, runs, 3))
-        return np.hstack([s.reshape(len(runs), -1), s[:, :, 0].max(1, keepdims=True), s[:, :, 1].max(1, keepdims=True),
-                          s[:, :, 2].min(1, keepdims=True)])
+        return np.hstack(
+            [
+                s.reshape(len(runs), -1),
+                s[:, :, 0].max(1, keepdims=True),
+                s[:, :, 1].max(1, keepdims=True),
+                s[:, :, 2].min(1, keepdims=True),
+            ]
+        )
     raise ValueError(name)
 
 
@@ -164,8 +174,10 @@ def main() -> None:
         p_held, p_dev = cross_validated_regression(a, y, b)
         weight, mixed = choose_joint_weight(p_held, j_held, y)
         dev_mixed = (mix(p_dev, j_dev, weight).argmax(1) == y_dev).mean()
-        print(f"{name:21s} | {(p_held.argmax(1) == y).mean():.3f}  {mixed:.3f} ({weight:.2f})"
-              f"           | {(p_dev.argmax(1) == y_dev).mean():.3f}  {dev_mixed:.3f}")
+        print(
+            f"{name:21s} | {(p_held.argmax(1) == y).mean():.3f}  {mixed:.3f} ({weight:.2f})"
+            f"           | {(p_dev.argmax(1) == y_dev).mean():.3f}  {dev_mixed:.3f}"
+        )
     shorter_joint_premises(held, dev, *cross_validated_regression(x_held, y, x_dev), j_held, j_dev)
     shipped = LearnedAggregator.load(VERIFIER)
     for trained_on in (True, False):
@@ -173,17 +185,24 @@ def main() -> None:
         predicted = shipped.probabilities_of(base_features(subset)).argmax(1)
         recall = {label: float((predicted[labels_of(subset) == i] == i).mean()) for i, label in enumerate(LABELS)}
         recalls = ", ".join(f"{k} {v:.3f}" for k, v in recall.items())
-        print(f"shipped regression on {len(subset)} claims the verifier was {'' if trained_on else 'not '}trained on: "
-              f"accuracy {(predicted == labels_of(subset)).mean():.3f}, recall {recalls}")
+        print(
+            f"shipped regression on {len(subset)} claims the verifier was {'' if trained_on else 'not '}trained on: "
+            f"accuracy {(predicted == labels_of(subset)).mean():.3f}, recall {recalls}"
+        )
     fit_on_unseen_claims(runs, dev, x_dev, y_dev, j_dev)
     calibration_ceiling(shipped, x_dev, j_dev, y_dev)
     every_dev = dev_runs(FEVER_DEV_CLAIMS)
-    calibration_ceiling(shipped, base_features(every_dev), cached(f"joint-dev-{FEVER_DEV_CLAIMS}", lambda: joint(every_dev)),
-                        labels_of(every_dev))
+    calibration_ceiling(
+        shipped,
+        base_features(every_dev),
+        cached(f"joint-dev-{FEVER_DEV_CLAIMS}", lambda: joint(every_dev)),
+        labels_of(every_dev),
+    )
 
 
-def calibration_ceiling(shipped: LearnedAggregator, features: np.ndarray, joint_probabilities: np.ndarray,
-                        labels: np.ndarray) -> None:
+def calibration_ceiling(
+    shipped: LearnedAggregator, features: np.ndarray, joint_probabilities: np.ndarray, labels: np.ndarray
+) -> None:
     """How far could the shipped models go on fever-dev by calibration alone? Searches the joint weight
     (0 .. 1 by 0.05) and log-prior shifts of SUPPORTS and REFUTES against NOT ENOUGH INFO (-1 .. 1 by 0.05)
     on the fever-dev claims themselves: an upper bound no weight or threshold chosen elsewhere can beat
@@ -197,19 +216,24 @@ def calibration_ceiling(shipped: LearnedAggregator, features: np.ndarray, joint_
             for shift_r in shifts:
                 accuracy = float(((log_mixed + [shift_s, shift_r, 0.0]).argmax(1) == labels).mean())
                 best = max(best, (accuracy, float(weight), float(shift_s), float(shift_r)))
-    print(f"calibration ceiling on {len(labels)} fever-dev claims (weight and label shifts chosen on them): "
-          f"{best[0]:.3f} at weight {best[1]:.2f}, shifts S {best[2]:+.2f} R {best[3]:+.2f}; "
-          f"shipped weight, no shift: {(mix(regression, joint_probabilities, shipped.joint_weight).argmax(1) == labels).mean():.3f}")
+    print(
+        f"calibration ceiling on {len(labels)} fever-dev claims (weight and label shifts chosen on them): "
+        f"{best[0]:.3f} at weight {best[1]:.2f}, shifts S {best[2]:+.2f} R {best[3]:+.2f}; "
+        f"shipped weight, no shift: {(mix(regression, joint_probabilities, shipped.joint_weight).argmax(1) == labels).mean():.3f}"
+    )
 
 
-def shorter_joint_premises(held: list[dict], dev: list[dict], p_held: np.ndarray, p_dev: np.ndarray,
-                           j_held: np.ndarray, j_dev: np.ndarray) -> None:
+def shorter_joint_premises(
+    held: list[dict], dev: list[dict], p_held: np.ndarray, p_dev: np.ndarray, j_held: np.ndarray, j_dev: np.ndarray
+) -> None:
     """The joint verifier (trained on five-sentence premises) given only the top 2, 3 or 4 sentences, alone,
     mixed with the base regression (``p_held`` cross-validated, ``p_dev``), and averaged with its five-sentence
     output before mixing; weights chosen on the held-out claims."""
     y, y_dev = labels_of(held), labels_of(dev)
-    print("joint verifier on the top k sentences | held-out: alone  mixed (w)  averaged with top 5, mixed (w)"
-          " | fever-dev: alone  mixed  averaged, mixed")
+    print(
+        "joint verifier on the top k sentences | held-out: alone  mixed (w)  averaged with top 5, mixed (w)"
+        " | fever-dev: alone  mixed  averaged, mixed"
+    )
     for top in (2, 3, 4):
         h = cached(f"joint-top{top}-held", lambda top=top: joint(held, top))
         d = cached(f"joint-top{top}-dev", lambda top=top: joint(dev, top))
@@ -217,13 +241,16 @@ def shorter_joint_premises(held: list[dict], dev: list[dict], p_held: np.ndarray
         weight_averaged, mixed_averaged = choose_joint_weight(p_held, (h + j_held) / 2, y)
         dev_mixed = (mix(p_dev, d, weight).argmax(1) == y_dev).mean()
         dev_averaged = (mix(p_dev, (d + j_dev) / 2, weight_averaged).argmax(1) == y_dev).mean()
-        print(f"  k = {top}{'':31s} | {(h.argmax(1) == y).mean():.3f}  {mixed:.3f} ({weight:.2f})  "
-              f"{mixed_averaged:.3f} ({weight_averaged:.2f})              | {(d.argmax(1) == y_dev).mean():.3f}  "
-              f"{dev_mixed:.3f}  {dev_averaged:.3f}")
+        print(
+            f"  k = {top}{'':31s} | {(h.argmax(1) == y).mean():.3f}  {mixed:.3f} ({weight:.2f})  "
+            f"{mixed_averaged:.3f} ({weight_averaged:.2f})              | {(d.argmax(1) == y_dev).mean():.3f}  "
+            f"{dev_mixed:.3f}  {dev_averaged:.3f}"
+        )
 
 
-def fit_on_unseen_claims(runs: list[dict], dev: list[dict], x_dev: np.ndarray, y_dev: np.ndarray, j_dev: np.ndarray,
-                         draws: int = 20) -> None:
+def fit_on_unseen_claims(
+    runs: list[dict], dev: list[dict], x_dev: np.ndarray, y_dev: np.ndarray, j_dev: np.ndarray, draws: int = 20
+) -> None:
     """Would a verdict fit on stances of claims the verifier never saw (as fever-dev's are) do better on fever-dev?
     Fits the regression on the verifier's 314 dev-split claims, and on ``draws`` random draws of as many claims it
     was trained on, and scores each on fever-dev, alone and mixed with the joint verifier at the shipped weight."""
@@ -238,9 +265,11 @@ def fit_on_unseen_claims(runs: list[dict], dev: list[dict], x_dev: np.ndarray, y
     rng = random.Random(0)
     seen_scores = np.array([score(rng.sample(seen, len(unseen))) for _ in range(draws)])
     alone, mixed = score(unseen)
-    print(f"regression fit on the {len(unseen)} claims the verifier did not see, on fever-dev: {alone:.3f} alone, "
-          f"{mixed:.3f} mixed; fit on {len(unseen)} it saw ({draws} draws): {seen_scores[:, 0].mean():.3f} "
-          f"(sd {seen_scores[:, 0].std():.3f}) alone, {seen_scores[:, 1].mean():.3f} (sd {seen_scores[:, 1].std():.3f}) mixed")
+    print(
+        f"regression fit on the {len(unseen)} claims the verifier did not see, on fever-dev: {alone:.3f} alone, "
+        f"{mixed:.3f} mixed; fit on {len(unseen)} it saw ({draws} draws): {seen_scores[:, 0].mean():.3f} "
+        f"(sd {seen_scores[:, 0].std():.3f}) alone, {seen_scores[:, 1].mean():.3f} (sd {seen_scores[:, 1].std():.3f}) mixed"
+    )
 
 
 if __name__ == "__main__":

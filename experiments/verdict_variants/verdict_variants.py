@@ -88,7 +88,9 @@ def report(name: str, held: ClaimSet, dev: ClaimSet, parts_held: list[np.ndarray
     weights = best[1]
     mixed_dev = (1 - sum(weights)) * parts_dev[0] + sum(w * p for w, p in zip(weights, parts_dev[1:]))
     shown = ", ".join(f"{w:.2f}" for w in weights)
-    print(f"  {name:58s} held-out {best[0]:.3f}   fever-dev {dev.accuracy(mixed_dev):.3f}   (weights {shown})", flush=True)
+    print(
+        f"  {name:58s} held-out {best[0]:.3f}   fever-dev {dev.accuracy(mixed_dev):.3f}   (weights {shown})", flush=True
+    )
 
 
 def main(runs_file: Path) -> None:
@@ -100,8 +102,10 @@ def main(runs_file: Path) -> None:
         (held_runs if in_holdout(run["claim"], HOLDOUT, 0) else train_runs).append(run)
     train, held = ClaimSet("paper-test-train", train_runs), ClaimSet("paper-test-heldout", held_runs)
     dev = ClaimSet("fever-dev", dev_runs(VERIFIER))
-    print(f"{len(train.runs)} paper_test runs to fit on, {len(held.runs)} held out to choose weights; "
-          f"{len(dev.runs)} fever-dev claims (verifier {verifier_fingerprint(VERIFIER)})")
+    print(
+        f"{len(train.runs)} paper_test runs to fit on, {len(held.runs)} held out to choose weights; "
+        f"{len(dev.runs)} fever-dev claims (verifier {verifier_fingerprint(VERIFIER)})"
+    )
 
     scaler = StandardScaler().fit(train.features)
     regression = LogisticRegression(C=0.1, max_iter=3000).fit(scaler.transform(train.features), train.labels)
@@ -125,24 +129,33 @@ def main(runs_file: Path) -> None:
         report(alone, held, dev, [reg_held, joint_held, co_held], [reg_dev, joint_dev, co_dev])
     for c in (0.05, 0.1):
         stacked = LogisticRegression(C=c, max_iter=3000).fit(
-            np.hstack([scaler.transform(train.features), emb_train]), train.labels)
-        st_held, st_dev = (stacked.predict_proba(np.hstack([scaler.transform(s.features), e]))
-                           for s, e in ((held, emb_held), (dev, emb_dev)))
+            np.hstack([scaler.transform(train.features), emb_train]), train.labels
+        )
+        st_held, st_dev = (
+            stacked.predict_proba(np.hstack([scaler.transform(s.features), e]))
+            for s, e in ((held, emb_held), (dev, emb_dev))
+        )
         alone = f"embedding as regression features, C = {c} ({held.accuracy(st_held):.3f} / {dev.accuracy(st_dev):.3f})"
         report(alone, held, dev, [st_held, joint_held], [st_dev, joint_dev])
 
     print("3. gradient boosting in place of the logistic regression")
     for rate, leaves, rounds in ((0.05, 15, 300), (0.05, 31, 200), (0.03, 15, 500)):
-        boosted = HistGradientBoostingClassifier(learning_rate=rate, max_leaf_nodes=leaves, max_iter=rounds,
-                                                 l2_regularization=1.0, random_state=0).fit(train.features, train.labels)
+        boosted = HistGradientBoostingClassifier(
+            learning_rate=rate, max_leaf_nodes=leaves, max_iter=rounds, l2_regularization=1.0, random_state=0
+        ).fit(train.features, train.labels)
         gb_held, gb_dev = boosted.predict_proba(held.features), boosted.predict_proba(dev.features)
-        alone = f"rate {rate}, {leaves} leaves, {rounds} rounds ({held.accuracy(gb_held):.3f} / {dev.accuracy(gb_dev):.3f})"
+        alone = (
+            f"rate {rate}, {leaves} leaves, {rounds} rounds ({held.accuracy(gb_held):.3f} / {dev.accuracy(gb_dev):.3f})"
+        )
         report(alone, held, dev, [gb_held, joint_held], [gb_dev, joint_dev])
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=Path,
-                        default=Path(f"data/training/aggregator-runs-fever-dev-{verifier_fingerprint(VERIFIER)}.jsonl"),
-                        help="the shipped verifier's paper_test runs (default: experiments/shipped_runs.sh's file)")
+    parser.add_argument(
+        "--runs",
+        type=Path,
+        default=Path(f"data/training/aggregator-runs-fever-dev-{verifier_fingerprint(VERIFIER)}.jsonl"),
+        help="the shipped verifier's paper_test runs (default: experiments/shipped_runs.sh's file)",
+    )
     main(parser.parse_args().runs)

@@ -18,10 +18,13 @@ __all__ = ["build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m fever_core",
-                                     description="FEVER Workbench: fact checking against Wikipedia.")
-    parser.add_argument("--data-dir", help="where corpora, indexes and training data live (default: data/ in the "
-                        "project, or FEVER_DATA_DIR)")
+    parser = argparse.ArgumentParser(
+        prog="python -m fever_core", description="FEVER Workbench: fact checking against Wikipedia."
+    )
+    parser.add_argument(
+        "--data-dir",
+        help="where corpora, indexes and training data live (default: data/ in the project, or FEVER_DATA_DIR)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     commands = parser.add_subparsers(dest="command", required=True)
     for module in (corpus, check, train, models, serve):
@@ -39,12 +42,22 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return args.func(args)
-    except (ClaimError, CorpusSourceError, FileNotFoundError, KeyError, ValueError, RuntimeError, ConnectionError) as exc:
+    except (
+        ClaimError,
+        CorpusSourceError,
+        FileNotFoundError,
+        KeyError,
+        ValueError,
+        RuntimeError,
+        ConnectionError,
+    ) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         print(f"error: {message}", file=sys.stderr)
         return 2
     except OSError as exc:  # what no command foresaw (a read-only or full disk, a permission): still one line
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"error: {where}{exc.strerror or exc}. Check that path: that it exists, can be written and has room.",
-              file=sys.stderr)
+        print(
+            f"error: {where}{exc.strerror or exc}. Check that path: that it exists, can be written and has room.",
+            file=sys.stderr,
+        )
         return 2

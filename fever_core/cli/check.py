@@ -52,8 +52,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(result.to_json())
         return 0
     verdict = result.verdict
-    print(f"{verdict.label}  probability {verdict.probability:.2f}  (the deciding rule's or model's own: "
-          + ", ".join(f"{k}={v:.2f}" for k, v in verdict.probabilities.items()) + ")")
+    print(
+        f"{verdict.label}  probability {verdict.probability:.2f}  (the deciding rule's or model's own: "
+        + ", ".join(f"{k}={v:.2f}" for k, v in verdict.probabilities.items())
+        + ")"
+    )
     print(verdict.reason)
     if verdict.label_withheld and not verdict.undecided:  # an undecided verdict's reason says so
         print(f"Undecided: a probability under {SHOWN_LABEL_MIN} is too unsure to show as a label; read these.")
@@ -66,8 +69,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         e = item.sentence
         hop = f" via {e.via.anchor!r}" if e.via else ""
         print(f"  [{e.score:.3f}] hop {e.hop}{hop}  {e.title} ({e.line}): {e.text}")
-    print("timings (s): " + ", ".join(f"{k}={v:.3f}" for k, v in result.timings.items())
-          + f"; verifier calls: {verdict.verifier_calls}")
+    print(
+        "timings (s): "
+        + ", ".join(f"{k}={v:.3f}" for k, v in result.timings.items())
+        + f"; verifier calls: {verdict.verifier_calls}"
+    )
     return 0
 
 
@@ -78,7 +84,9 @@ def _print_checked_before(checker, result) -> None:
 
     lookup = EarlierChecks(checker.settings.data_dir)
     for earlier in lookup.find(result.claim, checker.claim_encoder, claim_vector=result.claim_vector):
-        where = f"history entry {earlier.entry_id}" if earlier.source == HISTORY else f"annotated, item {earlier.entry_id}"
+        where = (
+            f"history entry {earlier.entry_id}" if earlier.source == HISTORY else f"annotated, item {earlier.entry_id}"
+        )
         print(f"Checked before: {earlier.claim!r}, {earlier.verdict}, {ago(earlier.checked_at)} ({where})")
     for problem in lookup.problems:
         print(f"note: {problem}", file=sys.stderr)
@@ -92,20 +100,31 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
     claims = load_claim_list(args.claims, args.max_claims)
     author = claimreview_author(args)
     if author is not None and args.ray is not None:
-        raise ValueError("--claimreview records the models and corpus of the checker in this process, which --ray "
-                         "does not open: leave out --ray, or write the results with --out.")
+        raise ValueError(
+            "--claimreview records the models and corpus of the checker in this process, which --ray "
+            "does not open: leave out --ray, or write the results with --out."
+        )
     started = time.time()
     with ResultsFile(args.out, claims) if args.out else contextlib.nullcontext() as out:
         kept = out.kept if out is not None else 0
         if out is not None and out.replacing:
-            print(f"note: {out.path} holds other results; these replace them once every claim is checked (until "
-                  f"then they go to {out.writing}).", file=sys.stderr)
+            print(
+                f"note: {out.path} holds other results; these replace them once every claim is checked (until "
+                f"then they go to {out.writing}).",
+                file=sys.stderr,
+            )
         if kept:
-            print(f"note: {out.writing} has the rows of the first {kept:,} claims already: checking the other "
-                  f"{len(claims) - kept:,} (the figures below are theirs).", file=sys.stderr)
+            print(
+                f"note: {out.writing} has the rows of the first {kept:,} claims already: checking the other "
+                f"{len(claims) - kept:,} (the figures below are theirs).",
+                file=sys.stderr,
+            )
         checker = open_checker(args) if args.ray is None and (kept < len(claims) or author is not None) else None
-        report = (_check_claims(args, claims[kept:], out, len(claims), checker) if kept < len(claims)
-                  else BatchReport([], 0.0))
+        report = (
+            _check_claims(args, claims[kept:], out, len(claims), checker)
+            if kept < len(claims)
+            else BatchReport([], 0.0)
+        )
         if out is not None:
             out.finish()
     if author is not None:
@@ -116,9 +135,13 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
         write_claimreview(args.claimreview, claim_reviews(checked, provenance, author, published=started))
     for row in report.rows:
         confidence = f"{row.confidence:.2f}" if row.confidence is not None else "    "
-        print(f"{row.verdict or 'ERROR':<15} {confidence}  {row.claim.claim}" + (f"  ({row.error})" if row.error else ""))
-    metrics = "  ".join(f"{name.replace('_', ' ')} {'n/a' if value is None else f'{value:.3f}'}"
-                        for name, value in report.metrics().items())
+        print(
+            f"{row.verdict or 'ERROR':<15} {confidence}  {row.claim.claim}" + (f"  ({row.error})" if row.error else "")
+        )
+    metrics = "  ".join(
+        f"{name.replace('_', ' ')} {'n/a' if value is None else f'{value:.3f}'}"
+        for name, value in report.metrics().items()
+    )
     print(f"{len(report.rows)} claims, {report.claims_per_s:.2f} claims/s; {metrics}")
     return 0
 
@@ -141,8 +164,9 @@ def claimreview_author(args: argparse.Namespace) -> Author | None:
         raise ValueError(f"--claimreview {path} is a folder: give a file, e.g. {path / 'claimreview.jsonld'}.")
     path.parent.mkdir(parents=True, exist_ok=True)
     if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise ValueError(f"--claimreview {path} can't be written (no permission): give a file in a folder you can "
-                         "write to.")
+        raise ValueError(
+            f"--claimreview {path} can't be written (no permission): give a file in a folder you can write to."
+        )
     return author
 
 
@@ -157,15 +181,24 @@ def write_claimreview(path: str, document: dict) -> None:
 def add_claimreview_options(parser: argparse.ArgumentParser, what: str) -> None:
     """``--claimreview FILE``, ``--author NAME`` and ``--author-type``: ``what`` written as schema.org ClaimReview
     JSON-LD (:mod:`fever_core.workbench.claimreview`)."""
-    parser.add_argument("--claimreview", metavar="FILE", help=f"also write {what} as schema.org ClaimReview JSON-LD "
-                        "to FILE, with the verifier's and the corpus's checksums and the settings (docs/cli.md)")
+    parser.add_argument(
+        "--claimreview",
+        metavar="FILE",
+        help=f"also write {what} as schema.org ClaimReview JSON-LD "
+        "to FILE, with the verifier's and the corpus's checksums and the settings (docs/cli.md)",
+    )
     parser.add_argument("--author", help="the ClaimReview's author, a name (default: the workbench itself)")
-    parser.add_argument("--author-type", default="Organization", metavar="Organization|Person",
-                        help="whether the author is an Organization (default) or a Person")
+    parser.add_argument(
+        "--author-type",
+        default="Organization",
+        metavar="Organization|Person",
+        help="whether the author is an Organization (default) or a Person",
+    )
 
 
-def _check_claims(args: argparse.Namespace, claims: list[Claim], out: ResultsFile | None, total: int,
-                  checker: Checker | None) -> BatchReport:
+def _check_claims(
+    args: argparse.Namespace, claims: list[Claim], out: ResultsFile | None, total: int, checker: Checker | None
+) -> BatchReport:
     """Check ``claims`` (the last of a list of ``total``) with ``checker``, or on Ray when it is ``None``, each row
     written to ``out`` as it comes."""
     from fever_core.evaluation import run_batch
@@ -179,11 +212,21 @@ def _check_claims(args: argparse.Namespace, claims: list[Claim], out: ResultsFil
         open_workspace(args.corpus, settings_from(args))  # built (or checked) once, before the workers open it
 
         def check(on_row):
-            return check_batch_on_ray(args.corpus, settings_from(args), claims, options, args.retriever,
-                                      address=args.ray, workers=args.ray_workers, on_row=on_row)
+            return check_batch_on_ray(
+                args.corpus,
+                settings_from(args),
+                claims,
+                options,
+                args.retriever,
+                address=args.ray,
+                workers=args.ray_workers,
+                on_row=on_row,
+            )
     else:
+
         def check(on_row):
             return run_batch(checker, claims, options, on_row=on_row)
+
     with tqdm(total=total, initial=total - len(claims), desc="Checking claims", unit="claim", file=sys.stderr) as bar:
 
         def on_row(row, done: int, count: int) -> None:
@@ -209,13 +252,16 @@ def cmd_check_text(args: argparse.Namespace) -> int:
     checker = open_checker(args)
     started = time.time()
     with tqdm(total=len(claims), desc="Checking sentences", unit="sentence", file=sys.stderr) as bar:
-        checked = check_text(checker, text, check_options_from(args), chosen, lambda *_: bar.update(),
-                             sentences=sentences)
+        checked = check_text(
+            checker, text, check_options_from(args), chosen, lambda *_: bar.update(), sentences=sentences
+        )
     for item in checked.sentences:
         if item.chosen:
             probability = f"{item.result.verdict.probability:.2f}" if item.result else "    "
-            print(f"{item.verdict or 'ERROR':<15} {probability}  {item.sentence.text}"
-                  + (f"  ({item.error})" if item.error else ""))
+            print(
+                f"{item.verdict or 'ERROR':<15} {probability}  {item.sentence.text}"
+                + (f"  ({item.error})" if item.error else "")
+            )
     worthy = sum(s.worthy for s in sentences)
     print(f"{checked.summary()} (the text has {len(sentences):,} sentences, {worthy:,} check-worthy)")
     if args.out:
@@ -235,8 +281,14 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
     claims = load_claims(args.claims, args.limit, args.sample, args.seed)
     checker = open_checker(args)
-    report = evaluate(checker, claims, args.claims, check_options_from(args), oracle=args.oracle_evidence,
-                      predictions_path=args.predictions)
+    report = evaluate(
+        checker,
+        claims,
+        args.claims,
+        check_options_from(args),
+        oracle=args.oracle_evidence,
+        predictions_path=args.predictions,
+    )
     data = report.to_dict()
     write_json(args.report, data)
     print(json.dumps(data, indent=2))
@@ -254,8 +306,12 @@ def cmd_evaluate_pairs(args: argparse.Namespace) -> int:
     if args.limit:
         pairs = pairs[: args.limit]
     settings = settings_from(args)
-    model = NliModel.load(settings.verifier_model, settings.device, runtime=settings.verifier_runtime,
-                          cache_dir=verifier_cache_dir(settings.data_dir))
+    model = NliModel.load(
+        settings.verifier_model,
+        settings.device,
+        runtime=settings.verifier_runtime,
+        cache_dir=verifier_cache_dir(settings.data_dir),
+    )
     policy = VerdictPolicy.from_config(settings.verifier_model)
     data = evaluate_pairs(model, pairs, nei_threshold=policy.nei_threshold).to_dict()
     write_json(args.report, data)
@@ -272,15 +328,27 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_check)
 
     p = commands.add_parser("check-batch", help="check a list of claims (text, CSV or jsonl; labels optional)")
-    p.add_argument("claims", help="one claim a line (.txt), a CSV with a \"claim\" column (optional \"label\", \"id\"), "
-                   "or FEVER jsonl")
+    p.add_argument(
+        "claims", help='one claim a line (.txt), a CSV with a "claim" column (optional "label", "id"), or FEVER jsonl'
+    )
     add_checker_options(p)
-    p.add_argument("--out", help="write the results here: a table (.csv) or FEVER predictions (.jsonl); run again "
-                   "with the same file, a batch that stopped goes on from its last finished row")
-    p.add_argument("--max-claims", type=int, default=MAX_LIST_CLAIMS, metavar="N",
-                   help=f"refuse a list of more than N claims (default {MAX_LIST_CLAIMS:,}; 0: no limit)")
-    add_claimreview_options(p, "the claims this run checks (one document, a ClaimReview each in its @graph; claims "
-                            "that can't be checked have none)")
+    p.add_argument(
+        "--out",
+        help="write the results here: a table (.csv) or FEVER predictions (.jsonl); run again "
+        "with the same file, a batch that stopped goes on from its last finished row",
+    )
+    p.add_argument(
+        "--max-claims",
+        type=int,
+        default=MAX_LIST_CLAIMS,
+        metavar="N",
+        help=f"refuse a list of more than N claims (default {MAX_LIST_CLAIMS:,}; 0: no limit)",
+    )
+    add_claimreview_options(
+        p,
+        "the claims this run checks (one document, a ClaimReview each in its @graph; claims "
+        "that can't be checked have none)",
+    )
     add_ray_options(p, "check the claims on a Ray cluster's workers, each with its own checker")
     p.set_defaults(func=cmd_check_batch)
 
@@ -288,10 +356,16 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="the text: a .txt, .md or .html file (at most 1 MB), or - for plain text on stdin")
     add_checker_options(p)
     p.add_argument("--all", action="store_true", help="check every sentence, not only the check-worthy ones")
-    p.add_argument("--out", help="write every sentence here (.jsonl, one a line): its offsets, whether it is "
-                   "check-worthy and why, and its verdict with the whole check")
-    add_claimreview_options(p, "the sentences checked (one document, a ClaimReview each in its @graph; sentences "
-                            "that can't be checked have none)")
+    p.add_argument(
+        "--out",
+        help="write every sentence here (.jsonl, one a line): its offsets, whether it is "
+        "check-worthy and why, and its verdict with the whole check",
+    )
+    add_claimreview_options(
+        p,
+        "the sentences checked (one document, a ClaimReview each in its @graph; sentences "
+        "that can't be checked have none)",
+    )
     p.set_defaults(func=cmd_check_text)
 
     p = commands.add_parser("evaluate", help="FEVER metrics on a claims file")

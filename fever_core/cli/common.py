@@ -57,17 +57,26 @@ def add_check_setting_options(parser: argparse.ArgumentParser) -> None:
     (then the settings, or the verifier's rule, decide): ``--pages-k N``, ``--two-hop/--no-two-hop``, ``--verdict``..."""
     for setting in CHECK_SETTINGS:
         if setting.type is bool:
-            parser.add_argument(option_name(setting), action=argparse.BooleanOptionalAction, default=None,
-                                help=setting.describe())
+            parser.add_argument(
+                option_name(setting), action=argparse.BooleanOptionalAction, default=None, help=setting.describe()
+            )
         elif setting.choices:
             parser.add_argument(option_name(setting), choices=setting.choices, default=None, help=setting.describe())
         else:
-            parser.add_argument(option_name(setting), type=SettingValue(setting), default=None,
-                                metavar=setting.unit.upper().replace(" ", "_") or "VALUE", help=setting.describe())
+            parser.add_argument(
+                option_name(setting),
+                type=SettingValue(setting),
+                default=None,
+                metavar=setting.unit.upper().replace(" ", "_") or "VALUE",
+                help=setting.describe(),
+            )
 
 
-def add_checker_options(parser: argparse.ArgumentParser, corpus: str = "embedded",
-                        corpus_help: str = "a corpus name, or 'wikipedia' to fetch pages live (cached)") -> None:
+def add_checker_options(
+    parser: argparse.ArgumentParser,
+    corpus: str = "embedded",
+    corpus_help: str = "a corpus name, or 'wikipedia' to fetch pages live (cached)",
+) -> None:
     """What a command that checks claims takes: ``--corpus``, ``--retriever``, ``--model`` and the per-check
     settings (:func:`add_check_setting_options`)."""
     from fever_core.retrieval.registry import RETRIEVERS
@@ -112,7 +121,12 @@ def open_checker(args: argparse.Namespace):
 
 def add_ray_options(parser: argparse.ArgumentParser, what: str) -> None:
     """``--ray [ADDRESS]`` and ``--ray-workers N`` (Ray is an optional extra: ``requirements-ray.txt``)."""
-    parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
-                        help=f"{what}: alone, a local cluster of this machine's CPUs; 'auto' for the one `ray start "
-                        "--head` runs here; or a cluster's address (needs `pip install -r requirements-ray.txt`)")
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help=f"{what}: alone, a local cluster of this machine's CPUs; 'auto' for the one `ray start "
+        "--head` runs here; or a cluster's address (needs `pip install -r requirements-ray.txt`)",
+    )
     parser.add_argument("--ray-workers", type=int, metavar="N", help="Ray workers (default: one a CPU of the cluster)")

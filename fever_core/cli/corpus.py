@@ -19,19 +19,27 @@ def cmd_build(args: argparse.Namespace) -> int:
         from fever_core.distributed import RayEmbedder
         from fever_core.retrieval.encoder import encoder_cache_dir
 
-        embedder = RayEmbedder(settings.encoder_model, settings.device, encoder_cache_dir(settings.data_dir),
-                               address=args.ray, workers=args.ray_workers)
+        embedder = RayEmbedder(
+            settings.encoder_model,
+            settings.device,
+            encoder_cache_dir(settings.data_dir),
+            address=args.ray,
+            workers=args.ray_workers,
+        )
     if not args.source and not args.rebuild:
         say_pending_build(args.name, settings, ahead=False)
     try:
-        workspace = open_workspace(args.name, settings, specs=args.source or None, rebuild=args.rebuild,
-                                   embedder=embedder)
+        workspace = open_workspace(
+            args.name, settings, specs=args.source or None, rebuild=args.rebuild, embedder=embedder
+        )
     finally:
         if embedder is not None:
             embedder.close()
     stats = workspace.store.stats()
-    print(f"Corpus {args.name}: {stats.pages:,} pages, {stats.sentences:,} sentences, {stats.links:,} links; "
-          f"dense index {len(workspace.dense):,} vectors, {workspace.dense.plan.describe()}.")
+    print(
+        f"Corpus {args.name}: {stats.pages:,} pages, {stats.sentences:,} sentences, {stats.links:,} links; "
+        f"dense index {len(workspace.dense):,} vectors, {workspace.dense.plan.describe()}."
+    )
     return 0
 
 
@@ -76,13 +84,19 @@ def cmd_export_vectors(args: argparse.Namespace) -> int:
 
     settings = settings_from(args)
     store = ensure_corpus_store(settings.data_dir, args.name)
-    encoder = load_encoder(settings.encoder_model, settings.device, cache_dir=encoder_cache_dir(settings.data_dir),
-                           precision=resolve_precision(settings.encoder_precision, settings.device))
+    encoder = load_encoder(
+        settings.encoder_model,
+        settings.device,
+        cache_dir=encoder_cache_dir(settings.data_dir),
+        precision=resolve_precision(settings.encoder_precision, settings.device),
+    )
     shipped = export_vectors(store, encoder, Path(args.out), args.name)
     size = (Path(args.out) / shipped.file).stat().st_size
-    print(f"{shipped.sentences:,} vectors of corpus {args.name} ({shipped.encoder}, {shipped.encoder_precision}) "
-          f"written to {Path(args.out) / shipped.file} ({size / 1e6:.1f} MB, {shipped.dtype}) and its manifest "
-          f"{Path(args.out) / args.name}.json.")
+    print(
+        f"{shipped.sentences:,} vectors of corpus {args.name} ({shipped.encoder}, {shipped.encoder_precision}) "
+        f"written to {Path(args.out) / shipped.file} ({size / 1e6:.1f} MB, {shipped.dtype}) and its manifest "
+        f"{Path(args.out) / args.name}.json."
+    )
     return 0
 
 
@@ -93,8 +107,16 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     claims = [c.claim for c in load_claim_list(args.claims)][: args.limit] if args.claims else None
     kinds = tuple(args.index_kinds.split(",")) if args.index_kinds else COMPARED_KINDS
     nprobes = tuple(int(n) for n in args.nprobe.split(",")) if args.nprobe else ()
-    data = benchmark_corpus(args.name, settings_from(args), cold=args.cold, queries=args.queries, claims=claims,
-                            kinds=kinds, k=args.k, nprobes=nprobes)
+    data = benchmark_corpus(
+        args.name,
+        settings_from(args),
+        cold=args.cold,
+        queries=args.queries,
+        claims=claims,
+        kinds=kinds,
+        k=args.k,
+        nprobes=nprobes,
+    )
     write_json(args.report, data)
     print(json.dumps(data, indent=2))
     return 0
@@ -102,12 +124,16 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
     corpus = commands.add_parser("corpus", help="build, inspect and search corpora").add_subparsers(
-        dest="corpus_command", required=True)
+        dest="corpus_command", required=True
+    )
     p = corpus.add_parser("build", help="build a corpus and its indexes (skipped when current)")
     p.add_argument("name", help="embedded, fever-dev, fm2, or a new name with --source")
-    p.add_argument("--source", action="append",
-                   help="'embedded', 'fever:PATH.jsonl' or 'fever-wiki:PATH' (FEVER's wiki-pages.zip or its folder); "
-                   "repeat, earlier wins on a title clash")
+    p.add_argument(
+        "--source",
+        action="append",
+        help="'embedded', 'fever:PATH.jsonl' or 'fever-wiki:PATH' (FEVER's wiki-pages.zip or its folder); "
+        "repeat, earlier wins on a title clash",
+    )
     p.add_argument("--rebuild", action="store_true", help="rebuild even if current")
     add_ray_options(p, "embed the sentences on a Ray cluster")
     p.set_defaults(func=cmd_build)
@@ -121,19 +147,29 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     p.add_argument("-k", type=int, default=10)
     p.set_defaults(func=cmd_search)
 
-    p = corpus.add_parser("export-vectors", help="embed a corpus's sentences afresh and write them as the vectors "
-                          "shipped for it (assets/models/embedded-vectors/NAME.npz and .json), which its first build then uses")
+    p = corpus.add_parser(
+        "export-vectors",
+        help="embed a corpus's sentences afresh and write them as the vectors "
+        "shipped for it (assets/models/embedded-vectors/NAME.npz and .json), which its first build then uses",
+    )
     p.add_argument("name", help="the corpus (embedded)")
-    p.add_argument("--out", default=str(SHIPPED_VECTORS_DIR), help="the folder (default assets/models/embedded-vectors)")
+    p.add_argument(
+        "--out", default=str(SHIPPED_VECTORS_DIR), help="the folder (default assets/models/embedded-vectors)"
+    )
     p.set_defaults(func=cmd_export_vectors)
 
-    p = commands.add_parser("benchmark-corpus", help="build time, memory and search latency of a corpus, and "
-                       "the recall of its index compressed")
+    p = commands.add_parser(
+        "benchmark-corpus",
+        help="build time, memory and search latency of a corpus, and the recall of its index compressed",
+    )
     p.add_argument("name", nargs="?", default="embedded")
     p.add_argument("--cold", action="store_true", help="build into a fresh temporary data folder")
     p.add_argument("--queries", type=int, default=200)
-    p.add_argument("--claims", help="real queries (a claims file) to compare the compressed index kinds with flat "
-                   "search on: recall@k, build time, size, memory, latency")
+    p.add_argument(
+        "--claims",
+        help="real queries (a claims file) to compare the compressed index kinds with flat "
+        "search on: recall@k, build time, size, memory, latency",
+    )
     p.add_argument("--limit", type=int, help="only the first N claims")
     p.add_argument("--index-kinds", help="the kinds compared, comma-separated (default ivf-sq8,ivf-pq)")
     p.add_argument("--nprobe", help="cells searched, comma-separated values to try (default each kind's own)")

@@ -16,8 +16,17 @@ from fever_core.verification.packed_weights import PLAIN_WEIGHTS, pack_model
 def cmd_list(args: argparse.Namespace) -> int:
     data_dir = settings_from(args).data_dir
     active = active_verifier(data_dir)
-    rows = [{"version": v.name, "path": str(v.path), "base": v.base, "annotations": v.annotations,
-             "in_use": active == str(v.path.resolve()), "table": v.table} for v in list_versions(data_dir)]
+    rows = [
+        {
+            "version": v.name,
+            "path": str(v.path),
+            "base": v.base,
+            "annotations": v.annotations,
+            "in_use": active == str(v.path.resolve()),
+            "table": v.table,
+        }
+        for v in list_versions(data_dir)
+    ]
     print(json.dumps({"in_use": active or "shipped", "versions": rows}, indent=2))
     return 0
 
@@ -46,16 +55,20 @@ def cmd_pack(args: argparse.Namespace) -> int:
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    models = commands.add_parser("models", help="verifier versions made on this machine, and the one in use "
-                                 "(FEVER_VERIFIER_MODEL overrides it)").add_subparsers(dest="models_command",
-                                                                                      required=True)
+    models = commands.add_parser(
+        "models", help="verifier versions made on this machine, and the one in use (FEVER_VERIFIER_MODEL overrides it)"
+    ).add_subparsers(dest="models_command", required=True)
     models.add_parser("list", help="the versions, their comparison tables, and the one in use").set_defaults(
-        func=cmd_list)
+        func=cmd_list
+    )
     p = models.add_parser("use", help="use a version (its name, e.g. verifier-v2, or a model folder)")
     p.add_argument("version")
     p.set_defaults(func=cmd_use)
     models.add_parser("shipped", help="switch back to the shipped verifier").set_defaults(func=cmd_shipped)
-    p = models.add_parser("pack", help="store a whole model's weights as int8, about half of fp16's size "
-                          "(how the shipped MiniLM models are kept)")
+    p = models.add_parser(
+        "pack",
+        help="store a whole model's weights as int8, about half of fp16's size "
+        "(how the shipped MiniLM models are kept)",
+    )
     p.add_argument("folders", nargs="+", metavar="FOLDER")
     p.set_defaults(func=cmd_pack)

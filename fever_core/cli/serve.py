@@ -25,9 +25,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     config = ServiceConfig(**{f.name: getattr(args, f.name) for f in service_flags()})
     if not config.api_key and not is_loopback(args.host):
-        print(f"error: --host {args.host} would let anyone who can reach this machine check claims, and no API key is "
-              "set. Set FEVER_API_KEY to a secret (clients send it in the X-API-Key header), or serve on 127.0.0.1 "
-              "(the default) behind a proxy of your own.", file=sys.stderr)
+        print(
+            f"error: --host {args.host} would let anyone who can reach this machine check claims, and no API key is "
+            "set. Set FEVER_API_KEY to a secret (clients send it in the X-API-Key header), or serve on 127.0.0.1 "
+            "(the default) behind a proxy of your own.",
+            file=sys.stderr,
+        )
         return 2
     settings = settings_from(args)
     corpora = args.corpus or [settings.corpus]
@@ -44,8 +47,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     app.state.service.on_load_failure = stop
     key = "API key required (X-API-Key)" if config.api_key else "no API key"
-    print(f"Serving {', '.join(corpora)} on http://{args.host}:{args.port} ({key}); docs at /docs. Loading the models "
-          "and indexes: /health answers 200 once they are loaded.", file=sys.stderr)
+    print(
+        f"Serving {', '.join(corpora)} on http://{args.host}:{args.port} ({key}); docs at /docs. Loading the models "
+        "and indexes: /health answers 200 once they are loaded.",
+        file=sys.stderr,
+    )
     server.run()
     if failures:
         print(f"error: {failures[0]}", file=sys.stderr)
@@ -56,19 +62,36 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def add_commands(commands: argparse._SubParsersAction) -> None:
     from fever_core.service import service_flags
 
-    p = commands.add_parser("serve", help="serve the checker over HTTP (POST /check, POST /predict; docs at /docs)",
-                            description="Serve the checker over HTTP. Without FEVER_API_KEY it binds to 127.0.0.1 only; "
-                            "with it, every request but /health and the docs needs the header X-API-Key: <key>.")
-    p.add_argument("--corpus", action="append", help="a corpus to serve, built beforehand (repeat for several; the "
-                   "first is the default; default: the settings' corpus, embedded)")
-    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; another needs "
-                   "FEVER_API_KEY)")
+    p = commands.add_parser(
+        "serve",
+        help="serve the checker over HTTP (POST /check, POST /predict; docs at /docs)",
+        description="Serve the checker over HTTP. Without FEVER_API_KEY it binds to 127.0.0.1 only; "
+        "with it, every request but /health and the docs needs the header X-API-Key: <key>.",
+    )
+    p.add_argument(
+        "--corpus",
+        action="append",
+        help="a corpus to serve, built beforehand (repeat for several; the "
+        "first is the default; default: the settings' corpus, embedded)",
+    )
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; another needs FEVER_API_KEY)"
+    )
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--model", help="verifier model path or hub id (default: settings)")
     for flag in service_flags():
-        p.add_argument(flag.metadata["flag"], dest=flag.name, type={"int": int, "float": float}[flag.type],
-                       default=flag.default, help=f"{flag.metadata['help']} (default %(default)s)")
-    p.add_argument("--threads", type=int, default=None,
-                   help="PyTorch CPU threads; 0: PyTorch's default, one per core (default: FEVER_APP_CPU_THREADS, 1, "
-                   "which is fastest where other work shares the cores; on a machine of its own, try 0)")
+        p.add_argument(
+            flag.metadata["flag"],
+            dest=flag.name,
+            type={"int": int, "float": float}[flag.type],
+            default=flag.default,
+            help=f"{flag.metadata['help']} (default %(default)s)",
+        )
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="PyTorch CPU threads; 0: PyTorch's default, one per core (default: FEVER_APP_CPU_THREADS, 1, "
+        "which is fastest where other work shares the cores; on a machine of its own, try 0)",
+    )
     p.set_defaults(func=cmd_serve)

@@ -29,8 +29,12 @@ def model_content_files(folder: Path) -> list[Path]:
     files = []
     for path in sorted(folder.rglob("*")):
         parts = path.relative_to(folder).parts
-        if path.is_file() and not path.name.endswith(".md") and not any(p.startswith(".") for p in parts) \
-                and parts[0] not in NOT_MODEL_CONTENT:
+        if (
+            path.is_file()
+            and not path.name.endswith(".md")
+            and not any(p.startswith(".") for p in parts)
+            and parts[0] not in NOT_MODEL_CONTENT
+        ):
             files.append(path)
     return files
 
@@ -40,8 +44,10 @@ def model_checksum(folder: Path) -> str:
     folder and its bytes), the same for a copy of the folder anywhere. Reads the files once a process while their
     sizes and times stay the same (about 0.2 s for all-MiniLM-L6-v2's 90 MB)."""
     folder = Path(folder).resolve()
-    stamp = tuple((path.relative_to(folder).as_posix(), path.stat().st_size, path.stat().st_mtime_ns)
-                  for path in model_content_files(folder))
+    stamp = tuple(
+        (path.relative_to(folder).as_posix(), path.stat().st_size, path.stat().st_mtime_ns)
+        for path in model_content_files(folder)
+    )
     return _content_checksum(folder, stamp)
 
 

@@ -111,10 +111,19 @@ def load_claims(path: str | Path, limit: int | None = None, sample: int | None =
     for number, record in iter_records(path):
         text = record.get("claim")
         if not isinstance(text, str) or not text.strip():
-            raise DataFileError(f"{path}:{number}: a claim needs a non-empty \"claim\" and a \"label\" (FEVER format).")
-        claims.append(_checked_evidence(str(path), number, Claim(
-            _claim_id(str(path), number, record.get("id")), text, _check_label(path, number, record.get("label")),
-            record.get("evidence") or [])))
+            raise DataFileError(f'{path}:{number}: a claim needs a non-empty "claim" and a "label" (FEVER format).')
+        claims.append(
+            _checked_evidence(
+                str(path),
+                number,
+                Claim(
+                    _claim_id(str(path), number, record.get("id")),
+                    text,
+                    _check_label(path, number, record.get("label")),
+                    record.get("evidence") or [],
+                ),
+            )
+        )
         if limit is not None and len(claims) >= limit:
             break
     if sample is not None and sample < len(claims):
@@ -191,16 +200,26 @@ def _claim_id(name: str, number: int, claim_id: object) -> int | str:
         return number
     if isinstance(claim_id, str) or (isinstance(claim_id, int) and not isinstance(claim_id, bool)):
         return claim_id
-    raise DataFileError(f"{name}:{number}: the id {claim_id!r} is neither a whole number nor a text: give the claim "
-                        "one that is (or none: its line number is then its id).")
+    raise DataFileError(
+        f"{name}:{number}: the id {claim_id!r} is neither a whole number nor a text: give the claim "
+        "one that is (or none: its line number is then its id)."
+    )
 
 
 def _listed_claim(name: str, number: int, claim_id: object, text: object, label: object, evidence: object) -> Claim:
     """A claim of a claim list, or :class:`DataFileError` naming ``name:number`` and what is wrong."""
     if not isinstance(text, str) or not text.strip():
         raise DataFileError(f"{name}:{number}: the claim is empty.")
-    return _checked_evidence(name, number, Claim(_claim_id(name, number, claim_id), text.strip(),
-                                                 _optional_label(name, number, label), cast("list[Any]", evidence or [])))  # checked next
+    return _checked_evidence(
+        name,
+        number,
+        Claim(
+            _claim_id(name, number, claim_id),
+            text.strip(),
+            _optional_label(name, number, label),
+            cast("list[Any]", evidence or []),
+        ),
+    )  # checked next
 
 
 def _checked_evidence(name: str, number: int, claim: Claim) -> Claim:
@@ -208,30 +227,36 @@ def _checked_evidence(name: str, number: int, claim: Claim) -> Claim:
     try:
         claim.evidence_sets()
     except (TypeError, ValueError) as exc:
-        raise DataFileError(f"{name}:{number}: evidence must be a list of sets of [annotation_id, evidence_id, page, "
-                            f"line] ({exc}).") from None
+        raise DataFileError(
+            f"{name}:{number}: evidence must be a list of sets of [annotation_id, evidence_id, page, line] ({exc})."
+        ) from None
     return claim
 
 
 def _text_claims(text: str, name: str) -> Iterator[Claim]:
-    return (_listed_claim(name, number, number, line, None, None)
-            for number, line in enumerate(text.splitlines(), 1) if line.strip())
+    return (
+        _listed_claim(name, number, number, line, None, None)
+        for number, line in enumerate(text.splitlines(), 1)
+        if line.strip()
+    )
 
 
 def _csv_claims(text: str, name: str) -> Iterator[Claim]:
     reader = csv.DictReader(io.StringIO(text))
     reader.fieldnames = _column_names(reader.fieldnames or [])
     if "claim" not in reader.fieldnames:
-        raise DataFileError(f"{name}: a CSV claim list needs a \"claim\" column (and may have \"label\" and \"id\"); "
-                            f"its columns are: {', '.join(reader.fieldnames) or 'none'}.")
-    return (_listed_claim(name, reader.line_num, row.get("id"), row["claim"], row.get("label"), None)
-            for row in reader)
+        raise DataFileError(
+            f'{name}: a CSV claim list needs a "claim" column (and may have "label" and "id"); '
+            f"its columns are: {', '.join(reader.fieldnames) or 'none'}."
+        )
+    return (_listed_claim(name, reader.line_num, row.get("id"), row["claim"], row.get("label"), None) for row in reader)
 
 
 def _jsonl_claims(text: str, name: str) -> Iterator[Claim]:
-    return (_listed_claim(name, number, record.get("id"), record.get("claim"), record.get("label"),
-                          record.get("evidence"))
-            for number, record in read_jsonl(io.StringIO(text, newline=None), name, DataFileError))
+    return (
+        _listed_claim(name, number, record.get("id"), record.get("claim"), record.get("label"), record.get("evidence"))
+        for number, record in read_jsonl(io.StringIO(text, newline=None), name, DataFileError)
+    )
 
 
 _READERS = {"txt": _text_claims, "csv": _csv_claims, "jsonl": _jsonl_claims}
@@ -261,11 +286,13 @@ def read_claim_list(text: str, name: str = "claims.txt", max_claims: int = MAX_L
     read = _READERS[claim_list_kind(name, text)](text, name)
     claims = list(itertools.islice(read, max_claims + 1) if max_claims else read)
     if max_claims and len(claims) > max_claims:
-        raise DataFileError(f"{name} has more than {max_claims:,} claims, the most a list may hold (checking that "
-                            f"many takes about a day on a CPU): split it into shorter lists, or raise the limit "
-                            f"(check-batch --max-claims N; 0 for none).")
+        raise DataFileError(
+            f"{name} has more than {max_claims:,} claims, the most a list may hold (checking that "
+            f"many takes about a day on a CPU): split it into shorter lists, or raise the limit "
+            f"(check-batch --max-claims N; 0 for none)."
+        )
     if not claims:
-        raise DataFileError(f"{name} has no claims: write one claim a line (or a CSV with a \"claim\" column).")
+        raise DataFileError(f'{name} has no claims: write one claim a line (or a CSV with a "claim" column).')
     return claims
 
 
@@ -311,8 +338,8 @@ def file_kind(path: Path) -> str:
         if "claim" in record:
             return "nei-claims"
         raise DataFileError(
-            f"{path}:{number}: can't tell the file's format: expected \"premise\"/\"hypothesis\" (pairs), "
-            "\"claim\"+\"evidence\" (FEVER claims) or \"claim\" alone (NEI claims)."
+            f'{path}:{number}: can\'t tell the file\'s format: expected "premise"/"hypothesis" (pairs), '
+            '"claim"+"evidence" (FEVER claims) or "claim" alone (NEI claims).'
         )
     raise DataFileError(f"{path} is empty.")
 
@@ -349,12 +376,17 @@ def load_pairs(path: Path) -> list[Pair]:
     pairs = []
     for number, record in iter_records(path):
         premise, hypothesis = record.get("premise"), record.get("hypothesis")
-        if not isinstance(premise, str) or not isinstance(hypothesis, str) or not premise.strip() or not hypothesis.strip():
-            raise DataFileError(f"{path}:{number}: expected non-empty string fields \"premise\" and \"hypothesis\".")
+        if (
+            not isinstance(premise, str)
+            or not isinstance(hypothesis, str)
+            or not premise.strip()
+            or not hypothesis.strip()
+        ):
+            raise DataFileError(f'{path}:{number}: expected non-empty string fields "premise" and "hypothesis".')
         label = _check_label(path, number, record.get("label"))
         pages = record.get("pages")
         if pages is not None and not (isinstance(pages, list) and all(isinstance(p, str) for p in pages)):
-            raise DataFileError(f"{path}:{number}: \"pages\" must be a list of page ids.")
+            raise DataFileError(f'{path}:{number}: "pages" must be a list of page ids.')
         source = str(record.get("source") or path.stem)
         pairs.append(Pair(pair_premise(premise, pages), fever_to_plain(hypothesis), label, source))
     return pairs
@@ -371,7 +403,22 @@ def read_written_pairs(path: Path) -> list[Pair]:
 
 
 __all__ = [
-    "CLAIM_LIST_KINDS", "MAX_LINE", "Claim", "DataFileError", "Pair", "claim_list_kind", "evidence_premise",
-    "evidence_sentences", "file_kind", "iter_records", "line_number", "load_claim_list", "load_claims", "load_pairs",
-    "pair_premise", "read_claim_list", "read_written_pairs", "write_pairs",
+    "CLAIM_LIST_KINDS",
+    "MAX_LINE",
+    "Claim",
+    "DataFileError",
+    "Pair",
+    "claim_list_kind",
+    "evidence_premise",
+    "evidence_sentences",
+    "file_kind",
+    "iter_records",
+    "line_number",
+    "load_claim_list",
+    "load_claims",
+    "load_pairs",
+    "pair_premise",
+    "read_claim_list",
+    "read_written_pairs",
+    "write_pairs",
 ]

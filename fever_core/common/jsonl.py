@@ -22,8 +22,10 @@ def decode_utf8(data: bytes, name: str, first_line: int = 1, error: type[ValueEr
     except UnicodeDecodeError as exc:
         line = first_line + data.count(b"\n", 0, exc.start)
         column = exc.start - data.rfind(b"\n", 0, exc.start)
-        raise error(f"{name}:{line}: byte 0x{data[exc.start]:02x} at column {column} is not UTF-8. Save the file as "
-                    "UTF-8 (or fix that line).") from None
+        raise error(
+            f"{name}:{line}: byte 0x{data[exc.start]:02x} at column {column} is not UTF-8. Save the file as "
+            "UTF-8 (or fix that line)."
+        ) from None
 
 
 def read_jsonl(

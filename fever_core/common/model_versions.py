@@ -58,19 +58,31 @@ def read_version(folder: Path) -> ModelVersion | None:
     """The version in ``folder``, or None when it is not a finished one (no readable ``version.json``)."""
     try:
         data = json.loads((folder / VERSION_FILE).read_text(encoding="utf-8"))
-        return ModelVersion(folder.name, folder, str(data["base"]), float(data["created_at"]),
-                            dict(data.get("annotations", {})), list(data.get("table", [])),
-                            float(data.get("wall_s", 0.0)))
+        return ModelVersion(
+            folder.name,
+            folder,
+            str(data["base"]),
+            float(data["created_at"]),
+            dict(data.get("annotations", {})),
+            list(data.get("table", [])),
+            float(data.get("wall_s", 0.0)),
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
 def write_version(version: ModelVersion) -> None:
     """Write ``version.json`` into the version's folder: the step that makes a version finished."""
-    write_json(version.path / VERSION_FILE, {
-        "base": version.base, "created_at": version.created_at, "annotations": version.annotations,
-        "table": version.table, "wall_s": version.wall_s,
-    })
+    write_json(
+        version.path / VERSION_FILE,
+        {
+            "base": version.base,
+            "created_at": version.created_at,
+            "annotations": version.annotations,
+            "table": version.table,
+            "wall_s": version.wall_s,
+        },
+    )
 
 
 def list_versions(data_dir: Path) -> list[ModelVersion]:
@@ -102,8 +114,10 @@ def active_choice_problem(data_dir: Path) -> str | None:
 def _active_choice(data_dir: Path) -> tuple[str | None, str | None]:
     """The chosen verifier's path, and why there is none when ``active.json`` is there but can't be used."""
     target = models_dir(data_dir) / ACTIVE_FILE
-    fix = ("the shipped verifier is used. Choose a version on the Models page or with `python -m fever_core models "
-           "use NAME` (`models shipped` to keep the shipped one).")
+    fix = (
+        "the shipped verifier is used. Choose a version on the Models page or with `python -m fever_core models "
+        "use NAME` (`models shipped` to keep the shipped one)."
+    )
     try:
         path = json.loads(target.read_text(encoding="utf-8"))["verifier"]
     except FileNotFoundError:

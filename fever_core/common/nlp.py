@@ -26,8 +26,9 @@ def load_spacy(purpose: str = "full") -> Language:
 
     try:
         if purpose == "sentences":
-            nlp = spacy.load(SPACY_MODEL, exclude=["tok2vec", "parser", "ner", "lemmatizer", "attribute_ruler",
-                                                  "tagger"])
+            nlp = spacy.load(
+                SPACY_MODEL, exclude=["tok2vec", "parser", "ner", "lemmatizer", "attribute_ruler", "tagger"]
+            )
             nlp.enable_pipe("senter")
             return nlp
         return spacy.load(SPACY_MODEL)

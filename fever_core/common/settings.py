@@ -119,8 +119,9 @@ class CheckSetting:
         if self.limits is not None:
             low, high = self.limits
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-                raise ValueError(f"{place}{self.name} must be a number from {low} to {high} ({self.unit}), "
-                                 f"not {value!r}.")
+                raise ValueError(
+                    f"{place}{self.name} must be a number from {low} to {high} ({self.unit}), not {value!r}."
+                )
             if self.type is int and value != int(value):
                 raise ValueError(f"{place}{self.name} must be a whole number of {self.unit}, not {value!r}.")
             return self.type(value)
@@ -128,29 +129,94 @@ class CheckSetting:
 
 
 CHECK_SETTINGS: tuple[CheckSetting, ...] = (
-    CheckSetting("pages_k", int, 5, 1, 50, "pages", "pages kept by document retrieval; sentences are selected "
-                 "from these", "Pages", 1),
-    CheckSetting("sentences_k", int, 5, 1, 30, "sentences", "evidence sentences passed to the verifier; the "
-                 "FEVER score counts the first five", "Evidence sentences", 1),
-    CheckSetting("two_hop", bool, True, unit="on/off", help="follow the hyperlinks of first-hop evidence to "
-                 "pages it names", label="Follow links (two-hop evidence)"),
-    CheckSetting("two_hop_threshold", float, 0.5, -1.0, 1.0, "cosine", "minimum first-hop selection score "
-                 "(a cosine similarity) for a sentence's links to be followed", "Two-hop: minimum first-hop score",
-                 0.05),
-    CheckSetting("min_evidence_score", float, None, -1.0, 1.0, "cosine", "minimum selection score (a cosine "
-                 "similarity) for evidence to count in the verdict: evidence below is shown but not used "
-                 "(default: the verifier's rule)", "Minimum evidence score", 0.05),
-    CheckSetting("nei_threshold", float, None, 0.0, 1.0, "probability", "P(NOT ENOUGH INFO) from which one "
-                 "sentence's stance is not decisive, as the best-sentence rule (verdict: rule) reads it (default: the "
-                 "verifier's rule)", "NOT ENOUGH INFO threshold", 0.01),
-    CheckSetting("number_check", bool, True, unit="on/off", help="compare the numbers, dates and ordinals of the "
-                 "claim with those of the evidence: a sentence that states the claim with another number refutes "
-                 "it, one whose number fits the claim's (\"more than 7,000\" and 7,088) supports it",
-                 label="Check numbers, dates and ordinals"),
-    CheckSetting("verdict", str, "learned", unit="", help="learned: the verifier's learned verdict over all "
-                 "evidence (when it has one, and the retriever is fused); rule: the best trustworthy sentence "
-                 "decides", label="Verdict",
-                 choices=("learned", "rule")),
+    CheckSetting(
+        "pages_k",
+        int,
+        5,
+        1,
+        50,
+        "pages",
+        "pages kept by document retrieval; sentences are selected from these",
+        "Pages",
+        1,
+    ),
+    CheckSetting(
+        "sentences_k",
+        int,
+        5,
+        1,
+        30,
+        "sentences",
+        "evidence sentences passed to the verifier; the FEVER score counts the first five",
+        "Evidence sentences",
+        1,
+    ),
+    CheckSetting(
+        "two_hop",
+        bool,
+        True,
+        unit="on/off",
+        help="follow the hyperlinks of first-hop evidence to pages it names",
+        label="Follow links (two-hop evidence)",
+    ),
+    CheckSetting(
+        "two_hop_threshold",
+        float,
+        0.5,
+        -1.0,
+        1.0,
+        "cosine",
+        "minimum first-hop selection score (a cosine similarity) for a sentence's links to be followed",
+        "Two-hop: minimum first-hop score",
+        0.05,
+    ),
+    CheckSetting(
+        "min_evidence_score",
+        float,
+        None,
+        -1.0,
+        1.0,
+        "cosine",
+        "minimum selection score (a cosine "
+        "similarity) for evidence to count in the verdict: evidence below is shown but not used "
+        "(default: the verifier's rule)",
+        "Minimum evidence score",
+        0.05,
+    ),
+    CheckSetting(
+        "nei_threshold",
+        float,
+        None,
+        0.0,
+        1.0,
+        "probability",
+        "P(NOT ENOUGH INFO) from which one "
+        "sentence's stance is not decisive, as the best-sentence rule (verdict: rule) reads it (default: the "
+        "verifier's rule)",
+        "NOT ENOUGH INFO threshold",
+        0.01,
+    ),
+    CheckSetting(
+        "number_check",
+        bool,
+        True,
+        unit="on/off",
+        help="compare the numbers, dates and ordinals of the "
+        "claim with those of the evidence: a sentence that states the claim with another number refutes "
+        'it, one whose number fits the claim\'s ("more than 7,000" and 7,088) supports it',
+        label="Check numbers, dates and ordinals",
+    ),
+    CheckSetting(
+        "verdict",
+        str,
+        "learned",
+        unit="",
+        help="learned: the verifier's learned verdict over all "
+        "evidence (when it has one, and the retriever is fused); rule: the best trustworthy sentence "
+        "decides",
+        label="Verdict",
+        choices=("learned", "rule"),
+    ),
 )
 """Every per-check setting, in the order the sidebar and ``--help`` show them."""
 
@@ -253,8 +319,10 @@ class Settings:
                 setattr(settings, name, value)
         settings.data_dir = Path(settings.data_dir)
         if settings.public_url and not re.fullmatch(r"https?://[^/\s?#]+(/\S*)?", settings.public_url):
-            raise ValueError(f"FEVER_PUBLIC_URL={settings.public_url!r}: expected the whole web address people open the "
-                             "app at, e.g. https://factcheck.example.org/ (or unset it: ClaimReviews then have no url).")
+            raise ValueError(
+                f"FEVER_PUBLIC_URL={settings.public_url!r}: expected the whole web address people open the "
+                "app at, e.g. https://factcheck.example.org/ (or unset it: ClaimReviews then have no url)."
+            )
         if "FEVER_VERIFIER_MODEL" not in env and overrides.get("verifier_model") is None:
             settings.verifier_model = active_verifier(settings.data_dir) or settings.verifier_model
         return settings

@@ -94,9 +94,14 @@ class UnusableDatabase(RuntimeError):
 
 
 _DAMAGE = ("not a database", "malformed", "no such table", "no such column", "has no column")
-_NOT_NOW = {"readonly": "is read-only", "read-only": "is read-only", "disk is full": "is on a full disk",
-            "locked": "is busy (another process is writing to it)", "busy": "is busy (another process is writing to it)",
-            "unable to open": "can't be opened (its folder can't be written to, or the file is not there)"}
+_NOT_NOW = {
+    "readonly": "is read-only",
+    "read-only": "is read-only",
+    "disk is full": "is on a full disk",
+    "locked": "is busy (another process is writing to it)",
+    "busy": "is busy (another process is writing to it)",
+    "unable to open": "can't be opened (its folder can't be written to, or the file is not there)",
+}
 
 
 class WorkbenchDatabase:
@@ -121,9 +126,12 @@ class WorkbenchDatabase:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise UnusableDatabase(self.path, f"The {kind.what} database {self.path} can't be made: its folder can't "
-                                   f"be created ({exc.strerror}). Point FEVER_DATA_DIR at a folder you can write to.",
-                                   movable=False) from exc
+            raise UnusableDatabase(
+                self.path,
+                f"The {kind.what} database {self.path} can't be made: its folder can't "
+                f"be created ({exc.strerror}). Point FEVER_DATA_DIR at a folder you can write to.",
+                movable=False,
+            ) from exc
         self._connections = ThreadConnections(self.path, kind.synchronous)
         if self.path.is_file():
             self._check_the_file()
@@ -141,9 +149,12 @@ class WorkbenchDatabase:
         a new database: here it is something cut short (a full disk, a copy that failed), said as such."""
         if self.path.stat().st_size == 0 and not Path(f"{self.path}-wal").is_file():
             raise UnusableDatabase(
-                self.path, f"The {self.kind.what} database {self.path} is empty (0 bytes): whatever it held was lost "
+                self.path,
+                f"The {self.kind.what} database {self.path} is empty (0 bytes): whatever it held was lost "
                 "before this open (a full disk, a copy that stopped?). Nothing was written to it. Move it aside (it is "
-                "kept, renamed) and a new one starts there; or restore it from a backup.", movable=True)
+                "kept, renamed) and a new one starts there; or restore it from a backup.",
+                movable=True,
+            )
         try:
             mode = "immutable=1" if self.read_only else "mode=ro"  # as ThreadConnections opens a read-only file
             conn = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?{mode}", uri=True, timeout=30.0)
@@ -158,9 +169,12 @@ class WorkbenchDatabase:
             raise self.unusable(exc) from exc
         if app_id != self.kind.application_id and tables and not self.kind.tables <= tables:
             raise UnusableDatabase(
-                self.path, f"{self.path} is not a FEVER Workbench {self.kind.what} database (it holds the tables "
+                self.path,
+                f"{self.path} is not a FEVER Workbench {self.kind.what} database (it holds the tables "
                 f"{', '.join(sorted(tables))}): nothing was written to it. Move it aside (it is kept, renamed) and a new "
-                "one starts there; or point FEVER_DATA_DIR elsewhere.", movable=True)
+                "one starts there; or point FEVER_DATA_DIR elsewhere.",
+                movable=True,
+            )
         if self.read_only and not self.kind.tables <= tables:
             raise self.unusable(sqlite3.DatabaseError("no such table"))  # read-only, and nothing of ours to read
 
@@ -189,14 +203,24 @@ class WorkbenchDatabase:
         elsewhere = "or point FEVER_DATA_DIR at a folder you can write to."
         for clue, state in _NOT_NOW.items():
             if clue in text.lower():
-                fix = "Try again in a moment." if clue in ("locked", "busy") else (
-                    "Free some space, " + elsewhere if clue == "disk is full" else "Make it writable, " + elsewhere)
-                return UnusableDatabase(self.path, f"{where} {state} ({text}): nothing could be written to it. {fix}",
-                                        movable=False)
+                fix = (
+                    "Try again in a moment."
+                    if clue in ("locked", "busy")
+                    else (
+                        "Free some space, " + elsewhere if clue == "disk is full" else "Make it writable, " + elsewhere
+                    )
+                )
+                return UnusableDatabase(
+                    self.path, f"{where} {state} ({text}): nothing could be written to it. {fix}", movable=False
+                )
         damaged = "is damaged" if any(clue in text.lower() for clue in _DAMAGE) else "can't be used"
-        return UnusableDatabase(self.path, f"{where} {damaged} ({text}). Move it aside (it is kept, renamed, and may "
-                                "still hold entries worth recovering) and a new one starts there; or point "
-                                "FEVER_DATA_DIR elsewhere.", movable=True)
+        return UnusableDatabase(
+            self.path,
+            f"{where} {damaged} ({text}). Move it aside (it is kept, renamed, and may "
+            "still hold entries worth recovering) and a new one starts there; or point "
+            "FEVER_DATA_DIR elsewhere.",
+            movable=True,
+        )
 
     def close(self) -> None:
         """Close this thread's connection, if it has one."""

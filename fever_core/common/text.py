@@ -116,8 +116,9 @@ def clean_user_text(text: str, typed: bool = True) -> str:
     if not typed:
         return _LONE_SURROGATE_RE.sub("", text) if _LONE_SURROGATE_RE.search(text) else text
     text = unicodedata.normalize("NFC", text)  # surrogates are category Cs: the filter below drops them
-    text = "".join(ch for ch in text
-                   if ch in "\t\n" or ch in _KEPT_FORMAT_CHARACTERS or unicodedata.category(ch)[0] != "C")
+    text = "".join(
+        ch for ch in text if ch in "\t\n" or ch in _KEPT_FORMAT_CHARACTERS or unicodedata.category(ch)[0] != "C"
+    )
     return " ".join(text.split())
 
 
@@ -127,7 +128,6 @@ def clean_user_lines(text: str) -> str:
     folded and its ends trimmed, runs of blank lines become one blank line, and blank lines at either end go."""
     lines = [clean_user_text(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     return _BLANK_LINES_RE.sub("\n\n", "\n".join(lines)).strip("\n")
-
 
 
 def clean_json_text(value: object) -> object:
@@ -148,21 +148,31 @@ NEGATION_WORDS = frozenset(["not", "no", "never", "nor", "neither", "none", "nob
 """The words that negate what a sentence says (with "n't", which is not a word of :data:`WORD_RE`): whether two claims
 are negated alike ("checked before"), and the learned verdict's ``negation`` feature (with the exclusive words)."""
 STOP_WORDS = frozenset(
-    ["a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "and", "or", "is", "was", "are", "were", "be", "been", "being", "has", "have", "had", "it", "its", "as", "that", "this", "these", "those", "which", "who", "whom", "whose", "his", "her", "their", "he", "she", "they", "there", "also", "than", "into", "about", "after", "before", "over", "under", "only", "not", "no", "never"]
+    (
+        "a an the of in on at to for by with from and or is was are were be been being has have had it its as that "
+        "this these those which who whom whose his her their he she they there also than into about after before over "
+        "under only not no never"
+    ).split()
 )
 """Function words that say nothing of what a claim is about: the words left out of claim-word coverage
 (the learned verdict's features) and of the overlap tests that build training pairs."""
-ARTICLES = frozenset(["la", "le", "les", "l", "el", "los", "las", "lo", "il", "gli", "un", "une", "des", "du", "der", "die", "das", "den", "dem", "ein", "eine", "het"])
+ARTICLES = frozenset("la le les l el los las lo il gli un une des du der die das den dem ein eine het".split())
 """Articles of French, Spanish, Italian, German and Dutch ("La", "Der"...): capitalised at a claim's start, one alone
 is no name of what the claim is about (:func:`~fever_core.common.names.claim_names`); in a name ("Los Angeles", "Die
 Hard", "Le Mans") it stays. English's ("the", "a", "an") are :data:`STOP_WORDS`."""
 QUERY_STOP_WORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "he", "her", "his", "in", "is", "it", "its", "of", "on", "or", "she", "that", "the", "their", "there", "they", "this", "to", "was", "were", "which", "who", "will", "with"]
+    (
+        "a an and are as at be by for from has have he her his in is it its of on or she that the their there they "
+        "this to was were which who will with"
+    ).split()
 )
 """Words too common to help a bm25 query; dropping them keeps full-text OR-queries fast. Smaller than
 :data:`STOP_WORDS`: negations and prepositions such as "after" still find sentences."""
 TITLE_STOP_WORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "he", "her", "his", "i", "in", "is", "it", "its", "of", "on", "or", "she", "that", "the", "their", "there", "they", "this", "to", "was", "were", "which", "who", "will", "with", "not", "no", "film"]
+    (
+        "a an and are as at be by for from has have he her his i in is it its of on or she that the their there they "
+        "this to was were which who will with not no film"
+    ).split()
 )
 """Words that alone can't name a page in a claim ("The", "Film"): a title made only of them is not matched."""
 
@@ -193,7 +203,12 @@ def normalise_title_key(text: str) -> str:
 
 
 _OTHER_LANGUAGES_FUNCTION_WORDS = frozenset(
-    ["le", "la", "les", "des", "du", "un", "une", "est", "et", "dans", "sur", "pour", "avec", "sont", "était", "se", "à", "au", "aux", "trouve", "der", "das", "ist", "und", "ein", "eine", "nicht", "mit", "auf", "dem", "den", "zu", "wurde", "steht", "liegt", "hat", "war", "im", "el", "los", "las", "es", "y", "del", "por", "con", "una", "que", "fue", "en", "está", "son", "se", "encuentra", "il", "lo", "gli", "è", "di", "che", "della", "sono", "era", "si", "trova", "nel", "nella", "os", "um", "uma", "não", "é", "em", "foi", "fica", "het", "een", "zijn", "niet", "werd", "ligt"]  # Dutch
+    (
+        "le la les des du un une est et dans sur pour avec sont était se à au aux trouve der das ist und ein eine "
+        "nicht mit auf dem den zu wurde steht liegt hat war im el los las es y del por con una que fue en está son se "
+        "encuentra il lo gli è di che della sono era si trova nel nella os um uma não é em foi fica het een zijn niet "
+        "werd ligt"
+    ).split()
 )
 NON_LATIN_SHARE = 0.3
 """A text whose letters are more than this share non-ASCII is taken to be written in another script."""

@@ -40,9 +40,11 @@ NAMED_CORPORA: dict[str, list[str]] = {
 }
 # The live Wikipedia cache (fever_core.workspace.live): not built from sources, it grows as claims are checked.
 LIVE_CORPUS = "wikipedia"
-CORPORA_HELP = ("embedded: 10,033 Wikipedia lead summaries. fever-dev / fm2: benchmark pages plus the summaries. "
-                f"{LIVE_CORPUS} (live): searches Wikipedia for each claim and keeps the pages it fetches, so they "
-                "work offline later. Others: corpora made from FEVER-format files.")
+CORPORA_HELP = (
+    "embedded: 10,033 Wikipedia lead summaries. fever-dev / fm2: benchmark pages plus the summaries. "
+    f"{LIVE_CORPUS} (live): searches Wikipedia for each claim and keeps the pages it fetches, so they "
+    "work offline later. Others: corpora made from FEVER-format files."
+)
 """What each corpus is, in one paragraph for people choosing one."""
 CORPUS_CLAIMS = {
     "embedded": HAND_CLAIMS,
@@ -81,8 +83,10 @@ def corpus_dir(data_dir: Path, name: str) -> Path:
     if not name or any(ch in name for ch in "/\\") or name.startswith("."):
         raise ValueError(f"Bad corpus name {name!r}: use letters, digits, '-' and '_'.")
     if len(name.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
-        raise ValueError(f"The corpus name {name[:30]!r}... is too long ({len(name):,} characters): use at most "
-                         f"{MAX_NAME_BYTES} letters, digits, '-' and '_'.")
+        raise ValueError(
+            f"The corpus name {name[:30]!r}... is too long ({len(name):,} characters): use at most "
+            f"{MAX_NAME_BYTES} letters, digits, '-' and '_'."
+        )
     return Path(data_dir) / "corpora" / name
 
 
@@ -116,7 +120,8 @@ def _saved_specs(saved: Path, name: str) -> list[str]:
     raise CorpusSourceError(
         f"The source list of corpus {name!r}, {saved}, is damaged ({problem}), so the corpus can't be opened. Name "
         f"its sources again: `python -m fever_core corpus build {name} --source SOURCE [--source SOURCE ...]` (its "
-        f"store is kept when they are the ones it was built from), or delete {saved.parent} to remove the corpus.")
+        f"store is kept when they are the ones it was built from), or delete {saved.parent} to remove the corpus."
+    )
 
 
 def _readable_specs(saved: Path) -> list[str] | None:
@@ -179,8 +184,11 @@ def _partial_store(partial: Path, fingerprint: str, sources: list[PageSource]) -
 
 def _renamed_keys(store: CorpusStore) -> set[str]:
     """The keys of stored pages whose id is not its own key (not in NFC: rare), read as a stream."""
-    return {key for (page_id,) in store.connection.execute("SELECT page_id FROM pages")
-            if (key := page_key(page_id)) != page_id}
+    return {
+        key
+        for (page_id,) in store.connection.execute("SELECT page_id FROM pages")
+        if (key := page_key(page_id)) != page_id
+    }
 
 
 def build_store(path: Path, sources: list[PageSource], progress: bool = True) -> CorpusStore:
@@ -229,8 +237,14 @@ def _store_pages(store: CorpusStore, sources: list[PageSource], name: str, progr
     renamed = _renamed_keys(store)
     linker = _linker(sources)
     counts_before = sum(source.count_pages() for source in sources[:first_source]) if first_source else 0
-    with tqdm(total=int(store.get_meta(TOTAL_KEY) or 0), initial=counts_before + first_read, unit="page",
-              desc=f"Storing pages ({name})", disable=not progress, smoothing=0.05) as bar:
+    with tqdm(
+        total=int(store.get_meta(TOTAL_KEY) or 0),
+        initial=counts_before + first_read,
+        unit="page",
+        desc=f"Storing pages ({name})",
+        disable=not progress,
+        smoothing=0.05,
+    ) as bar:
         for number in range(first_source, len(sources)):
             source = sources[number]
             read = first_read if number == first_source else 0
@@ -276,9 +290,11 @@ def ensure_corpus_store(
     """
     folder = corpus_dir(data_dir, name)
     if specs and name in NAMED_CORPORA and specs != NAMED_CORPORA[name]:
-        raise ValueError(f"'{name}' is a built-in corpus (sources: {', '.join(NAMED_CORPORA[name])}); its sources "
-                         f"can't be replaced. Give the new corpus a name of its own: `python -m fever_core corpus build "
-                         f"NEW-NAME --source {' --source '.join(specs)}`.")
+        raise ValueError(
+            f"'{name}' is a built-in corpus (sources: {', '.join(NAMED_CORPORA[name])}); its sources "
+            f"can't be replaced. Give the new corpus a name of its own: `python -m fever_core corpus build "
+            f"NEW-NAME --source {' --source '.join(specs)}`."
+        )
     check_store_path(folder / STORE_FILE)
     saved = folder / SOURCES_FILE
     created = not folder.exists()
@@ -288,7 +304,9 @@ def ensure_corpus_store(
             saved_specs = _readable_specs(saved)
             if specs and name not in NAMED_CORPORA and saved_specs != specs:
                 folder.mkdir(parents=True, exist_ok=True)
-                saved.write_text(json.dumps(specs))  # first, so that an interrupted build is finished by a rerun by name
+                saved.write_text(
+                    json.dumps(specs)
+                )  # first, so that an interrupted build is finished by a rerun by name
                 # other sources make another store; a damaged list is replaced, and the store kept if its sources match
                 rebuild = rebuild or previous is None or saved_specs is not None
             return _open_or_build(folder / STORE_FILE, name, specs or corpus_specs(data_dir, name), progress, rebuild)
@@ -309,9 +327,11 @@ def _reporting_unwritable(folder: Path, name: str) -> Iterator[None]:
     except OSError as exc:
         if exc.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):
             raise
-        raise RuntimeError(f"Corpus {name} can't be built in {folder}: {exc.filename or folder} can't be written "
-                           f"({exc.strerror.lower()}). Point --data-dir or FEVER_DATA_DIR at a folder you can write to; "
-                           "nothing was changed.") from exc
+        raise RuntimeError(
+            f"Corpus {name} can't be built in {folder}: {exc.filename or folder} can't be written "
+            f"({exc.strerror.lower()}). Point --data-dir or FEVER_DATA_DIR at a folder you can write to; "
+            "nothing was changed."
+        ) from exc
 
 
 def _open_or_build(path: Path, name: str, specs: list[str], progress: bool, rebuild: bool) -> CorpusStore:

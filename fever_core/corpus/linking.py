@@ -41,7 +41,7 @@ class TitleLinker:
         self._matcher = PhraseMatcher(self.nlp.vocab, attr="ORTH")
         surfaces = list(targets)
         for start in range(0, len(surfaces), 1000):
-            chunk = surfaces[start:start + 1000]
+            chunk = surfaces[start : start + 1000]
             self._matcher.add("TITLE", list(self.nlp.tokenizer.pipe(chunk)))
 
     def __len__(self) -> int:

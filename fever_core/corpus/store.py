@@ -29,9 +29,11 @@ CHECKSUM_KEY = "content_checksum"
 _FTS_TABLES = ("sentences_fts", "pages_fts")
 _DISK_FULL_SQLITE_ERRORS = ("SQLITE_FULL", "SQLITE_IOERR_SHMSIZE")
 """SQLite's errors for a full disk: a write that found no room, and a connection whose WAL index can't grow."""
-_CHECKSUMMED = ("SELECT id, page_id, title, source FROM pages ORDER BY id",
-                "SELECT id, page, line, text FROM sentences ORDER BY id",
-                "SELECT rowid, sentence, anchor, target FROM links ORDER BY rowid")
+_CHECKSUMMED = (
+    "SELECT id, page_id, title, source FROM pages ORDER BY id",
+    "SELECT id, page, line, text FROM sentences ORDER BY id",
+    "SELECT rowid, sentence, anchor, target FROM links ORDER BY rowid",
+)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -61,7 +63,6 @@ CREATE VIRTUAL TABLE IF NOT EXISTS pages_fts USING fts5(
     title, body, tokenize = 'porter unicode61 remove_diacritics 2'
 );
 """
-
 
 
 @dataclass(frozen=True)
@@ -106,8 +107,9 @@ def is_disk_full(exc: BaseException) -> bool:
     (:data:`_DISK_FULL_SQLITE_ERRORS`, "database or disk is full")."""
     if isinstance(exc, OSError):
         return exc.errno in (errno.ENOSPC, errno.EDQUOT)
-    return isinstance(exc, sqlite3.Error) and (getattr(exc, "sqlite_errorname", "") in _DISK_FULL_SQLITE_ERRORS
-                                               or "database or disk is full" in str(exc))
+    return isinstance(exc, sqlite3.Error) and (
+        getattr(exc, "sqlite_errorname", "") in _DISK_FULL_SQLITE_ERRORS or "database or disk is full" in str(exc)
+    )
 
 
 @contextmanager
@@ -118,9 +120,11 @@ def reporting_disk_full(path: Path, doing: str) -> Iterator[None]:
         yield
     except (sqlite3.Error, OSError) as exc:
         if is_disk_full(exc):
-            raise DiskFull(f"The disk holding {path} is full, so {doing} stopped. Free some space there (or point "
-                           "--data-dir or FEVER_DATA_DIR at a disk with room) and run it again; nothing that was there "
-                           "is damaged.") from exc
+            raise DiskFull(
+                f"The disk holding {path} is full, so {doing} stopped. Free some space there (or point "
+                "--data-dir or FEVER_DATA_DIR at a disk with room) and run it again; nothing that was there "
+                "is damaged."
+            ) from exc
         raise
 
 
@@ -129,14 +133,18 @@ def check_store_path(path: Path) -> None:
     file should be, or a file where one of the folders above it should be."""
     path = Path(path)
     if path.is_dir():
-        raise ValueError(f"{path} is a folder, but a corpus store is a file: move that folder away (or delete it) "
-                         "and run the command again to build the corpus.")
+        raise ValueError(
+            f"{path} is a folder, but a corpus store is a file: move that folder away (or delete it) "
+            "and run the command again to build the corpus."
+        )
     for folder in path.parents:
         if folder.is_dir():
             return
         if folder.exists():
-            raise ValueError(f"{folder} is a file, but the corpus needs a folder there: move that file away (or "
-                             "delete it) and run the command again.")
+            raise ValueError(
+                f"{folder} is a file, but the corpus needs a folder there: move that file away (or "
+                "delete it) and run the command again."
+            )
 
 
 def fts_query(text: str, max_terms: int = 32) -> str:
@@ -181,20 +189,22 @@ class CorpusStore:
         if problems != ["ok"]:
             raise ValueError(f"{path} is damaged ({'; '.join(problems)}). Delete it and rebuild the corpus.")
         if version != SCHEMA_VERSION:
-            raise ValueError(
-                f"{path} has store schema {version!r}, this code reads {SCHEMA_VERSION!r}: rebuild it."
-            )
+            raise ValueError(f"{path} has store schema {version!r}, this code reads {SCHEMA_VERSION!r}: rebuild it.")
         expected = store.get_meta(CHECKSUM_KEY)
         if expected is None and store.get_meta("build_seconds") is not None:  # built before checksums were kept
             with suppress(sqlite3.OperationalError, DiskFull):  # a read-only store stays without one
                 store.set_meta(CHECKSUM_KEY, store.content_checksum())
         elif expected is not None and store.content_checksum() != expected:
-            raise ValueError(f"{path} is damaged: its pages, sentences or links are not what was built. Delete it "
-                             "and rebuild the corpus.")
+            raise ValueError(
+                f"{path} is damaged: its pages, sentences or links are not what was built. Delete it "
+                "and rebuild the corpus."
+            )
         damage = store._full_text_damage() if expected is not None else ""  # built stores; a growing one is written
         if damage:
-            raise ValueError(f"{path} is damaged: its full-text index does not match its text ({damage}). Delete it "
-                             "and rebuild the corpus.")
+            raise ValueError(
+                f"{path} is damaged: its full-text index does not match its text ({damage}). Delete it "
+                "and rebuild the corpus."
+            )
         return store
 
     def _full_text_damage(self) -> str:
@@ -331,15 +341,13 @@ class CorpusStore:
 
     def page(self, page_id: str) -> Page | None:
         """The whole page with its sentences and links, or ``None`` when it is not in the store."""
-        row = self.connection.execute(
-            "SELECT id, title, source FROM pages WHERE page_id = ?", (page_id,)
-        ).fetchone()
+        row = self.connection.execute("SELECT id, title, source FROM pages WHERE page_id = ?", (page_id,)).fetchone()
         if row is None:
             return None
         page_row, title, source = row
-        ids = [r[0] for r in self.connection.execute(
-            "SELECT id FROM sentences WHERE page = ? ORDER BY line", (page_row,)
-        )]
+        ids = [
+            r[0] for r in self.connection.execute("SELECT id FROM sentences WHERE page = ? ORDER BY line", (page_row,))
+        ]
         sentences = [hit.sentence for hit in self.sentences_by_ids(ids)]
         return Page(page_id=page_id, title=title, sentences=sentences, source=source)
 
@@ -354,11 +362,13 @@ class CorpusStore:
         """Row ids of every sentence of the given pages, page by page in line order."""
         ids: list[int] = []
         for page_id in page_ids:
-            ids.extend(r[0] for r in self.connection.execute(
-                "SELECT s.id FROM sentences s JOIN pages p ON p.id = s.page WHERE p.page_id = ? "
-                "ORDER BY s.line",
-                (page_id,),
-            ))
+            ids.extend(
+                r[0]
+                for r in self.connection.execute(
+                    "SELECT s.id FROM sentences s JOIN pages p ON p.id = s.page WHERE p.page_id = ? ORDER BY s.line",
+                    (page_id,),
+                )
+            )
         return ids
 
     def sentences_by_ids(self, sentence_ids: list[int]) -> list[SentenceHit]:
@@ -368,7 +378,7 @@ class CorpusStore:
         conn = self.connection
         found: dict[int, SentenceHit] = {}
         for start in range(0, len(sentence_ids), 500):
-            chunk = sentence_ids[start:start + 500]
+            chunk = sentence_ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
             links: dict[int, list[Link]] = {}
             for sid, anchor, target in conn.execute(
@@ -406,9 +416,7 @@ class CorpusStore:
         match = fts_query(query)
         if not match or k <= 0:
             return []
-        sql = (
-            "SELECT f.rowid, -bm25(sentences_fts, 0.5, 1.0) AS score FROM sentences_fts f "
-        )
+        sql = "SELECT f.rowid, -bm25(sentences_fts, 0.5, 1.0) AS score FROM sentences_fts f "
         params: list[object] = [match]
         if page_ids is not None:
             if not page_ids:
@@ -426,9 +434,7 @@ class CorpusStore:
         scored = self.connection.execute(sql, params).fetchall()
         hits = {h.sentence_id: h for h in self.sentences_by_ids([sid for sid, _ in scored])}
         return [
-            SentenceHit(sid, hits[sid].title, hits[sid].sentence, float(score))
-            for sid, score in scored
-            if sid in hits
+            SentenceHit(sid, hits[sid].title, hits[sid].sentence, float(score)) for sid, score in scored if sid in hits
         ]
 
     def search_pages(self, query: str, k: int = 10) -> list[PageHit]:

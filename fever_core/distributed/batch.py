@@ -50,14 +50,18 @@ def check_batch_on_ray(
     (each worker's CPU threads, default 1) place the work.
     """
     if corpus == LIVE_CORPUS:
-        raise ValueError(f"check-batch --ray can't use the live '{LIVE_CORPUS}' corpus: its workers would all write "
-                         "one cache. Check it without --ray.")
+        raise ValueError(
+            f"check-batch --ray can't use the live '{LIVE_CORPUS}' corpus: its workers would all write "
+            "one cache. Check it without --ray."
+        )
     ray = connect(address)  # before any claim is checked: says how to install Ray when it is missing
     started = time.perf_counter()
     actor = ray.remote(CheckerWorker).options(num_cpus=threads)
-    actors = [actor.remote(corpus, settings, retriever, threads)
-              for _ in range(min(workers or worker_count(ray, threads), max(1, -(-len(claims) // SLICE))))]
-    jobs = ((list(claims[start:start + SLICE]), options) for start in range(0, len(claims), SLICE))
+    actors = [
+        actor.remote(corpus, settings, retriever, threads)
+        for _ in range(min(workers or worker_count(ray, threads), max(1, -(-len(claims) // SLICE))))
+    ]
+    jobs = ((list(claims[start : start + SLICE]), options) for start in range(0, len(claims), SLICE))
     rows: list[BatchRow] = []
     try:
         for done in ordered_map(ray, actors, "check", jobs):

@@ -47,13 +47,16 @@ def connect(address: str = LOCAL, cpus: int | None = None) -> Any:
     runtime_env = {"env_vars": {"PYTHONPATH": str(PROJECT_ROOT), "TOKENIZERS_PARALLELISM": "false"}}
     try:
         if address == LOCAL:
-            ray.init(num_cpus=cpus or os.cpu_count(), include_dashboard=False, log_to_driver=False,
-                     runtime_env=runtime_env)
+            ray.init(
+                num_cpus=cpus or os.cpu_count(), include_dashboard=False, log_to_driver=False, runtime_env=runtime_env
+            )
         else:
             ray.init(address=address, log_to_driver=False, runtime_env=runtime_env)
     except (ConnectionError, RuntimeError, ValueError) as exc:
-        raise RayUnavailable(f"Can't connect to the Ray cluster at {address!r} ({exc}). Start one with "
-                             "`ray start --head` and pass --ray auto, or give --ray alone for a local one.") from exc
+        raise RayUnavailable(
+            f"Can't connect to the Ray cluster at {address!r} ({exc}). Start one with "
+            "`ray start --head` and pass --ray auto, or give --ray alone for a local one."
+        ) from exc
     log.info("Ray cluster: %s", ray.cluster_resources())
     return ray
 

@@ -22,8 +22,9 @@ class EncoderWorker:
         from fever_core.retrieval.encoder import load_encoder
 
         limit_cpu_threads(threads)
-        self.encoder = load_encoder(encoder_name, device, cache_dir=Path(encoder_cache) if encoder_cache else None,
-                                    precision=precision)
+        self.encoder = load_encoder(
+            encoder_name, device, cache_dir=Path(encoder_cache) if encoder_cache else None, precision=precision
+        )
 
     def encode(self, texts: list[str]) -> np.ndarray:
         from fever_core.retrieval.encoder import encode
@@ -44,8 +45,15 @@ class RayEmbedder:
         threads: CPU threads of each encoder. Default 1.
     """
 
-    def __init__(self, encoder_name: str, device: str = "auto", encoder_cache: Path | None = None,
-                 address: str = LOCAL, workers: int | None = None, threads: int = 1):
+    def __init__(
+        self,
+        encoder_name: str,
+        device: str = "auto",
+        encoder_cache: Path | None = None,
+        address: str = LOCAL,
+        workers: int | None = None,
+        threads: int = 1,
+    ):
         require_ray()  # at once: not after hours of storing pages
         self.encoder_name, self.device, self.encoder_cache = encoder_name, device, encoder_cache
         self.address, self.workers, self.threads = address, workers, threads
@@ -62,8 +70,10 @@ class RayEmbedder:
         options = {"num_gpus": 1, "num_cpus": self.threads} if gpus else {"num_cpus": self.threads}
         actor = self.ray.remote(EncoderWorker).options(**options)
         cache = str(self.encoder_cache) if self.encoder_cache else None
-        self.actors = [actor.remote(self.encoder_name, "cuda" if gpus else "cpu", cache, self.threads, precision)
-                       for _ in range(self.workers)]
+        self.actors = [
+            actor.remote(self.encoder_name, "cuda" if gpus else "cpu", cache, self.threads, precision)
+            for _ in range(self.workers)
+        ]
         self.precision = precision
 
     def map(self, chunks: Iterable[list[str]], precision: str) -> Iterator[np.ndarray]:

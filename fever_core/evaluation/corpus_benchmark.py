@@ -84,9 +84,14 @@ def _top(index, queries: np.ndarray, k: int) -> tuple[np.ndarray, list[float]]:
     return np.array(rows), times
 
 
-def benchmark_index_kinds(dense: DenseSentenceIndex, queries: np.ndarray, k: int = 5,
-                          kinds: tuple[str, ...] = COMPARED_KINDS, nprobes: tuple[int, ...] = (),
-                          progress: bool = False) -> list[IndexKindReport]:
+def benchmark_index_kinds(
+    dense: DenseSentenceIndex,
+    queries: np.ndarray,
+    k: int = 5,
+    kinds: tuple[str, ...] = COMPARED_KINDS,
+    nprobes: tuple[int, ...] = (),
+    progress: bool = False,
+) -> list[IndexKindReport]:
     """Measure each compressed kind against ``dense`` (which must be exact) on ``queries`` (embedded claims).
 
     Args:
@@ -95,15 +100,26 @@ def benchmark_index_kinds(dense: DenseSentenceIndex, queries: np.ndarray, k: int
         nprobes: cells searched to try for each kind (default: each plan's own ``nprobe``).
     """
     if dense.plan.compressed:
-        raise ValueError("Recall against flat search needs the corpus's exact index: build the corpus with "
-                         "FEVER_DENSE_FLAT_MAX_SENTENCES above its size first.")
+        raise ValueError(
+            "Recall against flat search needs the corpus's exact index: build the corpus with "
+            "FEVER_DENSE_FLAT_MAX_SENTENCES above its size first."
+        )
     import faiss
 
     total, dim = len(dense), dense.index.d
     exact, flat_ms = _top(dense.index, queries, DEPTH)
     exact = exact[:, :k]
-    flat = IndexKindReport("flat", "Flat", 0, 0.0, round(total * dim * 4 / 2**20, 1), round(total * dim * 4 / 2**20, 1),
-                           1.0, 1.0, round(float(np.median(flat_ms)), 3))
+    flat = IndexKindReport(
+        "flat",
+        "Flat",
+        0,
+        0.0,
+        round(total * dim * 4 / 2**20, 1),
+        round(total * dim * 4 / 2**20, 1),
+        1.0,
+        1.0,
+        round(float(np.median(flat_ms)), 3),
+    )
 
     def chunks() -> Iterator[np.ndarray]:
         for start in range(0, total, 65536):
@@ -126,16 +142,33 @@ def benchmark_index_kinds(dense: DenseSentenceIndex, queries: np.ndarray, k: int
                 found, times = _top(opened, queries, DEPTH)
                 recall = float(np.mean([len(set(a[:k]) & set(b)) / k for a, b in zip(found, exact)]))
                 in_depth = float(np.mean([len(set(a) & set(b)) / k for a, b in zip(found, exact)]))
-                reports.append(IndexKindReport(kind, plan.factory, nprobe, round(build_s, 1), round(disk_mb, 1),
-                                               round(current_rss_mb() - before, 1), round(recall, 4),
-                                               round(in_depth, 4), round(float(np.median(times)), 3)))
+                reports.append(
+                    IndexKindReport(
+                        kind,
+                        plan.factory,
+                        nprobe,
+                        round(build_s, 1),
+                        round(disk_mb, 1),
+                        round(current_rss_mb() - before, 1),
+                        round(recall, 4),
+                        round(in_depth, 4),
+                        round(float(np.median(times)), 3),
+                    )
+                )
                 del opened
     return reports
 
 
-def benchmark_corpus(name: str, settings: Settings, cold: bool = False, queries: int = 200,
-                     claims: list[str] | None = None, kinds: tuple[str, ...] = (), k: int = 5,
-                     nprobes: tuple[int, ...] = ()) -> dict:
+def benchmark_corpus(
+    name: str,
+    settings: Settings,
+    cold: bool = False,
+    queries: int = 200,
+    claims: list[str] | None = None,
+    kinds: tuple[str, ...] = (),
+    k: int = 5,
+    nprobes: tuple[int, ...] = (),
+) -> dict:
     """Build (or open) the corpus and time searches; returns the figures as a dict.
 
     Args:
@@ -154,10 +187,15 @@ def benchmark_corpus(name: str, settings: Settings, cold: bool = False, queries:
         report["index_from_shipped_vectors"] = "shipped_vectors" in workspace.dense.meta
         report["peak_memory_mb"] = round(_peak_rss_mb())
         stats = workspace.store.stats()
-        report.update(pages=stats.pages, sentences=stats.sentences, links=stats.links,
-                      links_per_page=round(stats.links_per_page, 2), dense_index=workspace.dense.plan.describe(),
-                      encoder_backend=workspace.dense.encoder.backend,
-                      encoder_precision=workspace.dense.encoder.precision)
+        report.update(
+            pages=stats.pages,
+            sentences=stats.sentences,
+            links=stats.links,
+            links_per_page=round(stats.links_per_page, 2),
+            dense_index=workspace.dense.plan.describe(),
+            encoder_backend=workspace.dense.encoder.backend,
+            encoder_precision=workspace.dense.encoder.precision,
+        )
         rng = random.Random(0)
         sample_ids = rng.sample(range(1, stats.sentences + 1), min(queries, stats.sentences))
         texts = [h.sentence.text for h in workspace.store.sentences_by_ids(sample_ids)]
@@ -183,7 +221,9 @@ def benchmark_corpus(name: str, settings: Settings, cold: bool = False, queries:
         )
         if claims and kinds:
             queries_vectors = workspace.dense.embed(claims)
-            report["index_kinds"] = [dataclasses.asdict(r) for r in benchmark_index_kinds(
-                workspace.dense, queries_vectors, k=k, kinds=kinds, nprobes=nprobes)]
+            report["index_kinds"] = [
+                dataclasses.asdict(r)
+                for r in benchmark_index_kinds(workspace.dense, queries_vectors, k=k, kinds=kinds, nprobes=nprobes)
+            ]
             report["index_kinds_queries"] = len(claims)
     return report

@@ -16,8 +16,15 @@ from fever_core.common.types import NEI
 
 LABEL_METRICS = ("label_accuracy",)
 FEVER_METRICS = ("fever_score",)
-EVIDENCE_METRICS = ("evidence_precision", "evidence_recall", "evidence_f1", "doc_recall_at_1", "doc_recall_at_5",
-                    "doc_recall_at_10", "sentence_recall_at_5")
+EVIDENCE_METRICS = (
+    "evidence_precision",
+    "evidence_recall",
+    "evidence_f1",
+    "doc_recall_at_1",
+    "doc_recall_at_5",
+    "doc_recall_at_10",
+    "sentence_recall_at_5",
+)
 NEEDS_LABELS = "needs gold labels"
 NEEDS_EVIDENCE = "needs gold evidence for every SUPPORTS / REFUTES claim"
 
@@ -42,8 +49,12 @@ class GoldData:
     def of(cls, claims: Iterable[Claim]) -> GoldData:
         claims = list(claims)
         verifiable = [c for c in claims if c.label not in (None, NEI)]
-        return cls(len(claims), sum(c.label is not None for c in claims), len(verifiable),
-                   sum(bool(c.evidence_sets()) for c in verifiable))
+        return cls(
+            len(claims),
+            sum(c.label is not None for c in claims),
+            len(verifiable),
+            sum(bool(c.evidence_sets()) for c in verifiable),
+        )
 
     @property
     def all_labelled(self) -> bool:

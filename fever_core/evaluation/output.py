@@ -21,8 +21,18 @@ from fever_core.evaluation.runner import BatchRow
 
 log = logging.getLogger(__name__)
 
-RESULT_COLUMNS = ("id", "claim", "label", "verdict", "confidence", "undecided", "deciding_page", "deciding_line",
-                  "deciding_sentence", "error")
+RESULT_COLUMNS = (
+    "id",
+    "claim",
+    "label",
+    "verdict",
+    "confidence",
+    "undecided",
+    "deciding_page",
+    "deciding_line",
+    "deciding_sentence",
+    "error",
+)
 """The columns of a results table, in order (:meth:`~fever_core.evaluation.runner.BatchRow.record`). ``undecided``:
 ``true`` for a NOT ENOUGH INFO verdict no sentence settles, whose deciding sentences are the ones to read."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -122,7 +132,7 @@ def _finished_rows(text: str, table: bool, claims: Sequence[Claim]) -> tuple[int
     if not text.startswith(header):
         return None
     if table:
-        rows = (_csv_text(cells) for cells in csv.reader(io.StringIO(text[len(header):], newline="")))
+        rows = (_csv_text(cells) for cells in csv.reader(io.StringIO(text[len(header) :], newline="")))
     else:  # after the last newline: a torn line, or nothing
         rows = (json.dumps(json.loads(line), ensure_ascii=False) + "\n" for line in text.split("\n")[:-1])
     done, end = 0, len(header)
@@ -136,7 +146,9 @@ def _finished_rows(text: str, table: bool, claims: Sequence[Claim]) -> tuple[int
     except (csv.Error, ValueError):  # a cell torn inside its quotes, a line that is not JSON
         pass
     rest = text[end:]
-    torn = done < len(claims) and _row_start(claims[done], table).startswith(rest[:len(_row_start(claims[done], table))])
+    torn = done < len(claims) and _row_start(claims[done], table).startswith(
+        rest[: len(_row_start(claims[done], table))]
+    )
     return (done, end) if not rest or torn else None
 
 
@@ -212,8 +224,9 @@ class ResultsFile:
         except OSError as exc:
             with contextlib.suppress(OSError):
                 self._file.truncate(self._size)
-            raise self._error(exc, f"It holds {self.rows} finished rows, each whole; run the same command again to go "
-                              "on from there.") from None
+            raise self._error(
+                exc, f"It holds {self.rows} finished rows, each whole; run the same command again to go on from there."
+            ) from None
         self._size += len(data)
 
     def _error(self, exc: OSError, state: str) -> ResultsFileError:
@@ -221,8 +234,10 @@ class ResultsFile:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             why, fix = "the disk holding it is full", "Free some space there, or give --out a file on another disk."
         elif exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-            why, fix = (f"{exc.strerror.lower()} ({exc.filename or where})",
-                        "Give --out a file in a folder you can write to.")
+            why, fix = (
+                f"{exc.strerror.lower()} ({exc.filename or where})",
+                "Give --out a file in a folder you can write to.",
+            )
         else:
             why, fix = exc.strerror or str(exc), "Give --out another file."
         return ResultsFileError(f"Can't write results to {where}: {why}. {state} {fix}")

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from fever_core.verification.nli import NliModel
 
 
-
 class LabelledPair(Protocol):
     premise: str
     hypothesis: str

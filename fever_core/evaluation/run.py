@@ -60,8 +60,16 @@ class EvaluationReport:
         return data
 
     @classmethod
-    def of(cls, batch: BatchReport, predictions: list[dict], claims_file: str, corpus: str, retriever: str,
-           two_hop: bool, oracle: bool) -> EvaluationReport:
+    def of(
+        cls,
+        batch: BatchReport,
+        predictions: list[dict],
+        claims_file: str,
+        corpus: str,
+        retriever: str,
+        two_hop: bool,
+        oracle: bool,
+    ) -> EvaluationReport:
         """The report of a run of labelled claims: ``predictions`` are its rows' FEVER prediction lines."""
         doc_hits = {1: 0, 5: 0, 10: 0}
         sentence_hits = verifiable = multi_n = multi_hits = multi_right = 0
@@ -83,7 +91,7 @@ class EvaluationReport:
         confusion = {g: {p: 0 for p in LABELS} for g in LABELS}
         for prediction, row in zip(predictions, batch.rows):
             confusion[row.claim.label][prediction["predicted_label"]] += 1
-        ratio = (lambda hits: hits / verifiable if verifiable else 0.0)
+        ratio = lambda hits: hits / verifiable if verifiable else 0.0
         claim_errors = sum(row.result is None for row in batch.rows)
         return cls(
             claims_file=str(claims_file),
@@ -97,8 +105,11 @@ class EvaluationReport:
             doc_recall_at_5=ratio(doc_hits[5]),
             doc_recall_at_10=ratio(doc_hits[10]),
             sentence_recall_at_5=ratio(sentence_hits),
-            multi_page={"n": multi_n, "sentence_recall_at_5": multi_hits / multi_n if multi_n else 0.0,
-                        "label_accuracy": multi_right / multi_n if multi_n else 0.0},
+            multi_page={
+                "n": multi_n,
+                "sentence_recall_at_5": multi_hits / multi_n if multi_n else 0.0,
+                "label_accuracy": multi_right / multi_n if multi_n else 0.0,
+            },
             confusion_matrix=confusion,
             latency_p50_s=batch.latency_s(50),
             latency_p95_s=batch.latency_s(95),
@@ -130,20 +141,28 @@ def evaluate(
         rows: if given, :func:`scored_rows` of the run are appended to it.
     """
     with tqdm(total=len(claims), desc="Checking claims", unit="claim", disable=not progress) as bar:
-        batch = run_batch(checker, claims, options, on_row=lambda row, done, total: bar.update(done - bar.n),
-                          oracle=oracle)
+        batch = run_batch(
+            checker, claims, options, on_row=lambda row, done, total: bar.update(done - bar.n), oracle=oracle
+        )
     if rows is not None:
         rows.extend(scored_rows(batch))
     if predictions_path:
         Path(predictions_path).parent.mkdir(parents=True, exist_ok=True)
         with open(predictions_path, "w", encoding="utf-8") as fh:
-            fh.writelines(json.dumps({**row.fever_prediction(), "probability": row.confidence}, ensure_ascii=False)
-                         + "\n" for row in batch.rows)
+            fh.writelines(
+                json.dumps({**row.fever_prediction(), "probability": row.confidence}, ensure_ascii=False) + "\n"
+                for row in batch.rows
+            )
     return score_batch(batch, checker, claims_file, options, oracle)
 
 
-def score_batch(batch: BatchReport, checker: Checker, claims_file: str = "", options: CheckOptions | None = None,
-                oracle: bool = False) -> EvaluationReport:
+def score_batch(
+    batch: BatchReport,
+    checker: Checker,
+    claims_file: str = "",
+    options: CheckOptions | None = None,
+    oracle: bool = False,
+) -> EvaluationReport:
     """The report of a finished run of labelled claims (:func:`~fever_core.evaluation.runner.run_batch`, or a
     :class:`~fever_core.evaluation.runner.BatchJob`'s) made by ``checker`` with ``options``.
 
@@ -154,8 +173,15 @@ def score_batch(batch: BatchReport, checker: Checker, claims_file: str = "", opt
     predictions = [row.fever_prediction() for row in batch.rows]
     if not predictions:
         raise ValueError("No claim could be evaluated (in oracle mode, no claim had gold evidence in the corpus).")
-    return EvaluationReport.of(batch, predictions, claims_file, checker.workspace.name, checker.retriever,
-                               bool(checker.settings.two_hop if options.two_hop is None else options.two_hop), oracle)
+    return EvaluationReport.of(
+        batch,
+        predictions,
+        claims_file,
+        checker.workspace.name,
+        checker.retriever,
+        bool(checker.settings.two_hop if options.two_hop is None else options.two_hop),
+        oracle,
+    )
 
 
 def scored_rows(batch: BatchReport) -> list[dict]:

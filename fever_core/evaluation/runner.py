@@ -76,11 +76,16 @@ class BatchRow:
         has no value)."""
         sentence = self.deciding_sentence()
         return {
-            "id": self.claim.id, "claim": self.claim.claim, "label": self.claim.label, "verdict": self.verdict or None,
+            "id": self.claim.id,
+            "claim": self.claim.claim,
+            "label": self.claim.label,
+            "verdict": self.verdict or None,
             "confidence": None if self.confidence is None else round(self.confidence, 3),
             "undecided": None if self.result is None else str(self.result.verdict.undecided).lower(),
-            "deciding_page": sentence.title if sentence else None, "deciding_line": sentence.line if sentence else None,
-            "deciding_sentence": sentence.text if sentence else None, "error": self.error or None,
+            "deciding_page": sentence.title if sentence else None,
+            "deciding_line": sentence.line if sentence else None,
+            "deciding_sentence": sentence.text if sentence else None,
+            "error": self.error or None,
         }
 
 
@@ -149,8 +154,9 @@ def oracle_evidence(checker: Checker, claim: Claim) -> list[EvidenceSentence] | 
     return evidence
 
 
-def check_claim(checker: Checker, claim: Claim, options: CheckOptions | None = None,
-                evidence: list[EvidenceSentence] | None = None) -> BatchRow:
+def check_claim(
+    checker: Checker, claim: Claim, options: CheckOptions | None = None, evidence: list[EvidenceSentence] | None = None
+) -> BatchRow:
     """Check one claim of a batch (against ``evidence`` without retrieving, when given: the oracle mode); a claim
     that can't be checked, whatever the reason, gets a row with it (the rest of the batch is checked all the
     same)."""
@@ -196,8 +202,12 @@ def run_batch(
         rows.append(check_claim(checker, claim, options, evidence))
         if on_row is not None:
             on_row(rows[-1], len(rows) + skipped, len(claims))
-    return BatchReport(rows, time.perf_counter() - started, stopped=len(rows) + skipped < len(claims),
-                       skipped={"oracle_without_gold_evidence": skipped} if skipped else {})
+    return BatchReport(
+        rows,
+        time.perf_counter() - started,
+        stopped=len(rows) + skipped < len(claims),
+        skipped={"oracle_without_gold_evidence": skipped} if skipped else {},
+    )
 
 
 class BatchJob:
@@ -224,8 +234,13 @@ class BatchJob:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def start(self, checker: Checker, options: CheckOptions | None = None,
-              on_row: Callable[[BatchRow], None] | None = None, oracle: bool = False) -> BatchJob:
+    def start(
+        self,
+        checker: Checker,
+        options: CheckOptions | None = None,
+        on_row: Callable[[BatchRow], None] | None = None,
+        oracle: bool = False,
+    ) -> BatchJob:
         """Start checking the claims in a daemon thread (see :func:`run_batch`, ``oracle`` included);
         ``on_row(row)`` is called in that thread after each claim. Returns the job."""
 

@@ -16,7 +16,18 @@ from fever_core.retrieval.results import EvidenceSentence, HopLink, PageCandidat
 from fever_core.retrieval.two_hop import drawn_chains, merge_hops, rank_linked_pages, second_hop
 
 __all__ = [
-    "BACKENDS", "RETRIEVERS",
-    "ClaimAnalysis", "DenseSentenceIndex", "EvidenceSentence", "HopLink", "PageCandidate", "Retriever",
-    "analyse_claim", "drawn_chains", "get_retriever", "merge_hops", "rank_linked_pages", "second_hop",
+    "BACKENDS",
+    "RETRIEVERS",
+    "ClaimAnalysis",
+    "DenseSentenceIndex",
+    "EvidenceSentence",
+    "HopLink",
+    "PageCandidate",
+    "Retriever",
+    "analyse_claim",
+    "drawn_chains",
+    "get_retriever",
+    "merge_hops",
+    "rank_linked_pages",
+    "second_hop",
 ]

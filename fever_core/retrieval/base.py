@@ -47,8 +47,9 @@ class Retriever:
     dense: bool
 
     @classmethod
-    def open(cls, store: CorpusStore, dense: DenseSentenceIndex, folder: Path, reranker_model: str = "",
-             device: str = "auto") -> Retriever:
+    def open(
+        cls, store: CorpusStore, dense: DenseSentenceIndex, folder: Path, reranker_model: str = "", device: str = "auto"
+    ) -> Retriever:
         """This backend over a corpus.
 
         Args:

@@ -22,7 +22,9 @@ class Bm25DocumentRetriever:
     def __init__(self, store: CorpusStore):
         self.store = store
 
-    def retrieve(self, analysis: ClaimAnalysis, claim_vector: np.ndarray | None = None, k: int = 5) -> list[PageCandidate]:
+    def retrieve(
+        self, analysis: ClaimAnalysis, claim_vector: np.ndarray | None = None, k: int = 5
+    ) -> list[PageCandidate]:
         return [
             PageCandidate(h.page_id, h.title, h.score, {"lexical": h.score})
             for h in self.store.search_pages(analysis.claim, k)
@@ -46,6 +48,7 @@ class Bm25Backend(Retriever):
     """``bm25``: :class:`Bm25DocumentRetriever` pages, :class:`Bm25SentenceSelector` sentences."""
 
     @classmethod
-    def open(cls, store: CorpusStore, dense: DenseSentenceIndex, folder: Path, reranker_model: str = "",
-             device: str = "auto") -> Bm25Backend:
+    def open(
+        cls, store: CorpusStore, dense: DenseSentenceIndex, folder: Path, reranker_model: str = "", device: str = "auto"
+    ) -> Bm25Backend:
         return cls("bm25", Bm25DocumentRetriever(store), Bm25SentenceSelector(store), False)

@@ -72,7 +72,7 @@ def analyse_claim(claim: str) -> ClaimAnalysis:
     for chunk in doc.noun_chunks:
         tokens = [t for t in chunk if t.dep_ != "det" and not t.is_punct]
         if tokens:
-            chunks.append(doc[tokens[0].i:tokens[-1].i + 1].text)
+            chunks.append(doc[tokens[0].i : tokens[-1].i + 1].text)
     capitalised, run = [], []
     for token in doc:
         if token.text[:1].isupper() or (token.text[:1].isdigit() and run) or run and token.lower_ in _CONNECTORS:
@@ -88,11 +88,11 @@ def analyse_claim(claim: str) -> ClaimAnalysis:
         while tokens and tokens[-1].lower_ in _CONNECTORS:
             tokens = tokens[:-1]
         if tokens:
-            spans.append(doc[tokens[0].i:tokens[-1].i + 1].text)
+            spans.append(doc[tokens[0].i : tokens[-1].i + 1].text)
     prefix = ""
     for token in doc:
         if token.pos_ in {"VERB", "AUX"} and token.text.islower() and token.i > 0:
-            prefix = doc[:token.i].text
+            prefix = doc[: token.i].text
             break
     return ClaimAnalysis(
         claim=claim,

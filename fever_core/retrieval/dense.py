@@ -137,9 +137,11 @@ class DenseSentenceIndex:
                 raise
             log.warning("%s The encoder runs in fp32.", exc)  # e.g. no room for the int8 export
             encoder = load_encoder(encoder_name, device, cache_dir=encoder_cache, precision="fp32")
-        wanted = {"store_fingerprint": store.get_meta("fingerprint"),
-                  # an index of another precision is rebuilt only when one was asked for
-                  "encoder_precision": index_precision if asked == "auto" and index_precision else encoder.precision}
+        wanted = {
+            "store_fingerprint": store.get_meta("fingerprint"),
+            # an index of another precision is rebuilt only when one was asked for
+            "encoder_precision": index_precision if asked == "auto" and index_precision else encoder.precision,
+        }
         flat_max = Settings().dense_flat_max_sentences if flat_max is None else flat_max
         plan = IndexPlan.for_size(store.stats().sentences, flat_max)
         if unreadable is not None:
@@ -150,11 +152,19 @@ class DenseSentenceIndex:
                 current = encoder_known is not False and all(meta.get(k) == v for k, v in wanted.items())
                 damaged = damaged_files(folder, meta)
                 if damaged:
-                    log.warning("Dense index in %s is damaged (%s differ from the checksums written with them): "
-                                "rebuilding it, reusing every vector that is still good.", folder, ", ".join(damaged))
+                    log.warning(
+                        "Dense index in %s is damaged (%s differ from the checksums written with them): "
+                        "rebuilding it, reusing every vector that is still good.",
+                        folder,
+                        ", ".join(damaged),
+                    )
                 elif current and not IndexPlan.from_meta(meta.get("index")).builds_like(plan):
-                    log.warning("Dense index in %s is %s, its size now calls for %s: rebuilding.", folder,
-                                IndexPlan.from_meta(meta.get("index")).describe(), plan.describe())
+                    log.warning(
+                        "Dense index in %s is %s, its size now calls for %s: rebuilding.",
+                        folder,
+                        IndexPlan.from_meta(meta.get("index")).describe(),
+                        plan.describe(),
+                    )
                 elif current:
                     meta = {**meta, "index": plan.to_meta()}  # searched with today's nprobe
                     index = open_index(folder / INDEX_FILE, plan)
@@ -162,19 +172,30 @@ class DenseSentenceIndex:
                     if index.ntotal == len(ids):
                         if encoder_known or embeds_alike(encoder, index, ids, store, plan):
                             return cls(index, ids, encoder, folder, upgraded_meta(folder, meta, encoder.identity))
-                        log.warning("Dense index in %s was made by the encoder at %s, which is not here, and %s gives "
-                                    "its sentences other vectors: rebuilding.", folder, meta.get("encoder"),
-                                    encoder.identity.name)
+                        log.warning(
+                            "Dense index in %s was made by the encoder at %s, which is not here, and %s gives "
+                            "its sentences other vectors: rebuilding.",
+                            folder,
+                            meta.get("encoder"),
+                            encoder.identity.name,
+                        )
                 else:
                     log.warning("Dense index in %s is out of date: rebuilding.", folder)
             except (OSError, ValueError, RuntimeError) as exc:
                 log.warning("Dense index in %s can't be read (%s): rebuilding.", folder, exc)
         elif (folder / INDEX_FILE).is_file():
-            log.warning("Dense index in %s has lost its %s: rebuilding it, reusing every vector that is still good.",
-                        folder, META_FILE)
+            log.warning(
+                "Dense index in %s has lost its %s: rebuilding it, reusing every vector that is still good.",
+                folder,
+                META_FILE,
+            )
         with reporting_disk_full(folder, "building the dense index"):  # the chunks embedded so far are kept
-            built = {**wanted, **identity_meta(encoder.identity), "encoder_precision": encoder.precision,
-                     "index": plan.to_meta()}  # its vectors'
+            built = {
+                **wanted,
+                **identity_meta(encoder.identity),
+                "encoder_precision": encoder.precision,
+                "index": plan.to_meta(),
+            }  # its vectors'
             index, ids, built = build_index(store, folder, encoder, built, progress, embedder, shipped)
             return cls(index, ids, encoder, folder, built)
 
@@ -230,11 +251,10 @@ class DenseSentenceIndex:
             raise DenseIndexDamaged(
                 f"The dense index in {self.folder} gives impossible scores (cosines outside [-1, 1]): it is damaged. "
                 f"Delete {self.folder / META_FILE if self.folder else 'it'} and open the corpus again to rebuild it; "
-                "vectors that are still good are reused.")
+                "vectors that are still good are reused."
+            )
         return [
-            DenseHit(int(self.sentence_ids[row]), float(score))
-            for score, row in zip(scores[0], rows[0])
-            if row >= 0
+            DenseHit(int(self.sentence_ids[row]), float(score)) for score, row in zip(scores[0], rows[0]) if row >= 0
         ]
 
     def vectors_of(self, sentence_ids: list[int]) -> np.ndarray:
@@ -244,8 +264,11 @@ class DenseSentenceIndex:
         known_ids = self.sentence_ids[: index.ntotal]
         wanted = np.asarray(sentence_ids, dtype=np.int64)
         rows = np.searchsorted(known_ids, wanted)
-        found = (rows < len(known_ids)) & (known_ids[np.minimum(rows, len(known_ids) - 1)] == wanted) \
-            if len(known_ids) else np.zeros(len(wanted), dtype=bool)
+        found = (
+            (rows < len(known_ids)) & (known_ids[np.minimum(rows, len(known_ids) - 1)] == wanted)
+            if len(known_ids)
+            else np.zeros(len(wanted), dtype=bool)
+        )
         out = np.zeros((len(wanted), index.d), dtype=np.float32)
         if found.any():
             out[found] = index.reconstruct_batch(rows[found].astype(np.int64))

@@ -59,8 +59,9 @@ NORM_TOLERANCE = 1e-3
 """A stored vector is normalised: one whose length is further than this from 1 is damaged and not reused."""
 
 
-def embeds_alike(encoder: SentenceEncoder, index: faiss.Index, ids: np.ndarray, store: CorpusStore,
-                 plan: IndexPlan) -> bool:
+def embeds_alike(
+    encoder: SentenceEncoder, index: faiss.Index, ids: np.ndarray, store: CorpusStore, plan: IndexPlan
+) -> bool:
     """Whether ``encoder`` gives :data:`SPOT_CHECK` of the index's sentences, spread over it, the vectors the index
     holds (a compressed index's decoded) (:func:`same_vectors`)."""
     rows = _spread_rows(len(ids))
@@ -85,8 +86,9 @@ def _spread_rows(count: int) -> np.ndarray:
     return np.unique(np.linspace(0, count - 1, SPOT_CHECK).astype(np.int64)) if count else np.zeros(0, np.int64)
 
 
-def _shipped_vectors(manifest: Path, store: CorpusStore,
-                     encoder: SentenceEncoder) -> tuple[ShippedVectors, np.ndarray, np.ndarray] | None:
+def _shipped_vectors(
+    manifest: Path, store: CorpusStore, encoder: SentenceEncoder
+) -> tuple[ShippedVectors, np.ndarray, np.ndarray] | None:
     """The shipped vectors of ``manifest`` with the row ids of ``store``'s sentences and the vectors, when they are
     what ``encoder`` makes of exactly these sentences (by checksums, then :data:`SPOT_CHECK` of them embedded again,
     :func:`same_vectors`); else ``None``, with one log line saying why (the build then embeds them)."""
@@ -104,8 +106,12 @@ def _shipped_vectors(manifest: Path, store: CorpusStore,
     if reason is not None:
         log.warning("The shipped vectors %s are not used: %s. Embedding the sentences instead.", manifest, reason)
         return None
-    log.info("Built from the shipped vectors %s: %s sentences, %d of them embedded to check them.", manifest,
-             f"{len(ids):,}", len(rows))
+    log.info(
+        "Built from the shipped vectors %s: %s sentences, %d of them embedded to check them.",
+        manifest,
+        f"{len(ids):,}",
+        len(rows),
+    )
     return shipped, ids, vectors
 
 
@@ -121,13 +127,16 @@ def _text_keys_by_id(store: CorpusStore) -> dict[int, int]:
 
 def text_keys(store: CorpusStore) -> np.ndarray:
     """The text keys of every sentence of a store, in row-id order (the order of an index's rows)."""
-    parts = [np.array([text_key(premise_text(t, x)) for _, t, x in batch], dtype=np.int64)
-             for batch in store.iter_sentence_texts(batch_size=CHUNK)]
+    parts = [
+        np.array([text_key(premise_text(t, x)) for _, t, x in batch], dtype=np.int64)
+        for batch in store.iter_sentence_texts(batch_size=CHUNK)
+    ]
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
-def _previous_vectors(folder: Path, identity: EncoderIdentity, precision: str,
-                      store: CorpusStore) -> dict[int, np.ndarray]:
+def _previous_vectors(
+    folder: Path, identity: EncoderIdentity, precision: str, store: CorpusStore
+) -> dict[int, np.ndarray]:
     """Vectors already computed, by text key: from the index a rebuild replaces (even when its ``dense.json``
     is gone or its files are damaged; when its key file is gone or damaged, ``store`` says which text each row's
     sentence has) and from the other corpora beside it made by the same encoder at the same precision (the benchmark
@@ -146,8 +155,10 @@ def _previous_vectors(folder: Path, identity: EncoderIdentity, precision: str,
             if meta is None and not own:
                 continue
             # the own index of an encoder recorded by a path of another install is spot-checked with the rest
-            if meta is not None and (made_by(meta, identity) not in ((True, None) if own else (True,))
-                                     or meta["encoder_precision"] != precision):
+            if meta is not None and (
+                made_by(meta, identity) not in ((True, None) if own else (True,))
+                or meta["encoder_precision"] != precision
+            ):
                 continue
             if meta is not None and IndexPlan.from_meta(meta.get("index")).compressed:
                 continue  # its codes are not the vectors, and it may be larger than memory
@@ -155,9 +166,13 @@ def _previous_vectors(folder: Path, identity: EncoderIdentity, precision: str,
                 continue
             damaged = damaged_files(other, meta) if meta is not None else []
             if not own and (damaged or not {INDEX_FILE, KEYS_FILE} <= set(meta.get("checksums") or {})):
-                log.warning("The vectors of corpus %s are not reused: %s. Its sentences are embedded again.",
-                            other.name, f"{', '.join(damaged)} differ from the checksums written with them" if damaged
-                            else "its index has no checksums to verify them by (opening that corpus records them)")
+                log.warning(
+                    "The vectors of corpus %s are not reused: %s. Its sentences are embedded again.",
+                    other.name,
+                    f"{', '.join(damaged)} differ from the checksums written with them"
+                    if damaged
+                    else "its index has no checksums to verify them by (opening that corpus records them)",
+                )
                 continue
             if (other / KEYS_FILE).is_file() and KEYS_FILE not in damaged:
                 keys, known_text = np.load(other / KEYS_FILE), None
@@ -210,8 +225,11 @@ def _embed_reusing(
             waiting.append((number, ids, keys, missing, previous))
             yield [texts[i] for i in missing]
 
-    encoded = embedder.map(missing_texts(), encoder.precision) if embedder else \
-        (encode(encoder, texts) for texts in missing_texts())
+    encoded = (
+        embedder.map(missing_texts(), encoder.precision)
+        if embedder
+        else (encode(encoder, texts) for texts in missing_texts())
+    )
     for fresh in encoded:
         number, ids, keys, missing, known = waiting.popleft()
         out = np.zeros((len(keys), encoder.dimension()), dtype=np.float32)
@@ -223,8 +241,13 @@ def _embed_reusing(
 
 
 def build_index(
-    store: CorpusStore, folder: Path, encoder: SentenceEncoder, meta: dict, progress: bool,
-    embedder: ChunkEmbedder | None = None, shipped: Path | None = None,
+    store: CorpusStore,
+    folder: Path,
+    encoder: SentenceEncoder,
+    meta: dict,
+    progress: bool,
+    embedder: ChunkEmbedder | None = None,
+    shipped: Path | None = None,
 ) -> tuple[faiss.Index, np.ndarray, dict]:
     """Make the index the plan in ``meta["index"]`` says from the shipped vectors of manifest ``shipped`` when
     they are the store's (:func:`_shipped_vectors`), else from the store's sentences embedded a chunk at a time
@@ -245,7 +268,7 @@ def build_index(
         meta = {**meta, "shipped_vectors": {"file": made_from.file, "file_checksum": made_from.file_checksum}}
 
         def chunks() -> Iterator[np.ndarray]:
-            yield from (shipped_rows[start:start + CHUNK] for start in range(0, len(shipped_rows), CHUNK))
+            yield from (shipped_rows[start : start + CHUNK] for start in range(0, len(shipped_rows), CHUNK))
     else:
         ids, chunks = _embed_chunks(store, partial, encoder, meta, progress, embedder)
     dim = encoder.dimension()
@@ -259,10 +282,10 @@ def build_index(
         for vectors in chunks():
             index.add(vectors)
     if index.ntotal != len(ids):
-        raise RuntimeError(f"The dense index built in {folder} has {index.ntotal:,} vectors for {len(ids):,} "
-                           "sentences: not written.")
-    meta = {**meta, "sentences": len(ids), "dim": int(dim),
-            "build_seconds": round(time.perf_counter() - started, 1)}
+        raise RuntimeError(
+            f"The dense index built in {folder} has {index.ntotal:,} vectors for {len(ids):,} sentences: not written."
+        )
+    meta = {**meta, "sentences": len(ids), "dim": int(dim), "build_seconds": round(time.perf_counter() - started, 1)}
     write_index(folder, index, ids, text_keys(store), meta)
     shutil.rmtree(partial, ignore_errors=True)
     if plan.compressed:
@@ -271,7 +294,11 @@ def build_index(
 
 
 def _embed_chunks(
-    store: CorpusStore, partial: Path, encoder: SentenceEncoder, meta: dict, progress: bool,
+    store: CorpusStore,
+    partial: Path,
+    encoder: SentenceEncoder,
+    meta: dict,
+    progress: bool,
     embedder: ChunkEmbedder | None,
 ) -> tuple[np.ndarray, Callable[[], Iterator[np.ndarray]]]:
     """Embed the store's sentences a chunk at a time into ``partial`` (``dense.partial/``: a killed build resumes

@@ -44,8 +44,11 @@ def damaged_files(folder: Path, meta: dict) -> list[str]:
     """The index files in ``folder`` whose bytes differ from the checksums in ``meta`` (missing files count).
     An index written before checksums were kept has none to compare and counts as intact."""
     sums = meta.get("checksums") or {}
-    return [name for name, expected in sums.items()
-            if not (folder / name).is_file() or file_checksum(folder / name) != expected]
+    return [
+        name
+        for name, expected in sums.items()
+        if not (folder / name).is_file() or file_checksum(folder / name) != expected
+    ]
 
 
 def made_by(meta: dict, identity: EncoderIdentity) -> bool | None:
@@ -98,6 +101,7 @@ def write_index(folder: Path, index: faiss.Index, ids: np.ndarray, keys: np.ndar
         def write(path: Path) -> None:
             with path.open("wb") as fh:
                 np.save(fh, array)
+
         return write
 
     replace(INDEX_FILE, lambda path: faiss.write_index(index, str(path)))
@@ -116,8 +120,9 @@ def upgraded_meta(folder: Path, meta: dict, identity: EncoderIdentity) -> dict:
     upgraded = {**meta, **identity_meta(identity)} if ENCODER_CHECKSUM not in meta else dict(meta)
     writable = os.access(folder, os.W_OK) and os.access(folder / META_FILE, os.W_OK)
     if "checksums" not in meta and writable:
-        upgraded["checksums"] = {name: file_checksum(folder / name) for name in CHECKED_FILES
-                                 if (folder / name).is_file()}
+        upgraded["checksums"] = {
+            name: file_checksum(folder / name) for name in CHECKED_FILES if (folder / name).is_file()
+        }
     if writable and upgraded.keys() != meta.keys():
         tmp = folder / f"{META_FILE}.tmp"
         with suppress(OSError):

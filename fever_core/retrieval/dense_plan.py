@@ -108,9 +108,13 @@ class IndexPlan:
             raise ValueError(f"Unknown index kind {kind!r}: use one of {', '.join(KINDS)}.")
         nlist = 2 ** round(math.log2(max(64, min(65536, 4 * math.sqrt(sentences)))))
         nlist = min(nlist, max(1, sentences // TRAIN_PER_CELL))
-        return cls(kind=kind, nlist=nlist, nprobe=min(nlist, max(16, nlist // NPROBE_SHARE)),
-                   pq_m=48 if kind == "ivf-pq" else 0,
-                   train_size=min(sentences, TRAIN_PER_CELL * max(nlist, 256)))  # PQ's codebooks have 256 centroids
+        return cls(
+            kind=kind,
+            nlist=nlist,
+            nprobe=min(nlist, max(16, nlist // NPROBE_SHARE)),
+            pq_m=48 if kind == "ivf-pq" else 0,
+            train_size=min(sentences, TRAIN_PER_CELL * max(nlist, 256)),
+        )  # PQ's codebooks have 256 centroids
 
 
 def _sample(chunks: Callable[[], Iterator[np.ndarray]], total: int, size: int, seed: int = 0) -> np.ndarray:
@@ -133,8 +137,15 @@ def _atomic_write(index: faiss.Index, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def build_compressed(plan: IndexPlan, dim: int, chunks: Callable[[], Iterator[np.ndarray]], total: int,
-                     work: Path, ivfdata: Path, progress: bool = True) -> faiss.Index:
+def build_compressed(
+    plan: IndexPlan,
+    dim: int,
+    chunks: Callable[[], Iterator[np.ndarray]],
+    total: int,
+    work: Path,
+    ivfdata: Path,
+    progress: bool = True,
+) -> faiss.Index:
     """Build a compressed index over ``total`` vectors that ``chunks()`` yields in row order (it is called once
     for the sample and once for the shards), resumably: the trained index and each shard are kept in ``work``.
 

@@ -96,7 +96,7 @@ def identity_name(name_or_path: str) -> str:
         return name_or_path  # a hub id
     parts = path.parts
     inside = [i for i, part in enumerate(parts) if part in PACKAGE_FOLDERS]
-    return "/".join(parts[inside[-1] + 1:]) if inside and inside[-1] + 1 < len(parts) else path.name
+    return "/".join(parts[inside[-1] + 1 :]) if inside and inside[-1] + 1 < len(parts) else path.name
 
 
 def _model_folder(name_or_path: str) -> Path | None:
@@ -192,8 +192,9 @@ class OnnxEncoder:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 1 if self.precision == "int8" else self.threads
         options.inter_op_num_threads = 1
-        self.session = onnxruntime.InferenceSession(str(folder / ONNX_FILE), options,
-                                                    providers=["CPUExecutionProvider"])
+        self.session = onnxruntime.InferenceSession(
+            str(folder / ONNX_FILE), options, providers=["CPUExecutionProvider"]
+        )
 
     def dimension(self) -> int:
         return int(self.meta["dimension"])
@@ -205,9 +206,16 @@ class OnnxEncoder:
             return out
         order = np.argsort([-len(text) for text in texts], kind="stable")  # batches of alike lengths pad little
         for start in range(0, len(texts), batch_size):
-            rows = order[start:start + batch_size]
-            out[rows] = self._vectors(self.tokenizer([texts[i] for i in rows], padding=True, truncation="longest_first",
-                                                     max_length=self.meta["max_seq_length"], return_tensors="np"))
+            rows = order[start : start + batch_size]
+            out[rows] = self._vectors(
+                self.tokenizer(
+                    [texts[i] for i in rows],
+                    padding=True,
+                    truncation="longest_first",
+                    max_length=self.meta["max_seq_length"],
+                    return_tensors="np",
+                )
+            )
         return out
 
     def _encode_one_a_run(self, texts: list[str], out: np.ndarray) -> None:
@@ -257,7 +265,9 @@ def _path_export_key(name_or_path: str) -> str:
     parts = [name_or_path, EXPORT_VERSION]
     folder = Path(name_or_path)
     if folder.is_dir():
-        parts += [f"{p.name}|{p.stat().st_size}|{p.stat().st_mtime_ns}" for p in sorted(folder.iterdir()) if p.is_file()]
+        parts += [
+            f"{p.name}|{p.stat().st_size}|{p.stat().st_mtime_ns}" for p in sorted(folder.iterdir()) if p.is_file()
+        ]
     return export_key(folder.name, parts)
 
 
@@ -301,13 +311,23 @@ def export_onnx(name_or_path: str, folder: Path) -> Path:
     with written_into_place(folder) as tmp:
         with torch.no_grad():
             torch.onnx.export(
-                LastHiddenState(), tuple(example[name] for name in inputs), str(tmp / ONNX_FILE), input_names=inputs,
-                output_names=["last_hidden_state"], opset_version=17, dynamo=False,
+                LastHiddenState(),
+                tuple(example[name] for name in inputs),
+                str(tmp / ONNX_FILE),
+                input_names=inputs,
+                output_names=["last_hidden_state"],
+                opset_version=17,
+                dynamo=False,
                 dynamic_axes={name: {0: "batch", 1: "tokens"} for name in [*inputs, "last_hidden_state"]},
             )
         tokenizer.save_pretrained(str(tmp))
-        meta = {"model": name_or_path, "pooling": pooling, "inputs": inputs, "max_seq_length": model.max_seq_length,
-                "dimension": model.get_embedding_dimension()}
+        meta = {
+            "model": name_or_path,
+            "pooling": pooling,
+            "inputs": inputs,
+            "max_seq_length": model.max_seq_length,
+            "dimension": model.get_embedding_dimension(),
+        }
         write_meta(tmp, EXPORT_META, meta)
     return folder
 
@@ -363,8 +383,9 @@ def int8_export(name_or_path: str, cache_dir: Path) -> Path:
         try:
             # given the graph, not its path: from a path the quantiser writes a file beside it, which processes
             # quantising at once (Ray workers sharing a cache) would clash on
-            quantize_dynamic(onnx.load(source / ONNX_FILE), tmp / ONNX_FILE, weight_type=QuantType.QInt8,
-                             per_channel=True)
+            quantize_dynamic(
+                onnx.load(source / ONNX_FILE), tmp / ONNX_FILE, weight_type=QuantType.QInt8, per_channel=True
+            )
         finally:
             logging.disable(logging.NOTSET)
         write_meta(tmp, EXPORT_META, {**json.loads((source / EXPORT_META).read_text()), "precision": "int8"})
@@ -394,8 +415,13 @@ def default_cache_dir() -> Path:
 
 
 @lru_cache(maxsize=4)
-def load_encoder(name_or_path: str, device: str = "auto", backend: str = "auto",
-                 cache_dir: Path | None = None, precision: str = "fp32") -> SentenceEncoder:
+def load_encoder(
+    name_or_path: str,
+    device: str = "auto",
+    backend: str = "auto",
+    cache_dir: Path | None = None,
+    precision: str = "fp32",
+) -> SentenceEncoder:
     """Load a sentence-transformers model from a local path or a (cached) hub id.
 
     Args:
@@ -416,8 +442,10 @@ def load_encoder(name_or_path: str, device: str = "auto", backend: str = "auto",
         try:
             return OnnxEncoder(name_or_path, int8_export(name_or_path, Path(cache_dir or default_cache_dir())))
         except (ExportUnsupported, ImportError, OSError) as exc:
-            raise RuntimeError(f"Can't run the encoder {name_or_path!r} in int8 through ONNX Runtime: {exc}. "
-                               "In fp32 it needs no int8 export (FEVER_ENCODER_PRECISION=fp32).") from exc
+            raise RuntimeError(
+                f"Can't run the encoder {name_or_path!r} in int8 through ONNX Runtime: {exc}. "
+                "In fp32 it needs no int8 export (FEVER_ENCODER_PRECISION=fp32)."
+            ) from exc
     if backend == "onnx" or (backend == "auto" and device == "cpu"):
         try:
             return OnnxEncoder(name_or_path, _onnx_export(name_or_path, Path(cache_dir or default_cache_dir())))

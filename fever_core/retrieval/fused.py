@@ -80,7 +80,9 @@ class FusedDocumentRetriever:
         title = [(m.page_id, m.score) for m in matches]
         best: dict[str, float] = {}
         hits = self.dense.search(claim_vector, DENSE_SENTENCES)
-        page_of = {h.sentence_id: h.sentence.page_id for h in self.store.sentences_by_ids([d.sentence_id for d in hits])}
+        page_of = {
+            h.sentence_id: h.sentence.page_id for h in self.store.sentences_by_ids([d.sentence_id for d in hits])
+        }
         for hit in hits:
             page_id = page_of.get(hit.sentence_id)
             if page_id is not None and page_id not in best:
@@ -138,10 +140,10 @@ class DenseSentenceSelector:
         ranked = evidence_from_hits(hits, self.score_ids(claim_vector, [h.sentence_id for h in hits]).tolist())
         if self.cross_encoder is None or not ranked:
             return ranked
-        head, tail = ranked[: self.rerank_depth], ranked[self.rerank_depth:]
-        relevance = np.atleast_1d(self.cross_encoder.predict(
-            [(claim, premise_text(e.title, e.text)) for e in head], show_progress_bar=False
-        ))
+        head, tail = ranked[: self.rerank_depth], ranked[self.rerank_depth :]
+        relevance = np.atleast_1d(
+            self.cross_encoder.predict([(claim, premise_text(e.title, e.text)) for e in head], show_progress_bar=False)
+        )
         cosines = [e.score for e in head]  # best first
         reranked = [head[i] for i in np.argsort(-relevance, kind="stable")]
         for item, score in zip(reranked, cosines):
@@ -154,7 +156,8 @@ class FusedBackend(Retriever):
     backend that reads the claim's dense vector."""
 
     @classmethod
-    def open(cls, store: CorpusStore, dense: DenseSentenceIndex, folder: Path, reranker_model: str = "",
-             device: str = "auto") -> FusedBackend:
+    def open(
+        cls, store: CorpusStore, dense: DenseSentenceIndex, folder: Path, reranker_model: str = "", device: str = "auto"
+    ) -> FusedBackend:
         reranker = load_reranker(reranker_model, device) if reranker_model else None
         return cls("fused", FusedDocumentRetriever(store, dense), DenseSentenceSelector(store, dense, reranker), True)

@@ -26,7 +26,12 @@ RETRIEVERS = tuple(BACKENDS)
 
 
 def get_retriever(
-    name: str, store: CorpusStore, dense: DenseSentenceIndex, folder: Path, reranker_model: str = "", device: str = "auto"
+    name: str,
+    store: CorpusStore,
+    dense: DenseSentenceIndex,
+    folder: Path,
+    reranker_model: str = "",
+    device: str = "auto",
 ) -> Retriever:
     """The retriever ``name`` over a corpus.
 

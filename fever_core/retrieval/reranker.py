@@ -25,8 +25,10 @@ def load_reranker(model: str, device: str = "auto") -> CrossEncoder:
 
     local = missing_local_model(model)
     if local is not None:
-        raise FileNotFoundError(f"No sentence re-ranker at {local} (no config.json): fix FEVER_SELECTOR_MODEL, "
-                                "or set it empty to select sentences without one.")
+        raise FileNotFoundError(
+            f"No sentence re-ranker at {local} (no config.json): fix FEVER_SELECTOR_MODEL, "
+            "or set it empty to select sentences without one."
+        )
     try:
         reranker = CrossEncoder(model, device=select_device(device))
     except OSError as exc:

@@ -77,8 +77,15 @@ class EvidenceSentence:
     def from_dict(cls, fields: dict) -> EvidenceSentence:
         """The sentence ``dataclasses.asdict`` wrote (other keys of ``fields`` are ignored)."""
         via = fields.get("via")
-        return cls(fields["page_id"], fields["title"], fields["line"], fields["text"], fields["score"], fields["hop"],
-                   HopLink(**via) if via else None)
+        return cls(
+            fields["page_id"],
+            fields["title"],
+            fields["line"],
+            fields["text"],
+            fields["score"],
+            fields["hop"],
+            HopLink(**via) if via else None,
+        )
 
 
 def evidence_from_hits(hits: list[SentenceHit], scores: list[float]) -> list[EvidenceSentence]:

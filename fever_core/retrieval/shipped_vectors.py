@@ -103,8 +103,10 @@ class ShippedVectors:
         if not identity.same_model(EncoderIdentity(self.encoder, self.encoder_checksum)):
             return f"they were made by the encoder {self.encoder} ({self.encoder_checksum}), not {identity.name}"
         if precision != self.encoder_precision or self.encoder_export != EXPORT_VERSION:
-            return (f"they were made by the encoder at {self.encoder_precision} (export {self.encoder_export}), this "
-                    f"build's runs at {precision} (export {EXPORT_VERSION})")
+            return (
+                f"they were made by the encoder at {self.encoder_precision} (export {self.encoder_export}), this "
+                f"build's runs at {precision} (export {EXPORT_VERSION})"
+            )
         return None
 
     def load(self, folder: Path) -> np.ndarray:
@@ -123,8 +125,9 @@ class ShippedVectors:
         return dequantise(codes, scales)
 
 
-def write_shipped(folder: Path, corpus: str, vectors: np.ndarray, texts: str, identity: EncoderIdentity,
-                  precision: str) -> ShippedVectors:
+def write_shipped(
+    folder: Path, corpus: str, vectors: np.ndarray, texts: str, identity: EncoderIdentity, precision: str
+) -> ShippedVectors:
     """Write ``vectors`` (float32, unit length, one a text) as ``folder/<corpus>.npz`` and its manifest
     ``folder/<corpus>.json``, each through a temporary file.
 
@@ -140,14 +143,25 @@ def write_shipped(folder: Path, corpus: str, vectors: np.ndarray, texts: str, id
     codes, scales = quantise(vectors)
     error = float(np.abs(dequantise(codes, scales) - vectors).max(initial=0.0))
     if error > QUANTISATION_ERROR:
-        raise ValueError(f"int8 codes are {error:.4f} off the vectors (at most {QUANTISATION_ERROR} expected): "
-                         "are they unit length?")
+        raise ValueError(
+            f"int8 codes are {error:.4f} off the vectors (at most {QUANTISATION_ERROR} expected): are they unit length?"
+        )
     tmp = folder / f".{corpus}.tmp.npz"
     np.savez_compressed(tmp, codes=codes, scales=scales)
     os.replace(tmp, folder / f"{corpus}.npz")
-    shipped = ShippedVectors(corpus, len(codes), int(codes.shape[1]), DTYPE, texts, identity.name,
-                             identity.checksum, precision, EXPORT_VERSION, f"{corpus}.npz",
-                             file_checksum(folder / f"{corpus}.npz"))
+    shipped = ShippedVectors(
+        corpus,
+        len(codes),
+        int(codes.shape[1]),
+        DTYPE,
+        texts,
+        identity.name,
+        identity.checksum,
+        precision,
+        EXPORT_VERSION,
+        f"{corpus}.npz",
+        file_checksum(folder / f"{corpus}.npz"),
+    )
     tmp = folder / f".{corpus}.tmp.json"
     tmp.write_text(json.dumps(asdict(shipped), indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, folder / f"{corpus}.json")
@@ -165,8 +179,9 @@ def store_texts(store: CorpusStore, batch_size: int = 4096) -> tuple[np.ndarray,
     return np.array(ids, dtype=np.int64), texts
 
 
-def export_vectors(store: CorpusStore, encoder: SentenceEncoder, folder: Path, corpus: str,
-                   progress: bool = True, batch: int = 4096) -> ShippedVectors:
+def export_vectors(
+    store: CorpusStore, encoder: SentenceEncoder, folder: Path, corpus: str, progress: bool = True, batch: int = 4096
+) -> ShippedVectors:
     """Embed every sentence of ``store`` afresh with ``encoder`` (never from an index: those may hold shipped vectors)
     and write them to ``folder`` as corpus ``corpus``'s shipped vectors (:func:`write_shipped`). About 3 minutes for
     the embedded corpus on two CPU cores.
@@ -178,7 +193,7 @@ def export_vectors(store: CorpusStore, encoder: SentenceEncoder, folder: Path, c
     parts = []
     with tqdm(total=len(texts), desc=f"Embedding {corpus}'s sentences", unit="sent", disable=not progress) as bar:
         for start in range(0, len(texts), batch):
-            parts.append(encode(encoder, texts[start:start + batch]))
+            parts.append(encode(encoder, texts[start : start + batch]))
             bar.update(len(parts[-1]))
     vectors = np.concatenate(parts) if parts else np.zeros((0, encoder.dimension()), dtype=np.float32)
     return write_shipped(folder, corpus, vectors, texts_checksum(texts), encoder.identity, encoder.precision)

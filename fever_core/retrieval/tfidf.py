@@ -47,8 +47,15 @@ class TfidfRetriever:
 
     name = "tfidf"
 
-    def __init__(self, store: CorpusStore, folder: Path, fingerprint: str | None, page_ids: list[str],
-                 matrix: sp.csr_matrix, idf: np.ndarray):
+    def __init__(
+        self,
+        store: CorpusStore,
+        folder: Path,
+        fingerprint: str | None,
+        page_ids: list[str],
+        matrix: sp.csr_matrix,
+        idf: np.ndarray,
+    ):
         self.store = store
         self.folder = folder
         self.fingerprint = fingerprint
@@ -68,8 +75,14 @@ class TfidfRetriever:
         if meta_path.is_file() and matrix_path.is_file():
             meta = json.loads(meta_path.read_text())
             if meta.get("store_fingerprint") == fingerprint:
-                return cls(store, folder, fingerprint, meta["page_ids"], sp.load_npz(matrix_path).tocsr(),
-                           np.load(folder / "tfidf_idf.npy"))
+                return cls(
+                    store,
+                    folder,
+                    fingerprint,
+                    meta["page_ids"],
+                    sp.load_npz(matrix_path).tocsr(),
+                    np.load(folder / "tfidf_idf.npy"),
+                )
         return cls._build(store, folder, fingerprint)
 
     def _current(self) -> TfidfRetriever:
@@ -77,7 +90,11 @@ class TfidfRetriever:
         if self.store.get_meta("fingerprint") != self.fingerprint:
             fresh = TfidfRetriever.build_or_load(self.store, self.folder)
             self.fingerprint, self.page_ids, self.matrix, self.idf = (
-                fresh.fingerprint, fresh.page_ids, fresh.matrix, fresh.idf)
+                fresh.fingerprint,
+                fresh.page_ids,
+                fresh.matrix,
+                fresh.idf,
+            )
         return self
 
     @classmethod
@@ -112,13 +129,19 @@ class TfidfRetriever:
         norms[norms == 0] = 1
         return (sp.diags(1 / norms) @ vec).tocsr()
 
-    def retrieve(self, analysis: ClaimAnalysis, claim_vector: np.ndarray | None = None, k: int = 5) -> list[PageCandidate]:
+    def retrieve(
+        self, analysis: ClaimAnalysis, claim_vector: np.ndarray | None = None, k: int = 5
+    ) -> list[PageCandidate]:
         self._current()
         scores = (self.matrix @ self._query([analysis.claim]).T).toarray().ravel()
         best = [i for i in np.argsort(-scores)[:k] if scores[i] > 0]
         return [
-            PageCandidate(self.page_ids[i], self.store.title_of(self.page_ids[i]) or self.page_ids[i],
-                          float(scores[i]), {"tfidf": float(scores[i])})
+            PageCandidate(
+                self.page_ids[i],
+                self.store.title_of(self.page_ids[i]) or self.page_ids[i],
+                float(scores[i]),
+                {"tfidf": float(scores[i])},
+            )
             for i in best
         ]
 
@@ -135,7 +158,8 @@ class TfidfBackend(Retriever):
     """``tfidf``: one :class:`TfidfRetriever`, kept in the corpus's folder, finds the pages and scores their sentences."""
 
     @classmethod
-    def open(cls, store: CorpusStore, dense: DenseSentenceIndex, folder: Path, reranker_model: str = "",
-             device: str = "auto") -> TfidfBackend:
+    def open(
+        cls, store: CorpusStore, dense: DenseSentenceIndex, folder: Path, reranker_model: str = "", device: str = "auto"
+    ) -> TfidfBackend:
         tfidf = TfidfRetriever.build_or_load(store, folder)
         return cls("tfidf", tfidf, tfidf, False)

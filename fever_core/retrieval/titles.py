@@ -51,7 +51,7 @@ class TitleMatcher:
         spans: list[tuple[int, int, str]] = []
         for n in range(min(MAX_NGRAM, len(claim_words)), 0, -1):
             for start in range(len(claim_words) - n + 1):
-                key = " ".join(claim_words[start:start + n])
+                key = " ".join(claim_words[start : start + n])
                 if key in self._by_base and not all(w in TITLE_STOP_WORDS for w in key.split()):
                     spans.append((start, start + n, key))
         for start, end, key in spans:
@@ -81,7 +81,7 @@ class TitleMatcher:
             if exact:
                 page_score, how = score, "exact"
             else:
-                hint = set(normalise_title_key(title[len(base_title(title)):]).split()) - TITLE_STOP_WORDS
+                hint = set(normalise_title_key(title[len(base_title(title)) :]).split()) - TITLE_STOP_WORDS
                 overlap = len(hint & claim_words) / len(hint) if hint else 0.0
                 page_score, how = score * (0.75 + 0.25 * overlap), "disambiguated"
             if page_id not in found or found[page_id].score < page_score:

@@ -59,8 +59,12 @@ def second_hop(
             best = scores.argsort()[::-1][:PER_LINKED_PAGE]
             for hit, score in zip(store.sentences_by_ids([ids[i] for i in best]), scores[best]):
                 item = EvidenceSentence(
-                    hit.sentence.page_id, hit.title, hit.sentence.line, hit.sentence.text,
-                    score=float((source.score + score) / 2), hop=2,
+                    hit.sentence.page_id,
+                    hit.title,
+                    hit.sentence.line,
+                    hit.sentence.text,
+                    score=float((source.score + score) / 2),
+                    hop=2,
                     via=HopLink(source.page_id, source.line, link.anchor, source.title, source.text),
                 )
                 if item.key not in found or found[item.key].score < item.score:
@@ -99,8 +103,11 @@ def rank_linked_pages(
         existing = next((i for i, p in enumerate(ranked) if p.page_id == item.page_id), None)
         if source is None or (existing is not None and existing < source):
             continue
-        page = ranked.pop(existing) if existing is not None else PageCandidate(
-            item.page_id, titles.get(item.page_id, item.title), item.score)
+        page = (
+            ranked.pop(existing)
+            if existing is not None
+            else PageCandidate(item.page_id, titles.get(item.page_id, item.title), item.score)
+        )
         page.signals = {**page.signals, "link": item.score}
         page.match = page.match or "link"
         page.used = True
@@ -120,5 +127,8 @@ def drawn_chains(pages: Sequence[PageCandidate], evidence: Sequence[EvidenceSent
     chains whose second hop adds a page the first hop did not have (:func:`first_hop_pages`). Such a chain
     never leads back to a page it started from, so none is drawn in a circle."""
     had = first_hop_pages(pages, evidence)
-    return [e for e in evidence if e.hop == 2 and e.via is not None and e.page_id not in had
-            and e.page_id != e.via.from_page_id]
+    return [
+        e
+        for e in evidence
+        if e.hop == 2 and e.via is not None and e.page_id not in had and e.page_id != e.via.from_page_id
+    ]

@@ -33,8 +33,16 @@ _HOMES = {
     "raise_file_limit": "server",
 }
 
-__all__ = ["API_KEY_HEADER", "ServiceConfig", "ServiceStartError", "check_can_serve", "create_app", "make_server",
-           "raise_file_limit", "service_flags"]
+__all__ = [
+    "API_KEY_HEADER",
+    "ServiceConfig",
+    "ServiceStartError",
+    "check_can_serve",
+    "create_app",
+    "make_server",
+    "raise_file_limit",
+    "service_flags",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -66,12 +66,24 @@ def create_app(
         service.stop()
 
     key_note = f" Send the API key in the `{API_KEY_HEADER}` header." if config.api_key else ""
-    app = FastAPIOffline(title="FEVER Workbench", version="1.0", description=DESCRIPTION + key_note,
-                         lifespan=lifespan, redoc_url=None, default_response_class=CleanJSONResponse)
+    app = FastAPIOffline(
+        title="FEVER Workbench",
+        version="1.0",
+        description=DESCRIPTION + key_note,
+        lifespan=lifespan,
+        redoc_url=None,
+        default_response_class=CleanJSONResponse,
+    )
     app.router.route_class = ServiceRoute
     app.state.service = service
-    add_guards(app, service.metrics, config.max_body_bytes, config.body_timeout_s, config.max_connections,
-               refuse=lambda scope: _refuse_beyond_limit(service, scope))
+    add_guards(
+        app,
+        service.metrics,
+        config.max_body_bytes,
+        config.body_timeout_s,
+        config.max_connections,
+        refuse=lambda scope: _refuse_beyond_limit(service, scope),
+    )
     add_error_handlers(app, service.metrics, config)
     add_routes(app, service)
     return app
@@ -80,6 +92,14 @@ def create_app(
 def _refuse_beyond_limit(service: Service, scope: dict) -> Response:
     """The answer to a request beyond the server's limit of requests in progress: 503, with when to try again."""
     retry = service.batcher.retry_after_s() if service.batcher is not None else 1
-    return error_response(service.metrics, scope, ServiceError(
-        503, "overloaded", f"The server is answering {service.config.max_connections:,} requests at once, its limit. "
-        f"Try again in {retry} s.", retry_after_s=retry))
+    return error_response(
+        service.metrics,
+        scope,
+        ServiceError(
+            503,
+            "overloaded",
+            f"The server is answering {service.config.max_connections:,} requests at once, its limit. "
+            f"Try again in {retry} s.",
+            retry_after_s=retry,
+        ),
+    )

@@ -40,13 +40,22 @@ class QueueFull(RuntimeError):
     (``backlog_s`` seconds, by the recent pace) would not let them finish within the deadline. ``retry_after_s`` is a
     fair guess of when it could take them."""
 
-    def __init__(self, waiting: int, asked: int, capacity: int, retry_after_s: int, backlog_s: float | None = None,
-                 deadline_s: float | None = None):
+    def __init__(
+        self,
+        waiting: int,
+        asked: int,
+        capacity: int,
+        retry_after_s: int,
+        backlog_s: float | None = None,
+        deadline_s: float | None = None,
+    ):
         if backlog_s is None:
             why = f"{waiting} items are waiting (at most {capacity}); {asked} more can't be queued now."
         else:
-            why = (f"the {waiting} items waiting take about {backlog_s:.1f} s, so {asked} more would not be done "
-                   f"within {deadline_s:g} s.")
+            why = (
+                f"the {waiting} items waiting take about {backlog_s:.1f} s, so {asked} more would not be done "
+                f"within {deadline_s:g} s."
+            )
         super().__init__(f"{why} Try again in {retry_after_s} s.")
         self.waiting = waiting
         self.asked = asked
@@ -116,8 +125,9 @@ class MicroBatcher(Generic[Item, Outcome]):
         cost: Callable[[Item], float] | None = None,
     ):
         if max_batch < 1 or max_queue < 1 or max_wait_s < 0 or (deadline_s is not None and deadline_s <= 0):
-            raise ValueError("max_batch and max_queue must be at least 1, max_wait_s at least 0 and deadline_s "
-                             "positive.")
+            raise ValueError(
+                "max_batch and max_queue must be at least 1, max_wait_s at least 0 and deadline_s positive."
+            )
         self.process = process
         self.max_batch = max_batch
         self.max_wait_s = max_wait_s
@@ -175,8 +185,14 @@ class MicroBatcher(Generic[Item, Outcome]):
             backlog = self._backlog_s(now)
             needed = backlog + sum(costs) * self._seconds_per_item
             if self.deadline_s is not None and backlog > 0 and needed > self.deadline_s:  # an idle worker tries any
-                raise QueueFull(len(self._queue), len(items), self.max_queue,
-                                _whole_seconds(needed - self.deadline_s), backlog, self.deadline_s)
+                raise QueueFull(
+                    len(self._queue),
+                    len(items),
+                    self.max_queue,
+                    _whole_seconds(needed - self.deadline_s),
+                    backlog,
+                    self.deadline_s,
+                )
             entries = [_Entry(item, Future(), now, cost) for item, cost in zip(items, costs)]
             self._queue.extend(entries)
             self._cond.notify()
@@ -239,9 +255,13 @@ class MicroBatcher(Generic[Item, Outcome]):
         if self.deadline_s is None:
             return late
         now = time.monotonic()
-        while self._queue and (self._queue[0].queued_at + self.deadline_s <= now or (
+        while self._queue and (
+            self._queue[0].queued_at + self.deadline_s <= now
+            or (
                 len(self._queue) > 1
-                and self._queue[0].queued_at + self.deadline_s - now < self._queue[0].cost * self._seconds_per_item)):
+                and self._queue[0].queued_at + self.deadline_s - now < self._queue[0].cost * self._seconds_per_item
+            )
+        ):
             late.append(self._queue.popleft())
         return late
 
@@ -265,8 +285,12 @@ class MicroBatcher(Generic[Item, Outcome]):
             batch, late = taken
             for entry in late:
                 if entry.future.set_running_or_notify_cancel():
-                    entry.future.set_exception(TooLate(f"Not processed: less than its {entry.cost * self._seconds_per_item:.2f} "
-                                                       f"s of its {self.deadline_s:g} s were left."))
+                    entry.future.set_exception(
+                        TooLate(
+                            f"Not processed: less than its {entry.cost * self._seconds_per_item:.2f} "
+                            f"s of its {self.deadline_s:g} s were left."
+                        )
+                    )
             # a future cancelled between being taken into the batch and now is dropped here
             running = [entry for entry in batch if entry.future.set_running_or_notify_cancel()]
             with self._cond:
@@ -286,7 +310,9 @@ class MicroBatcher(Generic[Item, Outcome]):
                 self.stats.items += len(running)
                 self.stats.busy_s += busy
                 pace = busy / sum(entry.cost for entry in running)
-                self._seconds_per_item = pace if not self._seconds_per_item else 0.8 * self._seconds_per_item + 0.2 * pace
+                self._seconds_per_item = (
+                    pace if not self._seconds_per_item else 0.8 * self._seconds_per_item + 0.2 * pace
+                )
                 self._worked_since_idle = True
 
     def _call_on_idle(self) -> None:

@@ -42,13 +42,22 @@ class BodyNotUtf8(BodyRefused):
 ERRORS = {
     401: {"model": ErrorResponse, "description": "no API key, or the wrong one (when the server has one)"},
     408: {"model": ErrorResponse, "description": "the body did not all arrive within the server's body timeout"},
-    413: {"model": ErrorResponse, "description": "the body is larger than the server's limit, or (/check-text) its "
-          "text has more sentences, or takes longer to split, than the server's limits"},
+    413: {
+        "model": ErrorResponse,
+        "description": "the body is larger than the server's limit, or (/check-text) its "
+        "text has more sentences, or takes longer to split, than the server's limits",
+    },
     415: {"model": ErrorResponse, "description": "the body is not UTF-8 (UTF-16 and UTF-32 included)"},
-    422: {"model": ErrorResponse, "description": "the body is not what the endpoint takes, or the claim can't be "
-          "checked (empty, too long, no words); the message says which"},
-    503: {"model": ErrorResponse, "description": "loading, overloaded, or timed out: try again after Retry-After "
-          "seconds", "headers": {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}}},
+    422: {
+        "model": ErrorResponse,
+        "description": "the body is not what the endpoint takes, or the claim can't be "
+        "checked (empty, too long, no words); the message says which",
+    },
+    503: {
+        "model": ErrorResponse,
+        "description": "loading, overloaded, or timed out: try again after Retry-After seconds",
+        "headers": {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}},
+    },
 }
 """The error answers of an endpoint that checks claims, as the OpenAPI document lists them."""
 NOT_READY = {503: {"model": HealthResponse, "description": "loading, or loading failed"}}
@@ -61,8 +70,9 @@ def error_response(metrics: Metrics, scope: dict, error: ServiceError) -> Respon
     headers = {"Retry-After": str(error.retry_after_s)} if error.retry_after_s is not None else None
     if error.status == 401:
         headers = {"WWW-Authenticate": API_KEY_HEADER}
-    return Response(error_body(error.code, error.message), status_code=error.status, headers=headers,
-                    media_type="application/json")
+    return Response(
+        error_body(error.code, error.message), status_code=error.status, headers=headers, media_type="application/json"
+    )
 
 
 def add_error_handlers(app: FastAPI, metrics: Metrics, config: ServiceConfig) -> None:
@@ -84,12 +94,16 @@ def add_error_handlers(app: FastAPI, metrics: Metrics, config: ServiceConfig) ->
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, error: StarletteHTTPException) -> Response:
         if error.status_code == 413:
-            message = (f"The request body is larger than this server's limit of {config.max_body_bytes:,} bytes: "
-                       "send fewer or shorter claims per request.")
+            message = (
+                f"The request body is larger than this server's limit of {config.max_body_bytes:,} bytes: "
+                "send fewer or shorter claims per request."
+            )
             return answer(request, ServiceError(413, "body_too_large", message))
         if error.status_code == 408:
-            message = (f"The request body did not all arrive within {config.body_timeout_s:g} s of its headers (or "
-                       "was shorter than its Content-Length): send the whole body at once.")
+            message = (
+                f"The request body did not all arrive within {config.body_timeout_s:g} s of its headers (or "
+                "was shorter than its Content-Length): send the whole body at once."
+            )
             response = answer(request, ServiceError(408, "body_timeout", message))
             response.headers.update(error.headers or {})
             return response
@@ -100,14 +114,18 @@ def add_error_handlers(app: FastAPI, metrics: Metrics, config: ServiceConfig) ->
             if isinstance(cause, BodyRefused):
                 message = str(cause)
             elif isinstance(cause, ValueError) and "digits" in str(cause):  # Python's limit on integer digits
-                message = ("A number in the body has more digits than JSON numbers here may have (4,300): no option "
-                           "takes such a number.")
+                message = (
+                    "A number in the body has more digits than JSON numbers here may have (4,300): no option "
+                    "takes such a number."
+                )
             else:
                 message = "The body is not JSON in UTF-8."
             return answer(request, ServiceError(422, "invalid_request", message))
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, f"http_{error.status_code}")
-        message = {404: "No such endpoint: see /docs for the endpoints.",
-                   405: "This endpoint does not take that method: see /docs."}.get(error.status_code, str(error.detail))
+        message = {
+            404: "No such endpoint: see /docs for the endpoints.",
+            405: "This endpoint does not take that method: see /docs.",
+        }.get(error.status_code, str(error.detail))
         response = answer(request, ServiceError(error.status_code, code, message))
         if error.headers:
             response.headers.update(error.headers)
@@ -137,7 +155,7 @@ def describe_invalid(errors: Sequence[dict]) -> str:
             continue
         where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
         problem = f"{where or 'body'}: {error.get('msg', 'invalid')}"
-        parts.append(problem if len(problem) <= MAX_PROBLEM_CHARS else problem[:MAX_PROBLEM_CHARS - 1] + "…")
+        parts.append(problem if len(problem) <= MAX_PROBLEM_CHARS else problem[: MAX_PROBLEM_CHARS - 1] + "…")
     if len(errors) > MAX_PROBLEMS_SAID:
         parts.append(f"and {len(errors) - MAX_PROBLEMS_SAID:,} more problems")
     return "; ".join(parts) + "."

@@ -67,28 +67,44 @@ class Metrics:
         """The page: the counters, the latency histograms, then ``gauges``."""
         lines: list[str] = []
         with self._lock:
-            lines += ["# HELP fever_http_requests_total HTTP requests answered, by route and status.",
-                      "# TYPE fever_http_requests_total counter"]
-            lines += [f"fever_http_requests_total{_labels(route=route, status=status)} {count}"
-                      for (route, status), count in sorted(self._requests.items())]
-            lines += ["# HELP fever_http_errors_total Error answers, by route and error code.",
-                      "# TYPE fever_http_errors_total counter"]
-            lines += [f"fever_http_errors_total{_labels(route=route, code=code)} {count}"
-                      for (route, code), count in sorted(self._errors.items())]
-            lines += ["# HELP fever_http_request_duration_seconds Time from request to answer, by route.",
-                      "# TYPE fever_http_request_duration_seconds histogram"]
+            lines += [
+                "# HELP fever_http_requests_total HTTP requests answered, by route and status.",
+                "# TYPE fever_http_requests_total counter",
+            ]
+            lines += [
+                f"fever_http_requests_total{_labels(route=route, status=status)} {count}"
+                for (route, status), count in sorted(self._requests.items())
+            ]
+            lines += [
+                "# HELP fever_http_errors_total Error answers, by route and error code.",
+                "# TYPE fever_http_errors_total counter",
+            ]
+            lines += [
+                f"fever_http_errors_total{_labels(route=route, code=code)} {count}"
+                for (route, code), count in sorted(self._errors.items())
+            ]
+            lines += [
+                "# HELP fever_http_request_duration_seconds Time from request to answer, by route.",
+                "# TYPE fever_http_request_duration_seconds histogram",
+            ]
             for route in sorted(self._buckets):
                 for bound, count in zip(LATENCY_BUCKETS_S, self._buckets[route]):
-                    lines.append(f"fever_http_request_duration_seconds_bucket{_labels(route=route, le=_number(bound))} "
-                                 f"{count}")
+                    lines.append(
+                        f"fever_http_request_duration_seconds_bucket{_labels(route=route, le=_number(bound))} {count}"
+                    )
                 count = self._latency_count[route]
                 lines.append(f"fever_http_request_duration_seconds_bucket{_labels(route=route, le='+Inf')} {count}")
-                lines.append(f"fever_http_request_duration_seconds_sum{_labels(route=route)} "
-                             f"{_number(round(self._latency_sum[route], 6))}")
+                lines.append(
+                    f"fever_http_request_duration_seconds_sum{_labels(route=route)} "
+                    f"{_number(round(self._latency_sum[route], 6))}"
+                )
                 lines.append(f"fever_http_request_duration_seconds_count{_labels(route=route)} {count}")
         for gauge in gauges:
-            lines += [f"# HELP {gauge.name} {gauge.help}", f"# TYPE {gauge.name} {gauge.kind}",
-                      f"{gauge.name} {_number(gauge.value)}"]
+            lines += [
+                f"# HELP {gauge.name} {gauge.help}",
+                f"# TYPE {gauge.name} {gauge.kind}",
+                f"{gauge.name} {_number(gauge.value)}",
+            ]
         return "\n".join(lines) + "\n"
 
 

@@ -29,8 +29,9 @@ from fever_core.service.errors import BodyNotUtf8, BodyRefused
 from fever_core.service.metrics import Metrics, route_of
 
 
-def add_guards(app: FastAPI, metrics: Metrics, max_bytes: int, timeout_s: float, limit: int,
-               refuse: Callable[[dict], Response]) -> None:
+def add_guards(
+    app: FastAPI, metrics: Metrics, max_bytes: int, timeout_s: float, limit: int, refuse: Callable[[dict], Response]
+) -> None:
     """Put the guards on ``app``, outermost first: :class:`Observe` (into ``metrics``), :class:`Admit` (at most
     ``limit`` requests in progress, ``refuse(scope)`` answering the others) and :class:`GuardBody` (``max_bytes``
     within ``timeout_s`` seconds)."""
@@ -135,8 +136,9 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 def _utf8_text(body: bytes) -> str:
     """``body`` as UTF-8 text (a UTF-8 byte order mark dropped), or :class:`BodyNotUtf8` saying what it is."""
     if b"\x00" in body:  # UTF-8 JSON never has a NUL byte; every UTF-16 or UTF-32 body of JSON does
-        raise BodyNotUtf8("The body is not UTF-8: it has NUL bytes, so it is UTF-16 or UTF-32 (or not text). Send "
-                          "JSON in UTF-8.")
+        raise BodyNotUtf8(
+            "The body is not UTF-8: it has NUL bytes, so it is UTF-16 or UTF-32 (or not text). Send JSON in UTF-8."
+        )
     try:
         return body.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
@@ -161,8 +163,10 @@ class ServiceRequest(Request):
     async def json(self):
         if not hasattr(self, "_json"):
             body = await self.body()
-            too_deep = (f"The body's JSON nests more than {MAX_JSON_DEPTH} levels of arrays and objects, more than "
-                        "any request here needs: send a flatter body.")
+            too_deep = (
+                f"The body's JSON nests more than {MAX_JSON_DEPTH} levels of arrays and objects, more than "
+                "any request here needs: send a flatter body."
+            )
             try:
                 value = json.loads(_utf8_text(body))
             except RecursionError:

@@ -54,8 +54,10 @@ from fever_core.text_check import (
 )
 from fever_core.workbench import JSONLD_MEDIA_TYPE, Author, checker_provenance, claim_review, review_url, to_jsonld
 
-CLAIMREVIEW = {"description": "the check as a schema.org ClaimReview (https://schema.org/ClaimReview)",
-               "content": {JSONLD_MEDIA_TYPE: {"schema": {"type": "object"}}}}
+CLAIMREVIEW = {
+    "description": "the check as a schema.org ClaimReview (https://schema.org/ClaimReview)",
+    "content": {JSONLD_MEDIA_TYPE: {"schema": {"type": "object"}}},
+}
 
 
 class JSONLDResponse(CleanJSONResponse):
@@ -108,8 +110,9 @@ async def sentences_while_connected(request: Request, text: str, config: Service
         ServiceError: 499, the client left.
     """
     stop = threading.Event()
-    splitting = asyncio.ensure_future(run_in_threadpool(find_sentences, text, config.max_text_sentences,
-                                                        config.split_timeout_s, stop))
+    splitting = asyncio.ensure_future(
+        run_in_threadpool(find_sentences, text, config.max_text_sentences, config.split_timeout_s, stop)
+    )
     gone = asyncio.ensure_future(until_disconnected(request))
     try:
         await asyncio.wait([splitting, gone], return_when=asyncio.FIRST_COMPLETED)
@@ -118,8 +121,11 @@ async def sentences_while_connected(request: Request, text: str, config: Service
     if not splitting.done():
         stop.set()  # the thread ends at its next paragraphs; nobody waits for it
         splitting.add_done_callback(lambda task: task.exception())  # (its outcome, read: never "never retrieved")
-        raise ServiceError(499, "client_closed_request", "The client closed the connection before the text's "
-                           "sentences were found; the splitting was stopped.")
+        raise ServiceError(
+            499,
+            "client_closed_request",
+            "The client closed the connection before the text's sentences were found; the splitting was stopped.",
+        )
     return splitting.result()
 
 
@@ -136,15 +142,26 @@ def add_checking_routes(app: FastAPI, service: Service, guarded: list[Dependency
             raise ServiceError(422, "bad_claim", str(outcome))
         return outcome
 
-    @app.post("/check", response_model=CheckResponse, responses=ERRORS, dependencies=guarded,
-              summary="Check one claim", tags=["checking"])
+    @app.post(
+        "/check",
+        response_model=CheckResponse,
+        responses=ERRORS,
+        dependencies=guarded,
+        summary="Check one claim",
+        tags=["checking"],
+    )
     async def check(body: CheckRequest, request: Request) -> JSONResponse:
         """The claim's verdict, probabilities and reason, its evidence with stances and links, the pages with why
         they were retrieved, timings and warnings: the JSON of `python -m fever_core check --json`."""
         return CleanJSONResponse((await check_one(body, request)).to_dict())
 
-    @app.post("/claimreview", responses={200: CLAIMREVIEW, **ERRORS}, dependencies=guarded,
-              summary="Check one claim: a schema.org ClaimReview", tags=["checking"])
+    @app.post(
+        "/claimreview",
+        responses={200: CLAIMREVIEW, **ERRORS},
+        dependencies=guarded,
+        summary="Check one claim: a schema.org ClaimReview",
+        tags=["checking"],
+    )
     async def claimreview(body: ClaimReviewRequest, request: Request) -> Response:
         """The check `/check` makes, as a schema.org ClaimReview in JSON-LD (`application/ld+json`): the claim, the
         verdict as a rating (1 Refuted, 2 Not enough info, 3 Supported), the Wikipedia pages of the evidence it used,
@@ -161,8 +178,14 @@ def add_checking_routes(app: FastAPI, service: Service, guarded: list[Dependency
         provenance = await asyncio.to_thread(checker_provenance, service.checkers[result.corpus], options)
         return JSONLDResponse(claim_review(result, provenance, author, url=body.url))
 
-    @app.post("/predict", response_model=PredictResponse, responses=ERRORS, dependencies=guarded,
-              summary="Check claims in the FEVER 2.0 builders' format", tags=["checking"])
+    @app.post(
+        "/predict",
+        response_model=PredictResponse,
+        responses=ERRORS,
+        dependencies=guarded,
+        summary="Check claims in the FEVER 2.0 builders' format",
+        tags=["checking"],
+    )
     async def predict(body: PredictRequest, request: Request) -> JSONResponse:
         """A prediction per instance, in order: `predicted_label` and `predicted_evidence` (`[page, line]` pairs),
         with the instance echoed as `request_instance`; scoreable by the FEVER scorer. A claim that can't be checked
@@ -170,22 +193,39 @@ def add_checking_routes(app: FastAPI, service: Service, guarded: list[Dependency
         the other claims are checked all the same. When the server's timeout passes with some claims checked, those
         are answered and the others predicted the same way, their `error` saying they were not checked in time."""
         if len(body.instances) > config.max_instances:
-            raise ServiceError(422, "too_many_instances",
-                               f"The request has {len(body.instances):,} instances; this server takes at most "
-                               f"{config.max_instances:,} per request. Send them in several requests.")
-        instances = [i.model_dump() if isinstance(i, PredictInstance) else {"id": n, "claim": i}
-                     for n, i in enumerate(body.instances)]
+            raise ServiceError(
+                422,
+                "too_many_instances",
+                f"The request has {len(body.instances):,} instances; this server takes at most "
+                f"{config.max_instances:,} per request. Send them in several requests.",
+            )
+        instances = [
+            i.model_dump() if isinstance(i, PredictInstance) else {"id": n, "claim": i}
+            for n, i in enumerate(body.instances)
+        ]
         corpus = service.corpus(body.corpus)
         options = body.options.to_options() if body.options else None
         claims = [ClaimRequest(corpus, i["claim"], options) for i in instances]
-        outcomes = await service.check(claims, functools.partial(until_disconnected, request),
-                                       partial=True) if claims else []
-        predictions = [{**BatchRow.of(Claim(instance["id"], instance["claim"], None), outcome).fever_prediction(),
-                        "request_instance": instance} for instance, outcome in zip(instances, outcomes)]
+        outcomes = (
+            await service.check(claims, functools.partial(until_disconnected, request), partial=True) if claims else []
+        )
+        predictions = [
+            {
+                **BatchRow.of(Claim(instance["id"], instance["claim"], None), outcome).fever_prediction(),
+                "request_instance": instance,
+            }
+            for instance, outcome in zip(instances, outcomes)
+        ]
         return CleanJSONResponse({"result": "success", "data": {"predictions": predictions}})
 
-    @app.post("/check-text", response_model=CheckTextResponse, responses=ERRORS, dependencies=guarded,
-              summary="Check the check-worthy sentences of a text", tags=["checking"])
+    @app.post(
+        "/check-text",
+        response_model=CheckTextResponse,
+        responses=ERRORS,
+        dependencies=guarded,
+        summary="Check the check-worthy sentences of a text",
+        tags=["checking"],
+    )
     async def check_text(body: CheckTextRequest, request: Request) -> JSONResponse:
         """The text's sentences with their offsets, whether each is worth checking and why, and for each
         check-worthy one its check (the JSON of `/check`), as `/check` gives it for that sentence alone; a summary
@@ -204,12 +244,16 @@ def add_checking_routes(app: FastAPI, service: Service, guarded: list[Dependency
         except NothingToCheck as exc:
             raise ServiceError(422, "nothing_to_check", str(exc)) from None
         if len(claims) > config.max_instances:
-            raise ServiceError(422, "too_many_sentences",
-                               f"The text has {len(claims):,} check-worthy sentences; this server checks at most "
-                               f"{config.max_instances:,} per request. Send the text in parts.")
+            raise ServiceError(
+                422,
+                "too_many_sentences",
+                f"The text has {len(claims):,} check-worthy sentences; this server checks at most "
+                f"{config.max_instances:,} per request. Send the text in parts.",
+            )
         options = body.options.to_options() if body.options else None
-        outcomes = await service.check([ClaimRequest(corpus, c.claim, options) for c in claims],
-                                       functools.partial(until_disconnected, request))
+        outcomes = await service.check(
+            [ClaimRequest(corpus, c.claim, options) for c in claims], functools.partial(until_disconnected, request)
+        )
         rows = [BatchRow.of(claim, outcome) for claim, outcome in zip(claims, outcomes)]
         return CleanJSONResponse(TextCheck.of(text, sentences, rows).to_dict())
 
@@ -218,8 +262,14 @@ def add_service_routes(app: FastAPI, service: Service, guarded: list[Dependency]
     """``GET /corpora``, ``GET /health`` and ``GET /metrics``: what the server serves and how it is doing."""
     config = service.config
 
-    @app.get("/corpora", response_model=CorporaResponse, responses={401: ERRORS[401]}, dependencies=guarded,
-             summary="The corpora, which this server serves, and its limits", tags=["service"])
+    @app.get(
+        "/corpora",
+        response_model=CorporaResponse,
+        responses={401: ERRORS[401]},
+        dependencies=guarded,
+        summary="The corpora, which this server serves, and its limits",
+        tags=["service"],
+    )
     async def corpora() -> CorporaResponse:
         served = {}
         for name, checker in service.checkers.items():
@@ -233,15 +283,26 @@ def add_service_routes(app: FastAPI, service: Service, guarded: list[Dependency]
             limits=LimitsOut(max_claim_chars=MAX_CLAIM_CHARS, **limits),
         )
 
-    @app.get("/health", response_model=HealthResponse, responses=NOT_READY, summary="Ready to check claims?",
-             tags=["service"])
+    @app.get(
+        "/health",
+        response_model=HealthResponse,
+        responses=NOT_READY,
+        summary="Ready to check claims?",
+        tags=["service"],
+    )
     async def health() -> JSONResponse:
         """200 once the models and indexes are loaded; 503 while loading (or if loading failed)."""
         body = HealthResponse(status=service.status, corpora=service.corpora, message=service.message)
         return CleanJSONResponse(body.model_dump(), status_code=200 if service.status == "ready" else 503)
 
-    @app.get("/metrics", response_class=PlainTextResponse, responses={401: ERRORS[401]}, dependencies=guarded,
-             summary="Prometheus metrics", tags=["service"])
+    @app.get(
+        "/metrics",
+        response_class=PlainTextResponse,
+        responses={401: ERRORS[401]},
+        dependencies=guarded,
+        summary="Prometheus metrics",
+        tags=["service"],
+    )
     async def metrics() -> PlainTextResponse:
         """Requests by route and status, errors by code, latency histograms, the queue and the batches."""
         return PlainTextResponse(service.metrics.render(service.gauges()), media_type=CONTENT_TYPE)

@@ -25,8 +25,10 @@ from fever_core.workbench import AUTHOR_KINDS, MAX_URL_CHARS, URL_PATTERN
 Label = Literal[SUPPORTS, REFUTES, NEI]  # type: ignore[valid-type]
 Decider = Literal[CHECK_SETTING["verdict"].choices]  # type: ignore[valid-type]
 
-CLAIM_HELP = (f"The claim to check: one statement, at most {MAX_CLAIM_CHARS:,} characters once control characters "
-              "are removed, with at least one letter or digit.")
+CLAIM_HELP = (
+    f"The claim to check: one statement, at most {MAX_CLAIM_CHARS:,} characters once control characters "
+    "are removed, with at least one letter or digit."
+)
 
 
 # Requests are validated strictly: a value of the wrong JSON type is refused, not coerced (false is not 0).
@@ -48,7 +50,9 @@ def _option_field(setting: CheckSetting) -> tuple[Any, Any]:
 
 
 CheckOptionsBody = create_model(
-    "CheckOptionsBody", __base__=_CheckOptionsBase, __module__=__name__,
+    "CheckOptionsBody",
+    __base__=_CheckOptionsBase,
+    __module__=__name__,
     __doc__="Per-check knobs (``fever_core.pipeline.CheckOptions``, declared in "
     "``fever_core.common.settings.CHECK_SETTINGS``); a field left out uses the server's settings.",
     **{setting.name: _option_field(setting) for setting in CHECK_SETTINGS},
@@ -59,8 +63,9 @@ class CheckRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     claim: str = Field(description=CLAIM_HELP, examples=["Stanley Kubrick directed 2001: A Space Odyssey."])
-    corpus: str | None = Field(None, description="one of the corpora this server serves (GET /corpora); "
-                               "default: the first")
+    corpus: str | None = Field(
+        None, description="one of the corpora this server serves (GET /corpora); default: the first"
+    )
     options: CheckOptionsBody | None = None
 
 
@@ -68,23 +73,32 @@ class ClaimReviewRequest(CheckRequest):
     """A check to answer as a schema.org ClaimReview (``fever_core.workbench.claimreview``): ``/check``'s body, and who
     publishes the review."""
 
-    author: str | None = Field(None, description="the review's author, a name (default: FEVER Workbench)",
-                               examples=["Fact Desk"])
+    author: str | None = Field(
+        None, description="the review's author, a name (default: FEVER Workbench)", examples=["Fact Desk"]
+    )
     author_type: Literal[AUTHOR_KINDS] = Field(  # type: ignore[valid-type]
-        "Organization", description="what the author is")
-    url: str | None = Field(None, pattern=URL_PATTERN, max_length=MAX_URL_CHARS,
-                            description="the web address of the page that shows the check, if there is one: "
-                            "http(s)://, without quotes, angle brackets, spaces or backslashes (escape them: %22, %3C)")
+        "Organization", description="what the author is"
+    )
+    url: str | None = Field(
+        None,
+        pattern=URL_PATTERN,
+        max_length=MAX_URL_CHARS,
+        description="the web address of the page that shows the check, if there is one: "
+        "http(s)://, without quotes, angle brackets, spaces or backslashes (escape them: %22, %3C)",
+    )
 
 
 class CheckTextRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    text: str = Field(description=f"the text whose check-worthy sentences are checked: an article, a speech, a "
-                      f"transcript (plain text; at most {MAX_TEXT_BYTES:,} bytes)",
-                      examples=["Marie Curie won two Nobel Prizes. I think she was brilliant."])
-    corpus: str | None = Field(None, description="one of the corpora this server serves (GET /corpora); "
-                               "default: the first")
+    text: str = Field(
+        description=f"the text whose check-worthy sentences are checked: an article, a speech, a "
+        f"transcript (plain text; at most {MAX_TEXT_BYTES:,} bytes)",
+        examples=["Marie Curie won two Nobel Prizes. I think she was brilliant."],
+    )
+    corpus: str | None = Field(
+        None, description="one of the corpora this server serves (GET /corpora); default: the first"
+    )
     options: CheckOptionsBody | None = None
 
 
@@ -103,7 +117,8 @@ class PredictRequest(BaseModel):
 
     instances: list[PredictInstance | str] = Field(
         description="the claims: objects with an id, or plain claims (their ids are their positions, from 0); at "
-        "most the server's instance limit per request (GET /corpora says it)")
+        "most the server's instance limit per request (GET /corpora says it)"
+    )
     corpus: str | None = Field(None, description="one of the corpora this server serves; default: the first")
     options: CheckOptionsBody | None = None
 
@@ -116,8 +131,10 @@ class PredictRequest(BaseModel):
             claim_id = instance.id if isinstance(instance, PredictInstance) else position
             key = (type(claim_id).__name__, claim_id)
             if key in seen:
-                raise ValueError(f"instances {seen[key]} and {position} have the same id {claim_id!r}: give each "
-                                 "instance an id of its own (a plain claim's id is its position, from 0)")
+                raise ValueError(
+                    f"instances {seen[key]} and {position} have the same id {claim_id!r}: give each "
+                    "instance an id of its own (a plain claim's id is its position, from 0)"
+                )
             seen[key] = position
         return self
 
@@ -127,11 +144,13 @@ class PredictRequest(BaseModel):
 
 
 class ErrorDetail(BaseModel):
-    code: str = Field(description="what went wrong, for programs: invalid_request, bad_claim, bad_text, "
-                      "nothing_to_check, too_many_instances, too_many_sentences, "
-                      "corpus_not_served, body_too_large, unsupported_encoding, unauthorized, overloaded, timeout, "
-                      "loading, not_found, method_not_allowed, header_timeout, body_timeout, invalid_http, "
-                      "client_closed_request, internal_error")
+    code: str = Field(
+        description="what went wrong, for programs: invalid_request, bad_claim, bad_text, "
+        "nothing_to_check, too_many_instances, too_many_sentences, "
+        "corpus_not_served, body_too_large, unsupported_encoding, unauthorized, overloaded, timeout, "
+        "loading, not_found, method_not_allowed, header_timeout, body_timeout, invalid_http, "
+        "client_closed_request, internal_error"
+    )
     message: str = Field(description="what went wrong and what to do, for people")
 
 
@@ -183,18 +202,22 @@ class SentenceOut(_Response):
 class ReadingOut(_Response):
     label: Label = Field(description="what the sentence says of the claim, as it counted in the verdict")
     probability: float
-    claim_read: str = Field(description="the claim the verifier read against it when not the claim as typed (the "
-                            "number check's rewritten claim, a part of a compound claim, a bridged fact); else empty")
+    claim_read: str = Field(
+        description="the claim the verifier read against it when not the claim as typed (the "
+        "number check's rewritten claim, a part of a compound claim, a bridged fact); else empty"
+    )
 
 
 class EvidenceOut(SentenceOut):
-    stance: dict[str, float] | None = Field(description="the verifier's P(label) for this sentence; null when "
-                                            "its score was too low to judge it")
+    stance: dict[str, float] | None = Field(
+        description="the verifier's P(label) for this sentence; null when its score was too low to judge it"
+    )
     trusted: bool
     premise: str = Field(description="the text the verifier read")
     bears_on_claim: bool = Field(True, description="it mentions one of the claim's names: only such a sentence decides")
-    reading: ReadingOut | None = Field(None, description="how it counted in the verdict (what the card shows); null "
-                                       "when not judged")
+    reading: ReadingOut | None = Field(
+        None, description="how it counted in the verdict (what the card shows); null when not judged"
+    )
 
 
 class ClaimPartOut(_Response):
@@ -208,30 +231,53 @@ class VerdictOut(_Response):
     label: Label
     probabilities: dict[str, float]
     reason: str
-    deciding_evidence: list[int] = Field(description="indexes into evidence of the one or two sentences that decide "
-                                         "the verdict, best first")
-    used_evidence: list[int] = Field(description="indexes into evidence of every sentence the verdict used: it "
-                                     "mentions what the claim is about and its own stance is the verdict")
+    deciding_evidence: list[int] = Field(
+        description="indexes into evidence of the one or two sentences that decide the verdict, best first"
+    )
+    used_evidence: list[int] = Field(
+        description="indexes into evidence of every sentence the verdict used: it "
+        "mentions what the claim is about and its own stance is the verdict"
+    )
     why: str = Field(description="the reason in one plain sentence, without quoting the deciding sentence")
-    decided_by: str = Field("", description="the decider: learned, page_rule, sure_sentence, claim_parts, bridge, "
-                            "rule, number_check or contrast_check")
-    undecided: bool = Field(False, description="no sentence settles the claim on its own: the label is NOT ENOUGH "
-                            "INFO and deciding_evidence names the sentences to read")
-    parts: list[ClaimPartOut] = Field(default_factory=list, description="the facts of a compound or bridged claim, "
-                                      "each with its verdict")
-    calibrated: float | None = Field(None, description="how often a verdict like this one is right (0 to 1), where "
-                                     "the verifier has a calibration")
-    verifier_calls: int = Field(0, description="calls of the verifier the verdict took (each over a batch of pairs "
-                                "shared with the claims checked with it): 1, or 2 where a two-hop bridge was read after "
-                                "the evidence; 0 when nothing was read")
-    notes: list[str] = Field(default_factory=list, description="what the reader should know about how the verdict "
-                             "was reached: a check not tried in full (the check's warnings repeat them)")
-    label_withheld: bool = Field(False, description="the label is too unsure to show people (undecided, or its "
-                                 "probability below the least a shown label needs): shown as Undecided, with "
-                                 "read_these; the label stays the likeliest one")
-    read_these: list[int] = Field(default_factory=list, description="indexes into evidence of the (at most three) "
-                                  "sentences most likely to settle the claim, most likely first: the ones to read, "
-                                  "above all where the label is withheld or NOT ENOUGH INFO")
+    decided_by: str = Field(
+        "",
+        description="the decider: learned, page_rule, sure_sentence, claim_parts, bridge, "
+        "rule, number_check or contrast_check",
+    )
+    undecided: bool = Field(
+        False,
+        description="no sentence settles the claim on its own: the label is NOT ENOUGH "
+        "INFO and deciding_evidence names the sentences to read",
+    )
+    parts: list[ClaimPartOut] = Field(
+        default_factory=list, description="the facts of a compound or bridged claim, each with its verdict"
+    )
+    calibrated: float | None = Field(
+        None, description="how often a verdict like this one is right (0 to 1), where the verifier has a calibration"
+    )
+    verifier_calls: int = Field(
+        0,
+        description="calls of the verifier the verdict took (each over a batch of pairs "
+        "shared with the claims checked with it): 1, or 2 where a two-hop bridge was read after "
+        "the evidence; 0 when nothing was read",
+    )
+    notes: list[str] = Field(
+        default_factory=list,
+        description="what the reader should know about how the verdict "
+        "was reached: a check not tried in full (the check's warnings repeat them)",
+    )
+    label_withheld: bool = Field(
+        False,
+        description="the label is too unsure to show people (undecided, or its "
+        "probability below the least a shown label needs): shown as Undecided, with "
+        "read_these; the label stays the likeliest one",
+    )
+    read_these: list[int] = Field(
+        default_factory=list,
+        description="indexes into evidence of the (at most three) "
+        "sentences most likely to settle the claim, most likely first: the ones to read, "
+        "above all where the label is withheld or NOT ENOUGH INFO",
+    )
 
 
 class AnalysisOut(_Response):
@@ -254,12 +300,15 @@ class AppliedSettingsOut(_Response):
     nei_threshold: float | None = Field(description="null: the verifier reads stances by plain argmax")
     number_check: bool
     verdict: Decider = Field(description="the decider the check asked for")
-    decider: Decider = Field(description="the decider the verifier's policy ran for it (the learned verdict needs a verifier that has one "
-        "and the fused retriever)")
+    decider: Decider = Field(
+        description="the decider the verifier's policy ran for it (the learned verdict needs a verifier that has one "
+        "and the fused retriever)"
+    )
     retriever: str
     verifier: str = Field(description="the verifier's folder or hub id")
-    verifier_checksum: str = Field(description="sha256: of its recorded checksums, else blake2b-128: of its files; "
-                                   "empty for a hub id")
+    verifier_checksum: str = Field(
+        description="sha256: of its recorded checksums, else blake2b-128: of its files; empty for a hub id"
+    )
 
 
 class CheckResponse(_Response):
@@ -272,8 +321,9 @@ class CheckResponse(_Response):
     sentences: list[SentenceOut]
     evidence: list[EvidenceOut]
     verdict: VerdictOut
-    timings: dict[str, float] = Field(description="seconds per stage; verification is shared by the claims "
-                                      "verified in the same batch")
+    timings: dict[str, float] = Field(
+        description="seconds per stage; verification is shared by the claims verified in the same batch"
+    )
     warnings: list[str]
     settings: AppliedSettingsOut | None = Field(description="every setting the check took effect with")
 
@@ -285,8 +335,11 @@ class TextSentenceOut(_Response):
     end: int = Field(description="the offset just past its last character")
     worthy: bool = Field(description="it states a fact about named things, numbers or dates")
     reason: str = Field(description="why it is, or is not, worth checking")
-    checked_as: str | None = Field(None, description="the claim checked for it when not the sentence: its opening "
-                                   "pronoun (She, It, His...) replaced by the name it stands for in the sentences before")
+    checked_as: str | None = Field(
+        None,
+        description="the claim checked for it when not the sentence: its opening "
+        "pronoun (She, It, His...) replaced by the name it stands for in the sentences before",
+    )
     checked: bool
     verdict: Label | None = None
     probability: float | None = Field(None, description="the verdict's probability, 0 to 1")
@@ -304,10 +357,12 @@ class Prediction(BaseModel):
     id: int | str
     predicted_label: Label
     predicted_evidence: list[tuple[str, int]] = Field(description="[page, line] pairs, best first")
-    request_instance: dict[str, Any] = Field(description="the instance as sent (plain claims get their position "
-                                             "as id)")
-    error: str | None = Field(None, description="why the claim could not be checked (it is then predicted NOT "
-                              "ENOUGH INFO with no evidence, as `evaluate` counts it)")
+    request_instance: dict[str, Any] = Field(description="the instance as sent (plain claims get their position as id)")
+    error: str | None = Field(
+        None,
+        description="why the claim could not be checked (it is then predicted NOT "
+        "ENOUGH INFO with no evidence, as `evaluate` counts it)",
+    )
 
 
 class Predictions(BaseModel):
@@ -332,16 +387,18 @@ class LimitsOut(BaseModel):
     max_body_bytes: int
     max_queue: int = Field(description="claims waiting at most; beyond, 503 with Retry-After")
     timeout_s: float = Field(description="seconds a request waits for its claims; beyond, 503 with Retry-After")
-    header_timeout_s: float = Field(description="seconds a connection has to send a request's headers; beyond, "
-                                    "it is closed (408)")
-    body_timeout_s: float = Field(description="seconds a request's body may take once its headers are in; "
-                                  "beyond, 408")
-    max_connections: int = Field(description="requests in progress at once; beyond, 503 with Retry-After "
-                                 "(/health is always answered)")
+    header_timeout_s: float = Field(
+        description="seconds a connection has to send a request's headers; beyond, it is closed (408)"
+    )
+    body_timeout_s: float = Field(description="seconds a request's body may take once its headers are in; beyond, 408")
+    max_connections: int = Field(
+        description="requests in progress at once; beyond, 503 with Retry-After (/health is always answered)"
+    )
     max_batch: int = Field(description="claims verified together at most (1: no micro-batching)")
     max_text_sentences: int = Field(description="sentences a /check-text text may have; beyond, 413 text_too_large")
-    split_timeout_s: float = Field(description="seconds splitting a /check-text text into sentences may take; "
-                                   "beyond, 413 text_too_large")
+    split_timeout_s: float = Field(
+        description="seconds splitting a /check-text text into sentences may take; beyond, 413 text_too_large"
+    )
 
 
 class CorporaResponse(BaseModel):

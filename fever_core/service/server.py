@@ -51,8 +51,12 @@ class _Waiting:
             next(iter(self.connections)).close_waiting()
             self.closed += 1
         if self.closed and time.monotonic() - self._warned_at >= WARN_EVERY_S:  # a flood warns once a minute
-            log.warning("More than %d connections waited for a request: %d closed to make room, the longest-waiting "
-                        "first (--max-waiting-connections).", self.limit, self.closed)
+            log.warning(
+                "More than %d connections waited for a request: %d closed to make room, the longest-waiting "
+                "first (--max-waiting-connections).",
+                self.limit,
+                self.closed,
+            )
             self.closed, self._warned_at = 0, time.monotonic()
 
     def discard(self, connection: GuardedH11Protocol) -> None:
@@ -62,8 +66,9 @@ class _Waiting:
 class GuardedH11Protocol(H11Protocol):
     """Uvicorn's h11 protocol with a header timeout and a bound on connections waiting for a request."""
 
-    def __init__(self, config: uvicorn.Config, server_state, app_state, _loop=None, *, header_timeout_s: float,
-                 waiting: _Waiting):
+    def __init__(
+        self, config: uvicorn.Config, server_state, app_state, _loop=None, *, header_timeout_s: float, waiting: _Waiting
+    ):
         super().__init__(config, server_state, app_state, _loop)
         self.header_timeout_s = header_timeout_s
         self.waiting = waiting
@@ -93,8 +98,9 @@ class GuardedH11Protocol(H11Protocol):
 
     def send_400_response(self, msg: str) -> None:
         """A request h11 can't parse (or headers over its size limit) is answered in JSON, like every error."""
-        self._close_with(400, "invalid_http", f"{msg} The request line or headers are malformed, or larger than "
-                         "the server takes.")
+        self._close_with(
+            400, "invalid_http", f"{msg} The request line or headers are malformed, or larger than the server takes."
+        )
 
     def close_waiting(self) -> None:
         """Close this connection, which is waiting for a request, to make room for another."""
@@ -120,16 +126,21 @@ class GuardedH11Protocol(H11Protocol):
         if not self._request_begun:  # idle: closed as a keep-alive timeout would
             self.close_waiting()
             return
-        self._close_with(408, "header_timeout", f"The request's headers did not arrive within "
-                         f"{self.header_timeout_s:g} s. Send the whole request at once.")
+        self._close_with(
+            408,
+            "header_timeout",
+            f"The request's headers did not arrive within {self.header_timeout_s:g} s. Send the whole request at once.",
+        )
 
     def _close_with(self, status: int, code: str, message: str) -> None:
         """Answer ``status`` with a JSON error and close (the request was never parsed, so h11 is bypassed)."""
         self._stop_waiting()
         body = error_body(code, message)
         reason = {400: b"Bad Request", 408: b"Request Timeout"}[status]
-        self.transport.write(b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
-                             b"connection: close\r\n\r\n%s" % (status, reason, len(body), body))
+        self.transport.write(
+            b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
+            b"connection: close\r\n\r\n%s" % (status, reason, len(body), body)
+        )
         self.transport.close()
 
 
@@ -142,13 +153,17 @@ def raise_file_limit(config: ServiceConfig) -> None:
         target = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
         if target < needed:
-            log.warning("Open files are limited to %d, fewer than the %d the connection limits need: lower "
-                        "--max-connections or --max-waiting-connections, or raise the limit (ulimit -n).",
-                        target, needed)
+            log.warning(
+                "Open files are limited to %d, fewer than the %d the connection limits need: lower "
+                "--max-connections or --max-waiting-connections, or raise the limit (ulimit -n).",
+                target,
+                needed,
+            )
 
 
-def make_server(app, config: ServiceConfig, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False,
-                **uvicorn_options) -> uvicorn.Server:
+def make_server(
+    app, config: ServiceConfig, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False, **uvicorn_options
+) -> uvicorn.Server:
     """A uvicorn server for ``app`` with the guards of ``config`` (header timeout, waiting connections); not started.
 
     Args:
@@ -158,11 +173,19 @@ def make_server(app, config: ServiceConfig, host: str = "127.0.0.1", port: int =
         verbose: log at info level, with an access log (default: warnings only).
         uvicorn_options: more :class:`uvicorn.Config` options.
     """
-    protocol = functools.partial(GuardedH11Protocol, header_timeout_s=config.header_timeout_s,
-                                 waiting=_Waiting(config.max_waiting_connections))
-    return uvicorn.Server(uvicorn.Config(
-        app, host=host, port=port, http=protocol, ws="none", log_level="info" if verbose else "warning",
-        access_log=verbose,
-        limit_concurrency=None,  # it counts half-open connections too and answers plain text: the app caps instead
-        **uvicorn_options,
-    ))
+    protocol = functools.partial(
+        GuardedH11Protocol, header_timeout_s=config.header_timeout_s, waiting=_Waiting(config.max_waiting_connections)
+    )
+    return uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            http=protocol,
+            ws="none",
+            log_level="info" if verbose else "warning",
+            access_log=verbose,
+            limit_concurrency=None,  # it counts half-open connections too and answers plain text: the app caps instead
+            **uvicorn_options,
+        )
+    )

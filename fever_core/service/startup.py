@@ -40,14 +40,18 @@ def check_can_serve(settings: Settings, corpora: Sequence[str]) -> None:
     configured model is there. Quick: it reads file metadata and the encoder's files (about 0.1 s), not the indexes."""
     if not corpora:
         raise ServiceStartError("No corpus to serve: name one with --corpus NAME.")
-    for what, variable, path in (("encoder", "FEVER_ENCODER_MODEL", settings.encoder_model),
-                                 ("verifier", "FEVER_VERIFIER_MODEL", settings.verifier_model),
-                                 ("joint verifier", "FEVER_JOINT_VERIFIER_MODEL", settings.joint_verifier_model)):
+    for what, variable, path in (
+        ("encoder", "FEVER_ENCODER_MODEL", settings.encoder_model),
+        ("verifier", "FEVER_VERIFIER_MODEL", settings.verifier_model),
+        ("joint verifier", "FEVER_JOINT_VERIFIER_MODEL", settings.joint_verifier_model),
+    ):
         missing = missing_local_model(path) if path else None
         if missing is not None:
-            raise ServiceStartError(f"No {what} model at {missing} (no config.json there). Set {variable} to a model "
-                                    "folder or a Hugging Face id in the local cache"
-                                    + (", or to nothing to go without it." if what == "joint verifier" else "."))
+            raise ServiceStartError(
+                f"No {what} model at {missing} (no config.json there). Set {variable} to a model "
+                "folder or a Hugging Face id in the local cache"
+                + (", or to nothing to go without it." if what == "joint verifier" else ".")
+            )
     for name in corpora:  # after the models: a corpus's index is compared with the encoder's files
         _check_corpus(settings, name)
 
@@ -64,8 +68,9 @@ def _check_corpus(settings: Settings, name: str) -> None:
     why = "(the service never builds a corpus, so that its data folder can be read-only and shared)"
     store_path = folder / STORE_FILE
     if not store_path.is_file():
-        raise ServiceStartError(f"Corpus {name!r} is not built: {store_path} is missing. Build it first with {build} "
-                                f"{why}.")
+        raise ServiceStartError(
+            f"Corpus {name!r} is not built: {store_path} is missing. Build it first with {build} {why}."
+        )
     try:
         fingerprint = sources_fingerprint([source_from_spec(spec) for spec in specs])
         with CorpusStore.open(store_path) as store:
@@ -73,8 +78,9 @@ def _check_corpus(settings: Settings, name: str) -> None:
     except (CorpusSourceError, FileNotFoundError, ValueError) as exc:
         raise ServiceStartError(f"Corpus {name!r} can't be served: {exc}") from None
     if built != fingerprint:
-        raise ServiceStartError(f"Corpus {name!r} in {folder} is out of date with its sources. Rebuild it with {build} "
-                                f"{why}.")
+        raise ServiceStartError(
+            f"Corpus {name!r} in {folder} is out of date with its sources. Rebuild it with {build} {why}."
+        )
     meta_path = folder / META_FILE
     try:
         meta = json.loads(meta_path.read_text())
@@ -82,9 +88,11 @@ def _check_corpus(settings: Settings, name: str) -> None:
         meta = {}
     # an index recorded with an encoder's path in another install (made_by: None) is spot-checked when it opens
     if meta.get("store_fingerprint") != built or made_by(meta, EncoderIdentity.of(settings.encoder_model)) is False:
-        raise ServiceStartError(f"Corpus {name!r} has no current dense index ({meta_path} is missing, or was made "
-                                f"from another store or encoder than {settings.encoder_model!r}). Build it with "
-                                f"{build} {why}.")
+        raise ServiceStartError(
+            f"Corpus {name!r} has no current dense index ({meta_path} is missing, or was made "
+            f"from another store or encoder than {settings.encoder_model!r}). Build it with "
+            f"{build} {why}."
+        )
 
 
 def load_checkers(settings: Settings, corpora: Sequence[str]) -> dict[str, Checker]:

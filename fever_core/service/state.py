@@ -102,8 +102,13 @@ class Service:
         checkers: ready checkers by corpus (tests); ``None`` loads them in the background when the app starts.
     """
 
-    def __init__(self, settings: Settings, corpora: Sequence[str], config: ServiceConfig,
-                 checkers: dict[str, Checker] | None = None):
+    def __init__(
+        self,
+        settings: Settings,
+        corpora: Sequence[str],
+        config: ServiceConfig,
+        checkers: dict[str, Checker] | None = None,
+    ):
         self.settings = settings
         self.corpora = list(corpora)
         self.config = config
@@ -120,9 +125,16 @@ class Service:
 
     def start(self) -> None:
         """Start the batcher, and load the checkers in the background unless they were given."""
-        self.batcher = MicroBatcher(self._check_batch, self.config.max_batch, self.config.batch_wait_ms / 1000,
-                                    self.config.max_queue, name="fever-batcher", on_idle=_return_freed_memory,
-                                    deadline_s=self.config.timeout_s, cost=claim_cost)
+        self.batcher = MicroBatcher(
+            self._check_batch,
+            self.config.max_batch,
+            self.config.batch_wait_ms / 1000,
+            self.config.max_queue,
+            name="fever-batcher",
+            on_idle=_return_freed_memory,
+            deadline_s=self.config.timeout_s,
+            cost=claim_cost,
+        )
         if self._preloaded:
             self._ready()
         else:
@@ -158,8 +170,10 @@ class Service:
         for corpus, indexes in by_corpus.items():
             cancellations = [requests[i].cancellation for i in indexes]
             checked = self.checkers[corpus].check_many(
-                [requests[i].claim for i in indexes], [requests[i].options for i in indexes],
-                cancelled=lambda n, cancellations=cancellations: bool(cancellations[n] and cancellations[n].cancelled))
+                [requests[i].claim for i in indexes],
+                [requests[i].options for i in indexes],
+                cancelled=lambda n, cancellations=cancellations: bool(cancellations[n] and cancellations[n].cancelled),
+            )
             for i, outcome in zip(indexes, checked):
                 outcomes[i] = outcome
         self.claims_stopped += sum(isinstance(outcome, ClaimCancelled) for outcome in outcomes)
@@ -170,13 +184,20 @@ class Service:
         if name is None:
             return self.corpora[0]
         if name not in self.corpora:
-            raise ServiceError(422, "corpus_not_served",
-                               f"This server does not serve the corpus {name!r}; it serves {', '.join(self.corpora)}. "
-                               "Leave corpus out for the default, or start a server with --corpus NAME.")
+            raise ServiceError(
+                422,
+                "corpus_not_served",
+                f"This server does not serve the corpus {name!r}; it serves {', '.join(self.corpora)}. "
+                "Leave corpus out for the default, or start a server with --corpus NAME.",
+            )
         return name
 
-    async def check(self, requests: list[ClaimRequest], client_gone: Callable[[], Awaitable[None]] | None = None,
-                    partial: bool = False) -> list[CheckResult | ClaimError]:
+    async def check(
+        self,
+        requests: list[ClaimRequest],
+        client_gone: Callable[[], Awaitable[None]] | None = None,
+        partial: bool = False,
+    ) -> list[CheckResult | ClaimError]:
         """Queue the claims together and wait for them: at most the timeout, and only while ``client_gone`` (which
         returns when the client has closed its connection) has not returned; then the claims not started are
         dropped from the queue and those under way stopped at their next model call (:class:`Cancellation`). When the
@@ -191,18 +212,26 @@ class Service:
             if exc.backlog_s is None:
                 why = f"{exc.waiting} claims are waiting (at most {self.config.max_queue})"
             else:
-                why = (f"the {exc.waiting} claims waiting take about {exc.backlog_s:.0f} s, so {exc.asked} more would "
-                       f"not be checked within the {self.config.timeout_s:g} s timeout")
-            raise ServiceError(503, "overloaded", f"The server is busy: {why}. Try again in {exc.retry_after_s} s.",
-                               retry_after_s=exc.retry_after_s) from None
+                why = (
+                    f"the {exc.waiting} claims waiting take about {exc.backlog_s:.0f} s, so {exc.asked} more would "
+                    f"not be checked within the {self.config.timeout_s:g} s timeout"
+                )
+            raise ServiceError(
+                503,
+                "overloaded",
+                f"The server is busy: {why}. Try again in {exc.retry_after_s} s.",
+                retry_after_s=exc.retry_after_s,
+            ) from None
+
         async def all_checked() -> list[CheckResult | ClaimError]:
             return list(await asyncio.gather(*[asyncio.wrap_future(future) for future in futures]))
 
         checked = asyncio.ensure_future(all_checked())  # a task: cancelled, it takes its gather's error with it
         gone = asyncio.ensure_future(client_gone()) if client_gone is not None else None
         try:
-            done, _ = await asyncio.wait([checked] + ([gone] if gone else []), timeout=self.config.timeout_s,
-                                         return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                [checked] + ([gone] if gone else []), timeout=self.config.timeout_s, return_when=asyncio.FIRST_COMPLETED
+            )
         finally:
             if gone is not None:
                 gone.cancel()
@@ -212,21 +241,38 @@ class Service:
                 return outcomes
         checked.cancel()
         cancellation.cancel()  # claims under way stop at their next model call
-        finished = [future.result() if future.done() and not future.cancelled() and future.exception() is None
-                    and not isinstance(future.result(), ClaimCancelled) else None for future in futures]
+        finished = [
+            future.result()
+            if future.done()
+            and not future.cancelled()
+            and future.exception() is None
+            and not isinstance(future.result(), ClaimCancelled)
+            else None
+            for future in futures
+        ]
         for future in futures:
             future.cancel()  # claims not started yet leave the queue unchecked
         if gone is not None and gone in done:
-            raise ServiceError(499, "client_closed_request", "The client closed the connection before its claims "
-                               "were checked: those waiting were dropped, those under way stopped.")
+            raise ServiceError(
+                499,
+                "client_closed_request",
+                "The client closed the connection before its claims "
+                "were checked: those waiting were dropped, those under way stopped.",
+            )
         retry = self.batcher.retry_after_s()
         if partial and any(outcome is not None for outcome in finished):
-            late = ClaimNotChecked(f"Not checked within the {self.config.timeout_s:g} s timeout: the server is busy. "
-                                   f"Send it again in {retry} s.")
+            late = ClaimNotChecked(
+                f"Not checked within the {self.config.timeout_s:g} s timeout: the server is busy. "
+                f"Send it again in {retry} s."
+            )
             return [late if outcome is None else outcome for outcome in finished]
-        raise ServiceError(503, "timeout", f"The claims could not be checked within {self.config.timeout_s:g} s: the "
-                           f"server is busy. Try again in {retry} s, or send fewer claims per request.",
-                           retry_after_s=retry)
+        raise ServiceError(
+            503,
+            "timeout",
+            f"The claims could not be checked within {self.config.timeout_s:g} s: the "
+            f"server is busy. Try again in {retry} s, or send fewer claims per request.",
+            retry_after_s=retry,
+        )
 
     def gauges(self) -> list[Gauge]:
         batcher = self.batcher
@@ -235,19 +281,40 @@ class Service:
             Gauge("fever_ready", "1 once the models and indexes are loaded.", float(self.status == "ready")),
             Gauge("fever_queue_claims", "Claims waiting to be checked.", batcher.waiting if batcher else 0),
             Gauge("fever_queue_capacity_claims", "Claims that may wait at most.", self.config.max_queue),
-            Gauge("fever_claims_checked_total", "Claims checked (including those that could not be).",
-                  stats.items if stats else 0, "counter"),
-            Gauge("fever_claims_failed_total", "Claims whose check raised an error.", stats.failed if stats else 0,
-                  "counter"),
-            Gauge("fever_claims_dropped_total", "Claims dropped unchecked: their request timed out, its client went "
-                  "away, or too little of its timeout was left to check them.", stats.dropped if stats else 0,
-                  "counter"),
-            Gauge("fever_claims_stopped_total", "Claims stopped between model calls, their verdict not reached: their "
-                  "client went away or their timeout passed after they were taken into a batch (counted in "
-                  "fever_claims_checked_total too).", self.claims_stopped, "counter"),
+            Gauge(
+                "fever_claims_checked_total",
+                "Claims checked (including those that could not be).",
+                stats.items if stats else 0,
+                "counter",
+            ),
+            Gauge(
+                "fever_claims_failed_total",
+                "Claims whose check raised an error.",
+                stats.failed if stats else 0,
+                "counter",
+            ),
+            Gauge(
+                "fever_claims_dropped_total",
+                "Claims dropped unchecked: their request timed out, its client went "
+                "away, or too little of its timeout was left to check them.",
+                stats.dropped if stats else 0,
+                "counter",
+            ),
+            Gauge(
+                "fever_claims_stopped_total",
+                "Claims stopped between model calls, their verdict not reached: their "
+                "client went away or their timeout passed after they were taken into a batch (counted in "
+                "fever_claims_checked_total too).",
+                self.claims_stopped,
+                "counter",
+            ),
             Gauge("fever_batches_total", "Batches checked.", stats.batches if stats else 0, "counter"),
-            Gauge("fever_batch_busy_seconds_total", "Seconds spent checking batches.",
-                  round(stats.busy_s, 6) if stats else 0, "counter"),
+            Gauge(
+                "fever_batch_busy_seconds_total",
+                "Seconds spent checking batches.",
+                round(stats.busy_s, 6) if stats else 0,
+                "counter",
+            ),
         ]
 
 

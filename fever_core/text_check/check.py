@@ -50,9 +50,12 @@ class CheckedSentence:
         """The sentence (:meth:`TextSentence.to_dict`), whether it was chosen, its verdict and the verdict's
         probability, and its whole check (the JSON of ``check --json``; ``None`` without one), or why not."""
         return {
-            **self.sentence.to_dict(), "checked": self.chosen, "verdict": self.verdict or None,
+            **self.sentence.to_dict(),
+            "checked": self.chosen,
+            "verdict": self.verdict or None,
             "probability": round(self.result.verdict.probability, 4) if self.result else None,
-            "error": self.error or None, "result": self.result.to_dict() if self.result else None,
+            "error": self.error or None,
+            "result": self.result.to_dict() if self.result else None,
         }
 
 
@@ -69,18 +72,23 @@ class TextCheck:
     sentences: list[CheckedSentence]
 
     @classmethod
-    def of(cls, text: str, sentences: Sequence[TextSentence], rows: Iterable[BatchRow],
-           chosen: Iterable[int] | None = None) -> TextCheck:
+    def of(
+        cls, text: str, sentences: Sequence[TextSentence], rows: Iterable[BatchRow], chosen: Iterable[int] | None = None
+    ) -> TextCheck:
         """The check of ``text`` from its sentences and the rows of the chosen ones' claims
         (:func:`sentence_claims`: a row's claim id is its sentence's index); a chosen sentence without a row has not
         been checked (yet). ``chosen``: the indexes checked (default: those with a row)."""
         by_index = {int(row.claim.id): row for row in rows}
         chosen = set(by_index) if chosen is None else set(chosen)
-        return cls(text, [
-            CheckedSentence(s, s.index in chosen, by_index[s.index].result, by_index[s.index].error)
-            if s.index in by_index else CheckedSentence(s, s.index in chosen)
-            for s in sentences
-        ])
+        return cls(
+            text,
+            [
+                CheckedSentence(s, s.index in chosen, by_index[s.index].result, by_index[s.index].error)
+                if s.index in by_index
+                else CheckedSentence(s, s.index in chosen)
+                for s in sentences
+            ],
+        )
 
     @property
     def checked(self) -> list[CheckedSentence]:
@@ -104,8 +112,11 @@ class TextCheck:
         return line + (f"; {failed} can't be checked" if failed else "")
 
     def to_dict(self) -> dict:
-        return {"text": self.text, "summary": {"checked": len(self.checked), **self.counts()},
-                "sentences": [s.to_dict() for s in self.sentences]}
+        return {
+            "text": self.text,
+            "summary": {"checked": len(self.checked), **self.counts()},
+            "sentences": [s.to_dict() for s in self.sentences],
+        }
 
 
 def worthy_indexes(sentences: Iterable[TextSentence]) -> list[int]:
@@ -127,7 +138,8 @@ def sentence_claims(sentences: Sequence[TextSentence], chosen: Iterable[int] | N
         raise NothingToCheck(
             f"None of the text's {len(sentences):,} sentence{'' if len(sentences) == 1 else 's'} looks worth checking: "
             "none states a fact about a named person, place or thing, a number or a date (questions, opinions, "
-            "plans, instructions and fragments are left out). Choose the sentences to check yourself.")
+            "plans, instructions and fragments are left out). Choose the sentences to check yourself."
+        )
     return [Claim(index, sentences[index].claim, None) for index in indexes]
 
 

@@ -90,7 +90,7 @@ class Antecedents:
                 break
         if name is None or not text.startswith(first.text):
             return None
-        return name[0].upper() + name[1:] + suffix + text[len(first.text):]
+        return name[0].upper() + name[1:] + suffix + text[len(first.text) :]
 
 
 def _opens_a_clause(span: Span) -> bool:

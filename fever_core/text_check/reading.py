@@ -25,8 +25,7 @@ from fever_core.common.text import clean_user_lines
 
 MAX_TEXT_BYTES = 1_000_000
 """The longest text read, in bytes of UTF-8 (1 MB: a long report; a novel is several)."""
-TEXT_KINDS = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".html": "html",
-              ".htm": "html"}
+TEXT_KINDS = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html"}
 """The kind of text of each file suffix read."""
 MAX_HTML_TAGS = 250_000
 """The most tags an HTML document may have (start and end tags, in all; a long article has some thousands)."""
@@ -35,19 +34,20 @@ HTML_SECONDS = 5.0
 _BUDGET_EVERY = 1024  # tags between two looks at the budget
 _BINARY_SNIFF_BYTES = 8192
 _SPACES_RE = re.compile(r"\s+")
-_SKIPPED_ELEMENTS = frozenset({"script", "style", "noscript", "template", "head", "title", "svg", "math", "iframe",
-                               "object", "embed", "canvas", "select", "textarea", "button"})
-_RAW_TEXT_ELEMENTS = frozenset({"script", "style", "xmp", "iframe", "noembed", "noframes", "textarea", "title",
-                                "plaintext"})
+_SKIPPED_ELEMENTS = frozenset(
+    ("script style noscript template head title svg math iframe object embed canvas select textarea button").split()
+)
+_RAW_TEXT_ELEMENTS = frozenset("script style xmp iframe noembed noframes textarea title plaintext".split())
 """Elements whose text is not HTML: read up to their end tag."""
 _MARKUP = re.compile(r"<[A-Za-z/!?]")
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][^\t\n\f\r />]*)")
 _IN_TAG = re.compile(r"""=[\t\n\f\r ]*(["'])|>""")
-_BLOCK_ELEMENTS = frozenset({
-    "address", "article", "aside", "blockquote", "dd", "details", "div", "dl", "dt", "figcaption", "figure",
-    "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre",
-    "section", "summary", "table", "tr", "ul",
-})
+_BLOCK_ELEMENTS = frozenset(
+    (
+        "address article aside blockquote dd details div dl dt figcaption figure footer form h1 h2 h3 h4 h5 h6 header "
+        "hr li main nav ol p pre section summary table tr ul"
+    ).split()
+)
 _MARKDOWN_RULES = [
     (re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)"), r"\1"),  # a link or an image: its text
     (re.compile(r"^ {0,3}(?:#{1,6}[ \t]+|>[ \t]?)", re.MULTILINE), ""),  # a heading's or a quote's mark
@@ -93,8 +93,10 @@ def read_within_limit(stream: BinaryIO, name: str, limit: int = MAX_TEXT_BYTES) 
         chunks.append(chunk)
         size += len(chunk)
     if size > limit:
-        raise TextReadError(f"{name} has more than {limit:,} bytes; a text to check can have {limit:,} (1 MB). "
-                            "Check it in parts, or only the part you need.")
+        raise TextReadError(
+            f"{name} has more than {limit:,} bytes; a text to check can have {limit:,} (1 MB). "
+            "Check it in parts, or only the part you need."
+        )
     return b"".join(chunks)
 
 
@@ -114,8 +116,10 @@ def kind_of(name: str) -> str:
     (:data:`TEXT_KINDS`); a :class:`TextReadError` for another suffix."""
     kind = TEXT_KINDS.get(Path(name).suffix.lower())
     if kind is None:
-        raise TextReadError(f"Can't read {name}: give a text file (.txt), Markdown (.md) or a web page (.html). "
-                            "For a PDF or a Word document, copy its text and paste it.")
+        raise TextReadError(
+            f"Can't read {name}: give a text file (.txt), Markdown (.md) or a web page (.html). "
+            "For a PDF or a Word document, copy its text and paste it."
+        )
     return kind
 
 
@@ -130,8 +134,10 @@ def text_of_bytes(data: bytes, name: str) -> str:
     if len(data) > MAX_TEXT_BYTES:
         raise TextReadError(_too_long(name, len(data)))
     if b"\x00" in data[:_BINARY_SNIFF_BYTES]:
-        raise TextReadError(f"{name} is not a text file (it holds bytes no text has, as a PDF, a Word document or "
-                            "an image does): copy its text and paste it, or save it as .txt.")
+        raise TextReadError(
+            f"{name} is not a text file (it holds bytes no text has, as a PDF, a Word document or "
+            "an image does): copy its text and paste it, or save it as .txt."
+        )
     text = decode_utf8(data.removeprefix(b"\xef\xbb\xbf"), name, error=TextReadError)
     if kind == "html":
         text = html_to_text(text)
@@ -157,8 +163,10 @@ def plain_text(text: str, name: str = "The text") -> str:
 
 
 def _too_long(name: str, size: int) -> str:
-    return (f"{name} has {size:,} bytes; a text to check can have {MAX_TEXT_BYTES:,} (1 MB). Check it in parts, "
-            "or only the part you need.")
+    return (
+        f"{name} has {size:,} bytes; a text to check can have {MAX_TEXT_BYTES:,} (1 MB). Check it in parts, "
+        "or only the part you need."
+    )
 
 
 class _TextOfHtml:
@@ -246,7 +254,7 @@ def html_to_text(document: str, max_tags: int = MAX_HTML_TAGS, max_seconds: floa
         text.start(name, document[end - 2] == "/")
         if name in _RAW_TEXT_ELEMENTS:  # its text is not HTML: up to its end tag, or the end
             close = _raw_text_end(name).search(document, at)
-            text.data(document[at:close.start() if close else size])
+            text.data(document[at : close.start() if close else size])
             at = close.start() if close else size
     text.data(document[at:])
     if tags > max_tags:
@@ -276,8 +284,10 @@ def _tag_end(document: str, at: int) -> int:
 
 
 def _too_much_html(tags: int, max_tags: int, max_seconds: float) -> str:
-    return (f"This web page is more markup than text (over {min(tags, max_tags):,} tags, or over {max_seconds:g} s to "
-            "read): save it as text (.txt) or copy its text and paste it.")
+    return (
+        f"This web page is more markup than text (over {min(tags, max_tags):,} tags, or over {max_seconds:g} s to "
+        "read): save it as text (.txt) or copy its text and paste it."
+    )
 
 
 def markdown_to_text(markdown: str) -> str:

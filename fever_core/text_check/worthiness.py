@@ -56,47 +56,87 @@ NAMED_ENTITIES = frozenset({"PERSON", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EV
 """spaCy's entity labels of named things (not ``NORP``: "American", "Democrats" name no one in particular)."""
 COUNTED_ENTITIES = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "CARDINAL"})
 """spaCy's entity labels of numbers, amounts and dates (not ``ORDINAL``: "the second point", "number two")."""
-COUNTING_WORDS = frozenset(["hundreds", "thousands", "millions", "billions", "trillions", "dozens", "half", "twice", "double", "doubled", "triple", "tripled", "quadrupled", "halved", "percent"])
+COUNTING_WORDS = frozenset(
+    (
+        "hundreds thousands millions billions trillions dozens half twice double doubled triple tripled quadrupled "
+        "halved percent"
+    ).split()
+)
 """Words that give an amount without a digit ("millions of jobs", "prices doubled")."""
-BELIEF_VERBS = frozenset({"think", "believe", "feel", "guess", "suppose", "reckon", "doubt", "suspect", "bet",
-                          "imagine", "wonder"})
+BELIEF_VERBS = frozenset("think believe feel guess suppose reckon doubt suspect bet imagine wonder".split())
 """Verbs that make their sentence an opinion, whoever is their subject ("critics believe")."""
 INTENTION_VERBS = frozenset({"plan", "intend", "hope", "want", "aim", "promise", "wish", "mean", "expect", "vow"})
 """Verbs that, with a first-person subject, make their sentence the writer's plans."""
 LIKING_VERBS = frozenset({"like", "love", "hate", "prefer", "admire", "appreciate", "agree", "disagree", "enjoy"})
 """Verbs that, with a first-person subject, make their sentence the writer's opinion ("I like the way...")."""
 MODAL_REASONS = {
-    "will": "a prediction (will)", "shall": "a prediction (shall)", "'ll": "a prediction (will)",
-    "wo": "a prediction (will)", "would": "a hypothesis (would)", "'d": "a hypothesis (would)",
-    "should": "a recommendation (should)", "ought": "a recommendation (ought to)", "must": "a recommendation (must)",
-    "may": "speculation (may)", "might": "speculation (might)", "could": "speculation (could)",
+    "will": "a prediction (will)",
+    "shall": "a prediction (shall)",
+    "'ll": "a prediction (will)",
+    "wo": "a prediction (will)",
+    "would": "a hypothesis (would)",
+    "'d": "a hypothesis (would)",
+    "should": "a recommendation (should)",
+    "ought": "a recommendation (ought to)",
+    "must": "a recommendation (must)",
+    "may": "speculation (may)",
+    "might": "speculation (might)",
+    "could": "speculation (could)",
 }
 """What a modal verb on the main verb makes a sentence ("can" makes nothing but the writer's plans: "Solar panels
 can cut bills by 30%" is checked, "We can create jobs" is not)."""
 FUTURE_MODALS = frozenset({"will", "shall", "'ll", "wo"})
 EVALUATIVE_WORDS = {
-    "ADJ": frozenset(["amazing", "awesome", "awful", "bad", "beautiful", "best", "better", "brave", "brilliant", "clever", "crazy", "dangerous", "delicious", "disappointing", "disastrous", "disgraceful", "disgusting", "dreadful", "dumb", "embarrassing", "excellent", "extraordinary", "fabulous", "fair", "fantastic", "fine", "foolish", "glorious", "good", "gorgeous", "great", "greatest", "horrible", "horrific", "important", "impressive", "incredible", "insane", "lovely", "magical", "magnificent", "marvellous", "marvelous", "misguided", "nice", "outrageous", "pathetic", "perfect", "pointless", "poor", "remarkable", "ridiculous", "right", "sad", "scandalous", "shameful", "shocking", "silly", "splendid", "stunning", "stupid", "superb", "terrible", "terrific", "tragic", "ugly", "unfair", "unacceptable", "useless", "wonderful", "worse", "worst", "wrong"]),
-    "NOUN": frozenset(["absurdity", "betrayal", "chaos", "disaster", "disgrace", "fantasy", "joke", "mess", "nonsense", "scandal", "shame", "tragedy"]),
-    "ADV": frozenset(["absolutely", "clearly", "frankly", "honestly", "hopefully", "incredibly", "luckily", "obviously", "sadly", "seriously", "surely", "thankfully", "unfortunately"]),
+    "ADJ": frozenset(
+        (
+            "amazing awesome awful bad beautiful best better brave brilliant clever crazy dangerous delicious "
+            "disappointing disastrous disgraceful disgusting dreadful dumb embarrassing excellent extraordinary "
+            "fabulous fair fantastic fine foolish glorious good gorgeous great greatest horrible horrific important "
+            "impressive incredible insane lovely magical magnificent marvellous marvelous misguided nice outrageous "
+            "pathetic perfect pointless poor remarkable ridiculous right sad scandalous shameful shocking silly "
+            "splendid stunning stupid superb terrible terrific tragic ugly unfair unacceptable useless wonderful worse "
+            "worst wrong"
+        ).split()
+    ),
+    "NOUN": frozenset(
+        ("absurdity betrayal chaos disaster disgrace fantasy joke mess nonsense scandal shame tragedy").split()
+    ),
+    "ADV": frozenset(
+        (
+            "absolutely clearly frankly honestly hopefully incredibly luckily obviously sadly seriously surely "
+            "thankfully unfortunately"
+        ).split()
+    ),
 }
 """Words that judge rather than state (lemmas, lower case), by their part of speech: "right" judges as an adjective
 ("the right answer"), not as a noun ("the right to vote")."""
-GREETINGS = re.compile(r"^(?:\W*(?:well|and|oh|so)\W+)?(?:thanks?|good (?:morning|afternoon|evening|night)|welcome|"
-                       r"hello|hi|dear|congratulations)\b", re.IGNORECASE)
+GREETINGS = re.compile(
+    r"^(?:\W*(?:well|and|oh|so)\W+)?(?:thanks?|good (?:morning|afternoon|evening|night)|welcome|"
+    r"hello|hi|dear|congratulations)\b",
+    re.IGNORECASE,
+)
 """How thanks, greetings and the like start."""
-OPINION_PHRASES = re.compile(r"\b(?:in my (?:opinion|view)|to my mind|it seems to me|i'm sure|i am sure)\b",
-                             re.IGNORECASE)
+OPINION_PHRASES = re.compile(
+    r"\b(?:in my (?:opinion|view)|to my mind|it seems to me|i'm sure|i am sure)\b", re.IGNORECASE
+)
 FINITE_VERB_TAGS = frozenset({"VBD", "VBP", "VBZ", "MD"})
 """Penn tags of a verb that makes a clause (a participle alone, as in a heading, does not)."""
-MONTHS_AND_DAYS = frozenset(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "century", "centuries", "decade"])
+MONTHS_AND_DAYS = frozenset(
+    (
+        "january february march april may june july august september october november december jan feb mar apr jun jul "
+        "aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday century centuries decade"
+    ).split()
+)
 _SENTENCE_END = tuple(".!?…")
 _CLOSING = "\"')]»”’"
 _LINE_MARK = r"[-*+•][ \t]+|#{1,6}[ \t]+|>[ \t]*|\d{1,3}[.)/][ \t]+|[A-Z][A-Z.'\-]*(?: [A-Z][A-Z.'\-]*){0,3}:[ \t]+"
 """What starts a line and is no part of its sentence: a list or heading mark, a quote's ``>``, a numbered thread's
 ``2/``, a transcript's ``SPEAKER:`` in capitals (an interview's ``Q:`` and ``A:`` too)."""
 _LEADING_MARK = re.compile(f"(?:{_LINE_MARK})+")
-_BLOCK_BREAK = re.compile(r"\n[ \t]*\n|(?:(?<=[.!?…])|(?<=[.!?…][\"'”’)\]»]))[ \t]*\n"
-                          r"|\n(?=[ \t]*(?:" + _LINE_MARK + "))")
+_BLOCK_BREAK = re.compile(
+    r"\n[ \t]*\n|(?:(?<=[.!?…])|(?<=[.!?…][\"'”’)\]»]))[ \t]*\n"
+    r"|\n(?=[ \t]*(?:" + _LINE_MARK + "))"
+)
 """Where a paragraph ends (see :func:`find_sentences`): a blank line, a line break after a sentence's end mark, or a
 line break before a line that starts with a mark (:data:`_LINE_MARK`)."""
 _PIECE_BREAK = re.compile(r"\n|(?<=[.!?])\s")
@@ -132,8 +172,15 @@ class TextSentence:
         return self.checked_as or self.text
 
     def to_dict(self) -> dict:
-        return {"index": self.index, "text": self.text, "start": self.start, "end": self.end, "worthy": self.worthy,
-                "reason": self.reason, "checked_as": self.checked_as}
+        return {
+            "index": self.index,
+            "text": self.text,
+            "start": self.start,
+            "end": self.end,
+            "worthy": self.worthy,
+            "reason": self.reason,
+            "checked_as": self.checked_as,
+        }
 
 
 class TextTooLarge(TextReadError):
@@ -147,8 +194,12 @@ def estimate_sentences(text: str) -> int:
     return len(_SENTENCE_ENDS.findall(text)) + 1
 
 
-def find_sentences(text: str, max_sentences: int = MAX_TEXT_SENTENCES, max_seconds: float = SPLIT_SECONDS,
-                   stop: threading.Event | None = None) -> list[TextSentence]:
+def find_sentences(
+    text: str,
+    max_sentences: int = MAX_TEXT_SENTENCES,
+    max_seconds: float = SPLIT_SECONDS,
+    stop: threading.Event | None = None,
+) -> list[TextSentence]:
     """The sentences of a plain text (:func:`~fever_core.text_check.reading.plain_text`), in order, each judged.
 
     Args:
@@ -171,8 +222,10 @@ def find_sentences(text: str, max_sentences: int = MAX_TEXT_SENTENCES, max_secon
     """
     estimate = estimate_sentences(text)
     if estimate > max_sentences:
-        raise TextTooLarge(f"The text has about {estimate:,} sentences; at most {max_sentences:,} are split and "
-                           "checked at once. Check it in parts, or only the part you need.")
+        raise TextTooLarge(
+            f"The text has about {estimate:,} sentences; at most {max_sentences:,} are split and "
+            "checked at once. Check it in parts, or only the part you need."
+        )
     deadline = time.monotonic() + max_seconds
     nlp = load_spacy("full")
     blocks = list(_blocks(text))
@@ -182,8 +235,10 @@ def find_sentences(text: str, max_sentences: int = MAX_TEXT_SENTENCES, max_secon
         if stop is not None and stop.is_set():
             break
         if time.monotonic() > deadline:
-            raise TextTooLarge(f"Finding the text's sentences took over {max_seconds:g} s ({offset:,} of its "
-                               f"{len(text):,} characters read): check it in parts, or only the part you need.")
+            raise TextTooLarge(
+                f"Finding the text's sentences took over {max_seconds:g} s ({offset:,} of its "
+                f"{len(text):,} characters read): check it in parts, or only the part you need."
+            )
         for span in _joined_sentences(doc):
             start, end = _trimmed(text, offset + span.start_char, offset + span.end_char)
             if start < end:
@@ -193,8 +248,10 @@ def find_sentences(text: str, max_sentences: int = MAX_TEXT_SENTENCES, max_secon
                 sentences.append(TextSentence(len(sentences), text[start:end], start, end, worthy, reason, checked_as))
                 antecedents.note(sentence)
         if len(sentences) > max_sentences:
-            raise TextTooLarge(f"The text has more than {max_sentences:,} sentences; at most {max_sentences:,} are "
-                               "split and checked at once. Check it in parts, or only the part you need.")
+            raise TextTooLarge(
+                f"The text has more than {max_sentences:,} sentences; at most {max_sentences:,} are "
+                "split and checked at once. Check it in parts, or only the part you need."
+            )
     return sentences
 
 
@@ -206,7 +263,7 @@ def _blocks(text: str) -> Iterator[tuple[int, int]]:
         end = found.start() if found else len(text)
         while end - start > MAX_BLOCK_CHARS:
             cuts = [m.end() for m in _PIECE_BREAK.finditer(text, start, start + MAX_BLOCK_CHARS)]
-            spaces = [m.end() for m in re.finditer(r"\s", text[start:start + MAX_BLOCK_CHARS])]
+            spaces = [m.end() for m in re.finditer(r"\s", text[start : start + MAX_BLOCK_CHARS])]
             cut = cuts[-1] if cuts else start + spaces[-1] if spaces else start + MAX_BLOCK_CHARS
             yield start, cut
             start = cut
@@ -221,8 +278,8 @@ def _joined_sentences(doc) -> Iterator[Span]:
     for sent in doc.sents:
         if not sent.text.strip():
             continue
-        if pending is not None and "\n" not in doc.text[pending.end_char:sent.start_char]:
-            sent = doc[pending.start:sent.end]
+        if pending is not None and "\n" not in doc.text[pending.end_char : sent.start_char]:
+            sent = doc[pending.start : sent.end]
         elif pending is not None:
             yield pending
         pending = sent
@@ -260,8 +317,11 @@ def judge(span: Span) -> tuple[bool, str]:
     if not any(t.tag_ in FINITE_VERB_TAGS for t in words):
         return False, "a fragment (no verb): a heading or a caption"
     writer = _first_person(root)
-    if writer and (root.lemma_.lower() in INTENTION_VERBS or _modal_word(root) in ("can", "ca") or any(
-            _modal_word(verb) in FUTURE_MODALS or _going_to(verb) for verb in verbs)):
+    if writer and (
+        root.lemma_.lower() in INTENTION_VERBS
+        or _modal_word(root) in ("can", "ca")
+        or any(_modal_word(verb) in FUTURE_MODALS or _going_to(verb) for verb in verbs)
+    ):
         return False, "the writer's own plans"
     if writer and root.lemma_.lower() in LIKING_VERBS:
         return False, f"an opinion ({root.text})"
@@ -306,13 +366,16 @@ def _first_person(verb: Token) -> bool:
 
 def _imperative(root: Token) -> bool:
     """A main verb in its base form with no subject and no modal ("Get out and vote.", "Don't forget.")."""
-    return (root.tag_ == "VB" and _subject(root) is None
-            and not any(t.dep_ == "aux" and t.tag_ == "MD" for t in root.children)
-            and not any(t.dep_ == "aux" and t.lower_ == "to" for t in root.children))
+    return (
+        root.tag_ == "VB"
+        and _subject(root) is None
+        and not any(t.dep_ == "aux" and t.tag_ == "MD" for t in root.children)
+        and not any(t.dep_ == "aux" and t.lower_ == "to" for t in root.children)
+    )
 
 
 def _going_to(verb: Token) -> bool:
-    """"going to" as a future ("We're going to bring it down")."""
+    """ "going to" as a future ("We're going to bring it down")."""
     return verb.lemma_ == "go" and verb.tag_ == "VBG" and any(t.dep_ == "xcomp" for t in verb.children)
 
 
@@ -327,8 +390,11 @@ def _modal(verbs: list[Token]) -> str:
         reason = MODAL_REASONS.get(_modal_word(verb))
         if reason:
             return reason
-        obliged = verb.lemma_ in ("need", "have") and verb.tag_ in ("VB", "VBP", "VBZ") or (
-            verb.lemma_ == "get" and verb.tag_ == "VBN" and any(t.dep_ == "aux" for t in verb.children))
+        obliged = (
+            verb.lemma_ in ("need", "have")
+            and verb.tag_ in ("VB", "VBP", "VBZ")
+            or (verb.lemma_ == "get" and verb.tag_ == "VBN" and any(t.dep_ == "aux" for t in verb.children))
+        )
         if obliged and any(t.dep_ == "xcomp" and any(c.lower_ == "to" for c in t.children) for t in verb.children):
             return f"a recommendation ({verb.text} to)"
         if _going_to(verb):
@@ -353,13 +419,17 @@ def _anchors(span: Span) -> tuple[list[str], list[str]]:
         else:
             named.append(token.text)
     counted = [e.text for e in entities if e.label_ in COUNTED_ENTITIES and _definite(e)]
-    counted += [t.text for t in span if t.i not in in_entities and (
-        t.like_num and t.lower_ != "one" or t.lower_ in COUNTING_WORDS or t.text == "%")]
+    counted += [
+        t.text
+        for t in span
+        if t.i not in in_entities and (t.like_num and t.lower_ != "one" or t.lower_ in COUNTING_WORDS or t.text == "%")
+    ]
     return list(dict.fromkeys(named)), list(dict.fromkeys(counted))
 
 
 def _definite(entity: Span) -> bool:
     """A number or date entity that pins something down: it has a digit, a number word other than "one", a month,
     a weekday, a century or a decade."""
-    return any(t.like_num and t.lower_ != "one" or t.lower_ in MONTHS_AND_DAYS or t.lower_ in COUNTING_WORDS
-               for t in entity)
+    return any(
+        t.like_num and t.lower_ != "one" or t.lower_ in MONTHS_AND_DAYS or t.lower_ in COUNTING_WORDS for t in entity
+    )

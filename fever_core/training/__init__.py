@@ -21,7 +21,15 @@ from fever_core.training.verifier import train_verifier
 from fever_core.training.verifier_config import TrainConfig
 
 __all__ = [
-    "ImproveConfig", "TrainConfig",
-    "collect_runs", "fit_learned_verdict", "generate_pairs", "improve_verifier", "prepare", "train_verifier",
-    "write_generated", "write_joint_minimal_pairs", "write_joint_pairs",
+    "ImproveConfig",
+    "TrainConfig",
+    "collect_runs",
+    "fit_learned_verdict",
+    "generate_pairs",
+    "improve_verifier",
+    "prepare",
+    "train_verifier",
+    "write_generated",
+    "write_joint_minimal_pairs",
+    "write_joint_pairs",
 ]

@@ -47,15 +47,28 @@ HELDOUT_PERCENT = 10
 _IRREGULAR_COMPARATIVES = {"best": "better", "worst": "worse", "most": "more", "least": "less", "farthest": "farther"}
 _ORDINAL_WORDS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 _PAST_OF_PARTICIPLE = {
-    "written": "wrote", "drawn": "drew", "sung": "sang", "taken": "took", "given": "gave", "begun": "began",
-    "chosen": "chose", "spoken": "spoke", "driven": "drove", "shown": "showed", "known": "knew", "ridden": "rode",
+    "written": "wrote",
+    "drawn": "drew",
+    "sung": "sang",
+    "taken": "took",
+    "given": "gave",
+    "begun": "began",
+    "chosen": "chose",
+    "spoken": "spoke",
+    "driven": "drove",
+    "shown": "showed",
+    "known": "knew",
+    "ridden": "rode",
 }
 """Irregular past participles whose simple past differs ("written by" -> "wrote"); a participle in "-ed" or one
 of the others spaCy tags VBN ("built", "made", "led", "won") is its own past."""
-_SYMMETRIC_VERBS = frozenset(["border", "marry", "neighbour", "neighbor", "join", "connect", "link", "share", "meet", "accompany"])
+_SYMMETRIC_VERBS = frozenset("border marry neighbour neighbor join connect link share meet accompany".split())
 """Passives whose swap is as true as the sentence ("Uganda borders Rwanda")."""
 _ASYMMETRIC_RELATIONS = frozenset(
-    ["son", "daughter", "father", "mother", "parent", "child", "teacher", "student", "pupil", "mentor", "founder", "subsidiary", "successor", "predecessor", "capital", "owner"]
+    (
+        "son daughter father mother parent child teacher student pupil mentor founder subsidiary successor predecessor "
+        "capital owner"
+    ).split()
 )
 """Relation nouns for which "X is the N of Y" and "Y is the N of X" can't both hold."""
 
@@ -67,8 +80,7 @@ def _text(tokens: Sequence[Token] | Span) -> str:
 
 def _phrase(token: Token) -> str:
     """A noun phrase without its asides: appositions, relative clauses and what stands between commas."""
-    dropped = {t.i for c in token.children if c.dep_ in ("appos", "relcl", "acl", "punct", "advcl")
-               for t in c.subtree}
+    dropped = {t.i for c in token.children if c.dep_ in ("appos", "relcl", "acl", "punct", "advcl") for t in c.subtree}
     return _text([t for t in token.subtree if t.i not in dropped])
 
 
@@ -95,7 +107,7 @@ def _predicate_noun(noun: Token) -> tuple[Token, Token] | None:
 
 
 def comparative_of(superlative: str) -> str | None:
-    """"largest" -> "larger", "heaviest" -> "heavier", "best" -> "better"; None for what is not a superlative."""
+    """ "largest" -> "larger", "heaviest" -> "heavier", "best" -> "better"; None for what is not a superlative."""
     word = superlative.lower()
     if word in _IRREGULAR_COMPARATIVES:
         return _IRREGULAR_COMPARATIVES[word]
@@ -123,20 +135,28 @@ def superlative_claims(doc: Doc, title: str) -> Iterator[tuple[str, str, str]]:
         ordinal = next((c for c in noun.children if c.lower_ in _ORDINAL_WORDS or c.ent_type_ == "ORDINAL"), None)
         if ordinal is None:  # "second-largest" is one hyphenated compound of the adjective
             ordinal = next((c for c in token.children if c.lower_ in _ORDINAL_WORDS), None)
-        rank = 1 if ordinal is None else (_ORDINAL_WORDS.index(ordinal.lower_) + 2 if ordinal.lower_ in _ORDINAL_WORDS
-                                          else None)
+        rank = (
+            1
+            if ordinal is None
+            else (_ORDINAL_WORDS.index(ordinal.lower_) + 2 if ordinal.lower_ in _ORDINAL_WORDS else None)
+        )
         if rank is None:
             continue
         superlative = f"most {token.text}" if most else token.text
         comparative = f"more {token.text}" if most else comparative_of(token.text)
         if comparative is None:
             continue
-        modifiers = [t for c in noun.children if token.i < c.i < noun.i and c.dep_ in ("amod", "compound")
-                     for t in c.subtree]
+        modifiers = [
+            t for c in noun.children if token.i < c.i < noun.i and c.dep_ in ("amod", "compound") for t in c.subtree
+        ]
         scope = [t for c in noun.children if c.dep_ == "prep" and c.i > noun.i for t in c.subtree]
         group = _text([*modifiers, noun, *scope]).rstrip(".")
-        if (len(group.split()) > 8 or len(group.split()) < 2 or any(c.dep_ in ("poss", "conj") for c in noun.children)
-                or re.search(r"\b(?:and|or)$", group)):
+        if (
+            len(group.split()) > 8
+            or len(group.split()) < 2
+            or any(c.dep_ in ("poss", "conj") for c in noun.children)
+            or re.search(r"\b(?:and|or)$", group)
+        ):
             continue  # "the country's largest city", "youngest son ... and": no group a claim can name alone
         if rank == 1:
             yield f"No {group} is {comparative} than {subject}.", SUPPORTS, "superlative-negated"
@@ -153,22 +173,48 @@ def _capital_and_place(doc: Doc, title: str) -> tuple[str, str] | None:
     """``(capital, place)`` from "C is the capital (and largest city) of P", "Its capital (and largest city) is C"
     or "P's capital is C"; None when the sentence says neither."""
     for token in doc:
-        if token.lemma_ != "capital" or token.pos_ != "NOUN" or any(
-                c.dep_ == "amod" and c.lower_ in ("state", "provincial", "regional", "judicial", "former", "cultural",
-                                                  "financial", "administrative", "historic", "ancient")
-                for c in token.children):
+        if (
+            token.lemma_ != "capital"
+            or token.pos_ != "NOUN"
+            or any(
+                c.dep_ == "amod"
+                and c.lower_
+                in (
+                    "state",
+                    "provincial",
+                    "regional",
+                    "judicial",
+                    "former",
+                    "cultural",
+                    "financial",
+                    "administrative",
+                    "historic",
+                    "ancient",
+                )
+                for c in token.children
+            )
+        ):
             continue
         joined = [token, *(c for c in token.children if c.dep_ == "conj")]
-        ofs = [g for n in joined for p in n.children if p.dep_ == "prep" and p.lower_ == "of"
-               for g in p.children if g.dep_ == "pobj"]
+        ofs = [
+            g
+            for n in joined
+            for p in n.children
+            if p.dep_ == "prep" and p.lower_ == "of"
+            for g in p.children
+            if g.dep_ == "pobj"
+        ]
         if any(g.ent_type_ not in ("GPE", "LOC") for g in ofs):
             continue  # "the capital of East Java province", "of the region": not the country's
         owner = next((c for c in token.children if c.dep_ == "poss"), None)
         if ofs:
             place = _phrase(ofs[0])
         elif owner is not None:
-            place = base_title(title) if owner.lower_ == "its" else (
-                owner.text if owner.ent_type_ in ("GPE", "LOC") else None)
+            place = (
+                base_title(title)
+                if owner.lower_ == "its"
+                else (owner.text if owner.ent_type_ in ("GPE", "LOC") else None)
+            )
         else:
             place = base_title(title)
         if place is None:
@@ -177,8 +223,9 @@ def _capital_and_place(doc: Doc, title: str) -> tuple[str, str] | None:
         if token.dep_ == "attr" and verb.lemma_ == "be":
             capital = _subject(verb, title)
         elif token.dep_ == "nsubj" and verb.lemma_ == "be":
-            capital = next((_text(list(c.subtree)) for c in verb.children if c.dep_ == "attr" and c.pos_ == "PROPN"),
-                           None)
+            capital = next(
+                (_text(list(c.subtree)) for c in verb.children if c.dep_ == "attr" and c.pos_ == "PROPN"), None
+            )
         else:
             capital = None
         if capital and capital != place and len(capital.split()) <= 4 and not capital.lower().startswith("it"):
@@ -196,8 +243,11 @@ def capital_claims(doc: Doc, title: str) -> Iterator[tuple[str, str, str]]:
     capital, place = found
     yield f"The capital of {place} is {capital}.", SUPPORTS, "capital"
     yield f"{capital} is {place}'s capital city.", SUPPORTS, "capital"
-    others = {e.text for e in doc.ents if e.label_ == "GPE" and e.text not in (capital, place)
-              and e.text not in capital and place not in e.text}
+    others = {
+        e.text
+        for e in doc.ents
+        if e.label_ == "GPE" and e.text not in (capital, place) and e.text not in capital and place not in e.text
+    }
     for other in sorted(others)[:2]:
         yield f"{other} is the capital of {place}.", REFUTES, "capital"
 
@@ -207,8 +257,13 @@ def _past(participle: Token) -> str | None:
     word = participle.lower_
     if word in _PAST_OF_PARTICIPLE:
         return _PAST_OF_PARTICIPLE[word]
-    return word if word.endswith("ed") or participle.tag_ == "VBN" and word in (
-        "built", "made", "led", "won", "held", "found", "sold", "bought", "taught", "brought", "fought") else None
+    return (
+        word
+        if word.endswith("ed")
+        or participle.tag_ == "VBN"
+        and word in ("built", "made", "led", "won", "held", "found", "sold", "bought", "taught", "brought", "fought")
+        else None
+    )
 
 
 def role_claims(doc: Doc, title: str) -> Iterator[tuple[str, str, str]]:
@@ -219,8 +274,11 @@ def role_claims(doc: Doc, title: str) -> Iterator[tuple[str, str, str]]:
         reduced = token.tag_ == "VBN" and token.dep_ == "acl" and _predicate_noun(token.head) is not None
         if token.tag_ == "VBN" and (reduced or any(c.dep_ == "auxpass" for c in token.children)):
             # "Jaws is a 1975 film directed by Steven Spielberg": the film is the subject of "is"
-            patient = (next((c for c in _predicate_noun(token.head)[1].children if c.dep_ == "nsubj"), None)
-                       if reduced else next((c for c in token.children if c.dep_ == "nsubjpass"), None))
+            patient = (
+                next((c for c in _predicate_noun(token.head)[1].children if c.dep_ == "nsubj"), None)
+                if reduced
+                else next((c for c in token.children if c.dep_ == "nsubjpass"), None)
+            )
             agent = next((g for a in token.children if a.dep_ == "agent" for g in a.children if g.dep_ == "pobj"), None)
             past = _past(token)
             if patient is None or agent is None or past is None:
@@ -245,8 +303,16 @@ def role_claims(doc: Doc, title: str) -> Iterator[tuple[str, str, str]]:
             return
         if token.lemma_ in _ASYMMETRIC_RELATIONS and token.dep_ == "attr" and token.head.lemma_ == "be":
             holder = _subject(token.head, title)
-            other = next((_text(list(g.subtree)) for p in token.children if p.dep_ == "prep" and p.lower_ == "of"
-                          for g in p.children if g.dep_ == "pobj" and g.pos_ == "PROPN"), None)
+            other = next(
+                (
+                    _text(list(g.subtree))
+                    for p in token.children
+                    if p.dep_ == "prep" and p.lower_ == "of"
+                    for g in p.children
+                    if g.dep_ == "pobj" and g.pos_ == "PROPN"
+                ),
+                None,
+            )
             if holder and other and len(holder.split()) <= 5 and len(other.split()) <= 5 and holder != other:
                 yield f"{holder} is the {token.text} of {other}.", SUPPORTS, "role"
                 yield f"{other} is the {token.text} of {holder}.", REFUTES, "role"
@@ -259,9 +325,12 @@ GENERATORS = (superlative_claims, capital_claims, role_claims)
 
 def _record(title: str, sentence: str, claim: str, label: str, kind: str) -> dict:
     return {
-        "premise": premise_text(title, sentence), "hypothesis": claim[:1].upper() + claim[1:], "label": label,
+        "premise": premise_text(title, sentence),
+        "hypothesis": claim[:1].upper() + claim[1:],
+        "label": label,
         "source": f"contrast-{kind}" if label != NEI else f"contrast-{kind}-nei",
-        "split": page_split(title, HELDOUT_PERCENT), "title": title,
+        "split": page_split(title, HELDOUT_PERCENT),
+        "title": title,
     }
 
 
@@ -280,8 +349,12 @@ def contrast_pairs(pool: Sequence[PoolSentence], seed: int = 0, batch_size: int 
     chosen = [(item.title, item.text) for item in pool if "\n" not in item.text and wanted.search(item.text)]
     nlp = load_spacy()
     records = []
-    docs = tqdm(nlp.pipe((text for _, text in chosen), batch_size=batch_size), total=len(chosen),
-                desc="parsing sentences", unit="sent")
+    docs = tqdm(
+        nlp.pipe((text for _, text in chosen), batch_size=batch_size),
+        total=len(chosen),
+        desc="parsing sentences",
+        unit="sent",
+    )
     for (title, text), doc in zip(chosen, docs):
         claims = [claim for generate in GENERATORS for claim in generate(doc, title)]
         if not claims:

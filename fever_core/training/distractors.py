@@ -75,7 +75,7 @@ class DistractorIndex:
 
         out: list[list[int]] = []
         for start in range(0, len(queries), batch_size):
-            q = self._vectorizer.transform(queries[start:start + batch_size])
+            q = self._vectorizer.transform(queries[start : start + batch_size])
             scores = (q @ self._matrix.T).toarray()
             k_eff = min(k, scores.shape[1])
             top = np.argpartition(-scores, k_eff - 1, axis=1)[:, :k_eff]
@@ -196,13 +196,15 @@ def same_page_nei_pairs(records: Sequence[dict], fraction: float, rng: random.Ra
         pages = record.get("pages") or []
         own = set(evidence_sentences(record["premise"]))
         others = [
-            other for other in by_page.get(pages[0] if pages else "", [])
+            other
+            for other in by_page.get(pages[0] if pages else "", [])
             if other["hypothesis"] != record["hypothesis"] and not own & set(evidence_sentences(other["premise"]))
         ]
         title_words = _content_words(page_id_to_title(pages[0])) if pages else set()
         claim_words = _content_words(record["hypothesis"]) - title_words
         others = [
-            other for other in others
+            other
+            for other in others
             if len(claim_words & _content_words(fever_to_plain(other["premise"]))) <= len(claim_words) / 3
         ]
         if others and claim_words:

@@ -53,7 +53,19 @@ from fever_core.training.pairs import page_split
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
-SUBSTITUTABLE = ("GPE", "NORP", "PERSON", "ORG", "LOC", "LANGUAGE", "DATE", "CARDINAL", "ORDINAL", "EVENT", "WORK_OF_ART")
+SUBSTITUTABLE = (
+    "GPE",
+    "NORP",
+    "PERSON",
+    "ORG",
+    "LOC",
+    "LANGUAGE",
+    "DATE",
+    "CARDINAL",
+    "ORDINAL",
+    "EVENT",
+    "WORK_OF_ART",
+)
 """Entity kinds a REFUTES mutation may swap for another of the same kind."""
 
 SUBJECT_KINDS = ("PERSON", "GPE", "ORG", "LOC", "NORP", "EVENT", "WORK_OF_ART", "FAC", "PRODUCT")
@@ -92,10 +104,12 @@ class CoreClaim:
     one_valued: bool = False
 
 
-ONE_HOLDER_NOUNS = frozenset({
-    "capital", "seat", "headquarters", "director", "author", "founder", "creator", "composer", "architect",
-    "inventor", "designer", "birthplace", "successor", "predecessor",
-})
+ONE_HOLDER_NOUNS = frozenset(
+    (
+        "capital seat headquarters director author founder creator composer architect inventor designer birthplace "
+        "successor predecessor"
+    ).split()
+)
 """Head nouns that, with "the", name a role one subject holds ("the capital of Norway", "the director of Jaws")."""
 _UNIQUE_MODIFIERS = frozenset({"only", "first", "last", "sole", "principal", "primary", "chief"})
 
@@ -150,8 +164,9 @@ def core_claim(doc: Doc, title: str) -> CoreClaim | None:
         subject_text = title
     else:
         subject_text = _join(sorted(subject_tokens, key=lambda t: t.i))
-        subject_entity = next(((e.text, e.label_) for e in doc.ents
-                               if e.label_ in SUBJECT_KINDS and e.text == subject_text), None)
+        subject_entity = next(
+            ((e.text, e.label_) for e in doc.ents if e.label_ in SUBJECT_KINDS and e.text == subject_text), None
+        )
     words = frozenset(t.lower_ for t in complement_tokens if t.is_alpha and not t.is_stop) | frozenset(
         t.text for t in complement_tokens if t.like_num
     )
@@ -159,7 +174,9 @@ def core_claim(doc: Doc, title: str) -> CoreClaim | None:
         return None
     span = {t.i for t in complement_tokens}
     entities = tuple(
-        (e.text, e.label_) for e in doc.ents if e.label_ in SUBSTITUTABLE and all(i in span for i in range(e.start, e.end))
+        (e.text, e.label_)
+        for e in doc.ents
+        if e.label_ in SUBSTITUTABLE and all(i in span for i in range(e.start, e.end))
     )
     text = f"{subject_text} {_join(tokens)} {_join(complement_tokens)}".strip()
     text = text[0].upper() + text[1:] + "."
@@ -250,7 +267,7 @@ def swap_subject(claim: CoreClaim, premise: str, substitutes: Substitutes, rng: 
     for _ in range(5):
         new = rng.choice(pool) if pool else ""
         if new and new.lower() not in lowered and not set(new.lower().split()) & set(old.lower().split()):
-            return new + claim.text[len(old):]
+            return new + claim.text[len(old) :]
     return None
 
 
@@ -261,6 +278,7 @@ MAX_NAME_WORDS = 5
 def link_index(by_page: dict[str, list[str]]) -> dict[str, list[tuple[str, str]]]:
     """For each page title, the ``(page, sentence)`` pairs of other pages whose sentence names it (whole
     words, case kept): the sentences a first hop could reach it from. Titles under 4 characters are skipped."""
+
     def tokens(text: str) -> list[str]:
         return re.findall(r"\w+|[^\w\s]", text)
 
@@ -274,7 +292,7 @@ def link_index(by_page: dict[str, list[str]]) -> dict[str, list[tuple[str, str]]
         for sentence in sentences:
             words = tokens(sentence)
             found = {
-                " ".join(words[i:i + n]) for n in range(1, MAX_NAME_WORDS + 1) for i in range(len(words) - n + 1)
+                " ".join(words[i : i + n]) for n in range(1, MAX_NAME_WORDS + 1) for i in range(len(words) - n + 1)
             } & names.keys()
             for name in found:
                 for title in names[name]:
@@ -297,18 +315,25 @@ def chain_after_link(
     if record["label"] == NEI:
         words = [w for w in claim_words if w.lower() not in base_title(title).lower()]
         candidates = [
-            (page, s) for page, s in candidates
+            (page, s)
+            for page, s in candidates
             if not any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", s.lower()) for w in words)
         ]
     if not candidates:
         return None
     page, sentence = rng.choice(candidates)
-    return {**record, "premise": f"{premise_text(page, sentence)} {record['premise']}",
-            "source": record["source"] + "-chain"}
+    return {
+        **record,
+        "premise": f"{premise_text(page, sentence)} {record['premise']}",
+        "source": record["source"] + "-chain",
+    }
 
 
 def generate_pairs(
-    pool: Sequence[PoolSentence], sentences_per_page: int = 3, seed: int = 0, batch_size: int = 256,
+    pool: Sequence[PoolSentence],
+    sentences_per_page: int = 3,
+    seed: int = 0,
+    batch_size: int = 256,
     chain_fraction: float = CHAIN_FRACTION,
 ) -> list[dict]:
     """Generated pairs (nli pair-file records plus ``"split"``) from the first ``sentences_per_page``
@@ -329,8 +354,12 @@ def generate_pairs(
     chosen = [(title, text) for title, texts in by_page.items() for text in texts[:sentences_per_page]]
     nlp = load_spacy()
     cores: list[tuple[str, str, CoreClaim]] = []
-    docs = tqdm(nlp.pipe((text for _, text in chosen), batch_size=batch_size), total=len(chosen),
-                desc="parsing sentences", unit="sent")
+    docs = tqdm(
+        nlp.pipe((text for _, text in chosen), batch_size=batch_size),
+        total=len(chosen),
+        desc="parsing sentences",
+        unit="sent",
+    )
     for (title, text), doc in zip(chosen, docs):
         claim = core_claim(doc, title)
         if claim is not None and claim.text.rstrip(".") != text.rstrip("."):
@@ -344,15 +373,23 @@ def generate_pairs(
         if refuted:
             own.append(_record(title, text, refuted, REFUTES))
         others = [
-            s for s in by_page[title]
-            if s != text and not any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", s.lower()) for w in claim.complement_words)
+            s
+            for s in by_page[title]
+            if s != text
+            and not any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", s.lower()) for w in claim.complement_words)
         ]
         if others:
             own.append(_record(title, rng.choice(others), claim.text, NEI))
         swapped = swap_subject(claim, text, substitutes, rng)
         if swapped:
-            own.append(_record(title, text, swapped, *((REFUTES, "subject-swap-one-valued") if claim.one_valued
-                                                          else (NEI, "subject-swap"))))
+            own.append(
+                _record(
+                    title,
+                    text,
+                    swapped,
+                    *((REFUTES, "subject-swap-one-valued") if claim.one_valued else (NEI, "subject-swap")),
+                )
+            )
         records.extend(own)
         claim_words.extend([claim.complement_words] * len(own))
     if chain_fraction > 0:
@@ -368,9 +405,12 @@ def generate_pairs(
 
 def _record(title: str, sentence: str, claim: str, label: str, kind: str = "") -> dict:
     return {
-        "premise": premise_text(title, sentence), "hypothesis": claim, "label": label,
+        "premise": premise_text(title, sentence),
+        "hypothesis": claim,
+        "label": label,
         "source": f"embedded-generated-{kind or ('nei' if label == NEI else label.lower())}",
-        "split": page_split(title, HELDOUT_PERCENT), "title": title,
+        "split": page_split(title, HELDOUT_PERCENT),
+        "title": title,
     }
 
 

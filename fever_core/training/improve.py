@@ -97,8 +97,9 @@ def split_annotations(annotations: Sequence[Annotation], fraction: float, seed: 
 
 
 def as_claim(annotation: Annotation) -> Claim:
-    evidence = [[[annotation.annotation_id, None, page, line] for page, line in group]
-                for group in annotation.evidence_sets]
+    evidence = [
+        [[annotation.annotation_id, None, page, line] for page, line in group] for group in annotation.evidence_sets
+    ]
     return Claim(annotation.claim_id, annotation.claim, annotation.label, evidence)
 
 
@@ -157,8 +158,10 @@ class _Yardsticks:
         NOT ENOUGH INFO rule it ships with."""
         rows = {"held-out annotations (claims)": (len(self.heldout), claim_accuracy(checker, self.heldout))}
         if embedded is not None and self.hand_claims:
-            rows["hand claims on the embedded corpus"] = (len(self.hand_claims),
-                                                          claim_accuracy(embedded, self.hand_claims))
+            rows["hand claims on the embedded corpus"] = (
+                len(self.hand_claims),
+                claim_accuracy(embedded, self.hand_claims),
+            )
         verification = checker.verification
         for name, pairs in self.pair_sets.items():
             report = evaluate_pairs(verification.verifier, pairs, nei_threshold=verification.policy.nei_threshold)
@@ -166,8 +169,9 @@ class _Yardsticks:
         return rows
 
 
-def _checkers(workspace: Workspace, embedded: Workspace | None, settings: Settings,
-              model: str) -> tuple[Checker, Checker | None]:
+def _checkers(
+    workspace: Workspace, embedded: Workspace | None, settings: Settings, model: str
+) -> tuple[Checker, Checker | None]:
     """A checker on the annotations' corpus and one on the embedded corpus (the same when that is it)."""
     verifier = ClaimVerifier.load(replace(settings, verifier_model=model))
     checker = Checker(workspace, verifier)
@@ -188,12 +192,15 @@ def improve_verifier(config: ImproveConfig, settings: Settings, progress: Progre
     if not (Path(config.base_model) / "config.json").is_file():
         raise ValueError(f"{config.base_model} is not a local verifier folder: improve one on this machine.")
     say("reading the annotations", 0.0)
-    annotations = [a for a in AnnotationStore(config.annotations).annotations()
-                   if config.include_ambiguous or not a.ambiguous]
+    annotations = [
+        a for a in AnnotationStore(config.annotations).annotations() if config.include_ambiguous or not a.ambiguous
+    ]
     train, heldout = split_annotations(annotations, config.heldout_fraction, config.seed)
     if not train:
-        raise ValueError(f"No annotations to learn from in {config.annotations} ({len(annotations)} usable, "
-                         f"{len(heldout)} of them held out to compare on): annotate more claims first.")
+        raise ValueError(
+            f"No annotations to learn from in {config.annotations} ({len(annotations)} usable, "
+            f"{len(heldout)} of them held out to compare on): annotate more claims first."
+        )
     workspace = open_workspace(config.corpus, settings, progress=False)
     embedded = None  # the hand claims are compared on the embedded corpus when it is built here (never built for it)
     if config.corpus == "embedded":
@@ -206,8 +213,10 @@ def improve_verifier(config: ImproveConfig, settings: Settings, progress: Progre
     before_checker, before_embedded = _checkers(workspace, embedded, settings, config.base_model)
     pairs = annotation_pairs(train, before_checker)
     if not pairs:
-        raise ValueError("None of the annotations' evidence is in the corpus "
-                         f"{config.corpus!r}: choose the corpus they were made on.")
+        raise ValueError(
+            "None of the annotations' evidence is in the corpus "
+            f"{config.corpus!r}: choose the corpus they were made on."
+        )
     before = yardsticks.scores(before_checker, before_embedded)
 
     out = next_version_dir(settings.data_dir)
@@ -216,10 +225,20 @@ def improve_verifier(config: ImproveConfig, settings: Settings, progress: Progre
     write_pairs(pairs_file, pairs)
     say("fine-tuning", 0.3)
     trained = train_verifier(
-        TrainConfig(data=[str(pairs_file)], out=out, init=config.base_model, epochs=config.epochs,
-                    batch_size=config.batch_size, lr=config.lr, seed=config.seed, dev_fraction=0.0,
-                    nei_from_evidence_fraction=0.0, checkpoint_every=10_000, cache_dir=out / "cache",
-                    threads=2),
+        TrainConfig(
+            data=[str(pairs_file)],
+            out=out,
+            init=config.base_model,
+            epochs=config.epochs,
+            batch_size=config.batch_size,
+            lr=config.lr,
+            seed=config.seed,
+            dev_fraction=0.0,
+            nei_from_evidence_fraction=0.0,
+            checkpoint_every=10_000,
+            cache_dir=out / "cache",
+            threads=2,
+        ),
         on_step=lambda step, total: say("fine-tuning", 0.3 + 0.4 * step / total),
     )
     shutil.rmtree(out / "cache", ignore_errors=True)
@@ -231,10 +250,18 @@ def improve_verifier(config: ImproveConfig, settings: Settings, progress: Progre
     say("checking with the new verifier", 0.7)
     after_checker, after_embedded = _checkers(workspace, embedded, settings, str(out))
     after = yardsticks.scores(after_checker, after_embedded)
-    table = [{"name": name, "n": n, "before": before[name][1], "after": after[name][1]}
-             for name, (n, _) in before.items()]
-    version = ModelVersion(out.name, out, str(config.base_model), started,
-                           {"train": len(train), "heldout": len(heldout)}, table, round(time.time() - started, 1))
+    table = [
+        {"name": name, "n": n, "before": before[name][1], "after": after[name][1]} for name, (n, _) in before.items()
+    ]
+    version = ModelVersion(
+        out.name,
+        out,
+        str(config.base_model),
+        started,
+        {"train": len(train), "heldout": len(heldout)},
+        table,
+        round(time.time() - started, 1),
+    )
     write_version(version)
     say("done", 1.0)
     log.info("%s: %d annotations learned from, %d held out, %.0f s", out, len(train), len(heldout), version.wall_s)

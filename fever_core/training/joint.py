@@ -21,7 +21,9 @@ from fever_core.verification.features import joint_premise
 log = logging.getLogger(__name__)
 
 
-def write_joint_pairs(runs: Sequence[dict], out_dir: Path, holdout: float = HOLDOUT, seed: int = 0) -> tuple[Path, Path]:
+def write_joint_pairs(
+    runs: Sequence[dict], out_dir: Path, holdout: float = HOLDOUT, seed: int = 0
+) -> tuple[Path, Path]:
     """Write the runs as joint-verifier pairs (premise = :func:`joint_premise` of the evidence,
     hypothesis = claim, label = the claim's label) in the ``nli/`` pair format, split into
     ``joint-train.jsonl`` and ``joint-heldout.jsonl`` by the hold-out :func:`~fever_core.training.verdict.fit_learned_verdict` uses,
@@ -46,8 +48,9 @@ def write_joint_pairs(runs: Sequence[dict], out_dir: Path, holdout: float = HOLD
     return paths
 
 
-def write_joint_minimal_pairs(checker, pairs_file: Path, n_claims: int, out_dir: Path, retrieval_runs: Path,
-                              seed: int = 0) -> Path:
+def write_joint_minimal_pairs(
+    checker, pairs_file: Path, n_claims: int, out_dir: Path, retrieval_runs: Path, seed: int = 0
+) -> Path:
     """Minimal pairs of ``n_claims`` claims of ``pairs_file`` sampled outside the hold-out: retrieval
     for them (resumable, cached in ``retrieval_runs``), then ``out_dir/joint-minimal.jsonl``; returns its path."""
     candidates = [g for g in gold_evidence(pairs_file) if not in_holdout(g.claim, HOLDOUT, seed)]

@@ -66,20 +66,36 @@ def gold_evidence(pairs_file: Path) -> list[GoldEvidence]:
             continue
         every = frozenset(s for r in claim_records for s in evidence_sentences(r["premise"]))
         first = single[0]
-        out.append(GoldEvidence(claim, first["label"], page_id_to_title(first["pages"][0]),
-                                tuple(evidence_sentences(first["premise"])), every))
+        out.append(
+            GoldEvidence(
+                claim,
+                first["label"],
+                page_id_to_title(first["pages"][0]),
+                tuple(evidence_sentences(first["premise"])),
+                every,
+            )
+        )
     return out
 
 
-def collect_retrieval_runs(checker, claims: Sequence[GoldEvidence], out: Path, k: int = RETRIEVED_K,
-                           progress: bool = True) -> dict[str, list[str]]:
+def collect_retrieval_runs(
+    checker, claims: Sequence[GoldEvidence], out: Path, k: int = RETRIEVED_K, progress: bool = True
+) -> dict[str, list[str]]:
     """Retrieve the top ``k`` evidence premises (``"Title: sentence"``) of each claim, without
     verifying them, and append ``{"claim", "label", "texts"}`` lines to ``out`` (resumable,
     :func:`~fever_core.training.runs.append_checks`). Returns ``{claim: texts}`` for everything in ``out``."""
     from fever_core.pipeline import CheckOptions
+
     options = CheckOptions(sentences_k=k, min_evidence_score=float("inf"))  # judge nothing: retrieval only
-    records = append_checks(checker, claims, out, lambda result: {"texts": [e.titled for e in result.evidence]},
-                            options, desc="retrieval runs", progress=progress)
+    records = append_checks(
+        checker,
+        claims,
+        out,
+        lambda result: {"texts": [e.titled for e in result.evidence]},
+        options,
+        desc="retrieval runs",
+        progress=progress,
+    )
     return {r["claim"]: r["texts"] for r in records}
 
 
@@ -87,8 +103,9 @@ def _is_gold(text: str, gold: frozenset[str]) -> bool:
     return any(text.endswith(": " + sentence) for sentence in gold)
 
 
-def minimal_pair(gold: GoldEvidence, retrieved: Sequence[str], rng: random.Random,
-                 k: int = JOINT_EVIDENCE_K) -> list[dict]:
+def minimal_pair(
+    gold: GoldEvidence, retrieved: Sequence[str], rng: random.Random, k: int = JOINT_EVIDENCE_K
+) -> list[dict]:
     """The two pair records (NEI first) for one claim, or none when its evidence set has ``k`` or more
     sentences or retrieval found fewer than ``k`` other sentences."""
     others = [text for text in retrieved if not _is_gold(text, gold.all_sentences)]
@@ -99,11 +116,18 @@ def minimal_pair(gold: GoldEvidence, retrieved: Sequence[str], rng: random.Rando
     with_gold = kept[:at] + [premise_text(gold.title, s) for s in gold.sentences] + kept[at:]
     return [
         {"premise": joint_premise(others, k), "hypothesis": gold.claim, "label": NEI, "source": "joint-minimal-nei"},
-        {"premise": joint_premise(with_gold, k), "hypothesis": gold.claim, "label": gold.label, "source": "joint-minimal"},
+        {
+            "premise": joint_premise(with_gold, k),
+            "hypothesis": gold.claim,
+            "label": gold.label,
+            "source": "joint-minimal",
+        },
     ]
 
 
-def write_minimal_pairs(claims: Sequence[GoldEvidence], retrieved: dict[str, list[str]], out: Path, seed: int = 0) -> int:
+def write_minimal_pairs(
+    claims: Sequence[GoldEvidence], retrieved: dict[str, list[str]], out: Path, seed: int = 0
+) -> int:
     """Write the minimal pairs of ``claims`` (those with a retrieval run) to ``out`` in the ``nli/``
     pair format; the gold evidence's places are drawn with ``seed``. Returns the pairs written."""
     rng = random.Random(seed)

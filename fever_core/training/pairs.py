@@ -113,7 +113,7 @@ def fever_pages_lookup(path: Path) -> SentenceLookup:
     for number, record in iter_records(Path(path)):
         page_id = record.get("id")
         if not isinstance(page_id, str):
-            raise DataFileError(f"{path}:{number}: expected a FEVER page with a string \"id\".")
+            raise DataFileError(f'{path}:{number}: expected a FEVER page with a string "id".')
         title = page_id_to_title(page_id)
         for sentence in parse_lines_field(page_id, record.get("lines") or ""):
             table[(page_id, sentence.line)] = (title, sentence.text)
@@ -177,8 +177,6 @@ def _fingerprint(specs: Sequence[DataSpec], **params: object) -> str:
     return h.hexdigest()[:16]
 
 
-
-
 def build_training_pairs(
     specs: Sequence[DataSpec],
     cache_dir: Path,
@@ -218,11 +216,17 @@ def build_training_pairs(
         (:mod:`~fever_core.training.reserved`: its ``pages`` or its premise's titles).
     """
     reserved = reserved_titles()
-    key = _fingerprint(specs, seed=seed, nei=nei_from_evidence_fraction, corpus=str(corpus), v=5,
-                       reserved=sorted(reserved),
-                       **({"same_page": nei_same_page_fraction} if nei_same_page_fraction else {}),
-                       **({"claims_pool": "evidence"} if nei_claims_pool_evidence else {}),
-                       **({"plain_style": plain_style_fraction} if plain_style_fraction else {}))
+    key = _fingerprint(
+        specs,
+        seed=seed,
+        nei=nei_from_evidence_fraction,
+        corpus=str(corpus),
+        v=5,
+        reserved=sorted(reserved),
+        **({"same_page": nei_same_page_fraction} if nei_same_page_fraction else {}),
+        **({"claims_pool": "evidence"} if nei_claims_pool_evidence else {}),
+        **({"plain_style": plain_style_fraction} if plain_style_fraction else {}),
+    )
     cache = Path(cache_dir) / f"pairs-{key}.jsonl"
     if cache.is_file() and pool is None:
         return read_written_pairs(cache)
@@ -245,8 +249,11 @@ def build_training_pairs(
     for spec in specs:
         kind = file_kind(spec.path)
         if kind == "pairs":
-            raw = [(record, pair) for (_, record), pair in zip(iter_records(spec.path), load_pairs(spec.path))
-                   if not names_reserved(pair.premise, record.get("pages") or (), reserved)]
+            raw = [
+                (record, pair)
+                for (_, record), pair in zip(iter_records(spec.path), load_pairs(spec.path))
+                if not names_reserved(pair.premise, record.get("pages") or (), reserved)
+            ]
             pairs = balanced_subsample([pair for _, pair in raw], spec.max_pairs, rng.randrange(1 << 30))
             out.extend(pairs)
             if plain_style_fraction > 0:

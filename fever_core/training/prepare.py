@@ -74,8 +74,13 @@ def with_guessed_titles(records: Sequence[dict], batch_size: int = 512) -> list[
 
     nlp = load_spacy()
     claims = (fever_to_plain(r["hypothesis"]) for r in records)
-    docs = tqdm(nlp.pipe(claims, batch_size=batch_size), total=len(records), desc="finding claim subjects",
-                unit="claim", mininterval=10.0)
+    docs = tqdm(
+        nlp.pipe(claims, batch_size=batch_size),
+        total=len(records),
+        desc="finding claim subjects",
+        unit="claim",
+        mininterval=10.0,
+    )
     out = []
     for record, doc in zip(records, docs):
         title = None if record.get("pages") else claim_subject(doc)
@@ -105,8 +110,9 @@ def prepare(shared_nli: Path, out_dir: Path) -> dict[str, dict[str, int]]:
         written[titled.name] = with_guessed_titles(records)
     vitaminc = [out_dir / f"vitaminc-real-{split}.jsonl" for split in ("train", "heldout")]
     if not all(p.is_file() for p in vitaminc):
-        parts = split_by_page((r for _, r in iter_records(Path(shared_nli) / "vitaminc-real.jsonl")),
-                              VITAMINC_HELDOUT_PERCENT)
+        parts = split_by_page(
+            (r for _, r in iter_records(Path(shared_nli) / "vitaminc-real.jsonl")), VITAMINC_HELDOUT_PERCENT
+        )
         for path, split in zip(vitaminc, ("train", "heldout")):
             written[path.name] = parts[split]
     for name, records in written.items():

@@ -49,4 +49,4 @@ def names_reserved(premise: str, pages: Iterable[str], reserved: frozenset[str])
     head = premise.split(": ", 1)[0]
     if head in reserved:
         return True
-    return ": " in premise[len(head) + 2:] and any(f" {title}: " in premise for title in reserved)
+    return ": " in premise[len(head) + 2 :] and any(f" {title}: " in premise for title in reserved)

@@ -10,8 +10,15 @@ from fever_core.common.formats import DataFileError
 from fever_core.common.jsonl import read_jsonl
 
 
-def append_checks(checker, claims: Sequence, out: Path, fields: Callable[[object], dict], options=None,
-                  desc: str = "end-to-end runs", progress: bool = True) -> list[dict]:
+def append_checks(
+    checker,
+    claims: Sequence,
+    out: Path,
+    fields: Callable[[object], dict],
+    options=None,
+    desc: str = "end-to-end runs",
+    progress: bool = True,
+) -> list[dict]:
     """Check every claim (anything with ``.claim`` and ``.label``) not yet in the jsonl file ``out``
     and append ``{"claim", "label", **fields(result)}`` for it, so an interrupted run continues where
     it stopped. ``options`` are the :class:`~fever_core.pipeline.CheckOptions` (default: the

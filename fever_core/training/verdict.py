@@ -146,8 +146,9 @@ def collect_runs(checker, claims: Sequence[ProxyClaim], out: Path, progress: boo
 
     Checks run with the default options, as the app and the benchmarks run them.
     """
-    return append_checks(checker, claims, out, lambda result: {"evidence": [e.to_dict() for e in result.evidence]},
-                         progress=progress)
+    return append_checks(
+        checker, claims, out, lambda result: {"evidence": [e.to_dict() for e in result.evidence]}, progress=progress
+    )
 
 
 def run_evidence(run: dict) -> list[JudgedSentence]:
@@ -156,9 +157,11 @@ def run_evidence(run: dict) -> list[JudgedSentence]:
     try:
         return [JudgedSentence.from_dict(item) for item in run["evidence"]]
     except KeyError as exc:
-        raise ValueError(f"The run of {run.get('claim', '?')!r} lacks {exc}: it was written by an older workbench, "
-                         "whose runs recorded only scores, hops, stances and text. Move the runs file aside (its name "
-                         "is printed above) and run `train verdict` again to collect the runs anew.") from None
+        raise ValueError(
+            f"The run of {run.get('claim', '?')!r} lacks {exc}: it was written by an older workbench, "
+            "whose runs recorded only scores, hops, stances and text. Move the runs file aside (its name "
+            "is printed above) and run `train verdict` again to collect the runs anew."
+        ) from None
 
 
 HOLDOUT = 0.2
@@ -184,8 +187,9 @@ def choose_joint_weight(regression: np.ndarray, joint: np.ndarray, labels: np.nd
 def best_sentence_labels(evidence: Sequence[Sequence[JudgedSentence]], nei_threshold: float | None) -> np.ndarray:
     """The best-sentence rule's labels, as it ships (what a verifier without a learned verdict decides), for
     comparison."""
-    return np.array([LABELS.index(best_sentence_rule(judged, nei_threshold).label) for judged in evidence],
-                    dtype=np.int64)
+    return np.array(
+        [LABELS.index(best_sentence_rule(judged, nei_threshold).label) for judged in evidence], dtype=np.int64
+    )
 
 
 def fit_learned_verdict(
@@ -267,39 +271,65 @@ def fit_learned_verdict(
         "C": c,
         "class_weight": options["class_weight"],
     }
-    log.info("learned verdict hold-out accuracy %s (best-sentence rule %s), C=%s",
-             report["holdout_accuracy"], report["holdout_accuracy_best_sentence_rule"], c)
+    log.info(
+        "learned verdict hold-out accuracy %s (best-sentence rule %s), C=%s",
+        report["holdout_accuracy"],
+        report["holdout_accuracy_best_sentence_rule"],
+        c,
+    )
     joint_weight = 0.0
     shipped = predicted
     if joint_model is not None and model is not None:
-        joint = joint_model.predict([(joint_premise([item.titled for item in judged]), r["claim"])
-                                     for r, judged, h in zip(runs, evidence, held) if h])
+        joint = joint_model.predict(
+            [
+                (joint_premise([item.titled for item in judged]), r["claim"])
+                for r, judged, h in zip(runs, evidence, held)
+                if h
+            ]
+        )
         regression = model.predict_proba((X[held] - mean) / scale)
         joint_weight, mixed_accuracy = choose_joint_weight(regression, joint.astype(np.float64), y[held])
         shipped = mix(regression, joint.astype(np.float64), joint_weight).argmax(axis=1)
-        report.update({
-            "holdout_accuracy_joint_verifier": float((joint.argmax(axis=1) == y[held]).mean()),
-            "joint_weight": joint_weight,
-            "holdout_accuracy_with_joint_verifier": mixed_accuracy,
-        })
-        log.info("joint verifier hold-out accuracy %.4f; mixed with weight %.2f: %.4f",
-                 report["holdout_accuracy_joint_verifier"], joint_weight, mixed_accuracy)
+        report.update(
+            {
+                "holdout_accuracy_joint_verifier": float((joint.argmax(axis=1) == y[held]).mean()),
+                "joint_weight": joint_weight,
+                "holdout_accuracy_with_joint_verifier": mixed_accuracy,
+            }
+        )
+        log.info(
+            "joint verifier hold-out accuracy %.4f; mixed with weight %.2f: %.4f",
+            report["holdout_accuracy_joint_verifier"],
+            joint_weight,
+            mixed_accuracy,
+        )
     if held.any():
-        shipped = with_page_rule(shipped, [(r["claim"], judged) for r, judged, h in zip(runs, evidence, held) if h],
-                                 subject_stance_min)
+        shipped = with_page_rule(
+            shipped, [(r["claim"], judged) for r, judged, h in zip(runs, evidence, held) if h], subject_stance_min
+        )
         report["holdout_accuracy_as_shipped"] = float((shipped == y[held]).mean())
         sources = np.array([r.get("source", "") for r, h in zip(runs, held) if h])
         if len(set(sources)) > 1:  # a mix (train verdict --plain-claims): each part's own figure
             report["holdout_accuracy_as_shipped_by_source"] = {
                 source: float((shipped[sources == source] == y[held][sources == source]).mean())
-                for source in sorted(set(sources))}
+                for source in sorted(set(sources))
+            }
     final, mean, scale, _ = fit(np.ones(len(runs), dtype=bool), c)
-    return LearnedVerdict(final.coef_, final.intercept_, mean, scale, list(FEATURE_NAMES), report, joint_weight,
-                          subject_stance_min=subject_stance_min)
+    return LearnedVerdict(
+        final.coef_,
+        final.intercept_,
+        mean,
+        scale,
+        list(FEATURE_NAMES),
+        report,
+        joint_weight,
+        subject_stance_min=subject_stance_min,
+    )
 
 
-def with_page_rule(labels: np.ndarray, claims: Sequence[tuple[str, Sequence[JudgedSentence]]],
-                   minimum: float | None) -> np.ndarray:
+def with_page_rule(
+    labels: np.ndarray, claims: Sequence[tuple[str, Sequence[JudgedSentence]]], minimum: float | None
+) -> np.ndarray:
     """The learned verdict's label indexes with the page rule at ``minimum`` applied, as a check applies it
     (:func:`~fever_core.verification.deciders.page_rule`); ``None``: as they are."""
     if minimum is None:

@@ -103,8 +103,11 @@ def _chosen_claims(config: VerdictConfig, tell: Callable[[str], None]) -> list[P
     shuffled and cut to ``config.limit``."""
     claims = proxy_claims(config.pairs, config.nei_claims, config.pages)
     if config.exclude_claims:
-        seen = {fever_to_plain(record.get("hypothesis") or record.get("claim") or "")
-                for path in config.exclude_claims for _, record in iter_records(path)}
+        seen = {
+            fever_to_plain(record.get("hypothesis") or record.get("claim") or "")
+            for path in config.exclude_claims
+            for _, record in iter_records(path)
+        }
         kept = [c for c in claims if c.claim not in seen]
         tell(f"{len(claims) - len(kept)} of {len(claims)} claims left out (in --exclude-claims)")
         claims = kept
@@ -120,12 +123,16 @@ def _plain_runs(config: VerdictConfig, settings: Settings, folder: Path, model_d
     plain_checker = Checker.open(config.plain_corpus, replace(settings, joint_verifier_model=""), progress=True)
     plain_path = folder / f"verdict-{runs_name(config.plain_corpus, model_dir)}"
     wanted = {c.claim for c in plain}
-    return [dict(run, source=config.plain_corpus) for run in collect_runs(plain_checker, plain, plain_path)
-            if run["claim"] in wanted]
+    return [
+        dict(run, source=config.plain_corpus)
+        for run in collect_runs(plain_checker, plain, plain_path)
+        if run["claim"] in wanted
+    ]
 
 
-def train_verdict(config: VerdictConfig, settings: Settings, folder: Path,
-                  tell: Callable[[str], None] = log.info) -> dict:
+def train_verdict(
+    config: VerdictConfig, settings: Settings, folder: Path, tell: Callable[[str], None] = log.info
+) -> dict:
     """Check the claims end to end with the verifier ``settings.verifier_model`` (its runs kept in ``folder`` unless
     ``config.runs``), fit the learned verdict on them and save it beside the verifier as ``verdict.json``.
     ``tell`` gets the lines for the person running it (default: the log).
@@ -152,8 +159,10 @@ def train_verdict(config: VerdictConfig, settings: Settings, folder: Path,
     runs_path = config.runs or folder / f"verdict-{name}"
     renamed = [] if config.runs is not None or runs_path.exists() else sorted(folder.glob(f"*-{name}"))
     if renamed:  # runs made before the learned verdict had its name
-        raise RunsUnderOldName(f"{renamed[0]} holds these runs under an old name: rename it to {runs_path.name} to go "
-                               "on from it, or delete it to check the claims again.")
+        raise RunsUnderOldName(
+            f"{renamed[0]} holds these runs under an old name: rename it to {runs_path.name} to go "
+            "on from it, or delete it to check the claims again."
+        )
     wanted = {c.claim for c in claims}
     runs = [r for r in collect_runs(checker, claims, runs_path) if r["claim"] in wanted]
     if config.joint_pairs_out:
@@ -161,17 +170,30 @@ def train_verdict(config: VerdictConfig, settings: Settings, folder: Path,
             tell(f"wrote {path}")
         if config.joint_minimal_pairs:
             retrieval_runs = folder / f"retrieval-runs-{config.corpus}.jsonl"
-            path = write_joint_minimal_pairs(checker, config.pairs, config.joint_minimal_pairs,
-                                             config.joint_pairs_out, retrieval_runs, config.seed)
+            path = write_joint_minimal_pairs(
+                checker, config.pairs, config.joint_minimal_pairs, config.joint_pairs_out, retrieval_runs, config.seed
+            )
             tell(f"wrote {path}")
     runs = [dict(run, source=config.corpus) for run in runs]
     if config.plain_claims:
         runs += _plain_runs(config, settings, folder, model_dir)
     joint_model = NliModel.load(config.joint_model, settings.device) if config.joint_model else None
-    learned = fit_learned_verdict(runs, policy.nei_threshold, seed=config.seed, joint_model=joint_model,
-                                  subject_stance_min=config.subject_stance_min)
-    learned.report.update({"corpus": config.corpus, "pairs": str(config.pairs), "nei_claims": str(config.nei_claims),
-                           "plain_claims": [str(path) for path in config.plain_claims],
-                           "plain_corpus": config.plain_corpus, "joint_model": config.joint_model,
-                           "wall_s": round(time.perf_counter() - started, 1)})
+    learned = fit_learned_verdict(
+        runs,
+        policy.nei_threshold,
+        seed=config.seed,
+        joint_model=joint_model,
+        subject_stance_min=config.subject_stance_min,
+    )
+    learned.report.update(
+        {
+            "corpus": config.corpus,
+            "pairs": str(config.pairs),
+            "nei_claims": str(config.nei_claims),
+            "plain_claims": [str(path) for path in config.plain_claims],
+            "plain_corpus": config.plain_corpus,
+            "joint_model": config.joint_model,
+            "wall_s": round(time.perf_counter() - started, 1),
+        }
+    )
     return {"saved": str(learned.save(model_dir)), **learned.report}

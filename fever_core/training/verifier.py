@@ -63,9 +63,7 @@ def _seed_everything(seed: int) -> None:
 
 
 def _tokenize(tokenizer, pairs: Sequence[Pair], max_length: int) -> list[dict[str, list[int]]]:
-    enc = tokenizer(
-        [p.premise for p in pairs], [p.hypothesis for p in pairs], truncation=True, max_length=max_length
-    )
+    enc = tokenizer([p.premise for p in pairs], [p.hypothesis for p in pairs], truncation=True, max_length=max_length)
     keys = [k for k in ("input_ids", "token_type_ids", "attention_mask") if k in enc]
     return [{k: enc[k][i] for k in keys} for i in range(len(pairs))]
 
@@ -82,8 +80,8 @@ def plan_batches(lengths: Sequence[int], batch_size: int, seed: int, epoch: int)
     chunk = batch_size * 50
     batches = []
     for start in range(0, len(order), chunk):
-        part = sorted(order[start:start + chunk], key=lambda i: lengths[i])
-        batches.extend(part[j:j + batch_size] for j in range(0, len(part), batch_size))
+        part = sorted(order[start : start + chunk], key=lambda i: lengths[i])
+        batches.extend(part[j : j + batch_size] for j in range(0, len(part), batch_size))
     rng.shuffle(batches)
     return batches
 
@@ -201,20 +199,45 @@ def _prepare_run(config: TrainConfig, train_pairs: list[Pair]) -> _Run:
 
     no_decay = ("bias", "LayerNorm.weight", "layer_norm.weight")
     trained = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
-    log.info("training %d of %d parameters on %s%s", sum(p.numel() for _, p in trained),
-             sum(p.numel() for p in model.parameters()), device, " with autocast" if use_autocast else "")
+    log.info(
+        "training %d of %d parameters on %s%s",
+        sum(p.numel() for _, p in trained),
+        sum(p.numel() for p in model.parameters()),
+        device,
+        " with autocast" if use_autocast else "",
+    )
     groups = [
         {"params": [p for n, p in trained if not n.endswith(no_decay)], "weight_decay": config.weight_decay},
         {"params": [p for n, p in trained if n.endswith(no_decay)], "weight_decay": 0.0},
     ]
     optimizer = torch.optim.AdamW(groups, lr=config.lr)
     scheduler = get_linear_schedule_with_warmup(optimizer, int(config.warmup_ratio * total_steps), total_steps)
-    return _Run(model, tokenizer, device, autocast_dtype, use_autocast, features, labels, lengths, steps_per_epoch,
-                total_steps, plan, trained, optimizer, scheduler)
+    return _Run(
+        model,
+        tokenizer,
+        device,
+        autocast_dtype,
+        use_autocast,
+        features,
+        labels,
+        lengths,
+        steps_per_epoch,
+        total_steps,
+        plan,
+        trained,
+        optimizer,
+        scheduler,
+    )
 
 
-def _train_steps(config: TrainConfig, run: _Run, step: int, checkpoint: Path, started: float,
-                 on_step: Callable[[int, int], None] | None) -> tuple[int, list[tuple[int, float]], bool]:
+def _train_steps(
+    config: TrainConfig,
+    run: _Run,
+    step: int,
+    checkpoint: Path,
+    started: float,
+    on_step: Callable[[int, int], None] | None,
+) -> tuple[int, list[tuple[int, float]], bool]:
     """Optimizer steps from ``step`` until the plan's end, ``config.stop_after_steps`` or the time budget (counted
     from ``started``, :func:`time.perf_counter`), logging the loss every ``config.log_every`` steps and saving a
     checkpoint every ``config.checkpoint_every`` and at the end. Returns the step reached, the losses logged, and
@@ -230,15 +253,20 @@ def _train_steps(config: TrainConfig, run: _Run, step: int, checkpoint: Path, st
     out_of_time = False
     threads = torch.get_num_threads()
     progress = tqdm(
-        total=total_steps, initial=step, desc="training verifier", unit="step",
-        mininterval=1.0 if sys.stderr.isatty() else 30.0, dynamic_ncols=True,
+        total=total_steps,
+        initial=step,
+        desc="training verifier",
+        unit="step",
+        mininterval=1.0 if sys.stderr.isatty() else 30.0,
+        dynamic_ncols=True,
     )
     tick, tick_step = time.perf_counter(), step
     while step < stop_at:
         epoch, offset = divmod(step, run.steps_per_epoch)
         for batch_ids in plan_batches(run.lengths, config.batch_size, config.seed, epoch)[offset:]:
-            batch = _collate([run.features[i] for i in batch_ids], run.labels[batch_ids],
-                             run.tokenizer.pad_token_id or 0)
+            batch = _collate(
+                [run.features[i] for i in batch_ids], run.labels[batch_ids], run.tokenizer.pad_token_id or 0
+            )
             batch = {k: v.to(run.device) for k, v in batch.items()}
             with torch.autocast(run.device.split(":")[0], dtype=run.autocast_dtype, enabled=run.use_autocast):
                 loss = model(**batch).loss
@@ -260,22 +288,38 @@ def _train_steps(config: TrainConfig, run: _Run, step: int, checkpoint: Path, st
                 rate = (step - tick_step) * config.batch_size / max(now - tick, 1e-9)
                 tick, tick_step = now, step
                 progress.set_postfix(loss=f"{mean:.4f}", pairs_s=f"{rate:.1f}")
-                log.info("step %d/%d epoch %d loss %.4f lr %.2e %.1f pairs/s",
-                         step, total_steps, epoch + 1, mean, scheduler.get_last_lr()[0], rate)
+                log.info(
+                    "step %d/%d epoch %d loss %.4f lr %.2e %.1f pairs/s",
+                    step,
+                    total_steps,
+                    epoch + 1,
+                    mean,
+                    scheduler.get_last_lr()[0],
+                    rate,
+                )
             if step % config.checkpoint_every == 0 or step == stop_at:
                 save_checkpoint(checkpoint, model, optimizer, scheduler, step, run.plan)
             if step % 25 == 0 and config.threads > 1 and config.adaptive_threads:
                 wanted = pick_threads(config.threads, threads)
                 if wanted != threads:
-                    log.info("step %d: %d torch thread(s), was %d (load average %.2f)",
-                             step, wanted, threads, os.getloadavg()[0])
+                    log.info(
+                        "step %d: %d torch thread(s), was %d (load average %.2f)",
+                        step,
+                        wanted,
+                        threads,
+                        os.getloadavg()[0],
+                    )
                     threads = wanted
                     torch.set_num_threads(threads)
             if config.time_budget_s is not None and time.perf_counter() - started > config.time_budget_s:
                 out_of_time = step < stop_at
                 save_checkpoint(checkpoint, model, optimizer, scheduler, step, run.plan)
-                log.warning("time budget of %.0f s used up at step %d of %d: saving the model as it is",
-                            config.time_budget_s, step, total_steps)
+                log.warning(
+                    "time budget of %.0f s used up at step %d of %d: saving the model as it is",
+                    config.time_budget_s,
+                    step,
+                    total_steps,
+                )
                 break
             if step >= stop_at:
                 break
@@ -312,8 +356,16 @@ def train_verifier(config: TrainConfig, on_step: Callable[[int, int], None] | No
     resumed_from = step
     step, losses, out_of_time = _train_steps(config, run, step, checkpoint, started, on_step)
 
-    result = TrainResult(out, step >= run.total_steps, step, run.total_steps, resumed_from, losses,
-                         _count(train_pairs), _count(dev_pairs))
+    result = TrainResult(
+        out,
+        step >= run.total_steps,
+        step,
+        run.total_steps,
+        resumed_from,
+        losses,
+        _count(train_pairs),
+        _count(dev_pairs),
+    )
     if not result.finished and not out_of_time:
         result.wall_s = time.perf_counter() - started
         log.info("stopped at step %d of %d; rerun the same command to resume", step, run.total_steps)

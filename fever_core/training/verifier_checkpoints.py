@@ -59,8 +59,10 @@ def resume_from(checkpoint: Path, plan: dict, model, optimizer, scheduler) -> in
         )
     missing = set(trained_state(model)) - set(state["model"])
     if missing:
-        raise RuntimeError(f"The checkpoint in {checkpoint.parent} lacks {len(missing)} trained weights "
-                           f"(e.g. {min(missing)}); delete it or pass --no-resume.")
+        raise RuntimeError(
+            f"The checkpoint in {checkpoint.parent} lacks {len(missing)} trained weights "
+            f"(e.g. {min(missing)}); delete it or pass --no-resume."
+        )
     model.load_state_dict(state["model"], strict=False)
     optimizer.load_state_dict(state["optimizer"])
     scheduler.load_state_dict(state["scheduler"])

@@ -132,6 +132,8 @@ class TrainResult:
         """What the command line prints of a run: everything but the losses and reports, with each report's pair
         count, accuracy and macro-F1 (4 decimals) under ``scores``."""
         summary = {k: v for k, v in asdict(self).items() if k not in ("losses", "reports")}
-        summary["scores"] = {k: {"n": r["n"], "accuracy": round(r["accuracy"], 4), "macro_f1": round(r["macro_f1"], 4)}
-                             for k, r in self.reports.items()}
+        summary["scores"] = {
+            k: {"n": r["n"], "accuracy": round(r["accuracy"], 4), "macro_f1": round(r["macro_f1"], 4)}
+            for k, r in self.reports.items()
+        }
         return summary

@@ -49,10 +49,18 @@ def _with_lora(model, rank: int, alpha: float):
     import torch
     from peft import LoraConfig, TaskType, get_peft_model
 
-    names = {name.rsplit(".", 1)[-1] for name, module in model.named_modules()
-             if isinstance(module, torch.nn.Linear) and not name.startswith("classifier")}
-    lora = LoraConfig(task_type=TaskType.SEQ_CLS, r=rank, lora_alpha=alpha, lora_dropout=0.1,
-                      target_modules=sorted(names & set(LORA_TARGETS)))
+    names = {
+        name.rsplit(".", 1)[-1]
+        for name, module in model.named_modules()
+        if isinstance(module, torch.nn.Linear) and not name.startswith("classifier")
+    }
+    lora = LoraConfig(
+        task_type=TaskType.SEQ_CLS,
+        r=rank,
+        lora_alpha=alpha,
+        lora_dropout=0.1,
+        target_modules=sorted(names & set(LORA_TARGETS)),
+    )
     return get_peft_model(model, lora)
 
 
@@ -66,8 +74,11 @@ def _widened(adapter, config: TrainConfig):
     old = adapter.peft_config["default"]
     old_scale = old.lora_alpha / old.r
     alpha = config.lora_alpha or old_scale * config.lora_rank  # keeps the scale the trained adapter had
-    trained = {name: p.detach().clone() for name, p in adapter.named_parameters()
-               if "lora_" in name or "modules_to_save" in name}
+    trained = {
+        name: p.detach().clone()
+        for name, p in adapter.named_parameters()
+        if "lora_" in name or "modules_to_save" in name
+    }
     base = adapter.unload()  # the frozen base: the trained deltas taken out, not merged
     wide = _with_lora(base, config.lora_rank, alpha)
     new_scale = alpha / config.lora_rank
@@ -97,7 +108,8 @@ def save_trained_model(model, tokenizer, out: Path, config: TrainConfig) -> None
     if hasattr(model, "peft_config"):
         # the adapter names its base by its short name, so the folder loads wherever the base is assembled
         model.peft_config["default"].base_model_name_or_path = (
-            config.init if config.init in BASES else adapter_base(config.init) or config.init)
+            config.init if config.init in BASES else adapter_base(config.init) or config.init
+        )
         model.save_pretrained(out)
         model.config.save_pretrained(out)  # the classification config (labels, NEI rule) beside the adapter
     else:

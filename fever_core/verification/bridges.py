@@ -82,8 +82,13 @@ def bridge_trial(claim: str, evidence: Sequence[JudgedSentence]) -> list[BridgeC
     bridges: dict[str, int] = {}
     for i, item in enumerate(evidence):
         sentence = item.sentence
-        if item.judged and sentence.hop == 2 and sentence.via is not None and sentence.title not in bridges \
-                and not names(claim, sentence.title):
+        if (
+            item.judged
+            and sentence.hop == 2
+            and sentence.via is not None
+            and sentence.title not in bridges
+            and not names(claim, sentence.title)
+        ):
             bridges[sentence.title] = i
     candidates = []
     for start, end in descriptions(claim) if bridges else ():
@@ -100,7 +105,7 @@ def names(claim: str, title: str) -> bool:
     """Whether ``claim`` names the page ``title`` itself: its words stand in the claim, not as part of a longer name
     ("Samoa" in "American Samoa lies near Samoa." but not in "American Samoa lies near a country ...")."""
     for match in re.finditer(rf"(?<!\w){re.escape(title)}(?!\w)", claim):
-        before, after = claim[:match.start()].split()[-1:], claim[match.end():].split()[:1]
+        before, after = claim[: match.start()].split()[-1:], claim[match.end() :].split()[:1]
         if not any(word[:1].isupper() for word in before + after):
             return True
     return False

@@ -56,7 +56,10 @@ class Calibration:
     def from_dict(cls, data: dict) -> Calibration:
         """As :meth:`to_dict` wrote it. Raises ``ValueError`` for other features or numbers that are not finite."""
         weights = tuple(float(w) for w in data["weights"])
-        if list(data.get("features", [])) != list(FEATURES) or len(weights) != len(FEATURES) \
-                or not all(math.isfinite(x) for x in (*weights, float(data["bias"]))):
+        if (
+            list(data.get("features", [])) != list(FEATURES)
+            or len(weights) != len(FEATURES)
+            or not all(math.isfinite(x) for x in (*weights, float(data["bias"])))
+        ):
             raise ValueError(f"a calibration reads {', '.join(FEATURES)} with finite weights")
         return cls(weights, float(data["bias"]), dict(data.get("report", {})))

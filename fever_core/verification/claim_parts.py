@@ -54,16 +54,22 @@ def claim_parts(claim: str) -> list[str]:
             continue
         removed |= tokens | _commas_around(doc, tokens)
     subject_text = _span_text(doc, _subtree(subject) - removed)
-    predicates = [t for t in root.children if t.dep_ == "conj" and t.pos_ in _VERBS
-                  and not any(c.dep_ in _SUBJECTS for c in t.children)]
+    predicates = [
+        t
+        for t in root.children
+        if t.dep_ == "conj" and t.pos_ in _VERBS and not any(c.dep_ in _SUBJECTS for c in t.children)
+    ]
     if predicates and not any(t.dep_ not in {"cc", "conj", "punct", *_SUBJECTS} for t in root.children):
         return []  # "X wrote and directed Y": the verbs share their object
     main = _subtree(root) - removed
     for predicate in predicates:
         tokens = _subtree(predicate)
         main -= tokens
-        main -= {t.i for t in root.children if t.dep_ in {"cc", "punct"} and t.i < predicate.i
-                 and t.i > min(tokens, default=0) - 3}
+        main -= {
+            t.i
+            for t in root.children
+            if t.dep_ in {"cc", "punct"} and t.i < predicate.i and t.i > min(tokens, default=0) - 3
+        }
         parts.append(f"{subject_text} {_auxiliary(root, predicate)}{_span_text(doc, tokens)}")
     if not parts:
         return []
@@ -123,7 +129,7 @@ def _auxiliary(root, predicate) -> str:
 
 
 def _copula(root) -> str:
-    """"was" for a claim told in the past, else "is"."""
+    """ "was" for a claim told in the past, else "is"."""
     tags = {root.tag_} | {t.tag_ for t in root.children if t.dep_ in {"aux", "auxpass"}}
     return "was" if tags & {"VBD"} else "is"
 

@@ -204,13 +204,17 @@ class ClaimVerifier:
                 shipped = _shipped_instead(settings, exc.model)
                 if shipped is None:
                     raise
-                what = ("shipped joint verifier" if shipped.verifier_model == settings.verifier_model
-                        else "small shipped verifier (MiniLM)")
+                what = (
+                    "shipped joint verifier"
+                    if shipped.verifier_model == settings.verifier_model
+                    else "small shipped verifier (MiniLM)"
+                )
                 warnings.append(f"{exc} The {what} was used instead.")
                 settings = shipped
         problem = active_choice_problem(settings.data_dir)
-        if problem is not None and any(_same_model(settings.verifier_model, shipped)
-                                       for shipped in (DEFAULT_VERIFIER, FALLBACK_VERIFIER)):
+        if problem is not None and any(
+            _same_model(settings.verifier_model, shipped) for shipped in (DEFAULT_VERIFIER, FALLBACK_VERIFIER)
+        ):
             warnings.insert(0, problem)
         verification.warnings = warnings
         return verification
@@ -248,12 +252,14 @@ class ClaimVerifier:
         """Judge ``evidence`` (best first) and decide the claim (a ``str`` is taken as ``ClaimAnalysis(claim)``); the
         other arguments are :class:`VerificationTask`'s."""
         analysis = claim if isinstance(claim, ClaimAnalysis) else ClaimAnalysis(claim)
-        task = VerificationTask(analysis, evidence, verdict, LEARNED_RETRIEVER, min_evidence_score, nei_threshold,
-                                number_check, one_premise)
+        task = VerificationTask(
+            analysis, evidence, verdict, LEARNED_RETRIEVER, min_evidence_score, nei_threshold, number_check, one_premise
+        )
         return self.verify_many([task])[0]
 
-    def verify_many(self, tasks: list[VerificationTask],
-                    cancelled: Callable[[int], bool] | None = None) -> list[tuple[list[JudgedSentence], Verdict]]:
+    def verify_many(
+        self, tasks: list[VerificationTask], cancelled: Callable[[int], bool] | None = None
+    ) -> list[tuple[list[JudgedSentence], Verdict]]:
         """Judge several claims' evidence and decide each claim (the module's docstring: the flow), running the
         verifier once over every claim's (premise, claim) pairs and the joint verifier once over every claim's top
         sentences: fewer, fuller model batches. On a GPU a batch takes about the time of one claim; on a CPU, whose
@@ -274,13 +280,22 @@ class ClaimVerifier:
         evidence_pairs = [pair for reading in readings for pair in reading.pairs]
         part_pairs = [pair for asked in parts.values() for pair in asked.pairs]
         number_pairs = [pair for asked in numbers.values() for pair in asked.pairs]
-        owners = ([i for i, reading in enumerate(readings) for _ in reading.pairs]
-                  + [i for asked in (parts, numbers) for i, claim_asked in asked.items() for _ in claim_asked.pairs])
-        rows = _predict(self.verifier, evidence_pairs + part_pairs + number_pairs, by_length,
-                        cancelled and (lambda n: cancelled(owners[n])))
-        evidence_rows, part_rows, number_rows = np.split(rows, [len(evidence_pairs), len(evidence_pairs) + len(part_pairs)])
-        calls = [int(bool(reading.pairs or (i in parts and parts[i].pairs) or i in numbers))
-                 for i, reading in enumerate(readings)]
+        owners = [i for i, reading in enumerate(readings) for _ in reading.pairs] + [
+            i for asked in (parts, numbers) for i, claim_asked in asked.items() for _ in claim_asked.pairs
+        ]
+        rows = _predict(
+            self.verifier,
+            evidence_pairs + part_pairs + number_pairs,
+            by_length,
+            cancelled and (lambda n: cancelled(owners[n])),
+        )
+        evidence_rows, part_rows, number_rows = np.split(
+            rows, [len(evidence_pairs), len(evidence_pairs) + len(part_pairs)]
+        )
+        calls = [
+            int(bool(reading.pairs or (i in parts and parts[i].pairs) or i in numbers))
+            for i, reading in enumerate(readings)
+        ]
         judged_rows = iter(evidence_rows)
         for reading in readings:
             reading.evidence = _judged(reading, judged_rows)
@@ -288,9 +303,11 @@ class ClaimVerifier:
         def wanted() -> list[bool]:
             return [not (cancelled and cancelled(i)) for i in range(len(tasks))]
 
-        joint_pairs = {i: (joint_premise([item.titled for item in reading.evidence]), reading.task.claim.claim)
-                       for i, (reading, still_wanted) in enumerate(zip(readings, wanted())) if still_wanted
-                       and reading.decider == LEARNED and reading.evidence and self.joint_verifier is not None}
+        joint_pairs = {
+            i: (joint_premise([item.titled for item in reading.evidence]), reading.task.claim.claim)
+            for i, (reading, still_wanted) in enumerate(zip(readings, wanted()))
+            if still_wanted and reading.decider == LEARNED and reading.evidence and self.joint_verifier is not None
+        }
         joint_rows = dict(zip(joint_pairs, _predict(self.joint_verifier, list(joint_pairs.values()), by_length)))
         decisions = [self._decide(reading, joint_rows.get(i)) for i, reading in enumerate(readings)]
         decisions = self._parts_decide(readings, decisions, parts, part_rows)
@@ -298,12 +315,15 @@ class ClaimVerifier:
         decisions = self._numbers_decide(readings, decisions, numbers, number_rows)
         for i in bridged:
             calls[i] += 1
-        return [self._conclude(reading, decision, called, _notes(numbers.get(i)))
-                for i, (reading, decision, called) in enumerate(zip(readings, decisions, calls))]
+        return [
+            self._conclude(reading, decision, called, _notes(numbers.get(i)))
+            for i, (reading, decision, called) in enumerate(zip(readings, decisions, calls))
+        ]
 
     @staticmethod
-    def _conclude(reading: _Reading, decision: Decision, verifier_calls: int,
-                  notes: tuple[str, ...]) -> tuple[list[JudgedSentence], Verdict]:
+    def _conclude(
+        reading: _Reading, decision: Decision, verifier_calls: int, notes: tuple[str, ...]
+    ) -> tuple[list[JudgedSentence], Verdict]:
         """The claim's verdict: ``decision`` held to its own evidence (:func:`~fever_core.verification.deciders.grounded`),
         each sentence given the reading it counted with, the verdict put in words and its probability calibrated
         (where the policy has a calibration), with the verifier calls it took and its notes, whether its label is
@@ -314,11 +334,24 @@ class ClaimVerifier:
         for item, counted_reading in zip(evidence, counted):
             item.reading = counted_reading
         calibration = reading.policy.calibration
-        calibrated = None if calibration is None else calibration.probability(
-            decision.probabilities[decision.label], decision.label, decision.decided_by != LEARNED, decision.undecided)
-        verdict = Verdict.of(decision, *explain(decision, reading.task.claim, evidence), calibrated, verifier_calls, notes)
-        return evidence, replace(verdict, label_withheld=withholds_label(verdict.probability, verdict.undecided),
-                                 read_these=settling_sentences(reading.task.claim.claim, evidence))
+        calibrated = (
+            None
+            if calibration is None
+            else calibration.probability(
+                decision.probabilities[decision.label],
+                decision.label,
+                decision.decided_by != LEARNED,
+                decision.undecided,
+            )
+        )
+        verdict = Verdict.of(
+            decision, *explain(decision, reading.task.claim, evidence), calibrated, verifier_calls, notes
+        )
+        return evidence, replace(
+            verdict,
+            label_withheld=withholds_label(verdict.probability, verdict.undecided),
+            read_these=settling_sentences(reading.task.claim.claim, evidence),
+        )
 
     def _read(self, task: VerificationTask) -> _Reading:
         """What the verifier reads for ``task``, under the check's policy."""
@@ -346,8 +379,9 @@ class ClaimVerifier:
             decision = learned_verdict(policy.learned, claim, evidence, joint)
             decision = page_rule(claim, evidence, policy.page_rule_min, decision) or decision
             decision = sure_sentence(evidence, policy.sure_sentence_min, decision) or decision
-        finite_probabilities(np.array(list(decision.probabilities.values())), self.verifier.name,
-                             "verdict of the verifier")
+        finite_probabilities(
+            np.array(list(decision.probabilities.values())), self.verifier.name, "verdict of the verifier"
+        )
         return decision
 
     @staticmethod
@@ -361,12 +395,15 @@ class ClaimVerifier:
                 parts = claim_parts(reading.task.claim.claim)
                 read = reading.judged_bearing()
                 if parts:  # read against no sentence, the parts are shown beside the verdict all the same
-                    asked[i] = _PartsAsked(read, [(reading.premises[j], part) for part in parts for j in read], tuple(parts))
+                    asked[i] = _PartsAsked(
+                        read, [(reading.premises[j], part) for part in parts for j in read], tuple(parts)
+                    )
         return asked
 
     @staticmethod
-    def _parts_decide(readings: list[_Reading], decisions: list[Decision], asked: dict[int, _PartsAsked],
-                      rows: np.ndarray) -> list[Decision]:
+    def _parts_decide(
+        readings: list[_Reading], decisions: list[Decision], asked: dict[int, _PartsAsked], rows: np.ndarray
+    ) -> list[Decision]:
         """``decisions`` with that of each compound claim whose parts settle it replaced by the parts' decision
         (:func:`~fever_core.verification.deciders.parts_decision`); ``rows``: the verifier's for the parts' pairs, in
         :meth:`_parts_asked`'s order."""
@@ -381,8 +418,9 @@ class ClaimVerifier:
             checked[i] = parts_decision(judged, decisions[i]) or decisions[i]
         return checked
 
-    def _check_bridges(self, readings: list[_Reading], decisions: list[Decision], by_length: bool,
-                       wanted: list[bool]) -> tuple[list[Decision], list[int]]:
+    def _check_bridges(
+        self, readings: list[_Reading], decisions: list[Decision], by_length: bool, wanted: list[bool]
+    ) -> tuple[list[Decision], list[int]]:
         """``decisions`` with that of each claim still NOT ENOUGH INFO that a bridge settles replaced by the bridge's
         (:func:`~fever_core.verification.deciders.bridge_decision`): each candidate's two facts
         (:func:`~fever_core.verification.bridges.bridge_trial`) read against its chain, all claims' in one batch (a
@@ -391,20 +429,34 @@ class ClaimVerifier:
         call."""
         trials = {}
         for i, (reading, decision) in enumerate(zip(readings, decisions)):
-            if wanted[i] and reading.decider == LEARNED and reading.policy.sure_sentence_min is not None and decision.label == NEI:
+            if (
+                wanted[i]
+                and reading.decider == LEARNED
+                and reading.policy.sure_sentence_min is not None
+                and decision.label == NEI
+            ):
                 candidates = bridge_trial(reading.task.claim.claim, reading.evidence)
                 if candidates:
                     trials[i] = candidates
         if not trials:
             return decisions, []
-        pairs = [(readings[i].evidence[c.evidence].premise, claim) for i, candidates in trials.items()
-                 for c in candidates for claim in (c.linked_claim, c.described_claim)]
+        pairs = [
+            (readings[i].evidence[c.evidence].premise, claim)
+            for i, candidates in trials.items()
+            for c in candidates
+            for claim in (c.linked_claim, c.described_claim)
+        ]
         rows = iter(_predict(self.verifier, pairs, by_length))
         checked = list(decisions)
         for i, candidates in trials.items():
             stances = [(Stance.from_row(next(rows)), Stance.from_row(next(rows))) for _ in candidates]
-            bridged = bridge_decision(candidates, [s for s, _ in stances], [s for _, s in stances],
-                                      readings[i].policy.sure_sentence_min, decisions[i])
+            bridged = bridge_decision(
+                candidates,
+                [s for s, _ in stances],
+                [s for _, s in stances],
+                readings[i].policy.sure_sentence_min,
+                decisions[i],
+            )
             checked[i] = bridged or decisions[i]
         return checked, list(trials)
 
@@ -421,14 +473,17 @@ class ClaimVerifier:
                 trial = number_trial(reading.task.claim, texts)
                 contrasts = contrast_trial(reading.task.claim.claim, texts)
                 if trial.candidates or contrasts:
-                    pairs = [(reading.premises[sentences[c.evidence]], c.rewritten_claim)
-                             for c in (*trial.candidates, *contrasts)]
+                    pairs = [
+                        (reading.premises[sentences[c.evidence]], c.rewritten_claim)
+                        for c in (*trial.candidates, *contrasts)
+                    ]
                     asked[i] = _NumbersAsked(sentences, pairs, trial, contrasts)
         return asked
 
     @staticmethod
-    def _numbers_decide(readings: list[_Reading], decisions: list[Decision], asked: dict[int, _NumbersAsked],
-                        rows: np.ndarray) -> list[Decision]:
+    def _numbers_decide(
+        readings: list[_Reading], decisions: list[Decision], asked: dict[int, _NumbersAsked], rows: np.ndarray
+    ) -> list[Decision]:
         """``decisions`` with that of each claim whose numbers, or contrast words, settle it replaced by the number
         check's: the numbers are settled first; the contrast words where they settle nothing. ``rows``: the
         verifier's for the rewritten claims, in :meth:`_numbers_asked`'s order."""
@@ -457,8 +512,12 @@ def _judged(reading: _Reading, rows) -> list[JudgedSentence]:
         stances = [Stance.from_row(next(rows))] + [None] * (len(reading.task.evidence) - 1)
     else:
         stances = [Stance.from_row(next(rows)) if ok else None for ok in reading.trusted]
-    return [JudgedSentence(e, premise, stance, ok, bears) for e, premise, stance, ok, bears
-            in zip(reading.task.evidence, reading.premises, stances, reading.trusted, reading.bears)]
+    return [
+        JudgedSentence(e, premise, stance, ok, bears)
+        for e, premise, stance, ok, bears in zip(
+            reading.task.evidence, reading.premises, stances, reading.trusted, reading.bears
+        )
+    ]
 
 
 def _same_model(a: str, b: str) -> bool:
@@ -470,8 +529,9 @@ def _load_model(model: str, settings: Settings) -> NliModel:
     that can't be found (its packages missing) refused as a model that must not give verdicts (:class:`ModelDamaged`),
     so that a shipped one is used in its place."""
     try:
-        return NliModel.load(model, settings.device, runtime=settings.verifier_runtime,
-                             cache_dir=verifier_cache_dir(settings.data_dir))
+        return NliModel.load(
+            model, settings.device, runtime=settings.verifier_runtime, cache_dir=verifier_cache_dir(settings.data_dir)
+        )
     except BaseModelError as exc:
         raise ModelDamaged(model, f"The verifier {model} can't be loaded: {exc}") from exc
 
@@ -487,8 +547,9 @@ def _shipped_instead(settings: Settings, damaged: str) -> Settings | None:
     return None
 
 
-def _predict(model: NliModel | None, pairs: list[tuple[str, str]], by_length: bool,
-             unwanted: Callable[[int], bool] | None = None) -> np.ndarray:
+def _predict(
+    model: NliModel | None, pairs: list[tuple[str, str]], by_length: bool, unwanted: Callable[[int], bool] | None = None
+) -> np.ndarray:
     """``model``'s probabilities for ``pairs`` (none asked: no call); ``by_length`` reads them shortest first, so
     the model's batches hold pairs of like length and pad less, and returns the rows in the pairs' order.
     ``unwanted``, when given, is asked of each pair before each of the model's batches (``model.batch_size`` pairs):
@@ -504,7 +565,7 @@ def _predict(model: NliModel | None, pairs: list[tuple[str, str]], by_length: bo
         return rows
     rows = np.full((len(pairs), 3), 1 / 3, dtype=np.float32)
     for start in range(0, len(order), model.batch_size):
-        wanted = [i for i in order[start:start + model.batch_size] if not unwanted(i)]
+        wanted = [i for i in order[start : start + model.batch_size] if not unwanted(i)]
         if wanted:
             rows[wanted] = model.predict([pairs[i] for i in wanted])
     return rows

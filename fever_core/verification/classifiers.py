@@ -18,13 +18,13 @@ ADAPTER_CONFIG = "adapter_config.json"
 """A verifier folder holding this file is a LoRA adapter (``peft``) on a base named inside it
 (:mod:`fever_core.verification.base_models`); it also holds ``config.json`` (labels, NEI rule) and the tokenizer."""
 
+
 def adapter_base(path: str | Path) -> str | None:
     """The base name or path an adapter folder was trained on, or ``None`` when ``path`` is no adapter."""
     config = Path(path) / ADAPTER_CONFIG
     if not config.is_file():
         return None
     return str(json.loads(config.read_text(encoding="utf-8"))["base_model_name_or_path"])
-
 
 
 def load_adapter_model(path: str | Path, trainable: bool = False) -> torch.nn.Module:
@@ -63,12 +63,14 @@ def load_sequence_classifier(name_or_path: str | Path, trainable: bool = False, 
         return load_adapter_model(name_or_path, trainable=trainable)
     if not is_packed(name_or_path):
         return AutoModelForSequenceClassification.from_pretrained(
-            str(name_or_path), dtype=torch.float32, **config_overrides).float()
+            str(name_or_path), dtype=torch.float32, **config_overrides
+        ).float()
     config = AutoConfig.from_pretrained(str(name_or_path), **config_overrides)
     model = AutoModelForSequenceClassification.from_config(config, dtype=torch.float32)
     missing, unexpected = model.load_state_dict(load_packed_state(name_or_path), strict=False)
     if missing or unexpected:
-        raise ValueError(f"the packed weights of {name_or_path} do not fit its config.json: "
-                         f"missing {sorted(missing)[:5]}, left over {sorted(unexpected)[:5]}")
+        raise ValueError(
+            f"the packed weights of {name_or_path} do not fit its config.json: "
+            f"missing {sorted(missing)[:5]}, left over {sorted(unexpected)[:5]}"
+        )
     return model
-

@@ -23,21 +23,50 @@ from fever_core.common.types import REFUTES
 from fever_core.verification.number_check import SETTLED, NumberCheck
 
 _PAIRS = (
-    ("longer", "shorter"), ("longest", "shortest"), ("larger", "smaller"), ("largest", "smallest"),
-    ("bigger", "smaller"), ("biggest", "smallest"), ("taller", "shorter"), ("tallest", "shortest"),
-    ("higher", "lower"), ("highest", "lowest"), ("older", "younger"), ("oldest", "youngest"),
-    ("heavier", "lighter"), ("heaviest", "lightest"), ("wider", "narrower"), ("widest", "narrowest"),
-    ("faster", "slower"), ("fastest", "slowest"), ("hotter", "colder"), ("hottest", "coldest"),
-    ("warmer", "cooler"), ("earlier", "later"), ("before", "after"), ("most", "least"),
-    ("above", "below"), ("increase", "decrease"),
-    ("increased", "decreased"), ("rise", "fall"), ("north", "south"), ("east", "west"),
-    ("northern", "southern"), ("eastern", "western"), ("northernmost", "southernmost"),
-    ("easternmost", "westernmost"), ("northward", "southward"), ("eastward", "westward"),
-    ("northeast", "southwest"), ("northwest", "southeast"), ("upstream", "downstream"),
+    ("longer", "shorter"),
+    ("longest", "shortest"),
+    ("larger", "smaller"),
+    ("largest", "smallest"),
+    ("bigger", "smaller"),
+    ("biggest", "smallest"),
+    ("taller", "shorter"),
+    ("tallest", "shortest"),
+    ("higher", "lower"),
+    ("highest", "lowest"),
+    ("older", "younger"),
+    ("oldest", "youngest"),
+    ("heavier", "lighter"),
+    ("heaviest", "lightest"),
+    ("wider", "narrower"),
+    ("widest", "narrowest"),
+    ("faster", "slower"),
+    ("fastest", "slowest"),
+    ("hotter", "colder"),
+    ("hottest", "coldest"),
+    ("warmer", "cooler"),
+    ("earlier", "later"),
+    ("before", "after"),
+    ("most", "least"),
+    ("above", "below"),
+    ("increase", "decrease"),
+    ("increased", "decreased"),
+    ("rise", "fall"),
+    ("north", "south"),
+    ("east", "west"),
+    ("northern", "southern"),
+    ("eastern", "western"),
+    ("northernmost", "southernmost"),
+    ("easternmost", "westernmost"),
+    ("northward", "southward"),
+    ("eastward", "westward"),
+    ("northeast", "southwest"),
+    ("northwest", "southeast"),
+    ("upstream", "downstream"),
     ("maximum", "minimum"),
 )
 OPPOSITES: dict[str, tuple[str, ...]] = {
-    word: tuple(b if a == word else a for a, b in _PAIRS if word in (a, b)) for pair in _PAIRS for word in pair}
+    word: tuple(b if a == word else a for a, b in _PAIRS if word in (a, b)) for pair in _PAIRS for word in pair
+}
 """Each contrast word and its opposites (lower case): comparatives and superlatives, directions, order in time
 ("shorter": "longer" and "taller"). Numbers and ordinals ("more than", "the first") are the number check's. A closed
 list, so the rewritten claim says exactly the other thing."""
@@ -80,11 +109,13 @@ def contrast_trial(claim: str, sentences: Sequence[str]) -> list[ContrastCandida
         for match in words:
             word = match.group()
             for opposite in OPPOSITES[word.lower()]:
-                if opposite in present \
-                        and _compared_alike(content_words(claim[match.end():]), said, word.lower(), opposite) \
-                        and not _converse(content_words(claim[:match.start()]), said, opposite):
+                if (
+                    opposite in present
+                    and _compared_alike(content_words(claim[match.end() :]), said, word.lower(), opposite)
+                    and not _converse(content_words(claim[: match.start()]), said, opposite)
+                ):
                     written = opposite.capitalize() if word[0].isupper() else opposite
-                    rewritten = claim[:match.start()] + written + claim[match.end():]
+                    rewritten = claim[: match.start()] + written + claim[match.end() :]
                     candidates.append(ContrastCandidate(index, word, written, rewritten))
     return candidates
 
@@ -98,8 +129,9 @@ def _compared_alike(compared: Sequence[str], said: Sequence[str], word: str, opp
         return True
 
     def following(target: str) -> int:
-        return max(len(set(compared) & set(said[i + 1:i + 1 + COMPARED_WORDS]))
-                   for i, w in enumerate(said) if w == target)
+        return max(
+            len(set(compared) & set(said[i + 1 : i + 1 + COMPARED_WORDS])) for i, w in enumerate(said) if w == target
+        )
 
     return following(opposite) > following(word)
 
@@ -109,11 +141,12 @@ def _converse(subject: Sequence[str], said: Sequence[str], opposite: str) -> boo
     :data:`CONVERSE_WORDS`): the sentence then says the converse of the claim's relation, e.g. "B is shorter than
     A" for "A is longer than B"."""
     start = said.index(opposite) + 1
-    return bool(set(subject) & set(said[start:start + CONVERSE_WORDS]))
+    return bool(set(subject) & set(said[start : start + CONVERSE_WORDS]))
 
 
-def settle_contrast(candidates: Sequence[ContrastCandidate], p_supports: Sequence[float],
-                    settled: float = SETTLED) -> NumberCheck | None:
+def settle_contrast(
+    candidates: Sequence[ContrastCandidate], p_supports: Sequence[float], settled: float = SETTLED
+) -> NumberCheck | None:
     """REFUTES where the verifier is sure (P(SUPPORTS) at least ``settled``) that a sentence states the claim with
     its contrast word's opposite (the best-ranked such sentence, then the surest reading), else ``None``."""
     sure = [(c.evidence, -p, c) for c, p in zip(candidates, p_supports) if p >= settled]

@@ -125,12 +125,16 @@ class Decision:
 def sentences_used(label: str, evidence: Sequence[JudgedSentence], nei_threshold: float | None = None) -> list[int]:
     """The indexes, best first, of the sentences a verdict of ``label`` uses: judged, bearing on the claim, and
     whose own label (:func:`~fever_core.verification.policy.stance_label` under ``nei_threshold``) is ``label``."""
-    return [i for i, item in enumerate(evidence)
-            if item.stance is not None and item.bears_on_claim and stance_label(item.stance, nei_threshold) == label]
+    return [
+        i
+        for i, item in enumerate(evidence)
+        if item.stance is not None and item.bears_on_claim and stance_label(item.stance, nei_threshold) == label
+    ]
 
 
-def learned_verdict(learned: LearnedVerdict, claim: ClaimAnalysis, evidence: Sequence[JudgedSentence],
-                    joint: np.ndarray | None = None) -> Decision:
+def learned_verdict(
+    learned: LearnedVerdict, claim: ClaimAnalysis, evidence: Sequence[JudgedSentence], joint: np.ndarray | None = None
+) -> Decision:
     """The learned verdict's decision: its mix's likeliest label (``joint``: the joint verifier's probabilities for
     the claim, ``None`` without one). It reads each sentence by its likeliest label, as it was fit. A SUPPORTS or
     REFUTES verdict rests on the best sentence used and, when another names what the claim is about in its own
@@ -146,8 +150,9 @@ def learned_verdict(learned: LearnedVerdict, claim: ClaimAnalysis, evidence: Seq
     return Decision(label, probabilities, LEARNED, [used[0], *seconds][:MAX_DECIDING], used)
 
 
-def page_rule(claim: ClaimAnalysis, evidence: Sequence[JudgedSentence], minimum: float | None,
-              decided: Decision) -> Decision | None:
+def page_rule(
+    claim: ClaimAnalysis, evidence: Sequence[JudgedSentence], minimum: float | None, decided: Decision
+) -> Decision | None:
     """The page rule's decision where it overrides ``decided`` (the learned verdict's), else ``None``: the judged
     first-hop sentences of pages the claim names (:func:`~fever_core.common.names.names_page`) whose stance gives
     SUPPORTS or REFUTES at least ``minimum`` (``None``: no page rule) all give one label, and it is not the learned
@@ -170,8 +175,9 @@ def page_rule(claim: ClaimAnalysis, evidence: Sequence[JudgedSentence], minimum:
     return Decision(label, evidence[best].stance.to_dict(), PAGE_RULE, [best], used)
 
 
-def one_sure_label(stances: Sequence[Stance | None], evidence: Sequence[JudgedSentence],
-                   minimum: float) -> tuple[str, int, float] | None:
+def one_sure_label(
+    stances: Sequence[Stance | None], evidence: Sequence[JudgedSentence], minimum: float
+) -> tuple[str, int, float] | None:
     """The one label (SUPPORTS or REFUTES) that the stances (``None``: not read) of the sentences that bear on the
     claim are sure of, its likeliest label's probability at least ``minimum``: the label, the best-ranked such
     sentence's index and its probability; ``None`` when no stance is sure, or stances are sure of both labels."""
@@ -210,8 +216,9 @@ def sure_sentence(evidence: Sequence[JudgedSentence], minimum: float | None, dec
     return Decision(label, evidence[best].stance.to_dict(), SURE_SENTENCE, [best], used)
 
 
-def part_of(claim: str, stances: Sequence[Stance | None], evidence: Sequence[JudgedSentence],
-            minimum: float) -> ClaimPart:
+def part_of(
+    claim: str, stances: Sequence[Stance | None], evidence: Sequence[JudgedSentence], minimum: float
+) -> ClaimPart:
     """One part's verdict from the verifier's ``stances`` of it against each sentence (``None``: not read): the
     best-ranked sentence that bears on the claim and is sure (its likeliest label's probability at least ``minimum``)
     of SUPPORTS or REFUTES decides it, when no such sentence is sure of the other; else NOT ENOUGH INFO."""
@@ -241,8 +248,13 @@ def parts_decision(parts: Sequence[ClaimPart], decided: Decision) -> Decision | 
     return Decision(label, settled_probabilities(label, p), CLAIM_PARTS, deciding, deciding, parts=tuple(parts))
 
 
-def bridge_decision(candidates: Sequence[BridgeCandidate], linked: Sequence[Stance], described: Sequence[Stance],
-                    minimum: float | None, decided: Decision) -> Decision | None:
+def bridge_decision(
+    candidates: Sequence[BridgeCandidate],
+    linked: Sequence[Stance],
+    described: Sequence[Stance],
+    minimum: float | None,
+    decided: Decision,
+) -> Decision | None:
     """The decision of a two-hop claim read through a bridge (:func:`~fever_core.verification.bridges.bridge_trial`)
     where ``decided`` is NOT ENOUGH INFO, else ``None``. ``linked`` and ``described`` are the verifier's stances of
     each candidate's two facts against its chain. A candidate settles the claim when the verifier is sure (at least
@@ -255,17 +267,25 @@ def bridge_decision(candidates: Sequence[BridgeCandidate], linked: Sequence[Stan
     for candidate, first, second in zip(candidates, linked, described):
         labels = (stance_label(first), stance_label(second))
         sure = min(first.of(labels[0]), second.of(labels[1]))
-        if sure < minimum or NEI in labels or labels == (REFUTES, REFUTES) \
-                or (labels == (REFUTES, SUPPORTS) and not candidate.definite):  # "a city in Canada" is not only Ottawa
+        if (
+            sure < minimum
+            or NEI in labels
+            or labels == (REFUTES, REFUTES)
+            or (labels == (REFUTES, SUPPORTS) and not candidate.definite)
+        ):  # "a city in Canada" is not only Ottawa
             continue
         label = SUPPORTS if labels == (SUPPORTS, SUPPORTS) else REFUTES
-        parts = (ClaimPart(candidate.linked_claim, labels[0], round(first.of(labels[0]), 6), candidate.evidence),
-                 ClaimPart(candidate.described_claim, labels[1], round(second.of(labels[1]), 6), candidate.evidence))
+        parts = (
+            ClaimPart(candidate.linked_claim, labels[0], round(first.of(labels[0]), 6), candidate.evidence),
+            ClaimPart(candidate.described_claim, labels[1], round(second.of(labels[1]), 6), candidate.evidence),
+        )
         settled.append((sure, label, candidate, parts))
     if not settled or len({label for _, label, _, _ in settled}) > 1:  # decides: one way, surely
         return None
     sure, label, candidate, parts = max(settled, key=lambda item: item[0])
-    return Decision(label, settled_probabilities(label, sure), BRIDGE, [candidate.evidence], [candidate.evidence], parts=parts)
+    return Decision(
+        label, settled_probabilities(label, sure), BRIDGE, [candidate.evidence], [candidate.evidence], parts=parts
+    )
 
 
 def best_sentence_rule(evidence: Sequence[JudgedSentence], nei_threshold: float | None = None) -> Decision:
@@ -291,20 +311,30 @@ def number_check(check: NumberCheck, sentences: Sequence[int], decider: str = NU
     return Decision(check.label, settled_probabilities(check.label, check.p_settled), decider, [best], [best], check)
 
 
-def counted_readings(decision: Decision, evidence: Sequence[JudgedSentence],
-             nei_threshold: float | None = None) -> list[Reading | None]:
+def counted_readings(
+    decision: Decision, evidence: Sequence[JudgedSentence], nei_threshold: float | None = None
+) -> list[Reading | None]:
     """How each sentence counted in ``decision`` (``None``: not judged): its stance under the rule its decider reads
     stances by (the best-sentence rule: ``nei_threshold``; the others: the likeliest label), and for the sentence
     whose number decided, the number check's reading of the rewritten claim."""
     threshold = nei_threshold if decision.decided_by == RULE else None
-    read = [None if item.stance is None else Reading.of_stance(item.stance, stance_label(item.stance, threshold))
-            for item in evidence]
+    read = [
+        None if item.stance is None else Reading.of_stance(item.stance, stance_label(item.stance, threshold))
+        for item in evidence
+    ]
     if decision.numbers is not None and decision.deciding_evidence:
         numbers = decision.numbers
-        read[decision.deciding_evidence[0]] = Reading(numbers.label, round(numbers.p_settled, 6), numbers.rewritten_claim)
-    if decision.decided_by in (CLAIM_PARTS, BRIDGE):  # a deciding sentence shows the part it decided of the verdict's label
+        read[decision.deciding_evidence[0]] = Reading(
+            numbers.label, round(numbers.p_settled, 6), numbers.rewritten_claim
+        )
+    if decision.decided_by in (
+        CLAIM_PARTS,
+        BRIDGE,
+    ):  # a deciding sentence shows the part it decided of the verdict's label
         for part in sorted(decision.parts, key=lambda part: part.label == decision.label):
-            if part.deciding is not None and (part.label == decision.label or part.deciding in decision.deciding_evidence):
+            if part.deciding is not None and (
+                part.label == decision.label or part.deciding in decision.deciding_evidence
+            ):
                 read[part.deciding] = Reading(part.label, part.probability, part.claim)
     return read
 
@@ -315,12 +345,19 @@ def grounded(decision: Decision, read: Sequence[Reading | None], evidence: Seque
     sentence's, and it is *undecided*: NOT ENOUGH INFO with the decider's probabilities, resting on the best one or
     two sentences that bear on the claim and lean to SUPPORTS or REFUTES (those a person should read). A NOT ENOUGH
     INFO verdict with such sentences is marked undecided too, naming them."""
-    if decision.label != NEI and decision.deciding_evidence and all(
-            read[i] is not None and read[i].label == decision.label for i in decision.deciding_evidence):
+    if (
+        decision.label != NEI
+        and decision.deciding_evidence
+        and all(read[i] is not None and read[i].label == decision.label for i in decision.deciding_evidence)
+    ):
         return decision
-    leaning = [i for i, (item, reading) in enumerate(zip(evidence, read))
-               if reading is not None and item.bears_on_claim and reading.label != NEI][:MAX_DECIDING]
+    leaning = [
+        i
+        for i, (item, reading) in enumerate(zip(evidence, read))
+        if reading is not None and item.bears_on_claim and reading.label != NEI
+    ][:MAX_DECIDING]
     if decision.label == NEI and not leaning:
         return decision
-    return replace(decision, label=NEI, deciding_evidence=leaning, used_evidence=leaning, numbers=None,
-                   undecided=bool(leaning))
+    return replace(
+        decision, label=NEI, deciding_evidence=leaning, used_evidence=leaning, numbers=None, undecided=bool(leaning)
+    )

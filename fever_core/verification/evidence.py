@@ -101,9 +101,14 @@ class JudgedSentence:
     def to_dict(self) -> dict:
         """As a check's JSON and the verdict's training runs write it: the sentence's fields, then the stance as
         ``{label: probability}``, ``trusted``, ``premise``, ``bears_on_claim`` and ``reading``."""
-        return {**asdict(self.sentence), "stance": self.stance.to_dict() if self.stance else None,
-                "trusted": self.trusted, "premise": self.premise, "bears_on_claim": self.bears_on_claim,
-                "reading": self.reading.to_dict() if self.reading else None}
+        return {
+            **asdict(self.sentence),
+            "stance": self.stance.to_dict() if self.stance else None,
+            "trusted": self.trusted,
+            "premise": self.premise,
+            "bears_on_claim": self.bears_on_claim,
+            "reading": self.reading.to_dict() if self.reading else None,
+        }
 
     @classmethod
     def from_dict(cls, record: dict) -> JudgedSentence:
@@ -115,5 +120,11 @@ class JudgedSentence:
             reading = Reading(**reading)
         elif stance is not None:
             reading = Reading.of_stance(stance, LABELS[int(stance.as_row().argmax())])
-        return cls(EvidenceSentence.from_dict(record), record["premise"], stance, record["trusted"],
-                   record.get("bears_on_claim", True), reading)
+        return cls(
+            EvidenceSentence.from_dict(record),
+            record["premise"],
+            stance,
+            record["trusted"],
+            record.get("bears_on_claim", True),
+            reading,
+        )

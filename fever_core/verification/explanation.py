@@ -46,12 +46,17 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
         return f"Undecided: {why[:1].lower()}{why[1:]}", why
     if not decision.deciding_evidence:
         if label != NEI:
-            why = ("No single sentence says so on its own: the verdict weighs the evidence read together "
-                   f"(the likeliest single sentences are {NEI if label == SUPPORTS else 'not refuting'}).")
+            why = (
+                "No single sentence says so on its own: the verdict weighs the evidence read together "
+                f"(the likeliest single sentences are {NEI if label == SUPPORTS else 'not refuting'})."
+            )
             return f"{verb} on balance of the evidence (P = {p:.2f}). {why}", why
         if decision.decided_by == RULE:
-            why = (_unsettled(claim.names, evidence) if any(item.judged for item in evidence) and claim.names
-                   else "No trustworthy evidence was found in the corpus.")
+            why = (
+                _unsettled(claim.names, evidence)
+                if any(item.judged for item in evidence) and claim.names
+                else "No trustworthy evidence was found in the corpus."
+            )
             return why, why
         why = _unsettled(claim.names, evidence)
         return f"The evidence found does not settle the claim (P(NOT ENOUGH INFO) = {p:.2f}). {why}", why
@@ -70,18 +75,26 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
         elif numbers.sentence_says.lower() == numbers.claim_says.lower():
             why = f"The sentence from {title} says {numbers.sentence_says}, as the claim does."
         else:
-            why = f"The sentence from {title} says {numbers.sentence_says}, which fits the claim's {numbers.claim_says}."
+            why = (
+                f"The sentence from {title} says {numbers.sentence_says}, which fits the claim's {numbers.claim_says}."
+            )
         return f"{verb} by {quote(sentence)} (P = {numbers.p_settled:.2f}). {why}", why
     if label == NEI:
-        why = (f"The best evidence, from {title}, neither supports nor refutes the claim "
-               f"(this sentence alone: not enough info {best.stance.not_enough_info:.2f}).")
-        return ((f"The best evidence, {quote(sentence)}, neither supports nor refutes the claim "
-                f"(P(NOT ENOUGH INFO) = {best.stance.not_enough_info:.2f})."), why)
+        why = (
+            f"The best evidence, from {title}, neither supports nor refutes the claim "
+            f"(this sentence alone: not enough info {best.stance.not_enough_info:.2f})."
+        )
+        return (
+            (
+                f"The best evidence, {quote(sentence)}, neither supports nor refutes the claim "
+                f"(P(NOT ENOUGH INFO) = {best.stance.not_enough_info:.2f})."
+            ),
+            why,
+        )
     source = f"{title}, a page the claim names," if decision.decided_by == PAGE_RULE else title
     own = f"(this sentence alone: {label.lower()} {best.stance.of(label):.2f})"
     instead = "" if label == SUPPORTS else says_instead(claim, sentence)
-    said = ("states what the claim says" if label == SUPPORTS
-            else instead or "contradicts the claim")
+    said = "states what the claim says" if label == SUPPORTS else instead or "contradicts the claim"
     why = f"The sentence from {source} {said} {own}."
     if decision.decided_by == LEARNED:
         return f"{verb} by {quote(sentence)} (P = {p:.2f}). {why}", why
@@ -101,23 +114,34 @@ def _bridge_why(decision: Decision, evidence: Sequence[JudgedSentence]) -> str:
 def _parts_why(decision: Decision, evidence: Sequence[JudgedSentence]) -> str:
     """Why a compound claim's parts decide it: the refuted part and its sentence, or each part and the sentence that
     supports it."""
+
     def by(part) -> str:
-        return f"the sentence from {evidence[part.deciding].sentence.title} ({part.label.lower()} {part.probability:.2f})"
+        return (
+            f"the sentence from {evidence[part.deciding].sentence.title} ({part.label.lower()} {part.probability:.2f})"
+        )
+
     facts = f"The claim states {len(decision.parts)} facts"
     if decision.label == SUPPORTS:
-        return f"{facts}, and a sentence supports each: " + "; ".join(
-            f"“{part.claim}” by {by(part)}" for part in decision.parts) + "."
-    part = next(part for part in decision.parts if part.deciding == decision.deciding_evidence[0] and part.label == REFUTES)
+        return (
+            f"{facts}, and a sentence supports each: "
+            + "; ".join(f"“{part.claim}” by {by(part)}" for part in decision.parts)
+            + "."
+        )
+    part = next(
+        part for part in decision.parts if part.deciding == decision.deciding_evidence[0] and part.label == REFUTES
+    )
     return f"{facts}; {by(part)} refutes “{part.claim}”"
 
 
 def _undecided(evidence: Sequence[JudgedSentence], leaning: Sequence[int]) -> str:
     """Why an undecided verdict: the sentences that lean one way, which no sentence settles on its own."""
-    said = [f"the sentence from {evidence[i].sentence.title} leans to {evidence[i].reading.label.lower()} "
-            f"({evidence[i].reading.probability:.2f})" for i in leaning]
+    said = [
+        f"the sentence from {evidence[i].sentence.title} leans to {evidence[i].reading.label.lower()} "
+        f"({evidence[i].reading.probability:.2f})"
+        for i in leaning
+    ]
     these = "this sentence" if len(leaning) == 1 else f"these {len(leaning)} sentences"
-    return (f"No sentence settles the claim on its own; read {these} ({'; '.join(said)}). "
-            "Counted as not enough info.")
+    return f"No sentence settles the claim on its own; read {these} ({'; '.join(said)}). Counted as not enough info."
 
 
 def _unsettled(names: Sequence[str], evidence: Sequence[JudgedSentence]) -> str:
@@ -160,13 +184,17 @@ def says_instead(claim: ClaimAnalysis, sentence: EvidenceSentence) -> str:
             instead.append(min(others, key=lambda m: abs(m.reference - number.reference)).text)
     if said:
         return f"says {_joined(instead)}, where the claim says {_joined(said)}"
-    names = [e for e in parse(sentence.text).ents
-             if e.label_ not in _NUMERIC_ENTITIES and not _name_words(e) <= claimed | subject]
+    names = [
+        e
+        for e in parse(sentence.text).ents
+        if e.label_ not in _NUMERIC_ENTITIES and not _name_words(e) <= claimed | subject
+    ]
     for entity in claim.doc.ents:
         if entity.label_ in _NUMERIC_ENTITIES or _name_words(entity) <= mentioned:
             continue
-        alike = ([e for e in names if e.label_ == entity.label_]
-                 or [e for e in names if any({e.label_, entity.label_} <= kind for kind in _KINDS)])
+        alike = [e for e in names if e.label_ == entity.label_] or [
+            e for e in names if any({e.label_, entity.label_} <= kind for kind in _KINDS)
+        ]
         if alike:
             said.append(_bare(entity))
             instead += _phrases(alike, sentence.text)
@@ -196,7 +224,7 @@ def _phrases(entities, text: str) -> list[str]:
     """The entities' names; a place written after another with a comma between is one with it ("Paris, France")."""
     phrases, previous = [], None
     for entity in sorted(entities, key=lambda e: e.start_char):
-        between = text[previous.end_char:entity.start_char] if previous is not None else None
+        between = text[previous.end_char : entity.start_char] if previous is not None else None
         if between in (", ", ",") and {previous.label_, entity.label_} <= _PLACES and ", " not in phrases[-1]:
             phrases[-1] += ", " + _bare(entity)
         else:

@@ -21,15 +21,31 @@ FEATURE_EVIDENCE_K = 5
 """The learned verdict reads this many top evidence sentences."""
 JOINT_EVIDENCE_K = 5
 """The joint verifier reads this many top evidence sentences together (:func:`joint_premise`)."""
-FEATURE_NAMES = (
-    [f"{name}@{i + 1}" for i in range(TOP_POSITIONS) for name in ("score", "p_supports", "p_refutes", "p_nei", "judged")]
-    + ["max_p_supports", "max_p_refutes", "min_p_nei", "mean_p_nei", "scored_p_supports", "scored_p_refutes",
-       "max_score", "mean_score", "second_hop_share", "judged_share",
-       "coverage@1", "coverage@3", "coverage@5", "numbers_missing", "negation", "claim_words",
-       "coverage@1*p_supports@1", "coverage@1*p_refutes@1", "coverage@1*p_nei@1"]
-)
+FEATURE_NAMES = [
+    f"{name}@{i + 1}" for i in range(TOP_POSITIONS) for name in ("score", "p_supports", "p_refutes", "p_nei", "judged")
+] + [
+    "max_p_supports",
+    "max_p_refutes",
+    "min_p_nei",
+    "mean_p_nei",
+    "scored_p_supports",
+    "scored_p_refutes",
+    "max_score",
+    "mean_score",
+    "second_hop_share",
+    "judged_share",
+    "coverage@1",
+    "coverage@3",
+    "coverage@5",
+    "numbers_missing",
+    "negation",
+    "claim_words",
+    "coverage@1*p_supports@1",
+    "coverage@1*p_refutes@1",
+    "coverage@1*p_nei@1",
+]
 """The features, in the order of :func:`claim_features` and of the learned verdict's weights."""
-_NEGATING = NEGATION_WORDS | frozenset(["only", "exclusively", "incapable", "unable", "without", "refused", "failed", "yet", "lacks"])
+_NEGATING = NEGATION_WORDS | frozenset("only exclusively incapable unable without refused failed yet lacks".split())
 """The words of the ``negation`` feature: :data:`~fever_core.common.text.NEGATION_WORDS`, and the words that make a
 claim exclusive or say something did not happen ("only", "refused")."""
 

@@ -108,31 +108,52 @@ class LearnedVerdict:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             learned = cls(
-                np.array(data["weights"], dtype=np.float64), np.array(data["bias"], dtype=np.float64),
-                np.array(data["mean"], dtype=np.float64), np.array(data["scale"], dtype=np.float64),
-                list(data["feature_names"]), data.get("report", {}), float(data.get("joint_weight", 0.0)),
-                _threshold(data, "subject_stance_min"), _threshold(data, "sure_sentence_min"),
+                np.array(data["weights"], dtype=np.float64),
+                np.array(data["bias"], dtype=np.float64),
+                np.array(data["mean"], dtype=np.float64),
+                np.array(data["scale"], dtype=np.float64),
+                list(data["feature_names"]),
+                data.get("report", {}),
+                float(data.get("joint_weight", 0.0)),
+                _threshold(data, "subject_stance_min"),
+                _threshold(data, "sure_sentence_min"),
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise ModelDamaged(str(model_dir), f"{path} can't be read as a learned verdict ({exc.__class__.__name__}): "
-                               f"restore the verifier folder from a copy, or {_RETRAIN}.") from exc
+            raise ModelDamaged(
+                str(model_dir),
+                f"{path} can't be read as a learned verdict ({exc.__class__.__name__}): "
+                f"restore the verifier folder from a copy, or {_RETRAIN}.",
+            ) from exc
         if data.get(CHAINS_KEY) is not True:
-            raise ModelDamaged(str(model_dir), f"{path} was fit before second-hop sentences were read after the sentence "
-                               f"that links to them: {_RETRAIN}.")
+            raise ModelDamaged(
+                str(model_dir),
+                f"{path} was fit before second-hop sentences were read after the sentence "
+                f"that links to them: {_RETRAIN}.",
+            )
         if learned.feature_names != list(FEATURE_NAMES):
             differ = sorted(set(learned.feature_names) ^ set(FEATURE_NAMES)) or ["their order"]
-            raise ModelDamaged(str(model_dir), f"{path} was fit on other features than this workbench computes "
-                               f"(they differ in {', '.join(differ[:5])}): move it aside and {_RETRAIN}, or use the "
-                               "workbench version it was made with.")
+            raise ModelDamaged(
+                str(model_dir),
+                f"{path} was fit on other features than this workbench computes "
+                f"(they differ in {', '.join(differ[:5])}): move it aside and {_RETRAIN}, or use the "
+                "workbench version it was made with.",
+            )
         n = len(FEATURE_NAMES)
         shapes = (learned.weights.shape, learned.bias.shape, learned.mean.shape, learned.scale.shape)
         numbers = (learned.weights, learned.bias, learned.mean, learned.scale, [learned.joint_weight])
         thresholds = (learned.subject_stance_min, learned.sure_sentence_min)
-        if shapes != ((3, n), (3,), (n,), (n,)) or not all(np.isfinite(a).all() for a in numbers) \
-                or not (learned.scale != 0).all() or any(t is not None and not 0.5 <= t <= 1 for t in thresholds):
-            raise ModelDamaged(str(model_dir), f"{path} does not hold {n} finite weights for each of the 3 labels (and "
-                               "a non-zero scale for each feature; a subject_stance_min and a sure_sentence_min, if "
-                               f"any, in [0.5, 1]): restore the verifier folder from a copy, or {_RETRAIN}.")
+        if (
+            shapes != ((3, n), (3,), (n,), (n,))
+            or not all(np.isfinite(a).all() for a in numbers)
+            or not (learned.scale != 0).all()
+            or any(t is not None and not 0.5 <= t <= 1 for t in thresholds)
+        ):
+            raise ModelDamaged(
+                str(model_dir),
+                f"{path} does not hold {n} finite weights for each of the 3 labels (and "
+                "a non-zero scale for each feature; a subject_stance_min and a sure_sentence_min, if "
+                f"any, in [0.5, 1]): restore the verifier folder from a copy, or {_RETRAIN}.",
+            )
         return learned
 
 
@@ -153,8 +174,11 @@ def verdict_file(model_dir: str | Path) -> Path | None:
         return path if path.is_file() else None
     for other in Path(model_dir).glob("*.json"):
         if other.stat().st_size < 100_000 and {"weights", "feature_names"} <= set(_json_keys(other)):
-            raise ModelDamaged(str(model_dir), f"{other} is a learned verdict under its old name: rename it to "
-                               f"{VERDICT_FILE}, and its entry in checksums.json beside it likewise.")
+            raise ModelDamaged(
+                str(model_dir),
+                f"{other} is a learned verdict under its old name: rename it to "
+                f"{VERDICT_FILE}, and its entry in checksums.json beside it likewise.",
+            )
     return None
 
 

@@ -62,8 +62,11 @@ def weight_files(folder: str | Path) -> list[str]:
 def model_files(folder: str | Path) -> list[str]:
     """The names of the files directly in ``folder`` that loading its model may read (:data:`READ_SUFFIXES`, less
     :data:`NOT_READ`), sorted: what :data:`CHECKSUMS_FILE` covers."""
-    return sorted(p.name for p in Path(folder).iterdir()
-                  if p.is_file() and p.name.endswith(READ_SUFFIXES) and p.name not in NOT_READ)
+    return sorted(
+        p.name
+        for p in Path(folder).iterdir()
+        if p.is_file() and p.name.endswith(READ_SUFFIXES) and p.name not in NOT_READ
+    )
 
 
 def is_shipped_model(folder: str | Path) -> bool:
@@ -94,8 +97,11 @@ def _recorded(folder: Path) -> dict[str, str] | None:
             return dict(sums)
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         pass
-    raise ModelDamaged(str(folder), f"The model folder {folder} is damaged: its {CHECKSUMS_FILE} can't be read, so "
-                       "its files can't be checked. Restore the folder from a copy, or train the model again.")
+    raise ModelDamaged(
+        str(folder),
+        f"The model folder {folder} is damaged: its {CHECKSUMS_FILE} can't be read, so "
+        "its files can't be checked. Restore the folder from a copy, or train the model again.",
+    )
 
 
 def model_fingerprint(name_or_path: str | Path) -> str:
@@ -128,22 +134,34 @@ def check_model_folder(name_or_path: str) -> None:
     if is_shipped_model(folder):
         as_shipped = f"Restore the folder as it was shipped (`git checkout -- assets/models/{folder.name}`)."
         if sums is None:
-            raise ModelDamaged(name_or_path, f"The shipped model {folder} has no {CHECKSUMS_FILE}, so its files "
-                               f"can't be checked: it is not used without them. {as_shipped}")
+            raise ModelDamaged(
+                name_or_path,
+                f"The shipped model {folder} has no {CHECKSUMS_FILE}, so its files "
+                f"can't be checked: it is not used without them. {as_shipped}",
+            )
         unlisted = [name for name in model_files(folder) if name not in sums]
         if unlisted:
-            raise ModelDamaged(name_or_path, f"The shipped model {folder} has {', '.join(unlisted)}, which its "
-                               f"{CHECKSUMS_FILE} does not list: a file it reads was added or renamed since it was "
-                               f"shipped. {as_shipped} Remove the files git does not know.")
+            raise ModelDamaged(
+                name_or_path,
+                f"The shipped model {folder} has {', '.join(unlisted)}, which its "
+                f"{CHECKSUMS_FILE} does not list: a file it reads was added or renamed since it was "
+                f"shipped. {as_shipped} Remove the files git does not know.",
+            )
     for name, expected in (sums or {}).items():
         path = folder / name
         if not path.is_file():
-            raise ModelDamaged(name_or_path, f"The model folder {folder} lacks {name}: it was saved with the model "
-                               f"({CHECKSUMS_FILE} lists it) and the model's verdict needs it. {restore}")
+            raise ModelDamaged(
+                name_or_path,
+                f"The model folder {folder} lacks {name}: it was saved with the model "
+                f"({CHECKSUMS_FILE} lists it) and the model's verdict needs it. {restore}",
+            )
         if sha256_of(path) != expected:
-            raise ModelDamaged(name_or_path, f"The model folder {folder} is damaged: {name} does not match the "
-                               f"checksum written with it ({CHECKSUMS_FILE}), so its bytes changed since it was saved. "
-                               f"{restore}")
+            raise ModelDamaged(
+                name_or_path,
+                f"The model folder {folder} is damaged: {name} does not match the "
+                f"checksum written with it ({CHECKSUMS_FILE}), so its bytes changed since it was saved. "
+                f"{restore}",
+            )
     for name in model_files(folder):
         if name.endswith(".json"):
             _check_json(folder / name, name_or_path, restore)
@@ -157,8 +175,10 @@ def _check_json(path: Path, model: str, restore: str) -> None:
         problem = "it holds no JSON object"
     except (OSError, ValueError, RecursionError) as exc:
         problem = f"{exc.__class__.__name__}: {exc}"
-    raise ModelDamaged(model, f"The model folder {path.parent} is damaged: its {path.name} can't be read as JSON "
-                       f"({problem}). {restore}")
+    raise ModelDamaged(
+        model,
+        f"The model folder {path.parent} is damaged: its {path.name} can't be read as JSON ({problem}). {restore}",
+    )
 
 
 def finite_probabilities(probabilities: np.ndarray, model: str, what: str = "model") -> np.ndarray:
@@ -169,7 +189,10 @@ def finite_probabilities(probabilities: np.ndarray, model: str, what: str = "mod
             infinite (what damaged weights give).
     """
     if not np.isfinite(probabilities).all():
-        raise ModelDamaged(model, f"The {what} {model} gives probabilities that are not numbers (NaN or infinity), "
-                           "as damaged weights do: no verdict is made from them. Restore its folder from a copy, or "
-                           "make the model again.")
+        raise ModelDamaged(
+            model,
+            f"The {what} {model} gives probabilities that are not numbers (NaN or infinity), "
+            "as damaged weights do: no verdict is made from them. Restore its folder from a copy, or "
+            "make the model again.",
+        )
     return probabilities

@@ -106,8 +106,14 @@ class NliModel:
         self._columns = label_columns(model.config.id2label)
 
     @classmethod
-    def load(cls, name_or_path: str, device: str = "auto", max_length: int = 256, runtime: str = "torch",
-             cache_dir: Path | None = None) -> NliModel:
+    def load(
+        cls,
+        name_or_path: str,
+        device: str = "auto",
+        max_length: int = 256,
+        runtime: str = "torch",
+        cache_dir: Path | None = None,
+    ) -> NliModel:
         """Load from a local directory or a hub id (works offline when the hub id is cached). A LoRA adapter
         folder (:data:`~fever_core.verification.classifiers.ADAPTER_CONFIG`) is loaded onto its base and merged, so
         it runs as fast as a plain model.
@@ -183,14 +189,20 @@ class NliModel:
         out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
         with self._reading():
             for start in range(0, len(pairs), batch_size):
-                batch = pairs[start:start + batch_size]
-                out[start:start + len(batch)] = self._probabilities(batch)[:, self._columns]
+                batch = pairs[start : start + batch_size]
+                out[start : start + len(batch)] = self._probabilities(batch)[:, self._columns]
         return finite_probabilities(out, self.name)
 
     def _tokens(self, batch: list[tuple[str, str]], tensors: str):
         """The tokenizer's ids and mask for ``batch``, as ``tensors`` (``pt``, ``np``)."""
-        return self.tokenizer([p for p, _ in batch], [h for _, h in batch], truncation=True,
-                              max_length=self.max_length, padding=True, return_tensors=tensors)
+        return self.tokenizer(
+            [p for p, _ in batch],
+            [h for _, h in batch],
+            truncation=True,
+            max_length=self.max_length,
+            padding=True,
+            return_tensors=tensors,
+        )
 
     def _reading(self) -> contextlib.AbstractContextManager:
         import torch
@@ -232,8 +244,9 @@ class OnnxNliModel(NliModel):
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads or torch.get_num_threads()
         options.inter_op_num_threads = 1
-        self.session = onnxruntime.InferenceSession(str(folder / ONNX_FILE), options,
-                                                    providers=["CPUExecutionProvider"])
+        self.session = onnxruntime.InferenceSession(
+            str(folder / ONNX_FILE), options, providers=["CPUExecutionProvider"]
+        )
 
     def _reading(self) -> contextlib.AbstractContextManager:
         return contextlib.nullcontext()
@@ -256,8 +269,10 @@ def resolve_runtime(runtime: str, device: str, name_or_path: str) -> str:
     local = Path(name_or_path).expanduser().is_dir()
     if runtime != "auto":
         if runtime != "torch" and not local:
-            raise ValueError(f"The verifier {name_or_path!r} is no local folder: ONNX Runtime runs the export of a "
-                             "folder (download the model to a folder first), PyTorch runs hub ids (runtime torch).")
+            raise ValueError(
+                f"The verifier {name_or_path!r} is no local folder: ONNX Runtime runs the export of a "
+                "folder (download the model to a folder first), PyTorch runs hub ids (runtime torch)."
+            )
         return runtime
     return AUTO_RUNTIME
 

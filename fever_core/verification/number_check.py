@@ -73,9 +73,11 @@ class NumberTrial:
         """What the check did not try, in words for the reader; ``None`` when it tried every number."""
         if not self.untried:
             return None
-        return (f"The claim states {len(self.claim_numbers)} numbers: the number check tried the first "
-                f"{len(self.claim_numbers) - len(self.untried)} against the evidence, not the other "
-                f"{len(self.untried)}, so they neither support nor refute it.")
+        return (
+            f"The claim states {len(self.claim_numbers)} numbers: the number check tried the first "
+            f"{len(self.claim_numbers) - len(self.untried)} against the evidence, not the other "
+            f"{len(self.untried)}, so they neither support nor refute it."
+        )
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ def number_trial(claim: ClaimAnalysis, sentences: Sequence[str], max_candidates:
         stated = number_mentions(sentence, as_written=True)
         for number in tried:
             for other in [m for m in stated if number.comparable(m)][:max_candidates]:
-                rewritten = text[:number.start] + other.text + text[number.end:]
+                rewritten = text[: number.start] + other.text + text[number.end :]
                 candidates.append(NumberCandidate(index, number, other, rewritten))
     return NumberTrial(claimed, tuple(candidates[:MAX_REWRITINGS]), claimed[MAX_CLAIM_NUMBERS:])
 
@@ -140,12 +142,14 @@ def settle(trial: NumberTrial, p_supports: Sequence[float], settled: float = SET
     stated = {(c.claim_number, c.evidence) for c in trial.candidates if c.claim_number.contains(c.sentence_number)}
     best: dict[NumberMention, tuple[float, NumberCandidate]] = {}
     for candidate, p in zip(trial.candidates, p_supports):  # the best-ranked sentence first, then the surest reading
-        if (candidate.claim_number, candidate.evidence) in stated and \
-                not candidate.claim_number.contains(candidate.sentence_number):
+        if (candidate.claim_number, candidate.evidence) in stated and not candidate.claim_number.contains(
+            candidate.sentence_number
+        ):
             continue
-        if p >= settled and (candidate.claim_number not in best
-                             or (candidate.evidence, -p) < (best[candidate.claim_number][1].evidence,
-                                                            -best[candidate.claim_number][0])):
+        if p >= settled and (
+            candidate.claim_number not in best
+            or (candidate.evidence, -p) < (best[candidate.claim_number][1].evidence, -best[candidate.claim_number][0])
+        ):
             best[candidate.claim_number] = (float(p), candidate)
     apart = [(p, c) for p, c in best.values() if c.claim_number.apart_from(c.sentence_number)]
     if apart:

@@ -51,31 +51,63 @@ _INF = math.inf
 class Bound(Enum):
     """How a qualifier bounds the number it stands before."""
 
-    ABOVE = "above"          # more than, over: (v, inf)
-    AT_LEAST = "at_least"    # at least: [v, inf)
-    BELOW = "below"          # less than, under, before: (-inf, v)
-    AT_MOST = "at_most"      # at most, up to, by: (-inf, v]
-    ABOUT = "about"          # about, around: v within ABOUT
-    NEARLY = "nearly"        # nearly, almost: just under v
-    EXACTLY = "exactly"      # exactly: v itself
+    ABOVE = "above"  # more than, over: (v, inf)
+    AT_LEAST = "at_least"  # at least: [v, inf)
+    BELOW = "below"  # less than, under, before: (-inf, v)
+    AT_MOST = "at_most"  # at most, up to, by: (-inf, v]
+    ABOUT = "about"  # about, around: v within ABOUT
+    NEARLY = "nearly"  # nearly, almost: just under v
+    EXACTLY = "exactly"  # exactly: v itself
 
 
 QUALIFIERS: dict[str, Bound] = {
-    "more than": Bound.ABOVE, "over": Bound.ABOVE, "above": Bound.ABOVE, "greater than": Bound.ABOVE,
-    "larger than": Bound.ABOVE, "higher than": Bound.ABOVE, "longer than": Bound.ABOVE, "upwards of": Bound.ABOVE,
-    "in excess of": Bound.ABOVE, "exceeding": Bound.ABOVE, "just over": Bound.ABOVE, "after": Bound.ABOVE,
+    "more than": Bound.ABOVE,
+    "over": Bound.ABOVE,
+    "above": Bound.ABOVE,
+    "greater than": Bound.ABOVE,
+    "larger than": Bound.ABOVE,
+    "higher than": Bound.ABOVE,
+    "longer than": Bound.ABOVE,
+    "upwards of": Bound.ABOVE,
+    "in excess of": Bound.ABOVE,
+    "exceeding": Bound.ABOVE,
+    "just over": Bound.ABOVE,
+    "after": Bound.ABOVE,
     "later than": Bound.ABOVE,
-    "at least": Bound.AT_LEAST, "no fewer than": Bound.AT_LEAST, "no less than": Bound.AT_LEAST,
-    "not less than": Bound.AT_LEAST, "since": Bound.AT_LEAST,
-    "less than": Bound.BELOW, "fewer than": Bound.BELOW, "under": Bound.BELOW, "below": Bound.BELOW,
-    "shorter than": Bound.BELOW, "smaller than": Bound.BELOW, "lower than": Bound.BELOW, "just under": Bound.BELOW,
-    "before": Bound.BELOW, "earlier than": Bound.BELOW, "prior to": Bound.BELOW,
-    "at most": Bound.AT_MOST, "up to": Bound.AT_MOST, "no more than": Bound.AT_MOST, "not more than": Bound.AT_MOST,
+    "at least": Bound.AT_LEAST,
+    "no fewer than": Bound.AT_LEAST,
+    "no less than": Bound.AT_LEAST,
+    "not less than": Bound.AT_LEAST,
+    "since": Bound.AT_LEAST,
+    "less than": Bound.BELOW,
+    "fewer than": Bound.BELOW,
+    "under": Bound.BELOW,
+    "below": Bound.BELOW,
+    "shorter than": Bound.BELOW,
+    "smaller than": Bound.BELOW,
+    "lower than": Bound.BELOW,
+    "just under": Bound.BELOW,
+    "before": Bound.BELOW,
+    "earlier than": Bound.BELOW,
+    "prior to": Bound.BELOW,
+    "at most": Bound.AT_MOST,
+    "up to": Bound.AT_MOST,
+    "no more than": Bound.AT_MOST,
+    "not more than": Bound.AT_MOST,
     "by": Bound.AT_MOST,
-    "about": Bound.ABOUT, "around": Bound.ABOUT, "approximately": Bound.ABOUT, "roughly": Bound.ABOUT,
-    "some": Bound.ABOUT, "circa": Bound.ABOUT, "c.": Bound.ABOUT, "an estimated": Bound.ABOUT,
-    "close to": Bound.NEARLY, "nearly": Bound.NEARLY, "almost": Bound.NEARLY,
-    "exactly": Bound.EXACTLY, "precisely": Bound.EXACTLY,
+    "about": Bound.ABOUT,
+    "around": Bound.ABOUT,
+    "approximately": Bound.ABOUT,
+    "roughly": Bound.ABOUT,
+    "some": Bound.ABOUT,
+    "circa": Bound.ABOUT,
+    "c.": Bound.ABOUT,
+    "an estimated": Bound.ABOUT,
+    "close to": Bound.NEARLY,
+    "nearly": Bound.NEARLY,
+    "almost": Bound.NEARLY,
+    "exactly": Bound.EXACTLY,
+    "precisely": Bound.EXACTLY,
 }
 """The words before a number that say how it bounds the value, longest match first."""
 _YEAR_ONLY = {"after", "later than", "since", "before", "earlier than", "prior to", "by"}
@@ -116,8 +148,10 @@ class NumberMention:
 
     def apart_from(self, other: NumberMention) -> bool:
         """Whether no value is allowed by both."""
+
         def before(a: NumberMention, b: NumberMention) -> bool:  # a ends before b starts
             return a.high < b.low or (a.high == b.low and (a.high_open or b.low_open))
+
         return before(self, other) or before(other, self)
 
     @property
@@ -194,8 +228,9 @@ def _interval(kind: str, low: float, high: float, bound: Bound | None, exact: bo
     return low - slack, high + slack, False, False
 
 
-def _mention(text: str, kind: str, low: float, high: float, unit: str, start: int, end: int,
-             exact: bool, as_written: bool) -> NumberMention:
+def _mention(
+    text: str, kind: str, low: float, high: float, unit: str, start: int, end: int, exact: bool, as_written: bool
+) -> NumberMention:
     """The mention of ``text[start:end]`` with the qualifier before it (see :func:`number_mentions` for
     ``as_written``: a sentence's "about 26 years" is taken as the 26 years it states)."""
     bound, phrase = _qualifier(text, start)
@@ -203,8 +238,9 @@ def _mention(text: str, kind: str, low: float, high: float, unit: str, start: in
         bound, phrase = None, ""
     if phrase:
         start = text.lower().rindex(phrase, 0, start)
-    lo, hi, lo_open, hi_open = _interval(kind, low, high, None if as_written and bound is Bound.ABOUT else bound,
-                                         exact or as_written)
+    lo, hi, lo_open, hi_open = _interval(
+        kind, low, high, None if as_written and bound is Bound.ABOUT else bound, exact or as_written
+    )
     return NumberMention(kind, lo, hi, lo_open, hi_open, unit, text[start:end], start, end)
 
 
@@ -223,9 +259,18 @@ _ERAS = {"BC": -1, "BCE": -1, "AD": 1, "CE": 1}
 """Era words after a year (and "AD" before one): years before the common era are negative."""
 _DECADE_PARTS = {"early": (0, 3), "mid": (4, 6), "late": (6, 9)}
 """The years of a decade that "early", "mid" and "late" name ("the late 1880s": 1886 to 1889)."""
-_YEARS_PER = {"second": 1 / 31_557_600, "minute": 1 / 525_960, "hour": 1 / 8766, "day": 1 / 365.25,
-              "week": 7 / 365.25, "month": 1 / 12, "year": 1.0, "decade": 10.0, "century": 100.0,
-              "millennium": 1000.0}
+_YEARS_PER = {
+    "second": 1 / 31_557_600,
+    "minute": 1 / 525_960,
+    "hour": 1 / 8766,
+    "day": 1 / 365.25,
+    "week": 7 / 365.25,
+    "month": 1 / 12,
+    "year": 1.0,
+    "decade": 10.0,
+    "century": 100.0,
+    "millennium": 1000.0,
+}
 """Durations are compared in years, whatever unit each text writes them in."""
 _NAMED = {"PERSON", "ORG", "WORK_OF_ART", "EVENT", "FAC", "PRODUCT", "LAW", "NORP", "GPE", "LOC"}
 """Entities whose numbers are part of a name ("the Ten Thousand", "Apollo 11"), not a value."""
@@ -270,8 +315,9 @@ def _ordinals_and_centuries(text: str, doc, as_written: bool) -> list[NumberMent
     for ent in doc.ents:
         if ent.label_ not in ("ORDINAL", "DATE") or (ent.label_ == "ORDINAL" and _fraction_word(doc, ent)):
             continue
-        century = next((t for t in doc[ent.start:min(ent.end + 1, len(doc))] if t.lower_ in ("century", "centuries")),
-                       None)
+        century = next(
+            (t for t in doc[ent.start : min(ent.end + 1, len(doc))] if t.lower_ in ("century", "centuries")), None
+        )
         value = _ordinal_value(ent.text)
         if value is None or (ent.label_ == "DATE" and century is None):
             continue
@@ -280,8 +326,19 @@ def _ordinals_and_centuries(text: str, doc, as_written: bool) -> list[NumberMent
             if end_token < len(doc) and doc[end_token].text in _ERAS:
                 end_token += 1
             first, last = _century(doc, century.i + 1, value)
-            found.append(_mention(text, YEAR, first, last, "", ent.start_char, doc[end_token - 1].idx
-                                  + len(doc[end_token - 1].text), True, as_written))
+            found.append(
+                _mention(
+                    text,
+                    YEAR,
+                    first,
+                    last,
+                    "",
+                    ent.start_char,
+                    doc[end_token - 1].idx + len(doc[end_token - 1].text),
+                    True,
+                    as_written,
+                )
+            )
         else:
             found.append(_mention(text, ORDINAL, value, value, "", ent.start_char, ent.end_char, True, as_written))
     return found
@@ -305,9 +362,11 @@ def _years(text: str, doc, free, as_written: bool) -> list[NumberMention]:
             continue
         value, era = int(token.text), _era(doc, token)
         after_month = token.i > 0 and doc[token.i - 1].text in _MONTHS and value > 31
-        plain_year = (len(token.text) == 4 and 1000 <= value <= 2100
-                      and (token.ent_type_ == "DATE" or token.i + 1 >= len(doc)
-                           or doc[token.i + 1].pos_ not in ("NOUN", "PROPN")))
+        plain_year = (
+            len(token.text) == 4
+            and 1000 <= value <= 2100
+            and (token.ent_type_ == "DATE" or token.i + 1 >= len(doc) or doc[token.i + 1].pos_ not in ("NOUN", "PROPN"))
+        )
         if era or after_month or plain_year:
             if era and token.i + 1 < len(doc) and doc[token.i + 1].text in _ERAS:
                 end = doc[token.i + 1].idx + len(doc[token.i + 1].text)
@@ -329,11 +388,15 @@ def _quantities(text: str, doc, free, as_written: bool) -> list[NumberMention]:
         value, unit = float(quantity.value), quantity.unit.name
         surface = text[start:end].lower()
         if surface.startswith("half a") and value >= 1:  # quantulum3 reads "half a million" as 1.5 million
-            rest = parser.parse(text[start + len("half "):end])
+            rest = parser.parse(text[start + len("half ") : end])
             value = 0.5 * float(rest[0].value) if rest else value
         following = quantities[i + 1] if i + 1 < len(quantities) else None
-        if (following is not None and 0 < value < 1 and unit == "dimensionless"
-                and text[end:following.span[0]].strip().lower() == "of"):
+        if (
+            following is not None
+            and 0 < value < 1
+            and unit == "dimensionless"
+            and text[end : following.span[0]].strip().lower() == "of"
+        ):
             value, unit, end = value * float(following.value), following.unit.name, following.span[1]
             i += 1
         i += 1
@@ -347,8 +410,9 @@ def _quantities(text: str, doc, free, as_written: bool) -> list[NumberMention]:
         if unit == "percentage" or (kind == COUNT and 0 < value < 1):
             kind, unit, value = SHARE, "", value / 100 if unit == "percentage" else value
         exact = kind == COUNT and value == int(value) and abs(value) < EXACT_COUNT_BELOW
-        found.append(_mention(text, kind, value, value, unit if kind == QUANTITY else "", start, end, exact,
-                              as_written))
+        found.append(
+            _mention(text, kind, value, value, unit if kind == QUANTITY else "", start, end, exact, as_written)
+        )
     return found
 
 

@@ -68,8 +68,9 @@ def _export(model_folder: str | Path, folder: Path) -> Path:
 
     model = load_sequence_classifier(model_folder).eval()
     tokenizer = AutoTokenizer.from_pretrained(str(model_folder))
-    example = tokenizer(["A premise to trace.", "Another."], ["A claim.", "One more claim."], padding=True,
-                        return_tensors="pt")
+    example = tokenizer(
+        ["A premise to trace.", "Another."], ["A claim.", "One more claim."], padding=True, return_tensors="pt"
+    )
     inputs = [name for name in ("input_ids", "attention_mask", "token_type_ids") if name in example]
 
     class Logits(torch.nn.Module):
@@ -83,12 +84,16 @@ def _export(model_folder: str | Path, folder: Path) -> Path:
     with written_into_place(folder) as tmp:
         with torch.no_grad():
             torch.onnx.export(
-                Logits(), tuple(example[name] for name in inputs), str(tmp / ONNX_FILE), input_names=inputs,
-                output_names=["logits"], opset_version=17, dynamo=False,
+                Logits(),
+                tuple(example[name] for name in inputs),
+                str(tmp / ONNX_FILE),
+                input_names=inputs,
+                output_names=["logits"],
+                opset_version=17,
+                dynamo=False,
                 dynamic_axes={**{name: {0: "pairs", 1: "tokens"} for name in inputs}, "logits": {0: "pairs"}},
             )
         tokenizer.save_pretrained(str(tmp))
         model.config.save_pretrained(str(tmp))
         write_meta(tmp, EXPORT_META, {"model": str(model_folder), "inputs": inputs})
     return folder
-

@@ -71,7 +71,7 @@ def unpack_tensors(packed: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
     tensors: dict[str, torch.Tensor] = {}
     for name, tensor in packed.items():
         if name.endswith(SCALE_SUFFIX):
-            if name[:-len(SCALE_SUFFIX)] not in packed:
+            if name[: -len(SCALE_SUFFIX)] not in packed:
                 raise ValueError(f"the scales {name} belong to no tensor")
             continue
         if tensor.dtype == torch.int8:
@@ -103,7 +103,11 @@ def pack_model(folder: str | Path) -> Path:
         raise FileNotFoundError(f"{folder} has no {PLAIN_WEIGHTS} to pack (an adapter's weights, or packed already).")
     target = folder / PACKED_WEIGHTS
     partial = target.with_name(target.name + ".partial")
-    save_file(pack_tensors(load_file(str(plain))), str(partial), metadata={"format": "pt", "packing": f"int8, groups of {GROUP_SIZE}"})
+    save_file(
+        pack_tensors(load_file(str(plain))),
+        str(partial),
+        metadata={"format": "pt", "packing": f"int8, groups of {GROUP_SIZE}"},
+    )
     partial.chmod(0o644)
     partial.replace(target)
     plain.unlink()

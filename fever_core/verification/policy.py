@@ -94,8 +94,11 @@ class VerdictPolicy:
                 :meth:`~fever_core.verification.learned.LearnedVerdict.load`).
         """
         learned = LearnedVerdict.load(model)
-        return replace(cls.from_config(model), learned=learned,
-                       calibration=None if learned is None else _calibration(Path(model) / VERDICT_FILE))
+        return replace(
+            cls.from_config(model),
+            learned=learned,
+            calibration=None if learned is None else _calibration(Path(model) / VERDICT_FILE),
+        )
 
     @classmethod
     def from_config(cls, model: str | Path) -> VerdictPolicy:
@@ -104,11 +107,16 @@ class VerdictPolicy:
         path = Path(model) / "config.json"
         config = json.loads(path.read_text()) if path.is_file() else {}
         threshold = config.get("nei_threshold")
-        return cls(None if threshold is None else float(threshold),
-                   float(config.get("min_evidence_score", MIN_EVIDENCE_SCORE)))
+        return cls(
+            None if threshold is None else float(threshold), float(config.get("min_evidence_score", MIN_EVIDENCE_SCORE))
+        )
 
-    def for_check(self, min_evidence_score: float | None = None, nei_threshold: float | None = None,
-                  number_check: bool | None = None) -> VerdictPolicy:
+    def for_check(
+        self,
+        min_evidence_score: float | None = None,
+        nei_threshold: float | None = None,
+        number_check: bool | None = None,
+    ) -> VerdictPolicy:
         """This policy with a check's own values (``None``: the verifier's). They change values, never the decider."""
         return replace(
             self,
@@ -148,5 +156,7 @@ def _calibration(path: Path) -> Calibration | None:
     try:
         return Calibration.from_dict(data)
     except (ValueError, KeyError, TypeError) as exc:
-        raise ModelDamaged(str(path.parent), f"{path} holds a calibration that can't be read ({exc}): restore the "
-                           "verifier folder from a copy.") from exc
+        raise ModelDamaged(
+            str(path.parent),
+            f"{path} holds a calibration that can't be read ({exc}): restore the verifier folder from a copy.",
+        ) from exc

@@ -51,18 +51,36 @@ class Verdict(Decision):
         return self.probabilities[self.label] if self.calibrated is None else self.calibrated
 
     @classmethod
-    def of(cls, decision: Decision, reason: str, why: str, calibrated: float | None = None,
-           verifier_calls: int = 0, notes: tuple[str, ...] = ()) -> Verdict:
+    def of(
+        cls,
+        decision: Decision,
+        reason: str,
+        why: str,
+        calibrated: float | None = None,
+        verifier_calls: int = 0,
+        notes: tuple[str, ...] = (),
+    ) -> Verdict:
         """The verdict a decision makes, with its words (its calibrated probability, the verifier calls it took, its
         notes)."""
-        return cls(**{f.name: getattr(decision, f.name) for f in fields(Decision)}, reason=reason, why=why,
-                   calibrated=calibrated, verifier_calls=verifier_calls, notes=notes)
+        return cls(
+            **{f.name: getattr(decision, f.name) for f in fields(Decision)},
+            reason=reason,
+            why=why,
+            calibrated=calibrated,
+            verifier_calls=verifier_calls,
+            notes=notes,
+        )
 
     @classmethod
     def from_dict(cls, data: dict) -> Verdict:
         """The inverse of :meth:`to_dict` (a verdict kept before a field was written gets its default)."""
-        return cls(**{**data, "parts": tuple(ClaimPart(**part) for part in data.get("parts", [])),
-                      "notes": tuple(data.get("notes", ()))})
+        return cls(
+            **{
+                **data,
+                "parts": tuple(ClaimPart(**part) for part in data.get("parts", [])),
+                "notes": tuple(data.get("notes", ())),
+            }
+        )
 
     def to_dict(self) -> dict:
         return {

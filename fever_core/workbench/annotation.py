@@ -92,8 +92,9 @@ class AnnotationError(ValueError):
 
 
 APPLICATION_ID = 0x46455641  # "FEVA": SQLite's application_id of a workbench annotations database
-ANNOTATIONS = DatabaseKind("annotations", APPLICATION_ID, frozenset({"queue", "annotations", "actions"}), _SCHEMA,
-                           synchronous="FULL")
+ANNOTATIONS = DatabaseKind(
+    "annotations", APPLICATION_ID, frozenset({"queue", "annotations", "actions"}), _SCHEMA, synchronous="FULL"
+)
 
 
 class AnnotationStore:
@@ -135,10 +136,11 @@ class AnnotationStore:
         Raises :class:`AnnotationError` naming the line of the first malformed one (nothing is queued then).
         """
         records = []
-        for number, record in read_jsonl(source, name=None if isinstance(source, (str, Path)) else "the file",
-                                         error=AnnotationError):
+        for number, record in read_jsonl(
+            source, name=None if isinstance(source, (str, Path)) else "the file", error=AnnotationError
+        ):
             if not str(record.get("claim", "")).strip():
-                raise AnnotationError(f"Line {number} has no \"claim\" (FEVER format: id, claim, ...).")
+                raise AnnotationError(f'Line {number} has no "claim" (FEVER format: id, claim, ...).')
             records.append(record)
         for record in records:
             self.add_claim(str(record["claim"]), record.get("id"))
@@ -152,12 +154,15 @@ class AnnotationStore:
     def next_pending(self, after: int = 0) -> QueueItem | None:
         """The first pending claim after item ``after`` (wrapping round to the start)."""
         with self._conn() as conn:
-            row = conn.execute(
-                "SELECT id, claim_id, claim, status FROM queue WHERE status = 'pending' AND id > ? ORDER BY id LIMIT 1",
-                (after,),
-            ).fetchone() or conn.execute(
-                "SELECT id, claim_id, claim, status FROM queue WHERE status = 'pending' ORDER BY id LIMIT 1"
-            ).fetchone()
+            row = (
+                conn.execute(
+                    "SELECT id, claim_id, claim, status FROM queue WHERE status = 'pending' AND id > ? ORDER BY id LIMIT 1",
+                    (after,),
+                ).fetchone()
+                or conn.execute(
+                    "SELECT id, claim_id, claim, status FROM queue WHERE status = 'pending' ORDER BY id LIMIT 1"
+                ).fetchone()
+            )
         return QueueItem(*row) if row else None
 
     def counts(self) -> dict[str, int]:
@@ -257,8 +262,10 @@ class AnnotationStore:
 
     # -- reading and export -----------------------------------------------------------------------
 
-    _SELECT_ANNOTATIONS = ("SELECT a.id, a.item, q.claim_id, q.claim, a.label, a.evidence, a.ambiguous, a.annotator, "
-                           "a.created_at FROM annotations a JOIN queue q ON q.id = a.item")
+    _SELECT_ANNOTATIONS = (
+        "SELECT a.id, a.item, q.claim_id, q.claim, a.label, a.evidence, a.ambiguous, a.annotator, "
+        "a.created_at FROM annotations a JOIN queue q ON q.id = a.item"
+    )
 
     @staticmethod
     def _from_row(r: tuple) -> Annotation:
@@ -309,11 +316,19 @@ class AnnotationStore:
             if a.label == NEI:
                 evidence = [[[a.annotation_id, None, None, None]]]
             else:
-                evidence = [[[a.annotation_id, next(evidence_ids), page, line] for page, line in group]
-                            for group in a.evidence_sets]
-            record = {"id": claim_id, "verifiable": "NOT VERIFIABLE" if a.label == NEI else "VERIFIABLE",
-                      "label": a.label, "claim": a.claim, "evidence": evidence, "annotator": a.annotator,
-                      "ambiguous": a.ambiguous}
+                evidence = [
+                    [[a.annotation_id, next(evidence_ids), page, line] for page, line in group]
+                    for group in a.evidence_sets
+                ]
+            record = {
+                "id": claim_id,
+                "verifiable": "NOT VERIFIABLE" if a.label == NEI else "VERIFIABLE",
+                "label": a.label,
+                "claim": a.claim,
+                "evidence": evidence,
+                "annotator": a.annotator,
+                "ambiguous": a.ambiguous,
+            }
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
             written += 1
         return written

@@ -120,13 +120,17 @@ class _Source:
 
 
 def _history_entries(store: HistoryStore, after: int) -> list[_Earlier]:
-    return [_Earlier(e.entry_id, e.key, e.claim, normalised_claim(e.claim), e.verdict, e.checked_at, e.session)
-            for e in store.since(after)]
+    return [
+        _Earlier(e.entry_id, e.key, e.claim, normalised_claim(e.claim), e.verdict, e.checked_at, e.session)
+        for e in store.since(after)
+    ]
 
 
 def _annotation_entries(store: AnnotationStore, after: int) -> list[_Earlier]:
-    return [_Earlier(a.annotation_id, str(a.item_id), a.claim, normalised_claim(a.claim), a.label, a.created_at)
-            for a in store.annotations(after)]
+    return [
+        _Earlier(a.annotation_id, str(a.item_id), a.claim, normalised_claim(a.claim), a.label, a.created_at)
+        for a in store.annotations(after)
+    ]
 
 
 class EarlierChecks:
@@ -147,8 +151,13 @@ class EarlierChecks:
         self.limit = limit
         self._sources = [
             _Source(HISTORY, data_dir / "history.sqlite", HistoryStore, _history_entries, lambda s: s.count()),
-            _Source(ANNOTATION, data_dir / "annotations.sqlite", AnnotationStore, _annotation_entries,
-                    lambda s: s.counts()["annotations"]),
+            _Source(
+                ANNOTATION,
+                data_dir / "annotations.sqlite",
+                AnnotationStore,
+                _annotation_entries,
+                lambda s: s.counts()["annotations"],
+            ),
         ]
         self._vectors = ClaimVectors(data_dir / VECTORS_FILE)
         self._lock = threading.Lock()
@@ -168,8 +177,9 @@ class EarlierChecks:
         message each, naming the file and what to do; none when both were read (or are not there yet)."""
         return [source.problem for source in self._sources if source.problem]
 
-    def find(self, claim: str, encoder: SentenceEncoder, session: str | None = None,
-             claim_vector: np.ndarray | None = None) -> list[EarlierCheck]:
+    def find(
+        self, claim: str, encoder: SentenceEncoder, session: str | None = None, claim_vector: np.ndarray | None = None
+    ) -> list[EarlierCheck]:
         """The earlier checks of ``claim`` or of a paraphrase of it (:func:`same_claim`) that ``session`` may see: the
         newest of each source and text, exact matches first (newest first), then by similarity; at most
         :attr:`limit`. Call it before the check of ``claim`` is kept in the history, or it finds that check too.
@@ -203,13 +213,26 @@ class EarlierChecks:
             similarities = self._vectors.vectors(encoder, [e.claim for e in entries]) @ query
         wanted = normalised_claim(claim)
         exact = {i for i, e in enumerate(entries) if e.normalised == wanted}
-        near = [i for i in np.argsort(-similarities, kind="stable")
-                if similarities[i] >= self.threshold and entries[i].normalised != wanted]
+        near = [
+            i
+            for i in np.argsort(-similarities, kind="stable")
+            if similarities[i] >= self.threshold and entries[i].normalised != wanted
+        ]
         found = sorted(exact, key=lambda i: -entries[i].checked_at)
         for i in near:
             if len(found) >= self.limit:
                 break
             if same_claim(claim, entries[i].claim, float(similarities[i]), self.threshold):
                 found.append(i)
-        return [EarlierCheck(entries[i].claim, entries[i].verdict, entries[i].checked_at, kinds[i], entries[i].entry_id,
-                             float(similarities[i]), i in exact) for i in found[:self.limit]]
+        return [
+            EarlierCheck(
+                entries[i].claim,
+                entries[i].verdict,
+                entries[i].checked_at,
+                kinds[i],
+                entries[i].entry_id,
+                float(similarities[i]),
+                i in exact,
+            )
+            for i in found[: self.limit]
+        ]

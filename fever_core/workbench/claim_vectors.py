@@ -114,11 +114,19 @@ class ClaimVectors:
         try:
             with database.transaction() as conn:
                 for start in range(0, len(keys), _READ_CHUNK):
-                    chunk = keys[start:start + _READ_CHUNK]
-                    rows = conn.execute(f"SELECT text_key, vector FROM claim_vectors WHERE encoder = ? AND text_key "
-                                        f"IN ({', '.join('?' * len(chunk))})", (key, *chunk)).fetchall()
-                    found.update({by_key[k]: np.frombuffer(blob, dtype=np.float32) for k, blob in rows
-                                  if len(blob) == 4 * dimension})
+                    chunk = keys[start : start + _READ_CHUNK]
+                    rows = conn.execute(
+                        f"SELECT text_key, vector FROM claim_vectors WHERE encoder = ? AND text_key "
+                        f"IN ({', '.join('?' * len(chunk))})",
+                        (key, *chunk),
+                    ).fetchall()
+                    found.update(
+                        {
+                            by_key[k]: np.frombuffer(blob, dtype=np.float32)
+                            for k, blob in rows
+                            if len(blob) == 4 * dimension
+                        }
+                    )
         except UnusableDatabase as exc:
             log.warning("%s The vectors of earlier claims are embedded again.", exc)
             return {}
@@ -130,8 +138,9 @@ class ClaimVectors:
             return
         try:
             with database.transaction() as conn:
-                conn.executemany("INSERT OR REPLACE INTO claim_vectors (encoder, text_key, vector) VALUES (?, ?, ?)",
-                                 [(key, _text_key(t), np.asarray(v, dtype=np.float32).tobytes())
-                                  for t, v in zip(texts, vectors)])
+                conn.executemany(
+                    "INSERT OR REPLACE INTO claim_vectors (encoder, text_key, vector) VALUES (?, ?, ?)",
+                    [(key, _text_key(t), np.asarray(v, dtype=np.float32).tobytes()) for t, v in zip(texts, vectors)],
+                )
         except UnusableDatabase as exc:
             log.warning("%s The vectors of earlier claims are kept in memory only.", exc)

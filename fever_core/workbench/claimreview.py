@@ -160,9 +160,13 @@ class Provenance:
         for prefix, model in models:
             if model is not None:
                 facts += [(f"{prefix}Model", model.name, ""), (f"{prefix}Checksum", model.checksum, "")]
-        facts += [("corpus", self.corpus, ""), ("corpusChecksum", self.corpus_checksum, ""),
-                  ("corpusPages", self.corpus_pages, "pages"), ("corpusSentences", self.corpus_sentences, "sentences"),
-                  ("retriever", self.retriever, "")]
+        facts += [
+            ("corpus", self.corpus, ""),
+            ("corpusChecksum", self.corpus_checksum, ""),
+            ("corpusPages", self.corpus_pages, "pages"),
+            ("corpusSentences", self.corpus_sentences, "sentences"),
+            ("retriever", self.retriever, ""),
+        ]
         nodes = [_property(name, value, unit) for name, value, unit in facts if value != ""]
         for setting in CHECK_SETTINGS:
             value = self.settings.get(setting.name)
@@ -199,8 +203,12 @@ def checker_provenance(checker: Checker, options: CheckOptions | None = None) ->
         workbench_version=workbench_version(),
         verifier=model_record(verification.verifier.name, data_dir),
         joint_verifier=model_record(joint.name, data_dir) if joint is not None else None,
-        corpus=checker.workspace.name, corpus_checksum=_prefixed("sha256", store.get_meta(CHECKSUM_KEY)),
-        corpus_pages=sizes.pages, corpus_sentences=sizes.sentences, retriever=checker.retriever, settings=settings,
+        corpus=checker.workspace.name,
+        corpus_checksum=_prefixed("sha256", store.get_meta(CHECKSUM_KEY)),
+        corpus_pages=sizes.pages,
+        corpus_sentences=sizes.sentences,
+        retriever=checker.retriever,
+        settings=settings,
     )
 
 
@@ -243,8 +251,14 @@ def workbench_version() -> str:
     """``fever_core.__version__``, with ``+g`` and the git commit (12 hex digits, ``-dirty`` when tracked files
     differ from it) when the workbench runs from a git checkout; asked of git once a process."""
     try:
-        described = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=12", "--exclude", "*"],
-                                   cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=10, check=True)
+        described = subprocess.run(
+            ["git", "describe", "--always", "--dirty", "--abbrev=12", "--exclude", "*"],
+            cwd=PROJECT_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
     except (OSError, subprocess.SubprocessError):
         return __version__
     commit = described.stdout.strip()
@@ -269,14 +283,20 @@ def _citations(result: CheckResult) -> list[dict]:
     return list(pages.values())
 
 
-def _review(result: CheckResult, provenance: Provenance, author: Author, published: float | None,
-            url: str | None) -> dict:
+def _review(
+    result: CheckResult, provenance: Provenance, author: Author, published: float | None, url: str | None
+) -> dict:
     """The ClaimReview node of one check (no ``@context``)."""
     if url is not None:
         review_url(url)
     verdict = result.verdict
-    rating: dict[str, Any] = {"@type": "Rating", "ratingValue": RATING_VALUES[verdict.label], "bestRating": BEST_RATING,
-                              "worstRating": WORST_RATING, "alternateName": VERDICT_WORDS[verdict.label]}
+    rating: dict[str, Any] = {
+        "@type": "Rating",
+        "ratingValue": RATING_VALUES[verdict.label],
+        "bestRating": BEST_RATING,
+        "worstRating": WORST_RATING,
+        "alternateName": VERDICT_WORDS[verdict.label],
+    }
     if verdict.why or verdict.reason:
         rating["ratingExplanation"] = verdict.why or verdict.reason
     node: dict[str, Any] = {
@@ -300,8 +320,13 @@ def _review(result: CheckResult, provenance: Provenance, author: Author, publish
     return node
 
 
-def claim_review(result: CheckResult, provenance: Provenance, author: Author | None = None,
-                 published: float | None = None, url: str | None = None) -> dict:
+def claim_review(
+    result: CheckResult,
+    provenance: Provenance,
+    author: Author | None = None,
+    published: float | None = None,
+    url: str | None = None,
+) -> dict:
     """One check as a ClaimReview JSON-LD document (the module's docstring says what each field holds).
 
     Args:
@@ -317,8 +342,13 @@ def claim_review(result: CheckResult, provenance: Provenance, author: Author | N
     return {"@context": CONTEXT, **_review(result, provenance, author or Author(), published, url)}
 
 
-def claim_reviews(results: Sequence[CheckResult], provenance: Provenance, author: Author | None = None,
-                  published: float | None = None, urls: Sequence[str | None] | None = None) -> dict:
+def claim_reviews(
+    results: Sequence[CheckResult],
+    provenance: Provenance,
+    author: Author | None = None,
+    published: float | None = None,
+    urls: Sequence[str | None] | None = None,
+) -> dict:
     """Several checks made the same way (a batch) as one JSON-LD document: a ClaimReview each in its ``@graph``,
     in order, each with its provenance (see :func:`claim_review`); ``urls``: each check's web address, in the same
     order (``None`` for one without; default: none has one).
@@ -330,8 +360,10 @@ def claim_reviews(results: Sequence[CheckResult], provenance: Provenance, author
     urls = [None] * len(results) if urls is None else list(urls)
     if len(urls) != len(results):
         raise ValueError(f"{len(urls)} urls for {len(results)} ClaimReviews: give one a check (None for none).")
-    return {"@context": CONTEXT, "@graph": [_review(result, provenance, author, published, url)
-                                            for result, url in zip(results, urls)]}
+    return {
+        "@context": CONTEXT,
+        "@graph": [_review(result, provenance, author, published, url) for result, url in zip(results, urls)],
+    }
 
 
 def review_url(url: str) -> str:
@@ -343,9 +375,11 @@ def review_url(url: str) -> str:
         ValueError: it can't; the message says what to give.
     """
     if len(url) > MAX_URL_CHARS or not re.fullmatch(URL_PATTERN, url) or not urlsplit(url).hostname:
-        raise ValueError(f"A ClaimReview's url must be a whole web address (https://host/...) of at most "
-                         f"{MAX_URL_CHARS:,} characters, without quotes, angle brackets, spaces or backslashes (escape "
-                         f"them as %22, %3C...), not {url[:100]!r}.")
+        raise ValueError(
+            f"A ClaimReview's url must be a whole web address (https://host/...) of at most "
+            f"{MAX_URL_CHARS:,} characters, without quotes, angle brackets, spaces or backslashes (escape "
+            f"them as %22, %3C...), not {url[:100]!r}."
+        )
     return url
 
 

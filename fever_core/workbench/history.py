@@ -40,7 +40,8 @@ _ADDED_COLUMNS = {
     "shared": ("INTEGER NOT NULL DEFAULT 0", "0"),
 }
 """The columns added after the first version, each added to an older history when it is opened for writing."""
-_SCHEMA = """
+_SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS checks (
     id INTEGER PRIMARY KEY,
     checked_at REAL NOT NULL,
@@ -53,12 +54,30 @@ CREATE TABLE IF NOT EXISTS checks (
     deciding_sentence TEXT NOT NULL,
     batch TEXT NOT NULL,
     result TEXT NOT NULL,
-""" + ",\n".join(f"    {name} {declared}" for name, (declared, _) in _ADDED_COLUMNS.items()) + "\n);\n"
+"""
+    + ",\n".join(f"    {name} {declared}" for name, (declared, _) in _ADDED_COLUMNS.items())
+    + "\n);\n"
+)
 HISTORY = DatabaseKind("history", 0x46455648, frozenset({"checks"}), _SCHEMA)  # application_id "FEVH"
-_INDEXES = ("CREATE INDEX IF NOT EXISTS checks_by_session ON checks (session, id)",
-            "CREATE UNIQUE INDEX IF NOT EXISTS checks_by_key ON checks (key)")
-_ENTRY_COLUMNS = ("id", "checked_at", "claim", "corpus", "settings", "verdict", "probabilities", "deciding_page",
-                  "deciding_sentence", "batch", "session", "key", "shared")
+_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS checks_by_session ON checks (session, id)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS checks_by_key ON checks (key)",
+)
+_ENTRY_COLUMNS = (
+    "id",
+    "checked_at",
+    "claim",
+    "corpus",
+    "settings",
+    "verdict",
+    "probabilities",
+    "deciding_page",
+    "deciding_sentence",
+    "batch",
+    "session",
+    "key",
+    "shared",
+)
 
 
 @dataclass(frozen=True)
@@ -105,10 +124,36 @@ class HistoryEntry:
 
     @classmethod
     def from_row(cls, row: tuple) -> HistoryEntry:
-        entry_id, checked_at, claim, corpus, settings, verdict, probabilities, page, sentence, batch, session, key, \
-            shared = row
-        return cls(entry_id, checked_at, claim, corpus, json.loads(settings), verdict, json.loads(probabilities),
-                   page, sentence, batch, session, key or "", bool(shared))
+        (
+            entry_id,
+            checked_at,
+            claim,
+            corpus,
+            settings,
+            verdict,
+            probabilities,
+            page,
+            sentence,
+            batch,
+            session,
+            key,
+            shared,
+        ) = row
+        return cls(
+            entry_id,
+            checked_at,
+            claim,
+            corpus,
+            json.loads(settings),
+            verdict,
+            json.loads(probabilities),
+            page,
+            sentence,
+            batch,
+            session,
+            key or "",
+            bool(shared),
+        )
 
 
 class HistoryStore:
@@ -153,9 +198,20 @@ class HistoryStore:
             conn.execute(
                 "INSERT INTO checks (checked_at, claim, corpus, settings, verdict, probabilities, deciding_page, "
                 "deciding_sentence, batch, result, session, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (time.time(), result.claim, result.corpus, json.dumps(settings), verdict.label,
-                 json.dumps(verdict.probabilities), deciding.title if deciding else "",
-                 deciding.text if deciding else "", batch, result.to_json(indent=None), session, key),
+                (
+                    time.time(),
+                    result.claim,
+                    result.corpus,
+                    json.dumps(settings),
+                    verdict.label,
+                    json.dumps(verdict.probabilities),
+                    deciding.title if deciding else "",
+                    deciding.text if deciding else "",
+                    batch,
+                    result.to_json(indent=None),
+                    session,
+                    key,
+                ),
             )
         return key
 
@@ -180,16 +236,19 @@ class HistoryStore:
         (``shared=False``: it stops). Returns whether there is such a check."""
         where, values = self._of_session(session)
         with self._db.transaction() as conn:
-            return conn.execute(f"UPDATE checks SET shared = ? WHERE key = ?{where}",
-                                (int(shared), key, *values)).rowcount > 0
+            return (
+                conn.execute(f"UPDATE checks SET shared = ? WHERE key = ?{where}", (int(shared), key, *values)).rowcount
+                > 0
+            )
 
     def share_batch(self, batch: str, session: str | None, shared: bool = True) -> int:
         """Share every check of the background run ``batch`` (a text check's, a batch's) that ``session`` made (any
         for ``None``), as :meth:`share` shares one; returns how many there are."""
         where, values = self._of_session(session)
         with self._db.transaction() as conn:
-            return conn.execute(f"UPDATE checks SET shared = ? WHERE batch = ?{where}",
-                                (int(shared), batch, *values)).rowcount
+            return conn.execute(
+                f"UPDATE checks SET shared = ? WHERE batch = ?{where}", (int(shared), batch, *values)
+            ).rowcount
 
     def shared_keys(self) -> set[str]:
         """The keys of every shared check (none in a read-only history of an earlier version)."""
@@ -207,8 +266,9 @@ class HistoryStore:
             values.append(session)
         for word in words.split():
             pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            conditions.append("(claim LIKE ? ESCAPE '\\' OR deciding_sentence LIKE ? ESCAPE '\\' "
-                              "OR deciding_page LIKE ? ESCAPE '\\')")
+            conditions.append(
+                "(claim LIKE ? ESCAPE '\\' OR deciding_sentence LIKE ? ESCAPE '\\' OR deciding_page LIKE ? ESCAPE '\\')"
+            )
             values += [pattern] * 3
         where = "WHERE " + " AND ".join(conditions) if conditions else ""
         with self._db.transaction() as conn:

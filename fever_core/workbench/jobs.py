@@ -80,11 +80,20 @@ def read_status(path: Path) -> JobStatus | None:
     except (OSError, ValueError, TypeError):
         return None
     if status.state == RUNNING and not _alive(status.pid):
-        last = [line for line in log_path(path).read_text(errors="replace").splitlines() if line.strip()][-1:] \
-            if log_path(path).is_file() else []
-        return JobStatus(FAILED, status.stage, status.progress,
-                         "The job stopped without finishing" + (f": {last[0]}" if last else "."),
-                         status.pid, status.started_at, status.updated_at)
+        last = (
+            [line for line in log_path(path).read_text(errors="replace").splitlines() if line.strip()][-1:]
+            if log_path(path).is_file()
+            else []
+        )
+        return JobStatus(
+            FAILED,
+            status.stage,
+            status.progress,
+            "The job stopped without finishing" + (f": {last[0]}" if last else "."),
+            status.pid,
+            status.started_at,
+            status.updated_at,
+        )
     return status
 
 
@@ -107,7 +116,11 @@ def start_job(args: list[str], status_path: Path, env: dict[str, str] | None = N
     with log_path(status_path).open("w", encoding="utf-8") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "fever_core", *args, "--status", str(status_path)],
-            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True, cwd=PROJECT_ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            cwd=PROJECT_ROOT,
             env={**os.environ, **(env or {})},
         )
     status = JobStatus(RUNNING, "starting", 0.0, "", process.pid, time.time())

@@ -62,8 +62,12 @@ def _names(text: str) -> set[str]:
 def _has_word(word: str, words: set[str]) -> bool:
     """Whether ``words`` hold ``word``, or the same word with up to three letters more or less at its end (plurals,
     possessives: "Rotaviruses" and "rotavirus"), for words of four letters or more."""
-    return word in words or (len(word) >= 4 and any(
-        len(w) >= 4 and abs(len(w) - len(word)) <= 3 and (w.startswith(word) or word.startswith(w)) for w in words))
+    return word in words or (
+        len(word) >= 4
+        and any(
+            len(w) >= 4 and abs(len(w) - len(word)) <= 3 and (w.startswith(word) or word.startswith(w)) for w in words
+        )
+    )
 
 
 def names_agree(claim: str, other: str) -> bool:
@@ -72,8 +76,10 @@ def names_agree(claim: str, other: str) -> bool:
     of them has ("Putin" against "Vladimir Putin") is not a swap."""
     claim_words = {w.lower() for w in WORD_RE.findall(claim)}
     other_words = {w.lower() for w in WORD_RE.findall(other)}
-    return not (any(not _has_word(n, other_words) for n in _names(claim))
-                and any(not _has_word(n, claim_words) for n in _names(other)))
+    return not (
+        any(not _has_word(n, other_words) for n in _names(claim))
+        and any(not _has_word(n, claim_words) for n in _names(other))
+    )
 
 
 def _negations(text: str) -> int:
@@ -98,8 +104,9 @@ Y", "flows *into* Y", "feed *on* Y", "evolved *from* Y"); not "with", "in", "at"
 
 def _party(token) -> str:
     """A party as lemmas: its head word with the words of its name, lower case ("red blood cell")."""
-    return " ".join(t.lemma_.lower() for t in token.subtree
-                    if t.i == token.i or (t.head.i == token.i and t.dep_ in _NAME_PARTS))
+    return " ".join(
+        t.lemma_.lower() for t in token.subtree if t.i == token.i or (t.head.i == token.i and t.dep_ in _NAME_PARTS)
+    )
 
 
 def _roles(text: str) -> tuple[str, str, str] | None:
@@ -123,8 +130,9 @@ def _roles(text: str) -> tuple[str, str, str] | None:
         second = second or next((c for c in prep.children if c.dep_ == "pobj"), None)
     if first is None or second is None:
         return None
-    degree = " ".join(c.lower_ for c in relation.children if c.dep_ == "advmod" and c.lower_ in ("more", "less", "most",
-                                                                                                  "least"))
+    degree = " ".join(
+        c.lower_ for c in relation.children if c.dep_ == "advmod" and c.lower_ in ("more", "less", "most", "least")
+    )
     return f"{degree} {relation.lemma_.lower()}".strip(), _party(first), _party(second)
 
 
@@ -140,12 +148,21 @@ def roles_agree(claim: str, other: str) -> bool:
 
 
 AGREEMENT_CHECKS: dict[str, Callable[[str, str], bool]] = {
-    "numbers": numbers_agree, "names": names_agree, "negation": negation_agrees, "roles": roles_agree}
+    "numbers": numbers_agree,
+    "names": names_agree,
+    "negation": negation_agrees,
+    "roles": roles_agree,
+}
 """What two claims close in meaning must also agree on to be the same claim, by name (the benchmark measures each)."""
 
 
-def same_claim(claim: str, other: str, similarity: float, threshold: float = THRESHOLD,
-               checks: Iterable[str] = tuple(AGREEMENT_CHECKS)) -> bool:
+def same_claim(
+    claim: str,
+    other: str,
+    similarity: float,
+    threshold: float = THRESHOLD,
+    checks: Iterable[str] = tuple(AGREEMENT_CHECKS),
+) -> bool:
     """Whether ``other`` is ``claim`` checked before: the same normalised text, or a cosine ``similarity`` of at least
     ``threshold`` with every one of ``checks`` (names of :data:`AGREEMENT_CHECKS`; default all) agreeing."""
     if normalised_claim(claim) == normalised_claim(other):

@@ -35,8 +35,13 @@ def search_corpus(workspace: Workspace, query: str, mode: str = "lexical", k: in
     dense_hits = workspace.dense.search(workspace.dense.embed([query])[0], k)
     by_id = {h.sentence_id: h for h in store.sentences_by_ids([d.sentence_id for d in dense_hits])}
     return [
-        CorpusHit(by_id[d.sentence_id].sentence.page_id, by_id[d.sentence_id].title, d.score,
-                  by_id[d.sentence_id].sentence.line, by_id[d.sentence_id].sentence.text)
+        CorpusHit(
+            by_id[d.sentence_id].sentence.page_id,
+            by_id[d.sentence_id].title,
+            d.score,
+            by_id[d.sentence_id].sentence.line,
+            by_id[d.sentence_id].sentence.text,
+        )
         for d in dense_hits
         if d.sentence_id in by_id
     ]

@@ -76,19 +76,27 @@ class PendingBuild:
         sentences to embed)…", and (``ahead``, default) the command that builds it ahead of time."""
         ahead = f" `python -m fever_core corpus build {self.corpus}` builds it ahead of time." if ahead else ""
         if self.seconds is None:
-            return (f"Building the {self.corpus} corpus for the first time: storing its pages, then embedding their "
-                    "sentences (the progress bar then says how long)…" + ahead)
+            return (
+                f"Building the {self.corpus} corpus for the first time: storing its pages, then embedding their "
+                "sentences (the progress bar then says how long)…" + ahead
+            )
         minutes = max(1, math.ceil(self.seconds / 60))
         took = f"about {minutes} minute{'s' if minutes > 1 else ''} on two CPU cores"
         if self.embedded:
-            return (f"Resuming the build of the {self.corpus} corpus that stopped before: {self.embedded:,} of its "
-                    f"{self.sentences:,} sentences are embedded ({took} left)…")
+            return (
+                f"Resuming the build of the {self.corpus} corpus that stopped before: {self.embedded:,} of its "
+                f"{self.sentences:,} sentences are embedded ({took} left)…"
+            )
         plural = "" if self.sentences == 1 else "s"
         if self.shipped:
-            return (f"Building the {self.corpus} corpus for the first time ({took}: the vectors of its "
-                    f"{self.sentences:,} sentence{plural} ship with it)…" + ahead)
-        return (f"Building the {self.corpus} corpus for the first time ({took}: {self.sentences:,} sentence{plural} "
-                "to embed)…" + ahead)
+            return (
+                f"Building the {self.corpus} corpus for the first time ({took}: the vectors of its "
+                f"{self.sentences:,} sentence{plural} ship with it)…" + ahead
+            )
+        return (
+            f"Building the {self.corpus} corpus for the first time ({took}: {self.sentences:,} sentence{plural} "
+            "to embed)…" + ahead
+        )
 
 
 def pending_build(name: str, settings: Settings) -> PendingBuild | None:
@@ -108,8 +116,9 @@ def pending_build(name: str, settings: Settings) -> PendingBuild | None:
     store_path = folder / STORE_FILE
     shipped = shipped_manifest(name) is not None
     if not store_path.is_file():
-        return PendingBuild(name, True, embedded.SENTENCES if specs == NAMED_CORPORA["embedded"] else None,
-                            shipped=shipped)
+        return PendingBuild(
+            name, True, embedded.SENTENCES if specs == NAMED_CORPORA["embedded"] else None, shipped=shipped
+        )
     chunks = len(list((folder / "dense.partial").glob("chunk_*.npz")))
     try:
         store = CorpusStore(store_path)
@@ -151,15 +160,26 @@ class Workspace:
 
 
 def open_local_workspace(
-    name: str, settings: Settings, specs: list[str] | None = None, progress: bool = True, rebuild: bool = False,
+    name: str,
+    settings: Settings,
+    specs: list[str] | None = None,
+    progress: bool = True,
+    rebuild: bool = False,
     embedder: ChunkEmbedder | None = None,
 ) -> Workspace:
     """Open local corpus ``name``, building its store and dense index first if they are missing or stale
     (see :func:`fever_core.workspace.open_workspace`)."""
     store = ensure_corpus_store(settings.data_dir, name, specs=specs, progress=progress, rebuild=rebuild)
     dense = DenseSentenceIndex.build_or_load(
-        store, corpus_dir(settings.data_dir, name), settings.encoder_model, settings.device, progress=progress,
-        encoder_cache=encoder_cache_dir(settings.data_dir), flat_max=settings.dense_flat_max_sentences,
-        embedder=embedder, precision=settings.encoder_precision, shipped=shipped_manifest(name),
+        store,
+        corpus_dir(settings.data_dir, name),
+        settings.encoder_model,
+        settings.device,
+        progress=progress,
+        encoder_cache=encoder_cache_dir(settings.data_dir),
+        flat_max=settings.dense_flat_max_sentences,
+        embedder=embedder,
+        precision=settings.encoder_precision,
+        shipped=shipped_manifest(name),
     )
     return Workspace(name, store, dense, settings)

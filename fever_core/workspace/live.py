@@ -70,17 +70,30 @@ def open_live_workspace(settings: Settings, progress: bool = False) -> LiveWikip
         raise RuntimeError(
             f"The live Wikipedia corpus keeps every page it fetches in {folder}, which this process can't write to "
             "(a read-only data folder?). Point --data-dir or FEVER_DATA_DIR at a folder it can write to, or check "
-            "against a local corpus (embedded, fever-dev, fm2).")
-    key = (folder.resolve(), settings.encoder_model, settings.encoder_precision, settings.device,
-           settings.wikipedia_api_url, settings.wikipedia_timeout_s, settings.wikipedia_pages_per_claim,
-           settings.wikipedia_links_per_claim)
+            "against a local corpus (embedded, fever-dev, fm2)."
+        )
+    key = (
+        folder.resolve(),
+        settings.encoder_model,
+        settings.encoder_precision,
+        settings.device,
+        settings.wikipedia_api_url,
+        settings.wikipedia_timeout_s,
+        settings.wikipedia_pages_per_claim,
+        settings.wikipedia_links_per_claim,
+    )
     with _INDEXING:
         if key not in _OPEN:
             store = _open_store(folder / STORE_FILE)
             store.set_meta("fingerprint", content_fingerprint(store))
             dense = DenseSentenceIndex.build_or_load(
-                store, folder, settings.encoder_model, settings.device, progress=progress,
-                encoder_cache=encoder_cache_dir(settings.data_dir), flat_max=settings.dense_flat_max_sentences,
+                store,
+                folder,
+                settings.encoder_model,
+                settings.device,
+                progress=progress,
+                encoder_cache=encoder_cache_dir(settings.data_dir),
+                flat_max=settings.dense_flat_max_sentences,
                 precision=settings.encoder_precision,
             )
             source = LiveWikipediaSource(timeout_s=settings.wikipedia_timeout_s, api_url=settings.wikipedia_api_url)
@@ -137,7 +150,9 @@ class LiveWikipediaWorkspace(Workspace):
         def titles() -> list[str]:
             targets: list[str] = []
             for item in evidence:
-                sentence = self.store.sentence(item.page_id, item.line) if item.hop == 1 and item.score >= min_score else None
+                sentence = (
+                    self.store.sentence(item.page_id, item.line) if item.hop == 1 and item.score >= min_score else None
+                )
                 targets.extend(page_id_to_title(link.target) for link in (sentence.links if sentence else []))
             return list(dict.fromkeys(targets))
 
@@ -153,17 +168,22 @@ class LiveWikipediaWorkspace(Workspace):
         waiting = time.monotonic() < self._retry_at
         if waiting and warn_when_waiting:  # say when, not what: the failed request was another claim's
             ago = RETRY_AFTER_S - (self._retry_at - time.monotonic())
-            warnings.append(self._cached_only(
-                f"Wikipedia could not be reached {ago:.0f} s ago, so this claim was not searched on it (Not "
-                f"tried again for {self._retry_at - time.monotonic():.0f} s.)"))
+            warnings.append(
+                self._cached_only(
+                    f"Wikipedia could not be reached {ago:.0f} s ago, so this claim was not searched on it (Not "
+                    f"tried again for {self._retry_at - time.monotonic():.0f} s.)"
+                )
+            )
         if not waiting:
             deadline = time.monotonic() + self.settings.wikipedia_timeout_s  # the claim's budget for this step
             try:
                 wanted = [t for t in titles() if not self.cache.is_known(t)][:limit]
                 for number, title in enumerate(wanted):
                     if time.monotonic() > deadline:
-                        warnings.append(f"Wikipedia was slow: {len(wanted) - number} of {len(wanted)} pages "
-                                        "were not fetched for this claim.")
+                        warnings.append(
+                            f"Wikipedia was slow: {len(wanted) - number} of {len(wanted)} pages "
+                            "were not fetched for this claim."
+                        )
                         break
                     if not self.cache.is_known(title):  # another claim may have fetched it meanwhile
                         self.cache.fetch(title)
@@ -185,6 +205,8 @@ class LiveWikipediaWorkspace(Workspace):
     def _cached_only(self, reason: str) -> str:
         pages = self.store.stats().pages
         if not pages:
-            return (f"{reason} No Wikipedia pages are cached yet, so there was nothing to check this claim "
-                    "against: the verdict only says that.")
+            return (
+                f"{reason} No Wikipedia pages are cached yet, so there was nothing to check this claim "
+                "against: the verdict only says that."
+            )
         return f"{reason} This claim was checked against the {pages:,} Wikipedia pages cached so far only."

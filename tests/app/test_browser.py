@@ -49,8 +49,14 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
 SERVER_LOG = ARTIFACTS / "streamlit-server.log"  # the app server's output (the server fixture)
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
 ]
 VERDICT_WORDS = ("Supported", "Refuted", "Not enough info", "Undecided")
 WARM_CLAIMS = [
@@ -85,7 +91,9 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def server(settings, app_corpus):
     if not CHROMIUM.exists():
-        pytest.skip("needs Debian's chromium (/usr/bin/chromium): `apt-get install chromium` (make test does it as root)")
+        pytest.skip(
+            "needs Debian's chromium (/usr/bin/chromium): `apt-get install chromium` (make test does it as root)"
+        )
     pytest.importorskip("playwright.sync_api", reason="needs playwright (pip install -r requirements.txt)")
     port = free_port()
     env = {
@@ -100,9 +108,25 @@ def server(settings, app_corpus):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with SERVER_LOG.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(PROJECT_ROOT / "app_server.py"), "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-            cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                str(PROJECT_ROOT / "app_server.py"),
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.headless",
+                "true",
+                "--browser.gatherUsageStats",
+                "false",
+            ],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 90
@@ -129,7 +153,9 @@ def wait_for_server_log(text: str, timeout_s: float = 300) -> None:
     deadline = time.time() + timeout_s
     while text not in SERVER_LOG.read_text(errors="replace"):
         if time.time() > deadline:
-            pytest.fail(f"the server's log never said {text!r}; it ends:\n{SERVER_LOG.read_text(errors='replace')[-3000:]}")
+            pytest.fail(
+                f"the server's log never said {text!r}; it ends:\n{SERVER_LOG.read_text(errors='replace')[-3000:]}"
+            )
         time.sleep(0.5)
 
 
@@ -223,8 +249,12 @@ def evidence_rows(page) -> int:
 
 def open_from_sidebar(page, link: str, title: str) -> None:
     """Click a page's link in the sidebar and wait until that page has been drawn (:func:`click_until_shown`)."""
-    click_until_shown(page, page.locator('[data-testid="stSidebarNavLink"]', has_text=link),
-                      page.locator("h1", has_text=title), f"{title} did not open")
+    click_until_shown(
+        page,
+        page.locator('[data-testid="stSidebarNavLink"]', has_text=link),
+        page.locator("h1", has_text=title),
+        f"{title} did not open",
+    )
     wait_until_idle(page)
 
 
@@ -255,8 +285,7 @@ def click_until_shown(page, target, shown, failure: str) -> None:
         except PlaywrightTimeout:
             state = page.locator('[data-testid="stApp"]').get_attribute("data-test-script-state")
             log_end = SERVER_LOG.read_text(errors="replace")[-3000:] if SERVER_LOG.exists() else "(no log)"
-            pytest.fail(f"{failure} from {address} (now {page.url}, script {state}); "
-                        f"the server's log ends:\n{log_end}")
+            pytest.fail(f"{failure} from {address} (now {page.url}, script {state}); the server's log ends:\n{log_end}")
 
 
 def retrieval_settings(page):
@@ -284,8 +313,9 @@ def set_slider(page, key: str, value: str) -> None:
             return
         slider.focus()
         page.keyboard.press("ArrowRight" if float(value) > float(shown) else "ArrowLeft")
-        page.wait_for_function("([key, shown]) => document.querySelector(`.st-key-${key} input`).value !== shown",
-                               arg=[key, shown])
+        page.wait_for_function(
+            "([key, shown]) => document.querySelector(`.st-key-${key} input`).value !== shown", arg=[key, shown]
+        )
         wait_until_idle(page)
     raise AssertionError(f"the slider {key} shows {slider.input_value()}, not {value}")
 
@@ -302,12 +332,15 @@ def test_first_check_after_start_is_as_fast_as_warm_ones(page):
         f"first check after start, pressing Check to the verdict on screen: {first_seen:.2f} s "
         f"(in the page, its own clock: {first_painted:.2f} s)\n"
         f"warm, {WARM_CHECKS} checks: " + ", ".join(f"{t:.2f}" for t in seen) + f"\np50 {p50:.2f}\n"
-        "in the page (its own clock, no polling delay): " + ", ".join(f"{t:.2f}" for t in painted)
+        "in the page (its own clock, no polling delay): "
+        + ", ".join(f"{t:.2f}" for t in painted)
         + f"\np50 {painted_p50:.2f}\n"
     )
-    print(f"\nbrowser: claim box after {page.claim_box_seconds:.1f} s, ready after {page.startup_seconds:.1f} s; first check {first_seen:.2f} s "
-          f"(in the page {first_painted:.2f} s); warm p50 {p50:.2f} s (in the page {painted_p50:.2f} s) "
-          f"over {WARM_CHECKS}")
+    print(
+        f"\nbrowser: claim box after {page.claim_box_seconds:.1f} s, ready after {page.startup_seconds:.1f} s; first check {first_seen:.2f} s "
+        f"(in the page {first_painted:.2f} s); warm p50 {p50:.2f} s (in the page {painted_p50:.2f} s) "
+        f"over {WARM_CHECKS}"
+    )
     # loading on the first click (32 s before the app loaded at start) would be many times a warm check
     assert first_painted <= 3 * painted_p50 + 2
     assert page.claim_box_seconds <= FIRST_VISIT_LIMIT_S
@@ -329,8 +362,9 @@ def test_a_verdict_too_unsure_to_call_says_undecided_and_opens_the_sentences_to_
     # A verdict the test controls: the tiny, untrained verifier gives each label about a third, far below the least a
     # shown label needs. The shipped verifier's close calls move with the CPU's arithmetic (issue 49: "Jaws is a 1975
     # comedy." read REFUTES 0.49 on one CPU and over 0.5 on another).
-    open_address(page, server, {"claim": "Jaws is a 1975 comedy.", "verifier_model": str(tiny_nli_model)},
-                 "Verify a claim")
+    open_address(
+        page, server, {"claim": "Jaws is a 1975 comedy.", "verifier_model": str(tiny_nli_model)}, "Verify a claim"
+    )
     # the tiny verifier's checker loads first; a stale copy of the card may show beside the new one while it is redrawn
     page.get_by_text("Too unsure to call").first.wait_for(timeout=300_000)
     wait_until_idle(page)
@@ -394,8 +428,13 @@ def test_settings_survive_moving_between_pages(page):
     page.locator("h1", has_text="Annotate").wait_for(timeout=120_000)
     wait_until_idle(page)
     assert sidebar_settings_shown(page) == chosen
-    for link, title in [("Evaluate", "Evaluate"), ("Corpus", "Corpus"), ("Verify", "Verify a claim"),
-                        ("Annotate", "Annotate"), ("Verify", "Verify a claim")]:
+    for link, title in [
+        ("Evaluate", "Evaluate"),
+        ("Corpus", "Corpus"),
+        ("Verify", "Verify a claim"),
+        ("Annotate", "Annotate"),
+        ("Verify", "Verify a claim"),
+    ]:
         open_from_sidebar(page, link, title)
         assert sidebar_settings_shown(page) == chosen, f"on {link}"
         assert page.get_by_text("can't start").count() == 0
@@ -414,8 +453,9 @@ def key_sentence_box(page):
 
 def chosen_label(page, label: str):
     """The Annotate page's button for ``label``, when it shows as the chosen one."""
-    return page.locator(f'[class*="st-key-label-"][class*="-{label.replace(" ", "-")}"] '
-                        '[data-testid="stBaseButton-primary"]')
+    return page.locator(
+        f'[class*="st-key-label-"][class*="-{label.replace(" ", "-")}"] [data-testid="stBaseButton-primary"]'
+    )
 
 
 def test_annotate_the_munich_claim(page, settings):
@@ -470,13 +510,39 @@ def test_annotate_the_munich_claim(page, settings):
 
 PERMALINK_SETTINGS = {"corpus": "fixture", "pages_k": "2", "sentences_k": "3", "two_hop": "false"}
 PERMALINK_CLAIM = "Steven Spielberg directed the film Jaws in 1975."
-BATCH_SUBJECTS = ["Soul Food", "Fox 2000 Pictures", "Arthur Conan Doyle", "Sherlock Holmes", "Jaws",
-                  "Steven Spielberg", "Edinburgh", "Telemundo", "Munich", "Bavaria", "Saxony", "Dresden"]
-BATCH_PREDICATES = ["is a film.", "is a city in Germany.", "was born in Ohio.", "is an American company.",
-                    "is the capital of Scotland.", "was created by a British writer.", "is a television network.",
-                    "is in the south of Germany.", "was directed by Steven Spielberg.", "is a fictional detective.",
-                    "has about 1.5 million inhabitants.", "is a state of Germany.", "is in Bavaria.",
-                    "aired on Showtime.", "was released in 1997.", "is about a shark.", "is in Saxony."]
+BATCH_SUBJECTS = [
+    "Soul Food",
+    "Fox 2000 Pictures",
+    "Arthur Conan Doyle",
+    "Sherlock Holmes",
+    "Jaws",
+    "Steven Spielberg",
+    "Edinburgh",
+    "Telemundo",
+    "Munich",
+    "Bavaria",
+    "Saxony",
+    "Dresden",
+]
+BATCH_PREDICATES = [
+    "is a film.",
+    "is a city in Germany.",
+    "was born in Ohio.",
+    "is an American company.",
+    "is the capital of Scotland.",
+    "was created by a British writer.",
+    "is a television network.",
+    "is in the south of Germany.",
+    "was directed by Steven Spielberg.",
+    "is a fictional detective.",
+    "has about 1.5 million inhabitants.",
+    "is a state of Germany.",
+    "is in Bavaria.",
+    "aired on Showtime.",
+    "was released in 1997.",
+    "is about a shark.",
+    "is in Saxony.",
+]
 BATCH_CLAIMS = 40
 # Whether the selectbox labelled so shows an option holding this text (a combobox shows it as its input's value).
 CHOICE_SHOWS = """([label, text]) => [...document.querySelectorAll('input[role="combobox"]')].some(
@@ -502,9 +568,12 @@ def test_a_permalink_restores_its_corpus_and_settings(page, server, workspace): 
     assert "fixture" in shown["_corpus"] and "app-fixture" not in shown["_corpus"]
     assert (shown["_pages_k"], shown["_sentences_k"], shown["_two_hop"]) == ("2", "3", False)
     # once the page has settled: a rerun may still be replacing the card (its stale copy shows until it is redrawn)
-    page.wait_for_function("claim => [...document.querySelectorAll('[data-testid=\"stCaptionContainer\"]')]"
-                           ".filter(e => e.innerText.trim() === 'Claim: ' + claim).length === 1",
-                           arg=PERMALINK_CLAIM, timeout=30_000)
+    page.wait_for_function(
+        "claim => [...document.querySelectorAll('[data-testid=\"stCaptionContainer\"]')]"
+        ".filter(e => e.innerText.trim() === 'Claim: ' + claim).length === 1",
+        arg=PERMALINK_CLAIM,
+        timeout=30_000,
+    )
     assert page.get_by_text("Claim: " + PERMALINK_CLAIM).count() == 1
     assert evidence_rows(page) == 3
     assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["sentences_k"] == ["3"]
@@ -544,8 +613,10 @@ def test_a_check_reopens_from_history_as_it_was_and_checks_again_on_request(page
 
 def test_evaluate_shows_n_a_for_metrics_without_gold_evidence(page, tmp_path):
     labelled = tmp_path / "labelled.csv"
-    labelled.write_text("claim,label\nEdinburgh is the capital of Scotland.,SUPPORTS\n"
-                        "Dresden is in Bavaria.,REFUTES\nSaxony has a coastline.,NOT ENOUGH INFO\n")
+    labelled.write_text(
+        "claim,label\nEdinburgh is the capital of Scotland.,SUPPORTS\n"
+        "Dresden is in Bavaria.,REFUTES\nSaxony has a coastline.,NOT ENOUGH INFO\n"
+    )
     open_from_sidebar(page, "Evaluate", "Evaluate")
     page.get_by_label("Claims file").fill(str(labelled))
     page.get_by_role("button", name="Run").click()
@@ -553,8 +624,12 @@ def test_evaluate_shows_n_a_for_metrics_without_gold_evidence(page, tmp_path):
     wait_until_idle(page)
     for metric in ("label accuracy", "FEVER score", "evidence recall", "page found first", "sentences in top 5"):
         page.locator('[data-testid="stMetricLabel"]', has_text=metric).first.wait_for(timeout=60_000)  # all drawn
-    shown = dict(zip(page.locator('[data-testid="stMetricLabel"]').all_inner_texts(),
-                     page.locator('[data-testid="stMetricValue"]').all_inner_texts()))
+    shown = dict(
+        zip(
+            page.locator('[data-testid="stMetricLabel"]').all_inner_texts(),
+            page.locator('[data-testid="stMetricValue"]').all_inner_texts(),
+        )
+    )
     assert shown["label accuracy"] != "n/a"
     assert {shown[m] for m in ("FEVER score", "evidence recall", "page found first", "sentences in top 5")} == {"n/a"}
     page.screenshot(path=str(ARTIFACTS / "evaluate-n-a.png"), full_page=True)
@@ -570,16 +645,24 @@ CARD_CLAIMS = {
 }
 # Each page's address and title; Verify opens on a check (its permalink) so that its card and evidence show.
 PAGES = {
-    "verify": ({"claim": MUNICH_CLAIM, "corpus": APP_CORPUS}, "Verify a claim"), "check_text": ({}, "Check a text"),
+    "verify": ({"claim": MUNICH_CLAIM, "corpus": APP_CORPUS}, "Verify a claim"),
+    "check_text": ({}, "Check a text"),
     "batch": ({}, "Batch check"),
-    "history": ({}, "History"), "annotate": ({}, "Annotate"), "models": ({}, "Models"),
-    "evaluate": ({}, "Evaluate"), "corpus": ({}, "Corpus"),
+    "history": ({}, "History"),
+    "annotate": ({}, "Annotate"),
+    "models": ({}, "Models"),
+    "evaluate": ({}, "Evaluate"),
+    "corpus": ({}, "Corpus"),
 }
 # laptop, phone, and a 1920x1080 projector with text at 150 % (1280x720 CSS pixels, each 1.5 device pixels)
 SIZES = {
     "laptop-1280x800": {"viewport": {"width": 1280, "height": 800}},
-    "phone-390x844": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True,
-                      "has_touch": True},
+    "phone-390x844": {
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 3,
+        "is_mobile": True,
+        "has_touch": True,
+    },
     "projector-1920x1080-large-text": {"viewport": {"width": 1280, "height": 720}, "device_scale_factor": 1.5},
 }
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
@@ -599,7 +682,9 @@ def test_the_verdict_card_on_a_true_a_false_and_an_unverifiable_claim(page, serv
             card = page.locator(".st-key-verdict_card")
             assert word in card.locator("h3").inner_text(), f"{claim}: {card.inner_text()}"
             shown = card.inner_text()
-            assert re.search(r"(Very likely|Likely|More likely than not|Uncertain) — probability [01]\.\d\d \(on a scale", shown)
+            assert re.search(
+                r"(Very likely|Likely|More likely than not|Uncertain) — probability [01]\.\d\d \(on a scale", shown
+            )
             assert "Why:" in shown
             if name != "unverifiable":  # a verdict that rests on a sentence quotes it, with its page and link
                 assert card.locator("blockquote").count() >= 1 and card.locator('a[href*="wikipedia.org"]').count() >= 1
@@ -616,8 +701,9 @@ def test_verify_annotate_verify_keeps_the_claim_the_result_and_the_permalink(pag
     verdict = page.locator("h3", has_text="Verdict:").first.inner_text()
     open_from_sidebar(page, "Annotate", "Annotate")
     open_from_sidebar(page, "Verify", "Verify a claim")
-    page.wait_for_function("claim => new URLSearchParams(location.search).get('claim') === claim", arg=MUNICH_CLAIM,
-                           timeout=30_000)
+    page.wait_for_function(
+        "claim => new URLSearchParams(location.search).get('claim') === claim", arg=MUNICH_CLAIM, timeout=30_000
+    )
     assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query) == address
     assert page.locator("textarea").first.input_value() == MUNICH_CLAIM
     assert page.locator("h3", has_text="Verdict:").first.inner_text() == verdict
@@ -686,11 +772,14 @@ def test_every_page_is_usable_on_a_laptop_a_phone_and_a_projector(page, server):
                 assert tab.evaluate(OVERFLOW) <= 1, f"{name} at {size} is wider than the screen"
                 if name == "verify":
                     # what is measured is waited for: the browser may still be drawing it when the script has ended
-                    drawn = {what: tab.locator(selector, **more).first for what, (selector, more) in {
-                        "quote": (".st-key-verdict_card blockquote p", {}),
-                        "stance": ('[data-testid="stTable"] th', {"has_text": "stance"}),
-                        "sentence": ('[class*="st-key-evidence_"] [data-testid="stTable"] td:nth-child(3)', {}),
-                    }.items()}
+                    drawn = {
+                        what: tab.locator(selector, **more).first
+                        for what, (selector, more) in {
+                            "quote": (".st-key-verdict_card blockquote p", {}),
+                            "stance": ('[data-testid="stTable"] th', {"has_text": "stance"}),
+                            "sentence": ('[class*="st-key-evidence_"] [data-testid="stTable"] td:nth-child(3)', {}),
+                        }.items()
+                    }
                     for element in drawn.values():
                         element.wait_for(timeout=60_000)
                     width = tab.viewport_size["width"]
@@ -731,8 +820,10 @@ def test_a_batch_uploaded_as_text_runs_in_the_background_with_progress_and_downl
     started = time.perf_counter()
     page.get_by_role("button", name="Check all").click()
     page.locator('[data-testid="stProgress"]', has_text=f"of {BATCH_CLAIMS} claims").wait_for(timeout=60_000)
-    page.wait_for_function("() => /Checked [1-9]/.test(document.querySelector('[data-testid=\"stProgress\"]')"
-                           "?.innerText ?? '')", timeout=60_000)
+    page.wait_for_function(
+        "() => /Checked [1-9]/.test(document.querySelector('[data-testid=\"stProgress\"]')?.innerText ?? '')",
+        timeout=60_000,
+    )
     first_seen = batch_progress(page)
     page.screenshot(path=str(ARTIFACTS / "batch-progress.png"), full_page=True)
 
@@ -745,7 +836,8 @@ def test_a_batch_uploaded_as_text_runs_in_the_background_with_progress_and_downl
     page.reload()
     page.locator("h1", has_text="Batch check").wait_for(timeout=120_000)
     page.locator('[data-testid="stProgress"], [data-testid="stAlert"]').filter(has_text="Checked").first.wait_for(
-        timeout=60_000)
+        timeout=60_000
+    )
     assert "batch=" in page.url
     page.screenshot(path=str(ARTIFACTS / "batch-after-reload.png"), full_page=True)
 
@@ -777,8 +869,10 @@ def test_a_batch_uploaded_as_text_runs_in_the_background_with_progress_and_downl
         f"meanwhile: a check on Verify took {meanwhile:.2f} s from pressing Check to the verdict; the progress read "
         f"{first_seen}, then {back} on coming back to the page; a reload found the batch running (its address)\n"
     )
-    print(f"\nbatch: {reported.group(2)} claims/s ({BATCH_CLAIMS} claims in {reported.group(1)} s); a check meanwhile "
-          f"{meanwhile:.2f} s")
+    print(
+        f"\nbatch: {reported.group(2)} claims/s ({BATCH_CLAIMS} claims in {reported.group(1)} s); a check meanwhile "
+        f"{meanwhile:.2f} s"
+    )
 
 
 # --- checking a text (issue 36, item 1) --------------------------------------------------------------------------
@@ -827,8 +921,12 @@ def test_a_pasted_text_gets_its_check_worthy_sentences_marked_and_each_opens_its
 
     first = page.locator('[data-testid="stExpander"]', has_text="(1) ").first
     first.locator("summary").click()
-    click_until_shown(page, first.get_by_role("button", name="Open its verdict card"),
-                      page.get_by_text("Re-opened from History"), "the first sentence's verdict card did not open")
+    click_until_shown(
+        page,
+        first.get_by_role("button", name="Open its verdict card"),
+        page.get_by_text("Re-opened from History"),
+        "the first sentence's verdict card did not open",
+    )
     page.locator("h3", has_text="Verdict:").first.wait_for(timeout=60_000)
     wait_until_idle(page)
     assert page.get_by_text("Claim: Jaws is a 1975 American thriller film directed by Steven Spielberg.").count() == 1
@@ -879,8 +977,9 @@ def test_improve_the_verifier_from_the_app_then_use_it_and_switch_back(page, ser
     wait_until_idle(page)
     [version] = [v for v in list_versions(settings.data_dir) if v.name not in before]
     assert version.annotations["train"] + version.annotations["heldout"] == annotations
-    assert (version.path / "verdict.json").read_bytes() == (Path(DEFAULT_VERIFIER) / "verdict.json"
-                                                               ).read_bytes()  # the learned verdict is kept
+    assert (version.path / "verdict.json").read_bytes() == (
+        Path(DEFAULT_VERIFIER) / "verdict.json"
+    ).read_bytes()  # the learned verdict is kept
     box = page.locator(f".st-key-version-{version.name}")
     box.get_by_text("held-out annotations (claims)").wait_for(timeout=30_000)
     page.screenshot(path=str(ARTIFACTS / "models-new-version.png"), full_page=True)
@@ -897,13 +996,17 @@ def test_improve_the_verifier_from_the_app_then_use_it_and_switch_back(page, ser
     wait_until_idle(page)
     assert sidebar_settings_shown(page)["_verifier_model"] == "shipped (MPNet)"
 
-    table = "\n".join(f"  {row['name']} (n={row['n']}): {row['before']:.3f} -> {row['after']:.3f}"
-                      for row in version.table if row["before"] is not None and row["after"] is not None)
+    table = "\n".join(
+        f"  {row['name']} (n={row['n']}): {row['before']:.3f} -> {row['after']:.3f}"
+        for row in version.table
+        if row["before"] is not None and row["after"] is not None
+    )
     (ARTIFACTS / "browser-improve.txt").write_text(
         f"improving the shipped verifier from the Models page on {annotations} annotations "
         f"({version.annotations['train']} learned from, {version.annotations['heldout']} held out) on {APP_CORPUS}:\n"
         f"pressing Improve to the new version on screen: {seconds:.1f} s (the run's own clock: {version.wall_s} s)\n"
-        f"accuracy, base -> {version.name}:\n{table}\n")
+        f"accuracy, base -> {version.name}:\n{table}\n"
+    )
     print(f"\nimprove: {seconds:.1f} s; {table}")
 
 
@@ -943,7 +1046,11 @@ PRESENTER_SHOWN = """() => {
 
 def presenter_view_shown(tab) -> dict:
     """The page's type and sidebar (:data:`PRESENTER_SHOWN`), once the card, its chart and the evidence are drawn."""
-    for drawn in ('.st-key-verdict_card [data-testid="stMarkdown"] p', ".js-plotly-plot text", '[data-testid="stTable"] td'):
+    for drawn in (
+        '.st-key-verdict_card [data-testid="stMarkdown"] p',
+        ".js-plotly-plot text",
+        '[data-testid="stTable"] td',
+    ):
         tab.locator(drawn).first.wait_for(timeout=60_000)
     return tab.evaluate(PRESENTER_SHOWN)
 
@@ -1021,7 +1128,8 @@ SETTLING_SENTENCES = {
 
 
 def test_the_card_opens_the_sentence_that_settles_the_toronto_and_everest_examples_with_its_reading(
-        page, server, embedded_corpus):
+    page, server, embedded_corpus
+):
     try:
         page.set_viewport_size({"width": 1280, "height": 1400})
         for claim, (sentence, shown_in) in SETTLING_SENTENCES.items():
@@ -1030,8 +1138,9 @@ def test_the_card_opens_the_sentence_that_settles_the_toronto_and_everest_exampl
             page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)  # drawn after the card
             wait_until_idle(page)
             # once a stale copy of the card, shown while the page is redrawn, has gone
-            page.wait_for_function("() => document.querySelectorAll('.st-key-verdict_card').length === 1",
-                                   timeout=30_000)
+            page.wait_for_function(
+                "() => document.querySelectorAll('.st-key-verdict_card').length === 1", timeout=30_000
+            )
             card = page.locator(".st-key-verdict_card")
             read_these = card.locator(".st-key-read_these")
             assert read_these.get_by_text("Read these").first.is_visible(), card.inner_text()
@@ -1045,7 +1154,8 @@ def test_the_card_opens_the_sentence_that_settles_the_toronto_and_everest_exampl
 
 
 def test_a_link_with_present_opens_the_toronto_example_in_the_presenter_s_view_and_without_it_the_normal_one(
-        page, server, embedded_corpus):
+    page, server, embedded_corpus
+):
     context = page.context.browser.new_context(viewport=PRESENTER_SCREEN)
     try:
         tab = context.new_page()

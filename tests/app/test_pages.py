@@ -180,8 +180,9 @@ def shown_verdict(checker, **verdict):
     return result
 
 
-def test_verify_highlights_the_deciding_row_quotes_its_sentence_and_then_the_others_to_read(open_page, data_dir,
-                                                                                             checker, monkeypatch):
+def test_verify_highlights_the_deciding_row_quotes_its_sentence_and_then_the_others_to_read(
+    open_page, data_dir, checker, monkeypatch
+):
     result = shown_verdict(checker, label="SUPPORTS", calibrated=0.93)
     app = reopened(open_page, data_dir, monkeypatch, result)
     deciding = [md.value for md in app.markdown if md.value.startswith("Deciding sentence")]
@@ -196,8 +197,12 @@ def test_verify_highlights_the_deciding_row_quotes_its_sentence_and_then_the_oth
 
 
 def test_verify_says_a_close_verdict_is_uncertain(open_page, data_dir, checker, monkeypatch):
-    close = shown_verdict(checker, label="SUPPORTS", probabilities={"SUPPORTS": 0.45, "REFUTES": 0.40,
-                                                                    "NOT ENOUGH INFO": 0.15}, calibrated=0.7)
+    close = shown_verdict(
+        checker,
+        label="SUPPORTS",
+        probabilities={"SUPPORTS": 0.45, "REFUTES": 0.40, "NOT ENOUGH INFO": 0.15},
+        calibrated=0.7,
+    )
     app = reopened(open_page, data_dir, monkeypatch, close)
     assert any(w.value.startswith("Uncertain: ") for w in app.warning)
 
@@ -211,15 +216,18 @@ def test_verify_withholds_a_label_too_unsure_to_call_and_opens_the_sentences_to_
     assert verdicts(app) == ["Verdict: :gray[Undecided]"]
     assert any(md.value.startswith("**Too unsure to call** — it leans to ") for md in app.markdown)
     assert not any(w.value.startswith("Uncertain: ") for w in app.warning)  # said once, as the verdict
-    assert any(md.value.startswith(f"**Why it leans to {verdict_word(verdict.label).lower()}:** ") for md in app.markdown)
+    assert any(
+        md.value.startswith(f"**Why it leans to {verdict_word(verdict.label).lower()}:** ") for md in app.markdown
+    )
     assert not [md for md in app.markdown if md.value.startswith("Deciding sentence")]
     quotes = [md.value for md in app.markdown if md.value.startswith("> “")]
     assert len(quotes) == len(verdict.read_these)
     for index, quote in zip(verdict.read_these, quotes):
         item = result.evidence[index]
         assert quote.startswith(f"> “{plain(item.sentence.text)}”")
-        assert quote.endswith(f"This sentence alone reads: **{verdict_word(item.reading.label)} "
-                              f"{item.reading.probability:.2f}**")
+        assert quote.endswith(
+            f"This sentence alone reads: **{verdict_word(item.reading.label)} {item.reading.probability:.2f}**"
+        )
 
 
 @pytest.mark.parametrize(("claim", "reason"), [("   ", "empty"), ("🙂🙂🙂", "no words or numbers")])
@@ -231,8 +239,9 @@ def test_verify_shows_why_a_claim_can_t_be_checked_at_once(app, claim, reason):
     assert not verdicts(app)
 
 
-def test_verify_says_a_damaged_verifier_was_refused_and_answers_with_the_shipped_one(open_page, tiny_nli_model, tmp_path,
-                                                                                        monkeypatch):
+def test_verify_says_a_damaged_verifier_was_refused_and_answers_with_the_shipped_one(
+    open_page, tiny_nli_model, tmp_path, monkeypatch
+):
     from benchmarks.reliability.models import chosen_version, flip_bytes
 
     damaged = chosen_version(tmp_path / "elsewhere", tiny_nli_model)
@@ -242,7 +251,9 @@ def test_verify_says_a_damaged_verifier_was_refused_and_answers_with_the_shipped
     at = check(open_page("verify"), "Fox 2000 Pictures released the film Soul Food.")
     assert not at.exception and verdicts(at)
     shown = [w.value.replace("\\", "") for w in at.warning]
-    assert any("does not match the checksum" in m and "small shipped verifier (MiniLM) was used instead" in m for m in shown)
+    assert any(
+        "does not match the checksum" in m and "small shipped verifier (MiniLM) was used instead" in m for m in shown
+    )
 
 
 def test_verify_refuses_a_text_over_the_limit_keeps_it_and_carries_it_to_check_a_text(app_env):
@@ -269,8 +280,10 @@ def test_verify_checks_a_claim_of_several_sentences_and_says_check_a_text_checks
 
 
 def test_an_evidence_set_names_its_sentences_by_page_title_not_page_id():
-    assert evidence_set_line(2, {("Mount_Everest", 0), ("Soul_Food_-LRB-film-RRB-", 3)}) == \
-        "Evidence set 2: Mount Everest [0], Soul Food (film) [3]"
+    assert (
+        evidence_set_line(2, {("Mount_Everest", 0), ("Soul_Food_-LRB-film-RRB-", 3)})
+        == "Evidence set 2: Mount Everest [0], Soul Food (film) [3]"
+    )
     assert evidence_set_line(1, set()) == "Evidence set 1: (empty)"
 
 
@@ -287,8 +300,13 @@ def ticks_of(app: AppTest, sentence: str) -> list:
 
 def label_buttons(app: AppTest) -> dict:
     """Annotate's label buttons, by FEVER label (their keys end with it; they show the app's words)."""
-    return {label: button for button in app.button if (button.key or "").startswith("label-") for label in LABELS
-            if button.key.endswith("-" + label.replace(" ", "-"))}
+    return {
+        label: button
+        for button in app.button
+        if (button.key or "").startswith("label-")
+        for label in LABELS
+        if button.key.endswith("-" + label.replace(" ", "-"))
+    }
 
 
 def chosen_label(app: AppTest) -> str | None:
@@ -451,10 +469,11 @@ def test_evaluate_shows_metrics(open_page, claims_file):
     assert len(app.dataframe[0].value) == len(CLAIMS)
 
 
-@pytest.mark.parametrize("page, name, what", [("evaluate", "evaluation", "evaluation"), ("batch", "batch", "batch"),
-                                              ("check_text", "text", "text check")])
-def test_a_link_to_a_run_this_workbench_does_not_have_says_it_was_not_found_and_what_to_do(open_page, page, name,
-                                                                                           what):
+@pytest.mark.parametrize(
+    "page, name, what",
+    [("evaluate", "evaluation", "evaluation"), ("batch", "batch", "batch"), ("check_text", "text", "text check")],
+)
+def test_a_link_to_a_run_this_workbench_does_not_have_says_it_was_not_found_and_what_to_do(open_page, page, name, what):
     app = open_page(page, query_params={name: "0123456789ab"})  # another machine's, or from before a restart
     assert not app.exception
     (note,) = [w.value.replace("\\", "") for w in app.warning if "not found" in w.value]
@@ -543,13 +562,25 @@ def test_a_check_s_permalink_keeps_the_corpus_and_the_settings_changed(open_page
     at = open_page("verify", app_corpus)
     at.session_state["sentences_k"], at.session_state["two_hop"] = 2, False  # as the sidebar keeps them
     check(at, MUNICH_CLAIM)
-    assert dict(at.query_params) == {"claim": MUNICH_CLAIM, "corpus": app_corpus, "sentences_k": "2",
-                                     "two_hop": "false"}
+    assert dict(at.query_params) == {
+        "claim": MUNICH_CLAIM,
+        "corpus": app_corpus,
+        "sentences_k": "2",
+        "two_hop": "false",
+    }
 
 
 def test_opening_a_permalink_restores_its_corpus_and_settings_and_checks_its_claim(app_env, app_corpus, data_dir):
-    at = open_frame({"claim": MUNICH_CLAIM, "corpus": app_corpus, "sentences_k": "2", "two_hop": "false",
-                     "verdict": "rule", "nei_threshold": "0.4"})
+    at = open_frame(
+        {
+            "claim": MUNICH_CLAIM,
+            "corpus": app_corpus,
+            "sentences_k": "2",
+            "two_hop": "false",
+            "verdict": "rule",
+            "nei_threshold": "0.4",
+        }
+    )
     assert not at.exception
     sidebar = at.sidebar
     assert sidebar.selectbox(key="_corpus").value == app_corpus
@@ -557,8 +588,14 @@ def test_opening_a_permalink_restores_its_corpus_and_settings_and_checks_its_cla
     assert sidebar.selectbox(key="_verdict").value == "rule" and sidebar.slider(key="_nei_threshold").value == 0.4
     assert not sidebar.slider(key="_nei_threshold").disabled
     assert verdicts(at) and len(evidence_of(at)) == 2
-    assert dict(at.query_params) == {"claim": MUNICH_CLAIM, "corpus": app_corpus, "sentences_k": "2",
-                                     "two_hop": "false", "verdict": "rule", "nei_threshold": "0.4"}
+    assert dict(at.query_params) == {
+        "claim": MUNICH_CLAIM,
+        "corpus": app_corpus,
+        "sentences_k": "2",
+        "two_hop": "false",
+        "verdict": "rule",
+        "nei_threshold": "0.4",
+    }
     (entry,) = history_of(data_dir).search()
     assert entry.claim == MUNICH_CLAIM and (entry.settings["verdict"], entry.settings["nei_threshold"]) == ("rule", 0.4)
     assert not at.warning or all(w.value.startswith("Uncertain: ") for w in at.warning)
@@ -574,8 +611,9 @@ def test_a_permalink_s_threshold_never_switches_the_decider(app_env, app_corpus,
     assert dict(at.query_params) == {"claim": MUNICH_CLAIM, "corpus": app_corpus}
 
 
-def test_the_sidebar_s_thresholds_are_the_chosen_verifier_s_and_a_check_applies_them(app_env, app_corpus, data_dir,
-                                                                                       tiny_nli_model, tmp_path):
+def test_the_sidebar_s_thresholds_are_the_chosen_verifier_s_and_a_check_applies_them(
+    app_env, app_corpus, data_dir, tiny_nli_model, tmp_path
+):
     other = tmp_path / "other-verifier"
     shutil.copytree(tiny_nli_model, other)
     config = json.loads((other / "config.json").read_text())
@@ -585,24 +623,38 @@ def test_the_sidebar_s_thresholds_are_the_chosen_verifier_s_and_a_check_applies_
     at.session_state["verifier_model"], at.session_state["verdict"] = str(other), "rule"
     at.run()
     assert (at.sidebar.slider(key="_nei_threshold").value, at.sidebar.slider(key="_min_evidence_score").value) == (
-        0.33, 0.1)
+        0.33,
+        0.1,
+    )
     check(at, MUNICH_CLAIM)
     (entry,) = history_of(data_dir).search()
     applied = history_of(data_dir).result(entry.key).applied
     assert (applied.verifier, applied.decider, applied.nei_threshold, applied.min_evidence_score) == (
-        str(other), "rule", 0.33, 0.1)
+        str(other),
+        "rule",
+        0.33,
+        0.1,
+    )
     assert "nei_threshold" in at.query_params and at.query_params["nei_threshold"] == "0.33"
 
 
 def test_a_permalink_s_unusable_values_are_refused_with_a_note(app_env):
-    at = open_frame({"claim": "Jaws is a film.", "corpus": "nowhere", "pages_k": "99", "two_hop": "maybe",
-                     "verifier_model": "some-org/unknown-model"})
+    at = open_frame(
+        {
+            "claim": "Jaws is a film.",
+            "corpus": "nowhere",
+            "pages_k": "99",
+            "two_hop": "maybe",
+            "verifier_model": "some-org/unknown-model",
+        }
+    )
     assert not at.exception
     assert at.sidebar.selectbox(key="_corpus").value == "fixture"  # the default
     assert at.sidebar.slider(key="_pages_k").value == Settings.from_env().pages_k
     refused = [w.value.replace("\\", "") for w in at.warning if "can't be used here" in w.value]
-    assert len(refused) == 1 and all(f"{name}=" in refused[0] for name in ("corpus", "pages_k", "two_hop",
-                                                                             "verifier_model"))
+    assert len(refused) == 1 and all(
+        f"{name}=" in refused[0] for name in ("corpus", "pages_k", "two_hop", "verifier_model")
+    )
     assert verdicts(at)
 
 
@@ -621,15 +673,15 @@ def test_history_reopens_a_check_as_it_was_without_checking_again(app_env, data_
     assert history_of(data_dir).count() == 1  # not checked again
 
 
-def test_a_check_kept_before_verdicts_named_their_evidence_reopens_saying_so(open_page, data_dir, checker,
-                                                                               monkeypatch):
+def test_a_check_kept_before_verdicts_named_their_evidence_reopens_saying_so(open_page, data_dir, checker, monkeypatch):
     at = reopened(open_page, data_dir, monkeypatch, shown_verdict(checker, used_evidence=[]))  # as kept before
     assert not at.exception and verdicts(at)
     assert any(c.value.startswith("Not recorded: this check was kept by an older version") for c in at.caption)
 
 
 def test_an_undecided_verdict_its_parts_and_a_rewritten_reading_show_as_the_verdict_counted_them(
-        open_page, data_dir, checker, monkeypatch):
+    open_page, data_dir, checker, monkeypatch
+):
     from fever_core.verification import Reading
     from fever_core.verification.deciders import ClaimPart
 
@@ -638,18 +690,30 @@ def test_an_undecided_verdict_its_parts_and_a_rewritten_reading_show_as_the_verd
     first = judged[0]
     result.evidence[first].reading = Reading("REFUTES", 0.97, "Fox 2000 Pictures released the film Soul Train.")
     result.verdict = dataclasses.replace(
-        result.verdict, label="NOT ENOUGH INFO", undecided=True, deciding_evidence=[first], used_evidence=[first],
-        parts=(ClaimPart("Fox 2000 Pictures released a film.", "SUPPORTS", 0.95, first),
-               ClaimPart("The film is Soul Food.", "NOT ENOUGH INFO")))
+        result.verdict,
+        label="NOT ENOUGH INFO",
+        undecided=True,
+        deciding_evidence=[first],
+        used_evidence=[first],
+        parts=(
+            ClaimPart("Fox 2000 Pictures released a film.", "SUPPORTS", 0.95, first),
+            ClaimPart("The film is Soul Food.", "NOT ENOUGH INFO"),
+        ),
+    )
     at = reopened(open_page, data_dir, monkeypatch, result)
     assert not at.exception
     assert verdicts(at) == ["Verdict: :gray[Undecided]"]
     assert any("No sentence settles this claim on its own" in m.value for m in at.markdown)
-    assert any(m.value.startswith("This claim was checked as 2 facts:") and "Supported 0.95" in m.value
-               and "no sentence settles it" in m.value for m in at.markdown)
+    assert any(
+        m.value.startswith("This claim was checked as 2 facts:")
+        and "Supported 0.95" in m.value
+        and "no sentence settles it" in m.value
+        for m in at.markdown
+    )
     stances = list(evidence_of(at)["stance"])
-    assert any(stance.startswith("Refuted 0.97 (read as “Fox 2000 Pictures released the film Soul Train")
-               for stance in stances)  # the claim as read, escaped as the table's Markdown needs
+    assert any(
+        stance.startswith("Refuted 0.97 (read as “Fox 2000 Pictures released the film Soul Train") for stance in stances
+    )  # the claim as read, escaped as the table's Markdown needs
 
 
 def test_history_checks_again_through_the_check_s_permalink(app_env, app_corpus):
@@ -701,13 +765,24 @@ def test_a_pasted_batch_without_labels_has_results_and_downloads_but_no_metrics(
     assert app.success[0].value.startswith("Checked 3 of 3 claims")
     assert metric_values(app) == {"label accuracy": "n/a", "FEVER score": "n/a"}
     table = app.dataframe[0].value
-    assert list(table.columns) == ["claim", "verdict", "probability", "deciding sentence", "page", "Wikipedia",
-                                   "can't check", "open"]
+    assert list(table.columns) == [
+        "claim",
+        "verdict",
+        "probability",
+        "deciding sentence",
+        "page",
+        "Wikipedia",
+        "can't check",
+        "open",
+    ]
     assert table["Wikipedia"].dropna().str.startswith("https://en.wikipedia.org/wiki/").all()
     assert "no words or numbers" in table["can't check"].iloc[2]
     downloads = {d.proto.label: d for d in app.get("download_button")}
-    assert set(downloads) == {"Download results (CSV)", "Download FEVER predictions (jsonl)",
-                              "Download ClaimReviews (JSON-LD)"}
+    assert set(downloads) == {
+        "Download results (CSV)",
+        "Download FEVER predictions (jsonl)",
+        "Download ClaimReviews (JSON-LD)",
+    }
     assert [e.batch for e in history_of(data_dir).search()] == [dict(app.query_params)["batch"]] * 2
 
 
@@ -740,28 +815,37 @@ def drawn_after(app: AppTest, first: str, then: str, label: str) -> bool:
 
 
 def test_a_pasted_csv_batch_with_labels_has_label_accuracy_but_no_fever_score(open_page):
-    app = run_batch_page(open_page, "claim,label\nFox 2000 Pictures released the film Soul Food.,SUPPORTS\n"
-                                    "Jaws is a film by Steven Spielberg.,\n")
+    app = run_batch_page(
+        open_page,
+        "claim,label\nFox 2000 Pictures released the film Soul Food.,SUPPORTS\nJaws is a film by Steven Spielberg.,\n",
+    )
     assert not app.exception
     values = metric_values(app)
     assert values["FEVER score"] == "n/a" and values["label accuracy"] in ("0.000", "1.000")
     assert list(app.dataframe[0].value["gold label"].fillna("")) == ["Supported", ""]
     (caption,) = [c.value for c in app.caption if "gold label" in c.value]
-    assert caption.startswith("1 of 2 claims have a gold label, but 1 of the 1 labelled Supported or Refuted claim has "
-                              "no gold evidence") and "the FEVER score needs gold evidence" in caption
+    assert (
+        caption.startswith(
+            "1 of 2 claims have a gold label, but 1 of the 1 labelled Supported or Refuted claim has no gold evidence"
+        )
+        and "the FEVER score needs gold evidence" in caption
+    )
 
 
 def test_a_batch_without_labels_says_the_metrics_need_gold_labels(open_page):
     app = run_batch_page(open_page, "Jaws is a film by Steven Spielberg.\n")
     assert [c.value for c in app.caption if "gold label" in c.value] == [
-        "0 of 1 claim has a gold label: the metrics need gold labels, so they are n/a."]
+        "0 of 1 claim has a gold label: the metrics need gold labels, so they are n/a."
+    ]
 
 
 def test_a_batch_list_that_can_t_be_read_says_why(open_page):
     app = open_page("batch")
     app.text_area(key="batch_text").input("claim,label\n,SUPPORTS\n")
     press(app, "Check all")
-    assert [e.value.replace("\\", "") for e in app.error] == ["Can't read the claims: pasted text:2: the claim is empty."]
+    assert [e.value.replace("\\", "") for e in app.error] == [
+        "Can't read the claims: pasted text:2: the claim is empty."
+    ]
 
 
 def run_evaluate_page(open_page, tmp_path, name: str, text: str) -> AppTest:
@@ -772,8 +856,10 @@ def run_evaluate_page(open_page, tmp_path, name: str, text: str) -> AppTest:
     return run_evaluation(app)
 
 
-LABELLED_CSV = ("claim,label\nFox 2000 Pictures released the film Soul Food.,SUPPORTS\n"
-                "Sherlock Holmes was created by Charles Dickens.,REFUTES\nEdinburgh has a famous castle.,NOT ENOUGH INFO\n")
+LABELLED_CSV = (
+    "claim,label\nFox 2000 Pictures released the film Soul Food.,SUPPORTS\n"
+    "Sherlock Holmes was created by Charles Dickens.,REFUTES\nEdinburgh has a famous castle.,NOT ENOUGH INFO\n"
+)
 
 
 def test_evaluate_shows_n_a_for_metrics_without_gold_evidence(open_page, tmp_path):
@@ -883,20 +969,30 @@ def test_models_asks_for_twenty_annotations_and_says_how_long_improving_takes(op
         store.save(store.add_claim(f"Claim {n} about Jaws."), "SUPPORTS", [[("Jaws_-LRB-film-RRB-", 0)]], "tester")
     app = open_page("models")
     improve = next(b for b in app.button if b.label == "Improve the verifier")
-    assert improve.disabled and any("at least 20 annotations" in note.value and "held out" in note.value
-                                    for note in app.info)
+    assert improve.disabled and any(
+        "at least 20 annotations" in note.value and "held out" in note.value for note in app.info
+    )
     assert any(c.value.startswith("Takes about ") for c in app.caption)
     store.save(store.add_claim("Claim 20 about Jaws."), "SUPPORTS", [[("Jaws_-LRB-film-RRB-", 0)]], "tester")
     app.run()
     assert not next(b for b in app.button if b.label == "Improve the verifier").disabled
 
 
-PAGE_HELPERS = ("display.py", "presenter.py", "resources.py", "settings_ui.py", "words.py")  # imported by the pages, not run as pages
+PAGE_HELPERS = (
+    "display.py",
+    "presenter.py",
+    "resources.py",
+    "settings_ui.py",
+    "words.py",
+)  # imported by the pages, not run as pages
 
 
-@pytest.mark.parametrize("page", [p for p in sorted((PROJECT_ROOT / "pages").glob("*.py"))
-                                  if p.name not in PAGE_HELPERS]
-                         + [PROJECT_ROOT / "app.py"], ids=lambda path: path.name)
+@pytest.mark.parametrize(
+    "page",
+    [p for p in sorted((PROJECT_ROOT / "pages").glob("*.py")) if p.name not in PAGE_HELPERS]
+    + [PROJECT_ROOT / "app.py"],
+    ids=lambda path: path.name,
+)
 def test_no_page_has_a_bare_string_that_streamlit_would_show(page):
     """Streamlit's magic writes every bare expression of a page script onto the page (not of the helpers the
     pages import, :data:`PAGE_HELPERS`), a string below a constant included: a docstring only counts at the top of a module, function or
@@ -904,8 +1000,11 @@ def test_no_page_has_a_bare_string_that_streamlit_would_show(page):
     import ast
 
     body = ast.parse(page.read_text(encoding="utf-8")).body
-    shown = [node.lineno for node in body[1:]
-             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)]
+    shown = [
+        node.lineno
+        for node in body[1:]
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+    ]
     assert not shown, f"{page.name}: bare strings at lines {shown} would be shown on the page; make them comments"
 
 
@@ -959,7 +1058,11 @@ def test_counts_say_one_thing_and_many_things():
     from pages.words import count
 
     assert [count(1, "annotation"), count(2, "annotation"), count(0, "claim"), count(1200, "pass", "passes")] == [
-        "1 annotation", "2 annotations", "0 claims", "1,200 passes"]
+        "1 annotation",
+        "2 annotations",
+        "0 claims",
+        "1,200 passes",
+    ]
 
 
 def test_a_path_through_a_link_beside_the_project_is_shown_as_written(tmp_path):
@@ -987,7 +1090,9 @@ def test_no_server_path_on_screen_claims_files_and_verifiers_go_by_short_names(o
     assert str(PROJECT_ROOT) not in " ".join(c.value for c in app.caption)
     assert shown_path(PROJECT_ROOT.parent / "shared" / "data" / "claims.jsonl") == "../shared/data/claims.jsonl"
     assert (verifier_name(DEFAULT_VERIFIER, []), verifier_name(FALLBACK_VERIFIER, [])) == (
-        "shipped (MPNet)", "shipped, small (MiniLM)")
+        "shipped (MPNet)",
+        "shipped, small (MiniLM)",
+    )
     assert verifier_path("shipped (MPNet)", []) == DEFAULT_VERIFIER
     assert verifier_path("org/some-model", []) == "org/some-model"
     assert verifier_name(str(PROJECT_ROOT / "assets"), []) == "assets"
@@ -1026,8 +1131,11 @@ def test_annotate_finds_a_page_by_the_words_of_a_sentence_and_offers_only_pages_
 
 
 def test_evaluate_checks_a_sample_across_labels_and_says_so(open_page, tmp_path):
-    sorted_by_label = "claim,label\n" + "".join(f"Jaws is film number {n}.,SUPPORTS\n" for n in range(6)) + (
-        "Sherlock Holmes was created by Charles Dickens.,REFUTES\nEdinburgh has a famous castle.,NOT ENOUGH INFO\n")
+    sorted_by_label = (
+        "claim,label\n"
+        + "".join(f"Jaws is film number {n}.,SUPPORTS\n" for n in range(6))
+        + ("Sherlock Holmes was created by Charles Dickens.,REFUTES\nEdinburgh has a famous castle.,NOT ENOUGH INFO\n")
+    )
     path = tmp_path / "sorted.csv"
     path.write_text(sorted_by_label)
     app = open_page("evaluate")
@@ -1036,9 +1144,13 @@ def test_evaluate_checks_a_sample_across_labels_and_says_so(open_page, tmp_path)
     run_evaluation(app)
     assert not app.exception
     assert sorted(app.dataframe[0].value["gold"]) == ["Not enough info", "Refuted", "Supported"]
-    assert any(c.value.startswith("Checking a sample of 3 of the file's 8 claims, drawn at random evenly across the "
-                                  "labels (seed 0") and "1 Supported, 1 Refuted, 1 Not enough info" in c.value
-               for c in app.caption)
+    assert any(
+        c.value.startswith(
+            "Checking a sample of 3 of the file's 8 claims, drawn at random evenly across the labels (seed 0"
+        )
+        and "1 Supported, 1 Refuted, 1 Not enough info" in c.value
+        for c in app.caption
+    )
 
 
 @pytest.fixture
@@ -1096,8 +1208,9 @@ def test_a_batch_downloads_a_claimreview_for_each_claim_it_could_check(open_page
 PUBLIC_URL = "https://factcheck.example.org/desk"
 
 
-def test_every_claimreview_s_url_is_its_permalink_under_the_public_address_and_none_without_one(open_page, downloads,
-                                                                                                monkeypatch):
+def test_every_claimreview_s_url_is_its_permalink_under_the_public_address_and_none_without_one(
+    open_page, downloads, monkeypatch
+):
     claim = "Fox 2000 Pictures released the film Soul Food."
     app = check(open_page("verify"), claim)
     assert "url" not in json.loads(downloads["claimreview.jsonld"])  # no public address: no url (not localhost)
@@ -1107,17 +1220,23 @@ def test_every_claimreview_s_url_is_its_permalink_under_the_public_address_and_n
     app = check(open_page("verify"), claim)
     assert not app.exception
     assert json.loads(downloads["claimreview.jsonld"])["url"] == (
-        f"{PUBLIC_URL}/?claim=Fox+2000+Pictures+released+the+film+Soul+Food.&corpus=fixture")
+        f"{PUBLIC_URL}/?claim=Fox+2000+Pictures+released+the+film+Soul+Food.&corpus=fixture"
+    )
     batch = run_batch_page(open_page, SPEECH)
     assert not batch.exception
     graph = json.loads(downloads["claimreviews.jsonld"])["@graph"]
-    assert [node["url"] for node in graph] == [f"{PUBLIC_URL}/?" + urllib.parse.urlencode(
-        {"claim": node["claimReviewed"], "corpus": "fixture"}) for node in graph] and len(graph) == 2
-    text = until_checked(press(find_sentences_on_page(open_page, "Jaws is a 1975 film by Steven Spielberg."),
-                               "Check 1 sentence"))
+    assert [node["url"] for node in graph] == [
+        f"{PUBLIC_URL}/?" + urllib.parse.urlencode({"claim": node["claimReviewed"], "corpus": "fixture"})
+        for node in graph
+    ] and len(graph) == 2
+    text = until_checked(
+        press(find_sentences_on_page(open_page, "Jaws is a 1975 film by Steven Spielberg."), "Check 1 sentence")
+    )
     assert not text.exception
     (node,) = json.loads(downloads["claimreviews.jsonld"])["@graph"]
-    assert node["url"] == f"{PUBLIC_URL}/?" + urllib.parse.urlencode({"claim": node["claimReviewed"], "corpus": "fixture"})
+    assert node["url"] == f"{PUBLIC_URL}/?" + urllib.parse.urlencode(
+        {"claim": node["claimReviewed"], "corpus": "fixture"}
+    )
 
 
 def test_a_check_re_opened_from_history_downloads_its_claimreview_dated_when_it_was_made(app_env, data_dir, downloads):
@@ -1131,6 +1250,8 @@ def test_a_check_re_opened_from_history_downloads_its_claimreview_dated_when_it_
     document = json.loads(downloads["claimreview.jsonld"])
     made = history_of(data_dir).search()[0].checked_at
     assert document["datePublished"] == time.strftime("%Y-%m-%d", time.gmtime(made)) and "url" not in document
+
+
 # --- checked before (issue 36, item 2) -----------------------------------------------------------------------------
 
 
@@ -1143,8 +1264,10 @@ def test_verify_says_a_paraphrase_was_checked_before_in_this_browser_or_shared_a
     first = check(open_frame(), "Fox 2000 Pictures released the film Soul Food.")
     assert not first.exception and not checked_before(first)  # nothing before it
     (kept,) = history_of(data_dir).search()
-    line = (f":material/replay: **Checked before:** “Fox 2000 Pictures released the film Soul Food.”, {verdict_word(kept.verdict)}, "
-            f"just now · [re-open it ↗](./?history={kept.key})")
+    line = (
+        f":material/replay: **Checked before:** “Fox 2000 Pictures released the film Soul Food.”, {verdict_word(kept.verdict)}, "
+        f"just now · [re-open it ↗](./?history={kept.key})"
+    )
     check(first, "The film Soul Food was released by Fox 2000 Pictures.")
     assert checked_before(first) == [line]
     other_browser = check(open_frame(), "The film Soul Food was released by Fox 2000 Pictures.")
@@ -1159,8 +1282,9 @@ def test_verify_says_a_paraphrase_was_checked_before_in_this_browser_or_shared_a
     assert not other_browser.exception and verdicts(other_browser) and not checked_before(other_browser)
     reopened = open_frame({"history": kept.key})  # the link, in the other browser
     assert any(note.value.startswith("Re-opened from History") for note in reopened.info)
-    assert reopened.caption and any(c.value.replace("\\", "") == "Claim: Fox 2000 Pictures released the film Soul Food."
-                                    for c in reopened.caption)
+    assert reopened.caption and any(
+        c.value.replace("\\", "") == "Claim: Fox 2000 Pictures released the film Soul Food." for c in reopened.caption
+    )
 
 
 def test_another_browser_opens_no_unshared_check_by_its_key_or_its_row_number(app_env, data_dir):
@@ -1180,13 +1304,20 @@ def test_verify_says_an_annotated_claim_was_checked_before(app_env, data_dir):
     item = store.add_claim("Jaws is a film by Steven Spielberg.")
     store.save(item, "SUPPORTS", [[("Jaws_-LRB-film-RRB-", 0)]], "tester")
     at = check(open_frame(), "jaws is a film by steven spielberg")
-    assert checked_before(at) == [(":material/replay: **Checked before:** “Jaws is a film by Steven Spielberg.”, Supported (annotated), "
-                                  f"just now · [open it in Annotate ↗](./annotate?item={item})")]
+    assert checked_before(at) == [
+        (
+            ":material/replay: **Checked before:** “Jaws is a film by Steven Spielberg.”, Supported (annotated), "
+            f"just now · [open it in Annotate ↗](./annotate?item={item})"
+        )
+    ]
 
 
 def test_a_batch_names_the_claims_checked_before(open_page, data_dir):
-    app = run_batch_page(open_page, "Fox 2000 Pictures released the film Soul Food.\nJaws is a film by Steven Spielberg."
-                                    "\nThe film Soul Food was released by Fox 2000 Pictures.\n")
+    app = run_batch_page(
+        open_page,
+        "Fox 2000 Pictures released the film Soul Food.\nJaws is a film by Steven Spielberg."
+        "\nThe film Soul Food was released by Fox 2000 Pictures.\n",
+    )
     assert not app.exception
     table = app.dataframe[0].value
     assert list(table.columns)[-2:] == ["checked before", "open"]
@@ -1238,13 +1369,16 @@ def test_check_a_text_picks_the_check_worthy_sentences_checks_them_and_marks_the
     assert marked.count("-background[") == 3 and "(1)**]" in marked and "(3)**]" in marked
     assert r"I think it is \<b\>wonderful\</b\>\." in marked  # the user's HTML escaped, never rendered
     assert sentence_cards(app) == [
-        r"Jaws is a 1975 thriller film directed by Steven Spielberg\.", r"Spielberg was born in Cincinnati\.",
-        r"Soul Food was released by Fox 2000 Pictures in 1997\."]
+        r"Jaws is a 1975 thriller film directed by Steven Spielberg\.",
+        r"Spielberg was born in Cincinnati\.",
+        r"Soul Food was released by Fox 2000 Pictures in 1997\.",
+    ]
     assert dict(app.query_params)["text"] and history_of(data_dir).count() == 3
 
 
-def test_a_text_checked_again_marks_its_sentences_checked_before_and_downloads_its_claimreviews(open_page, data_dir,
-                                                                                                 downloads):
+def test_a_text_checked_again_marks_its_sentences_checked_before_and_downloads_its_claimreviews(
+    open_page, data_dir, downloads
+):
     from tests.jsonld import expand
 
     first = until_checked(press(find_sentences_on_page(open_page, NEWS), "Check 3 sentences"))
@@ -1260,8 +1394,10 @@ def test_a_text_checked_again_marks_its_sentences_checked_before_and_downloads_i
     assert len(lines) == 3 and any("Spielberg was born in Cincinnati" in line for line in lines)
     document = __import__("json").loads(downloads["claimreviews.jsonld"].decode("utf-8"))
     assert [node["claimReviewed"] for node in document["@graph"]] == [
-        "Jaws is a 1975 thriller film directed by Steven Spielberg.", "Spielberg was born in Cincinnati.",
-        "Soul Food was released by Fox 2000 Pictures in 1997."]
+        "Jaws is a 1975 thriller film directed by Steven Spielberg.",
+        "Spielberg was born in Cincinnati.",
+        "Soul Food was released by Fox 2000 Pictures in 1997.",
+    ]
     expanded, dropped = expand(document)
     assert len(expanded) == 3 and not dropped
 
@@ -1273,13 +1409,18 @@ def test_check_a_text_checks_the_sentences_the_person_ticks_and_opens_a_card(app
     press(app, "Find the sentences to check")
     draft = app.session_state["text_draft"]
     app.session_state[f"text_choice_{draft.draft_id}"] = {
-        "edited_rows": {1: {"check": False}, 2: {"check": True}}, "added_rows": [], "deleted_rows": []}
+        "edited_rows": {1: {"check": False}, 2: {"check": True}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     app.run()
     until_checked(press(app, "Check 3 sentences"))
     assert not app.exception
     assert sentence_cards(app) == [
-        r"I think it is \<b\>wonderful\</b\>\.", r"Spielberg was born in Cincinnati\.",
-        r"Soul Food was released by Fox 2000 Pictures in 1997\."]
+        r"I think it is \<b\>wonderful\</b\>\.",
+        r"Spielberg was born in Cincinnati\.",
+        r"Soul Food was released by Fox 2000 Pictures in 1997\.",
+    ]
     entry = history_of(data_dir).search("wonderful")[0]
     press(app, "Open its verdict card")
     assert not app.exception
@@ -1288,11 +1429,16 @@ def test_check_a_text_checks_the_sentences_the_person_ticks_and_opens_a_card(app
     assert history_of(data_dir).count() == 3  # the card as it was checked, not checked again
 
 
-@pytest.mark.parametrize("text, why", [
-    ("Thank you all so much! I think we should do better. Will it rain?", ("None of the text's 3 sentences looks "
-     "worth checking")),
-    ("   ", "Can't read the text: The text is empty"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        (
+            "Thank you all so much! I think we should do better. Will it rain?",
+            ("None of the text's 3 sentences looks worth checking"),
+        ),
+        ("   ", "Can't read the text: The text is empty"),
+    ],
+)
 def test_check_a_text_says_why_it_has_nothing_to_check(open_page, text, why):
     app = find_sentences_on_page(open_page, text)
     if app.error:
@@ -1331,8 +1477,10 @@ def test_check_a_text_reads_an_uploaded_html_file_without_its_scripts(open_page)
 
 # --- the presenter's view, the models loaded at the server's start (issue 48, items 3 and 5) ------------------------
 
-def test_the_presenter_s_view_keeps_the_card_and_the_evidence_used_in_its_address_and_its_toggle(app_env, app_corpus,
-                                                                                                 data_dir):
+
+def test_the_presenter_s_view_keeps_the_card_and_the_evidence_used_in_its_address_and_its_toggle(
+    app_env, app_corpus, data_dir
+):
     at = open_frame({"claim": MUNICH_CLAIM, "corpus": app_corpus, "present": "1"})
     assert not at.exception and verdicts(at) and at.toggle(key="_present").value
     assert dict(at.query_params) == {"claim": MUNICH_CLAIM, "corpus": app_corpus, "present": "1"}

@@ -12,8 +12,9 @@ from fever_core.common.settings import PROJECT_ROOT
 
 def run_cli(*args, env_extra=None):
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), **(env_extra or {})}
-    return subprocess.run([sys.executable, "-m", "fever_core", *args], capture_output=True, text=True, env=env,
-                          timeout=300, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "fever_core", *args], capture_output=True, text=True, env=env, timeout=300, check=False
+    )
 
 
 @pytest.fixture(scope="session")

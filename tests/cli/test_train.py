@@ -28,12 +28,15 @@ def test_the_global_data_dir_reaches_training(tmp_path, capsys):
     training = tmp_path / "training"
     training.mkdir()
     # the embedded summaries' sentences, cached where --data-dir says training data lives: read, not rebuilt
-    write_jsonl(training / "pool-embedded.jsonl", [
-        {"title": "Stanley Kubrick", "text": "Stanley Kubrick was an American filmmaker and photographer."},
-        {"title": "Stanley Kubrick", "text": "He was born in Manhattan, New York City."},
-        {"title": "Akira Kurosawa", "text": "Akira Kurosawa was a Japanese filmmaker and painter."},
-        {"title": "Akira Kurosawa", "text": "He directed thirty films in a career spanning 57 years."},
-    ])
+    write_jsonl(
+        training / "pool-embedded.jsonl",
+        [
+            {"title": "Stanley Kubrick", "text": "Stanley Kubrick was an American filmmaker and photographer."},
+            {"title": "Stanley Kubrick", "text": "He was born in Manhattan, New York City."},
+            {"title": "Akira Kurosawa", "text": "Akira Kurosawa was a Japanese filmmaker and painter."},
+            {"title": "Akira Kurosawa", "text": "He directed thirty films in a career spanning 57 years."},
+        ],
+    )
     assert main(["--data-dir", str(tmp_path), "train", "generate-claims"]) == 0
     out = training / "embedded-generated"
     assert json.loads(capsys.readouterr().out)["out"] == str(out)
@@ -45,12 +48,18 @@ def test_prepare_data_without_the_nli_folder_says_where_to_point_it(tmp_path, ca
     missing = tmp_path / "no-nli"
     assert main(["--data-dir", str(tmp_path), "train", "prepare-data", "--nli", str(missing)]) == 2
     assert capsys.readouterr().err == (
-        f"error: {missing / 'fever-train.jsonl'} is missing: point --nli at the shared data's nli/ folder.\n")
+        f"error: {missing / 'fever-train.jsonl'} is missing: point --nli at the shared data's nli/ folder.\n"
+    )
     assert not (tmp_path / "training").exists()
 
 
 def test_train_verifier_names_the_bad_line_of_a_data_file(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"premise": "a", "hypothesis": "b", "label": "SUPPORTS"}\nnot json\n')
-    assert main(["train", "verifier", "--data", str(bad), "--out", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "c")]) == 2
+    assert (
+        main(
+            ["train", "verifier", "--data", str(bad), "--out", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "c")]
+        )
+        == 2
+    )
     assert f"{bad}:2" in capsys.readouterr().err

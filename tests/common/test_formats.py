@@ -43,15 +43,20 @@ def test_broken_claims_file_names_the_line(tmp_path):
         load_claims(path)
 
 
-@pytest.mark.parametrize("line, message", [
-    ('{"claim": "  ", "label": "SUPPORTS"}', "non-empty \"claim\""),
-    ('{"claim": "a", "label": "TRUE"}', "label 'TRUE'"),
-    ('{"claim": "a", "label": "SUPPORTS", "evidence": [[["page", 0]]]}', "evidence must be"),
-    ('{"claim": "a", "label": "SUPPORTS", "evidence": [[[1, 1, "page", 100000000000000000000]]]}',
-     "line 100000000000000000000 is out of range"),
-    ('{"id": {"n": 1}, "claim": "a", "label": "SUPPORTS"}', "the id {'n': 1} is neither a whole number nor a text"),
-    ('{"id": true, "claim": "a", "label": "SUPPORTS"}', "the id True is neither"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ('{"claim": "  ", "label": "SUPPORTS"}', 'non-empty "claim"'),
+        ('{"claim": "a", "label": "TRUE"}', "label 'TRUE'"),
+        ('{"claim": "a", "label": "SUPPORTS", "evidence": [[["page", 0]]]}', "evidence must be"),
+        (
+            '{"claim": "a", "label": "SUPPORTS", "evidence": [[[1, 1, "page", 100000000000000000000]]]}',
+            "line 100000000000000000000 is out of range",
+        ),
+        ('{"id": {"n": 1}, "claim": "a", "label": "SUPPORTS"}', "the id {'n': 1} is neither a whole number nor a text"),
+        ('{"id": true, "claim": "a", "label": "SUPPORTS"}', "the id True is neither"),
+    ],
+)
 def test_a_malformed_claim_names_file_line_and_fault(tmp_path, line, message):
     path = tmp_path / "claims.jsonl"
     path.write_text(line + "\n")
@@ -75,24 +80,36 @@ def test_a_limit_keeps_the_first_claims(claims_file):
 
 
 def test_load_pairs_formats_premises(tmp_path):
-    path = write_jsonl(tmp_path / "p.jsonl", [
-        {"premise": "Soul Food -LRB- 1997 -RRB- is a film .", "hypothesis": "Soul Food is a film .",
-         "label": "SUPPORTS", "source": "fever-paper-test", "pages": ["Soul_Food_-LRB-film-RRB-", "Other"]},
-        {"premise": "A man sleeps .", "hypothesis": "A man is awake .", "label": "REFUTES", "source": "snli-dev"},
-    ])
+    path = write_jsonl(
+        tmp_path / "p.jsonl",
+        [
+            {
+                "premise": "Soul Food -LRB- 1997 -RRB- is a film .",
+                "hypothesis": "Soul Food is a film .",
+                "label": "SUPPORTS",
+                "source": "fever-paper-test",
+                "pages": ["Soul_Food_-LRB-film-RRB-", "Other"],
+            },
+            {"premise": "A man sleeps .", "hypothesis": "A man is awake .", "label": "REFUTES", "source": "snli-dev"},
+        ],
+    )
     first, second = load_pairs(path)
-    assert first == Pair("Soul Food (film): Soul Food (1997) is a film.", "Soul Food is a film.", "SUPPORTS",
-                         "fever-paper-test")
+    assert first == Pair(
+        "Soul Food (film): Soul Food (1997) is a film.", "Soul Food is a film.", "SUPPORTS", "fever-paper-test"
+    )
     assert second.premise == "A man sleeps." and second.source == "snli-dev"
 
 
-@pytest.mark.parametrize("line, message", [
-    ("{not json", "not valid JSON"),
-    ('{"premise": "a", "hypothesis": "b", "label": "MAYBE"}', "label 'MAYBE'"),
-    ('{"premise": "", "hypothesis": "b", "label": "SUPPORTS"}', "premise"),
-    ('["a", "b"]', "expected a JSON object"),
-    ('{"premise": "a", "hypothesis": "b", "label": "SUPPORTS", "pages": "Paris"}', "list of page ids"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("{not json", "not valid JSON"),
+        ('{"premise": "a", "hypothesis": "b", "label": "MAYBE"}', "label 'MAYBE'"),
+        ('{"premise": "", "hypothesis": "b", "label": "SUPPORTS"}', "premise"),
+        ('["a", "b"]', "expected a JSON object"),
+        ('{"premise": "a", "hypothesis": "b", "label": "SUPPORTS", "pages": "Paris"}', "list of page ids"),
+    ],
+)
 def test_malformed_pair_line_names_file_and_line(tmp_path, line, message):
     path = tmp_path / "bad.jsonl"
     path.write_text('{"premise": "a", "hypothesis": "b", "label": "SUPPORTS"}\n\n' + line + "\n")
@@ -108,18 +125,23 @@ def test_a_pair_without_a_source_takes_the_file_name(tmp_path):
 
 def test_written_pairs_read_back_as_written(tmp_path):
     # no formatting on the way back: load_pairs would turn this premise's -LRB- into "("
-    pairs = [Pair("Soul Food (film): It is a -LRB- film .", "Soul Food is a film.", "SUPPORTS", "t"),
-             Pair("A man sleeps.", "A man is awake.", "REFUTES", "u")]
+    pairs = [
+        Pair("Soul Food (film): It is a -LRB- film .", "Soul Food is a film.", "SUPPORTS", "t"),
+        Pair("A man sleeps.", "A man is awake.", "REFUTES", "u"),
+    ]
     path = tmp_path / "out" / "pairs.jsonl"
     write_pairs(path, pairs)
     assert read_written_pairs(path) == pairs
 
 
-@pytest.mark.parametrize("first_record, kind", [
-    ({"premise": "a", "hypothesis": "b", "label": "SUPPORTS"}, "pairs"),
-    ({"id": 1, "claim": "a", "label": "SUPPORTS", "evidence": []}, "fever-claims"),
-    ({"id": 1, "claim": "a", "label": NEI}, "nei-claims"),
-])
+@pytest.mark.parametrize(
+    "first_record, kind",
+    [
+        ({"premise": "a", "hypothesis": "b", "label": "SUPPORTS"}, "pairs"),
+        ({"id": 1, "claim": "a", "label": "SUPPORTS", "evidence": []}, "fever-claims"),
+        ({"id": 1, "claim": "a", "label": NEI}, "nei-claims"),
+    ],
+)
 def test_a_files_kind_is_told_by_its_first_record(tmp_path, first_record, kind):
     assert file_kind(write_jsonl(tmp_path / "f.jsonl", [first_record])) == kind
 
@@ -133,10 +155,14 @@ def test_a_file_of_unknown_kind_or_empty_is_refused(tmp_path):
 
 
 def test_evidence_premises_are_joined_as_the_pipeline_joins_them_and_split_back():
-    assert evidence_premise([("Paris", "Paris is in France ."), ("France", "France -LRB- officially -RRB- is big .")]) \
+    assert (
+        evidence_premise([("Paris", "Paris is in France ."), ("France", "France -LRB- officially -RRB- is big .")])
         == "Paris: Paris is in France. France: France (officially) is big."
+    )
     assert evidence_sentences("Paris is in France . It -LRB- the city -RRB- is big .") == [
-        "Paris is in France.", "It (the city) is big."]
+        "Paris is in France.",
+        "It (the city) is big.",
+    ]
 
 
 # --- claim lists (read_claim_list, load_claim_list: what a batch check reads) -------------------
@@ -147,44 +173,56 @@ from fever_core.common.formats import claim_list_kind, load_claim_list, read_cla
 
 def test_a_text_claim_list_is_one_unlabelled_claim_a_line_numbered_by_line():
     claims = read_claim_list("Paris is in France.\n\n  Berlin is the capital of Germany. \n", "speech.txt")
-    assert claims == [Claim(1, "Paris is in France.", None, []), Claim(3, "Berlin is the capital of Germany.", None, [])]
+    assert claims == [
+        Claim(1, "Paris is in France.", None, []),
+        Claim(3, "Berlin is the capital of Germany.", None, []),
+    ]
 
 
 def test_a_csv_claim_list_has_a_claim_column_and_optional_label_and_id():
     text = 'ID,Claim,Label\n7,"Paris, the capital, is in France.",supports\n8,Rome is in Spain.,\n'
-    assert read_claim_list(text, "claims.csv") == [Claim("7", "Paris, the capital, is in France.", "SUPPORTS", []),
-                                                   Claim("8", "Rome is in Spain.", None, [])]
+    assert read_claim_list(text, "claims.csv") == [
+        Claim("7", "Paris, the capital, is in France.", "SUPPORTS", []),
+        Claim("8", "Rome is in Spain.", None, []),
+    ]
     assert read_claim_list("claim\nRome is in Italy.\n", "claims.csv") == [Claim(2, "Rome is in Italy.", None, [])]
 
 
 def test_a_jsonl_claim_list_reads_fever_claims_with_or_without_labels(claims_file):
     labelled = read_claim_list(claims_file.read_text(), "claims.jsonl")
     assert labelled == load_claims(claims_file)  # a FEVER claims file reads as load_claims reads it
-    unlabelled = read_claim_list('{"claim": "Paris is in France."}\n{"id": "x", "claim": "Rome is in Italy."}\n',
-                                 "claims.jsonl")
+    unlabelled = read_claim_list(
+        '{"claim": "Paris is in France."}\n{"id": "x", "claim": "Rome is in Italy."}\n', "claims.jsonl"
+    )
     assert unlabelled == [Claim(1, "Paris is in France.", None, []), Claim("x", "Rome is in Italy.", None, [])]
 
 
-@pytest.mark.parametrize("name, text, kind", [
-    ("a.TXT", '{"claim": "a"}', "txt"),
-    ("a.json", "x", "jsonl"),
-    ("pasted", '  {"claim": "a"}\n', "jsonl"),
-    ("pasted", "id, Claim ,label\n1,a,\n", "csv"),
-    ("pasted", "Paris is in France, says the minister.\n", "txt"),
-])
+@pytest.mark.parametrize(
+    "name, text, kind",
+    [
+        ("a.TXT", '{"claim": "a"}', "txt"),
+        ("a.json", "x", "jsonl"),
+        ("pasted", '  {"claim": "a"}\n', "jsonl"),
+        ("pasted", "id, Claim ,label\n1,a,\n", "csv"),
+        ("pasted", "Paris is in France, says the minister.\n", "txt"),
+    ],
+)
 def test_a_claim_lists_kind_comes_from_its_suffix_else_from_its_first_line(name, text, kind):
     assert claim_list_kind(name, text) == kind
 
 
-@pytest.mark.parametrize("name, text, message", [
-    ("a.csv", "text,label\nParis,SUPPORTS\n", 'needs a "claim" column'),
-    ("a.csv", "claim,label\n,SUPPORTS\n", r"a\.csv:2: the claim is empty"),
-    ("a.csv", "claim,label\nParis is big.,TRUE\n", r"a\.csv:2: label 'TRUE'"),
-    ("a.jsonl", '{"claim": "a"}\n{"claim": "b", "evidence": [[["page", 0]]]}\n', r"a\.jsonl:2: evidence must be"),
-    ("a.txt", "\n \n", "has no claims"),
-    ("a.jsonl", '{"claim": "a"}\n{"id": {"n": 1}, "claim": "b"}\n', r"a\.jsonl:2: the id \{'n': 1\} is neither"),
-    ("a.jsonl", '{"id": [1], "claim": "a"}\n', r"a\.jsonl:1: the id \[1\] is neither a whole number nor a text"),
-])
+@pytest.mark.parametrize(
+    "name, text, message",
+    [
+        ("a.csv", "text,label\nParis,SUPPORTS\n", 'needs a "claim" column'),
+        ("a.csv", "claim,label\n,SUPPORTS\n", r"a\.csv:2: the claim is empty"),
+        ("a.csv", "claim,label\nParis is big.,TRUE\n", r"a\.csv:2: label 'TRUE'"),
+        ("a.jsonl", '{"claim": "a"}\n{"claim": "b", "evidence": [[["page", 0]]]}\n', r"a\.jsonl:2: evidence must be"),
+        ("a.txt", "\n \n", "has no claims"),
+        ("a.jsonl", '{"claim": "a"}\n{"id": {"n": 1}, "claim": "b"}\n', r"a\.jsonl:2: the id \{'n': 1\} is neither"),
+        ("a.jsonl", '{"id": [1], "claim": "a"}\n', r"a\.jsonl:1: the id \[1\] is neither a whole number nor a text"),
+    ],
+)
 def test_a_malformed_claim_list_names_its_line_and_fault(name, text, message):
     with pytest.raises(DataFileError, match=message):
         read_claim_list(text, name)
@@ -211,10 +249,14 @@ def test_a_claim_list_longer_than_its_limit_is_refused_as_its_first_claim_over_i
     assert len(read_claim_list("a\nb\nc\n", "a.txt", max_claims=3)) == 3
     read: list[int] = []
     real = formats._listed_claim
-    monkeypatch.setattr(formats, "_listed_claim", lambda name, number, *args: (read.append(number),
-                                                                               real(name, number, *args))[1])
-    with pytest.raises(DataFileError, match=r"a\.txt has more than 3 claims, the most a list may hold .*"
-                       r"\(check-batch --max-claims N; 0 for none\)"):
+    monkeypatch.setattr(
+        formats, "_listed_claim", lambda name, number, *args: (read.append(number), real(name, number, *args))[1]
+    )
+    with pytest.raises(
+        DataFileError,
+        match=r"a\.txt has more than 3 claims, the most a list may hold .*"
+        r"\(check-batch --max-claims N; 0 for none\)",
+    ):
         read_claim_list("a\nb\nc\nd\ne\nf\n", "a.txt", max_claims=3)
     assert read == [1, 2, 3, 4]  # the rest was never read
     assert len(read_claim_list("a\n" * 7, "a.txt", max_claims=0)) == 7  # 0: no limit
@@ -222,8 +264,11 @@ def test_a_claim_list_longer_than_its_limit_is_refused_as_its_first_claim_over_i
 
 def test_a_sample_across_labels_is_even_reproducible_and_in_file_order():
     # sorted by label, as the hand-written claims are: the first 9 would all be SUPPORTS
-    claims = ([Claim(n, f"s{n}", "SUPPORTS") for n in range(30)] + [Claim(100 + n, f"r{n}", "REFUTES") for n in range(20)]
-              + [Claim(200 + n, f"n{n}", "NOT ENOUGH INFO") for n in range(2)])
+    claims = (
+        [Claim(n, f"s{n}", "SUPPORTS") for n in range(30)]
+        + [Claim(100 + n, f"r{n}", "REFUTES") for n in range(20)]
+        + [Claim(200 + n, f"n{n}", "NOT ENOUGH INFO") for n in range(2)]
+    )
     sample = sample_across_labels(claims, 9, seed=0)
     assert Counter(c.label for c in sample) == {"SUPPORTS": 4, "REFUTES": 3, "NOT ENOUGH INFO": 2}  # NEI has 2
     assert [c.id for c in sample] == sorted(c.id for c in sample)  # file order

@@ -11,7 +11,9 @@ from fever_core.common.jsonl import JsonlError, decode_utf8, read_jsonl
 def test_bytes_that_are_not_utf8_are_an_error_naming_line_and_column(tmp_path):
     path = tmp_path / "pages.jsonl"
     path.write_bytes(b'{"id": "Oslo"}\n\n{"id": "Caf\xe9"}\n')  # Latin-1, not UTF-8
-    with pytest.raises(JsonlError, match=r"pages\.jsonl:3: byte 0xe9 at column 12 is not UTF-8\. Save the file as UTF-8"):
+    with pytest.raises(
+        JsonlError, match=r"pages\.jsonl:3: byte 0xe9 at column 12 is not UTF-8\. Save the file as UTF-8"
+    ):
         list(read_jsonl(path))
     with pytest.raises(ValueError, match=r"list\.txt:2: byte 0xff at column 3"):
         decode_utf8(b"Oslo is big.\nOs\xfflo\n", "list.txt")
@@ -21,7 +23,7 @@ def test_a_lone_surrogate_escape_is_dropped_where_it_enters_and_a_pair_kept(tmp_
     path = tmp_path / "claims.jsonl"
     path.write_text('{"claim": "Oslo \\ud800is in Norway.", "tags": ["\\udfff"], "emoji": "\\ud83d\\ude00"}\n')
     [(_number, record)] = list(read_jsonl(path))
-    assert record == {"claim": "Oslo is in Norway.", "tags": [""], "emoji": "\U0001F600"}
+    assert record == {"claim": "Oslo is in Norway.", "tags": [""], "emoji": "\U0001f600"}
     assert json.dumps(record, ensure_ascii=False).encode("utf-8")
 
 

@@ -20,7 +20,10 @@ def test_page_ids_round_trip():
 
 
 def test_fever_tokens_become_plain_text():
-    assert fever_to_plain("Soul Food -LRB- 1997 -RRB- is a film by `` Tillman '' .") == 'Soul Food (1997) is a film by "Tillman".'
+    assert (
+        fever_to_plain("Soul Food -LRB- 1997 -RRB- is a film by `` Tillman '' .")
+        == 'Soul Food (1997) is a film by "Tillman".'
+    )
     assert fever_to_plain("the Men 's Singles , won 6 -- 3 .") == "the Men's Singles, won 6 – 3."
     assert fever_to_plain("It is n't -LSB- sic -RSB- done ; ok") == "It isn't [sic] done; ok"
     assert fever_to_plain("Plain text, untouched.") == "Plain text, untouched."
@@ -36,9 +39,11 @@ def test_title_keys_fold_case_accents_and_punctuation():
 
 
 def test_clean_user_text_keeps_the_joiners_words_and_emoji_need():
-    scientist = "\U0001F469\u200d\U0001F52C"  # woman + ZWJ + microscope: one emoji
+    scientist = "\U0001f469\u200d\U0001f52c"  # woman + ZWJ + microscope: one emoji
     persian = "می\u200cخواهم"  # "I want": the non-joiner is part of the spelling
-    assert clean_user_text(f"{scientist} {persian}\u200b\u202e") == f"{scientist} {persian}"  # other format characters go
+    assert (
+        clean_user_text(f"{scientist} {persian}\u200b\u202e") == f"{scientist} {persian}"
+    )  # other format characters go
 
 
 def test_text_that_is_not_typed_loses_only_its_lone_surrogates():
@@ -52,26 +57,53 @@ def test_text_that_is_not_typed_loses_only_its_lone_surrogates():
 
 
 def test_a_claim_in_another_language_is_told_from_an_english_one():
-    for other in ["Paris est la capitale de la France.", "Berlin ist die Hauptstadt von Deutschland und liegt an der Spree.",
-                  "Madrid es la capital de España.", "Roma è la capitale d'Italia e una città antica.",
-                  "Москва — столица России.", "东京是日本的首都。", "Η Αθήνα είναι η πρωτεύουσα της Ελλάδας.",
-                  # short ones, where a capitalised first word is one of the few function words
-                  "La tour Eiffel se trouve à Paris.", "Le Louvre est un musée.", "Der Eiffelturm steht in Paris.",
-                  "Goethe war ein Dichter.", "Die Zugspitze ist der höchste Berg.", "La torre Eiffel está en París.",
-                  "El Prado es un museo.", "Lisboa fica em Portugal."]:
+    for other in [
+        "Paris est la capitale de la France.",
+        "Berlin ist die Hauptstadt von Deutschland und liegt an der Spree.",
+        "Madrid es la capital de España.",
+        "Roma è la capitale d'Italia e una città antica.",
+        "Москва — столица России.",
+        "东京是日本的首都。",
+        "Η Αθήνα είναι η πρωτεύουσα της Ελλάδας.",
+        # short ones, where a capitalised first word is one of the few function words
+        "La tour Eiffel se trouve à Paris.",
+        "Le Louvre est un musée.",
+        "Der Eiffelturm steht in Paris.",
+        "Goethe war ein Dichter.",
+        "Die Zugspitze ist der höchste Berg.",
+        "La torre Eiffel está en París.",
+        "El Prado es un museo.",
+        "Lisboa fica em Portugal.",
+    ]:
         assert probably_not_english(other), other
-    for english in ["Charles de Gaulle was a French general.", "Leonardo da Vinci painted the Mona Lisa.",
-                    "Marie Curie won two Nobel Prizes.", "Björk was born in Reykjavík.", "ABBA formed in Norway",
-                    "El Niño is a climate pattern.", "🙂", "La La Land won six Academy Awards.",
-                    # English with foreign names, the first word one of them
-                    "La Paz is the capital of Bolivia.", "Le Mans hosts a famous car race.", "Die Hard is a 1988 film.",
-                    "Der Spiegel is a German magazine.", "Los Angeles is in California.",
-                    "The Tour de France ends in Paris.", "Jean-Paul Sartre wrote La Nausée.",
-                    "Real Madrid plays at the Santiago Bernabéu.", "Bal du moulin de la Galette was painted by Renoir.",
-                    "Un Chien Andalou is a 1929 film.", "The war lasted six years."]:
+    for english in [
+        "Charles de Gaulle was a French general.",
+        "Leonardo da Vinci painted the Mona Lisa.",
+        "Marie Curie won two Nobel Prizes.",
+        "Björk was born in Reykjavík.",
+        "ABBA formed in Norway",
+        "El Niño is a climate pattern.",
+        "🙂",
+        "La La Land won six Academy Awards.",
+        # English with foreign names, the first word one of them
+        "La Paz is the capital of Bolivia.",
+        "Le Mans hosts a famous car race.",
+        "Die Hard is a 1988 film.",
+        "Der Spiegel is a German magazine.",
+        "Los Angeles is in California.",
+        "The Tour de France ends in Paris.",
+        "Jean-Paul Sartre wrote La Nausée.",
+        "Real Madrid plays at the Santiago Bernabéu.",
+        "Bal du moulin de la Galette was painted by Renoir.",
+        "Un Chien Andalou is a 1929 film.",
+        "The war lasted six years.",
+    ]:
         assert not probably_not_english(english), english
 
 
 def test_clean_user_lines_keeps_lines_and_one_blank_line_between_paragraphs():
-    assert clean_user_lines("  Title \r\n\r\n\r\n\r\nOne\x00  line.\rNext\tline.\n\n\n") == "Title\n\nOne line.\nNext line."
+    assert (
+        clean_user_lines("  Title \r\n\r\n\r\n\r\nOne\x00  line.\rNext\tline.\n\n\n")
+        == "Title\n\nOne line.\nNext line."
+    )
     assert clean_user_lines("\n\n \n") == ""

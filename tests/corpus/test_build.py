@@ -13,10 +13,13 @@ from ..conftest import PAGES, read_only_or_skip, write_jsonl
 
 
 def test_earlier_source_wins_a_title_clash(tmp_path, pages_file):
-    other = write_jsonl(tmp_path / "other.jsonl", [
-        {"id": "Fox_2000_Pictures", "lines": "0\tA different text about Fox 2000 Pictures ."},
-        {"id": "Only_Here", "lines": "0\tA page only the second source has , mentioning Sherlock Holmes ."},
-    ])
+    other = write_jsonl(
+        tmp_path / "other.jsonl",
+        [
+            {"id": "Fox_2000_Pictures", "lines": "0\tA different text about Fox 2000 Pictures ."},
+            {"id": "Only_Here", "lines": "0\tA page only the second source has , mentioning Sherlock Holmes ."},
+        ],
+    )
     store = ensure_corpus_store(tmp_path, "clash", specs=[f"fever:{pages_file}", f"fever:{other}"], progress=False)
     assert store.sentence("Fox_2000_Pictures", 0).text.startswith("Fox 2000 Pictures is an American")
     assert store.stats().pages == len(PAGES) + 1
@@ -44,7 +47,9 @@ def test_a_killed_build_leaves_no_store_and_a_rerun_resumes_it(tmp_path, pages_f
     folder = tmp_path / "corpora" / "killed"
     assert not (folder / "store.sqlite").exists()
     assert (folder / "store.sqlite.partial").exists()
-    monkeypatch.setattr(FeverJsonlSource, "iter_pages", lambda self, start=0: (starts.append(start), real(self, start))[1])
+    monkeypatch.setattr(
+        FeverJsonlSource, "iter_pages", lambda self, start=0: (starts.append(start), real(self, start))[1]
+    )
     store = ensure_corpus_store(tmp_path, "killed", progress=False)
     assert starts == [0, 4]  # the two stored batches of two pages are not read again
     assert store.stats().pages == len(PAGES)
@@ -75,7 +80,7 @@ def test_a_damaged_source_list_is_named_with_the_fix_and_naming_the_sources_agai
     built.close()
     saved = corpus_dir(tmp_path, "c") / "sources.json"
     stamp = (corpus_dir(tmp_path, "c") / "store.sqlite").stat().st_mtime_ns
-    for damage in ('["fever:' + str(source), '{"fever": 1}', '[]', "\udcff"):
+    for damage in ('["fever:' + str(source), '{"fever": 1}', "[]", "\udcff"):
         saved.write_text(damage, encoding="utf-8", errors="surrogateescape")
         with pytest.raises(CorpusSourceError) as error:
             ensure_corpus_store(tmp_path, "c", progress=False)
@@ -109,8 +114,11 @@ def test_what_is_in_the_way_of_a_corpus_is_named_with_the_fix(tmp_path, pages_fi
 
 
 def test_a_built_in_corpus_keeps_its_sources(tmp_path, pages_file):
-    with pytest.raises(ValueError, match=r"'embedded' is a built-in corpus .* a name of its own: `python -m fever_core "
-                                         r"corpus build NEW-NAME --source fever:"):
+    with pytest.raises(
+        ValueError,
+        match=r"'embedded' is a built-in corpus .* a name of its own: `python -m fever_core "
+        r"corpus build NEW-NAME --source fever:",
+    ):
         ensure_corpus_store(tmp_path, "embedded", specs=[f"fever:{pages_file}"], progress=False)
     assert not corpus_dir(tmp_path, "embedded").exists()
 
@@ -147,7 +155,9 @@ def test_an_intact_store_on_a_full_disk_is_reported_full_never_damaged(full_disk
     store.close()
     before = store.path.read_bytes()
     filler = fill_disk(full_disk)
-    with pytest.raises(DiskFull, match=rf"The disk holding {store.path.parent} is full, so opening store\.sqlite stopped"):
+    with pytest.raises(
+        DiskFull, match=rf"The disk holding {store.path.parent} is full, so opening store\.sqlite stopped"
+    ):
         CorpusStore.open(store.path)
     with pytest.raises(DiskFull, match="is full"):  # neither called damaged nor rebuilt
         ensure_corpus_store(full_disk, "c", progress=False)
@@ -162,8 +172,10 @@ def test_an_intact_store_on_a_full_disk_is_reported_full_never_damaged(full_disk
 def test_building_in_a_read_only_data_folder_says_so_naming_it(tmp_path, pages_file):
     data_dir = tmp_path / "data"
     data_dir.mkdir()
-    refused = rf"Corpus x can't be built in {corpus_dir(data_dir, 'x')}: " \
+    refused = (
+        rf"Corpus x can't be built in {corpus_dir(data_dir, 'x')}: "
         rf"{data_dir / 'corpora'} can't be written \(read-only file system\)\. Point --data-dir"
+    )
     with read_only_or_skip(data_dir), pytest.raises(RuntimeError, match=refused):
         ensure_corpus_store(data_dir, "x", specs=[f"fever:{pages_file}"], progress=False)
     assert list(data_dir.iterdir()) == []
@@ -177,5 +189,6 @@ def test_each_predefined_corpus_names_its_labelled_claims_and_a_page_s_source_sa
     assert corpus_claims("embedded") == HAND_CLAIMS and HAND_CLAIMS.is_file()  # shipped in assets/
     assert corpus_claims("my-pages") is None
     assert corpus_claims("fm2") in (None, CORPUS_CLAIMS["fm2"])  # only where ../shared is
-    assert [text_age(source) for source in ("fever:fm2-pages.jsonl", "fever:fever-pages.jsonl", "embedded",
-                                            "wikipedia")] == ["2020 text (Fool Me Twice)", "2017 text (FEVER)", "", ""]
+    assert [
+        text_age(source) for source in ("fever:fm2-pages.jsonl", "fever:fever-pages.jsonl", "embedded", "wikipedia")
+    ] == ["2020 text (Fool Me Twice)", "2017 text (FEVER)", "", ""]

@@ -28,7 +28,7 @@ def wiki_pages(folder: Path, pages: list[dict], files: int) -> Path:
     folder.mkdir(parents=True)
     per_file = -(-len(pages) // files)
     for number in range(files):
-        write_jsonl(folder / f"wiki-{number + 1:03d}.jsonl", pages[number * per_file:(number + 1) * per_file])
+        write_jsonl(folder / f"wiki-{number + 1:03d}.jsonl", pages[number * per_file : (number + 1) * per_file])
     (folder / "README.txt").write_text("not a page file")
     return folder
 
@@ -41,9 +41,15 @@ def zipped(folder: Path, path: Path) -> Path:
 
 
 def generated_pages(count: int) -> list[dict]:
-    return [{"id": f"Page_{i:05d}", "text": "",
-             "lines": f"0\tPage {i} is a generated page about topic {i % 97} .\tTopic {i % 97}\tTopic_{i % 97}\n"
-                      f"1\tIt was written for test number {i} ."} for i in range(count)]
+    return [
+        {
+            "id": f"Page_{i:05d}",
+            "text": "",
+            "lines": f"0\tPage {i} is a generated page about topic {i % 97} .\tTopic {i % 97}\tTopic_{i % 97}\n"
+            f"1\tIt was written for test number {i} .",
+        }
+        for i in range(count)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +67,9 @@ def test_folder_and_zip_stream_the_pages_of_the_jsonl_source_in_order(dump, page
         assert isinstance(source, FeverWikiSource) and source.carries_links
         assert source.members()[0].endswith("wiki-001.jsonl") and len(source.members()) == 3
         pages = list(source.iter_pages())
-        assert [(p.page_id, p.title, [(s.line, s.text, s.links) for s in p.sentences]) for p in pages] == \
-            [(p.page_id, p.title, [(s.line, s.text, s.links) for s in p.sentences]) for p in expected]
+        assert [(p.page_id, p.title, [(s.line, s.text, s.links) for s in p.sentences]) for p in pages] == [
+            (p.page_id, p.title, [(s.line, s.text, s.links) for s in p.sentences]) for p in expected
+        ]
         assert source.count_pages() == len(PAGES)
         # a resumed read starts at any page, across file boundaries, without parsing those before it
         for start in (1, 3, 4, len(PAGES) - 1, len(PAGES)):

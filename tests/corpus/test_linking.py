@@ -10,16 +10,23 @@ def test_base_title_drops_disambiguation():
 
 
 def test_longest_match_wins_and_no_self_links():
-    linker = TitleLinker([
-        ("New_York", "New York"), ("New_York_City", "New York City"), ("York", "York"),
-        ("Soul_Food_-LRB-film-RRB-", "Soul Food (film)"), ("Paris", "Paris"),
-    ])
+    linker = TitleLinker(
+        [
+            ("New_York", "New York"),
+            ("New_York_City", "New York City"),
+            ("York", "York"),
+            ("Soul_Food_-LRB-film-RRB-", "Soul Food (film)"),
+            ("Paris", "Paris"),
+        ]
+    )
     [links] = linker.link_texts(["New York City is far from Paris; Soul Food is a film."], own_page_id="Paris")
     assert links == [Link("New York City", "New_York_City"), Link("Soul Food", "Soul_Food_-LRB-film-RRB-")]
 
 
 def test_ambiguous_base_names_are_not_linked():
-    linker = TitleLinker([("Mercury_-LRB-planet-RRB-", "Mercury (planet)"), ("Mercury_-LRB-element-RRB-", "Mercury (element)")])
+    linker = TitleLinker(
+        [("Mercury_-LRB-planet-RRB-", "Mercury (planet)"), ("Mercury_-LRB-element-RRB-", "Mercury (element)")]
+    )
     assert linker.link_texts(["Mercury is small."]) == [[]]
 
 

@@ -16,11 +16,17 @@ def make_page(page_id, *texts, links=()):
 @pytest.fixture
 def store(tmp_path):
     store = CorpusStore.create(tmp_path / "s.sqlite")
-    store.add_pages([
-        make_page("Red_Fox", "The red fox is the largest of the true foxes.", "It lives in Eurasia.",
-                  links=[Link("foxes", "Fox")]),
-        make_page("Grey_Wolf", "The grey wolf is a large canine native to Eurasia and North America."),
-    ])
+    store.add_pages(
+        [
+            make_page(
+                "Red_Fox",
+                "The red fox is the largest of the true foxes.",
+                "It lives in Eurasia.",
+                links=[Link("foxes", "Fox")],
+            ),
+            make_page("Grey_Wolf", "The grey wolf is a large canine native to Eurasia and North America."),
+        ]
+    )
     return store
 
 
@@ -47,7 +53,9 @@ def test_full_text_search_ranks_the_right_sentence(store):
     assert {h.sentence.page_id for h in only_wolf} == {"Grey_Wolf"}
 
 
-@pytest.mark.parametrize("query", ['"unbalanced', "NEAR(a b)", "x* OR", "'; DROP TABLE pages; --", "", "🙂 ✓", "<b>fox</b>"])
+@pytest.mark.parametrize(
+    "query", ['"unbalanced', "NEAR(a b)", "x* OR", "'; DROP TABLE pages; --", "", "🙂 ✓", "<b>fox</b>"]
+)
 def test_any_text_is_a_safe_query(store, query):
     store.search_sentences(query, 5)
     store.search_pages(query, 5)
@@ -94,12 +102,13 @@ def test_bytes_changed_inside_a_sentence_of_a_built_store_are_caught(tmp_path):
 
     from ..conftest import PAGES, write_jsonl
 
-    path = build_store(tmp_path / "store.sqlite", [FeverJsonlSource(write_jsonl(tmp_path / "p.jsonl", PAGES))],
-                       progress=False).path
+    path = build_store(
+        tmp_path / "store.sqlite", [FeverJsonlSource(write_jsonl(tmp_path / "p.jsonl", PAGES))], progress=False
+    ).path
     CorpusStore.open(path).close()
     data = path.read_bytes()
     at = data.index(b"born in Cincinnati")  # same length, same structure: SQLite's own checks see nothing
-    path.write_bytes(data[:at] + b"born in Cleveland!" + data[at + len(b"born in Cincinnati"):])
+    path.write_bytes(data[:at] + b"born in Cleveland!" + data[at + len(b"born in Cincinnati") :])
     with pytest.raises(ValueError, match="damaged: its pages, sentences or links are not what was built"):
         CorpusStore.open(path)
 

@@ -39,7 +39,9 @@ def calls_still_running(before: set[threading.Thread], wait_s: float = 3.0) -> l
 
 @pytest.fixture
 def cache(recorded_wikipedia, tmp_path):
-    return WikipediaCache(CorpusStore.create(tmp_path / "live.sqlite"), LiveWikipediaSource(api_url=recorded_wikipedia.url))
+    return WikipediaCache(
+        CorpusStore.create(tmp_path / "live.sqlite"), LiveWikipediaSource(api_url=recorded_wikipedia.url)
+    )
 
 
 def test_fetch_splits_the_lead_and_anchors_its_links(recorded_wikipedia):
@@ -49,7 +51,9 @@ def test_fetch_splits_the_lead_and_anchors_its_links(recorded_wikipedia):
     assert page.sentences[0].text.startswith("Augusta Ada King")
     assert [l.target for l in page.sentences[1].links] == ["Charles_Babbage", "Analytical_Engine"]
     assert [(r.get("prop"), r.get("exintro"), r.get("plnamespace")) for r in recorded_wikipedia.requests] == [
-        ("extracts", "1", None), ("links", None, "0")]  # the lead only, and links to articles only
+        ("extracts", "1", None),
+        ("links", None, "0"),
+    ]  # the lead only, and links to articles only
 
 
 def test_search_and_missing_pages(recorded_wikipedia):
@@ -83,8 +87,9 @@ def test_redirects_and_missing_titles_are_remembered(cache, recorded_wikipedia):
 
 
 def test_offline_gives_a_clear_error_and_stores_nothing(tmp_path, offline_wikipedia_url):
-    cache = WikipediaCache(CorpusStore.create(tmp_path / "live.sqlite"),
-                           LiveWikipediaSource(api_url=offline_wikipedia_url, timeout_s=2))
+    cache = WikipediaCache(
+        CorpusStore.create(tmp_path / "live.sqlite"), LiveWikipediaSource(api_url=offline_wikipedia_url, timeout_s=2)
+    )
     with pytest.raises(WikipediaUnavailable, match="offline"):
         cache.fetch("Ada Lovelace")
     with pytest.raises(WikipediaUnavailable, match="local corpora"):
@@ -127,8 +132,9 @@ def test_a_server_that_never_stops_answering_continue_keeps_no_thread_past_the_d
         asked.append(query)
         if query.get("prop") == "links":  # one more page of links, always
             page = {"pageid": 974, "ns": 0, "title": "Ada Lovelace", "links": [{"ns": 0, "title": "Charles Babbage"}]}
-            return json.dumps({"continue": {"plcontinue": f"974|0|{len(asked)}", "continue": "||"},
-                               "query": {"pages": {"974": page}}}).encode()
+            return json.dumps(
+                {"continue": {"plcontinue": f"974|0|{len(asked)}", "continue": "||"}, "query": {"pages": {"974": page}}}
+            ).encode()
         return json.dumps(ADA_LEAD).encode()
 
     before = set(threading.enumerate())
@@ -153,8 +159,10 @@ def test_a_10_mb_lead_is_cut_to_its_first_sentences():
 
 
 def test_a_lone_surrogate_in_an_answer_is_dropped_before_it_is_kept(tmp_path):
-    search = {"batchcomplete": "", "query": {"searchinfo": {"totalhits": 1},
-                                             "search": [{"ns": 0, "title": "Ada\ud800 Lovelace", "pageid": 974}]}}
+    search = {
+        "batchcomplete": "",
+        "query": {"searchinfo": {"totalhits": 1}, "search": [{"ns": 0, "title": "Ada\ud800 Lovelace", "pageid": 974}]},
+    }
     with local_api(lambda query: json.dumps(search).encode()) as url:  # JSON's escape: "Ada\\ud800 Lovelace"
         cache = WikipediaCache(CorpusStore.create(tmp_path / "live.sqlite"), LiveWikipediaSource(api_url=url))
         assert cache.search("Ada Lovelace", 1) == ["Ada Lovelace"]
@@ -184,7 +192,7 @@ def test_a_bomb_is_decoded_no_further_than_the_limit_however_it_is_cut():
         body, bomb = DecodedBody("gzip", limit=limit), gzip_bomb(8)
         with pytest.raises(MalformedAnswer, match="more than 1 MiB once decoded"):
             for start in range(0, len(bomb), piece_size):
-                body.add(bomb[start:start + piece_size])
+                body.add(bomb[start : start + piece_size])
             body.finish()
         assert len(body.body) <= limit + 1
 
@@ -193,11 +201,15 @@ def test_a_compressed_answer_within_the_limit_is_read_and_an_unknown_encoding_is
     answer = json.dumps(recorded_answer({"list": "search", "srsearch": "lovelace"})).encode()
     with local_api(lambda query: gzip.compress(answer), headers={"Content-Encoding": "gzip"}) as url:
         assert LiveWikipediaSource(api_url=url).search_titles("lovelace")[:1] == ["Ada Lovelace"]
-    with local_api(lambda query: answer, headers={"Content-Encoding": "br"}) as url, \
-            pytest.raises(WikipediaUnavailable, match="compressed as 'br', which is not read"):
+    with (
+        local_api(lambda query: answer, headers={"Content-Encoding": "br"}) as url,
+        pytest.raises(WikipediaUnavailable, match="compressed as 'br', which is not read"),
+    ):
         LiveWikipediaSource(api_url=url).search_titles("lovelace")
-    with local_api(lambda query: b"\x1f\x8b not gzip at all", headers={"Content-Encoding": "gzip"}) as url, \
-            pytest.raises(WikipediaUnavailable, match="compressed body can't be decoded"):
+    with (
+        local_api(lambda query: b"\x1f\x8b not gzip at all", headers={"Content-Encoding": "gzip"}) as url,
+        pytest.raises(WikipediaUnavailable, match="compressed body can't be decoded"),
+    ):
         LiveWikipediaSource(api_url=url).search_titles("lovelace")
 
 
@@ -215,9 +227,9 @@ MALFORMED = {
     "pages a list": '{"batchcomplete": "", "query": {"pages": [1, 2]}}',
     "a page null": '{"batchcomplete": "", "query": {"pages": {"974": null}}}',
     "an extract that is a number": '{"batchcomplete": "", "query": {"pages": {"974": {"pageid": 974, "ns": 0, '
-                                   '"title": "Ada Lovelace", "extract": 5}}}}',
+    '"title": "Ada Lovelace", "extract": 5}}}}',
     "a page title that is an object": '{"batchcomplete": "", "query": {"pages": {"974": {"pageid": 974, "ns": 0, '
-                                      '"title": {"a": 1}, "extract": "Ada was."}}}}',
+    '"title": {"a": 1}, "extract": "Ada was."}}}}',
     "JSON nested 200,000 deep": "[" * 200_000 + "]" * 200_000,
     "a query nested 900 deep": '{"batchcomplete": "", "query": ' + _nested(900) + "}",
 }

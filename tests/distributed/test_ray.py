@@ -29,8 +29,14 @@ def test_a_ray_build_gives_the_vectors_of_a_local_build(cluster, workspace, sett
     monkeypatch.setattr(dense_build, "CHUNK", 4)  # the fixture's 14 sentences in four chunks, over both workers
     embedder = RayEmbedder(settings.encoder_model, "cpu", tmp_path / "encoders")
     try:
-        built = DenseSentenceIndex.build_or_load(workspace.store, tmp_path / "corpora" / "fixture",
-                                                 settings.encoder_model, "cpu", progress=False, embedder=embedder)
+        built = DenseSentenceIndex.build_or_load(
+            workspace.store,
+            tmp_path / "corpora" / "fixture",
+            settings.encoder_model,
+            "cpu",
+            progress=False,
+            embedder=embedder,
+        )
         assert embedder.workers == 2 and len(embedder.actors) == 2
     finally:
         embedder.close()
@@ -44,12 +50,21 @@ def test_a_ray_build_gives_the_vectors_of_a_local_build(cluster, workspace, sett
     assert [h.score for h in on_ray] == pytest.approx([h.score for h in here], abs=1e-5)
 
 
-def test_check_batch_on_ray_gives_the_local_rows_in_input_order(cluster, settings, workspace, tiny_nli_model,
-                                                                tmp_path, capsys):
+def test_check_batch_on_ray_gives_the_local_rows_in_input_order(
+    cluster, settings, workspace, tiny_nli_model, tmp_path, capsys
+):
     claims = tmp_path / "claims.jsonl"
     claims.write_text("".join(json.dumps(c) + "\n" for c in CLAIMS * 3))  # 12 claims: two slices a worker
-    options = ["--data-dir", str(settings.data_dir), "check-batch", str(claims), "--corpus", "fixture",
-               "--model", str(tiny_nli_model)]
+    options = [
+        "--data-dir",
+        str(settings.data_dir),
+        "check-batch",
+        str(claims),
+        "--corpus",
+        "fixture",
+        "--model",
+        str(tiny_nli_model),
+    ]
     assert main([*options, "--out", str(tmp_path / "local.jsonl")]) == 0
     local = capsys.readouterr().out.splitlines()[:-1]
     assert main([*options, "--out", str(tmp_path / "ray.jsonl"), "--ray", "--ray-workers", "2"]) == 0

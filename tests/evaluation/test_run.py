@@ -14,9 +14,22 @@ def test_evaluate_reports_every_metric_and_writes_predictions(checker, claims_fi
     report = evaluate(checker, claims, str(claims_file), predictions_path=out, progress=False, rows=rows).to_dict()
     assert [r["id"] for r in rows] == [1, 2, 3, 4]
     assert all(r["fever_correct"] <= r["label_correct"] for r in rows)
-    for key in ["fever_score", "label_accuracy", "evidence_precision", "evidence_recall", "evidence_f1",
-                "doc_recall_at_1", "doc_recall_at_5", "doc_recall_at_10", "sentence_recall_at_5",
-                "latency_p50_s", "latency_p95_s", "claims_per_s", "confusion_matrix", "multi_page"]:
+    for key in [
+        "fever_score",
+        "label_accuracy",
+        "evidence_precision",
+        "evidence_recall",
+        "evidence_f1",
+        "doc_recall_at_1",
+        "doc_recall_at_5",
+        "doc_recall_at_10",
+        "sentence_recall_at_5",
+        "latency_p50_s",
+        "latency_p95_s",
+        "claims_per_s",
+        "confusion_matrix",
+        "multi_page",
+    ]:
         assert key in report
     assert report["n_claims"] == len(claims) == len(rows)  # every claim once
     assert report["doc_recall_at_5"] >= 2 / 3  # the fixture's single-page claims are easy

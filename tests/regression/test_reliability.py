@@ -46,8 +46,14 @@ def test_two_writers_on_one_database_lose_nothing(tmp_path):
 
 
 def test_damaged_corpus_files_are_noticed_and_never_scored_non_finite(workspace, checker, settings, tmp_path):
-    result = damaged.run(workspace.folder, workspace.name, checker.verification, settings, tmp_path,
-                         claim="Sherlock Holmes was created by Charles Dickens.")
+    result = damaged.run(
+        workspace.folder,
+        workspace.name,
+        checker.verification,
+        settings,
+        tmp_path,
+        claim="Sherlock Holmes was created by Charles Dickens.",
+    )
     intact, *damages = result.outcomes
     assert intact.outcome == "verdict" and intact.label
     assert [o.case for o in damages] == list(damaged.CASES)
@@ -73,22 +79,31 @@ def test_a_trickling_wikipedia_is_bounded_and_a_malformed_one_answered(checker, 
 
 
 def test_bad_input_and_damaged_files_get_a_message_never_a_traceback(settings, workspace, tiny_nli_model, tmp_path):
-    result = messages.run(settings.data_dir, workspace.name, str(tiny_nli_model), tmp_path,
-                          (workspace.folder, workspace.name))
+    result = messages.run(
+        settings.data_dir, workspace.name, str(tiny_nli_model), tmp_path, (workspace.folder, workspace.name)
+    )
     assert [o for o in result.outcomes if o.problem] == []
     assert result.tracebacks == 0 and result.lost_rows == 0
     assert sum(o.formula_cells for o in result.outcomes) == 0
     assert len(result.outcomes) >= len(messages.CASES) + 2  # and the lost key file, the killed batch
     cases = {o.case for o in result.outcomes}
     assert "check-batch killed mid-batch (SIGKILL), rerun, killed again" in cases
-    root_only = {"full disk: check-batch --out", "full disk: the same batch with room again",
-                 "check-batch --out on a read-only folder", "corpus build --source fever:F on a read-only data folder"}
+    root_only = {
+        "full disk: check-batch --out",
+        "full disk: the same batch with room again",
+        "check-batch --out on a read-only folder",
+        "corpus build --source fever:F on a read-only data folder",
+    }
     assert root_only <= cases or result.skipped, result.skipped
 
 
 def test_damaged_models_are_refused_and_never_answer_silently(workspace, settings, tmp_path):
-    result = models.run(workspace, replace(settings, joint_verifier_model="", device="cpu"), tmp_path,
-                        claims=("Sherlock Holmes was created by Charles Dickens.", "Jaws is a film."))
+    result = models.run(
+        workspace,
+        replace(settings, joint_verifier_model="", device="cpu"),
+        tmp_path,
+        claims=("Sherlock Holmes was created by Charles Dickens.", "Jaws is a film."),
+    )
     intact, *damages = result.outcomes
     assert intact.outcome == "verdicts" and len(intact.labels) == 2 and not intact.detail
     assert [o.case for o in damages] == [*models.CASES, *models.SHIPPED_CASES]
@@ -106,10 +121,18 @@ def test_the_service_answers_under_a_flood_sheds_what_its_timeout_cant_take_and_
     assert result.ok and len(result.rows()) == 4
 
 
-def test_a_data_folder_opens_as_it_is_from_another_install_and_damaged_vectors_are_not_shared(workspace, checker,
-                                                                                             settings, tmp_path):
-    result = portable.run(workspace.folder, workspace.name, checker.verification, settings, tmp_path,
-                          workspace.store, claim="Sherlock Holmes was created by Charles Dickens.")
+def test_a_data_folder_opens_as_it_is_from_another_install_and_damaged_vectors_are_not_shared(
+    workspace, checker, settings, tmp_path
+):
+    result = portable.run(
+        workspace.folder,
+        workspace.name,
+        checker.verification,
+        settings,
+        tmp_path,
+        workspace.store,
+        claim="Sherlock Holmes was created by Charles Dickens.",
+    )
     intact, *moved, shifted = result.outcomes
     assert intact.label and [o.case for o in moved] == [c for c in portable.MOVED_CASES if c not in result.skipped]
     assert result.ok, [o for o in result.outcomes if o.problem]
@@ -130,7 +153,11 @@ def test_issue_44_s_surfaces_hold(checker, tmp_path):
 
 def test_check_text_refuses_endless_and_lying_streams_within_its_memory_bound(tmp_path):
     result = reading.run(tmp_path)
-    assert [r.case for r in result.refusals] == ["/dev/zero on stdin", "a 200 MB pipe on stdin", "a link to /dev/zero",
-                                                 "a named pipe of 200 MB"]
+    assert [r.case for r in result.refusals] == [
+        "/dev/zero on stdin",
+        "a 200 MB pipe on stdin",
+        "a link to /dev/zero",
+        "a named pipe of 200 MB",
+    ]
     for refusal in result.refusals:
         assert result.refused_in_bounds(refusal), refusal

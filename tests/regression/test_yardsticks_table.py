@@ -15,18 +15,32 @@ YARDSTICKS = ROOT / "benchmarks" / "yardsticks.py"
 
 
 def yardsticks(*args: str) -> str:
-    return subprocess.run([sys.executable, str(YARDSTICKS), *args], capture_output=True, text=True, check=True,
-                          cwd=ROOT).stdout
+    return subprocess.run(
+        [sys.executable, str(YARDSTICKS), *args], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
 
 
 def test_hand_claims_2_predictions_become_a_per_label_report_the_table_reads(tmp_path):
     claims = [json.loads(line) for line in (ROOT / "benchmarks/embedded/hand-claims-2.jsonl").read_text().splitlines()]
     # every claim right but the first single-hop REFUTES claim and the first two-hop claim
-    wrong = {next(c["id"] for c in claims if c["kind"] == "single" and c["label"] == "REFUTES"),
-             next(c["id"] for c in claims if c["kind"] == "two-hop")}
+    wrong = {
+        next(c["id"] for c in claims if c["kind"] == "single" and c["label"] == "REFUTES"),
+        next(c["id"] for c in claims if c["kind"] == "two-hop"),
+    }
     predictions = tmp_path / "hand-claims-2.predictions.jsonl"
-    predictions.write_text("".join(json.dumps({"id": c["id"], "predicted_label": "NOT ENOUGH INFO" if c["id"] in wrong
-                                               else c["label"], "predicted_evidence": []}) + "\n" for c in claims))
+    predictions.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "id": c["id"],
+                    "predicted_label": "NOT ENOUGH INFO" if c["id"] in wrong else c["label"],
+                    "predicted_evidence": [],
+                }
+            )
+            + "\n"
+            for c in claims
+        )
+    )
     out = tmp_path / "out"
     out.mkdir()
     yardsticks("by-label", str(predictions), str(out / "hand-claims-2-by-label.json"))
@@ -45,6 +59,7 @@ def test_the_shipped_baseline_table_has_its_hand_claims_2_rows():
 def test_no_prediction_file_is_committed():
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
-    tracked = subprocess.run(["git", "ls-files", "*.predictions.jsonl"], capture_output=True, text=True, check=True,
-                             cwd=ROOT).stdout.split()
+    tracked = subprocess.run(
+        ["git", "ls-files", "*.predictions.jsonl"], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout.split()
     assert not tracked, f"prediction files are written to the data folder, not committed: {tracked}"

@@ -45,7 +45,9 @@ def test_dense_search_matches_brute_force(workspace):
     query = workspace.dense.embed(["a shark film from the seventies"])[0]
     expected = [rows[i][0] for i in np.argsort(-(vectors @ query))[:5]]
     assert [h.sentence_id for h in workspace.dense.search(query, 5)] == expected
-    np.testing.assert_allclose(workspace.dense.vectors_of(expected[:2]), vectors[np.argsort(-(vectors @ query))[:2]], atol=1e-5)
+    np.testing.assert_allclose(
+        workspace.dense.vectors_of(expected[:2]), vectors[np.argsort(-(vectors @ query))[:2]], atol=1e-5
+    )
 
 
 def test_index_is_reused_then_rebuilt_when_the_corpus_changes(tmp_path, settings):
@@ -56,7 +58,9 @@ def test_index_is_reused_then_rebuilt_when_the_corpus_changes(tmp_path, settings
     stamp = (folder / "dense.json").stat().st_mtime_ns
     DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
     assert (folder / "dense.json").stat().st_mtime_ns == stamp
-    write_jsonl(source, [{"id": "A", "lines": "0\tApples are red fruit ."}, {"id": "B", "lines": "0\tBananas are yellow ."}])
+    write_jsonl(
+        source, [{"id": "A", "lines": "0\tApples are red fruit ."}, {"id": "B", "lines": "0\tBananas are yellow ."}]
+    )
     store = ensure_corpus_store(tmp_path, "d", progress=False)
     second = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
     assert len(first) == 1 and len(second) == 2
@@ -64,7 +68,9 @@ def test_index_is_reused_then_rebuilt_when_the_corpus_changes(tmp_path, settings
 
 
 def test_a_killed_embedding_run_resumes_from_saved_chunks(tmp_path, settings, monkeypatch):
-    source = write_jsonl(tmp_path / "p.jsonl", [{"id": f"P{i}", "lines": f"0\tPage {i} is about topic {i} ."} for i in range(7)])
+    source = write_jsonl(
+        tmp_path / "p.jsonl", [{"id": f"P{i}", "lines": f"0\tPage {i} is about topic {i} ."} for i in range(7)]
+    )
     store = ensure_corpus_store(tmp_path, "r", specs=[f"fever:{source}"], progress=False)
     folder = tmp_path / "corpora" / "r"
     monkeypatch.setattr(dense_build, "CHUNK", 3)
@@ -98,12 +104,19 @@ def test_a_corrupt_index_file_is_rebuilt(tmp_path, settings):
 
 
 def test_a_rebuild_embeds_only_new_texts(tmp_path, settings, monkeypatch):
-    source = write_jsonl(tmp_path / "p.jsonl", [{"id": "A", "lines": "0\tApples are red fruit .\n1\tThey grow on trees ."}])
+    source = write_jsonl(
+        tmp_path / "p.jsonl", [{"id": "A", "lines": "0\tApples are red fruit .\n1\tThey grow on trees ."}]
+    )
     folder = tmp_path / "corpora" / "k"
     store = ensure_corpus_store(tmp_path, "k", specs=[f"fever:{source}"], progress=False)
     before = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
-    write_jsonl(source, [{"id": "A", "lines": "0\tApples are red fruit .\n1\tThey grow on trees ."},
-                         {"id": "B", "lines": "0\tBananas are yellow ."}])
+    write_jsonl(
+        source,
+        [
+            {"id": "A", "lines": "0\tApples are red fruit .\n1\tThey grow on trees ."},
+            {"id": "B", "lines": "0\tBananas are yellow ."},
+        ],
+    )
     store = ensure_corpus_store(tmp_path, "k", progress=False)
     encoded = counting_encode(monkeypatch)
     after = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
@@ -124,7 +137,9 @@ def test_an_index_grows_with_its_store_and_reloads_without_a_rebuild(tmp_path, s
     folder = tmp_path / "grow"
     index = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
     index.vectors_of([index.sentence_ids[0]])  # the vector cache must grow too
-    store.add_pages([Page("B", "B", [Sentence("B", 0, "Bananas are yellow."), Sentence("B", 1, "They grow in bunches.")])])
+    store.add_pages(
+        [Page("B", "B", [Sentence("B", 0, "Bananas are yellow."), Sentence("B", 1, "They grow in bunches.")])]
+    )
     assert index.extend_from(store) == 2 and index.extend_from(store) == 0
     rows = [r for batch in store.iter_sentence_texts() for r in batch]
     vectors = index.embed([premise_text(title, text) for _, title, text in rows])
@@ -142,8 +157,9 @@ def test_an_index_grows_with_its_store_and_reloads_without_a_rebuild(tmp_path, s
 
 def small_index(tmp_path, settings, n: int = 40):
     """A corpus of ``n`` one-sentence pages with its dense index, and the folder it lives in."""
-    source = write_jsonl(tmp_path / "p.jsonl", [{"id": f"P{i}", "lines": f"0\tPage {i} is about topic number {i} ."}
-                                                for i in range(n)])
+    source = write_jsonl(
+        tmp_path / "p.jsonl", [{"id": f"P{i}", "lines": f"0\tPage {i} is about topic number {i} ."} for i in range(n)]
+    )
     store = ensure_corpus_store(tmp_path, "c", specs=[f"fever:{source}"], progress=False)
     folder = tmp_path / "corpora" / "c"
     return store, folder, DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False)
@@ -173,8 +189,9 @@ def test_a_damaged_index_is_rebuilt_reusing_the_vectors_still_good(tmp_path, set
     np.testing.assert_allclose(after.index.reconstruct_n(0, 40), before.index.reconstruct_n(0, 40), atol=1e-5)
 
 
-def test_deleting_the_meta_file_beside_an_intact_index_re_embeds_nothing_but_the_spot_check(tmp_path, settings,
-                                                                                             monkeypatch, caplog):
+def test_deleting_the_meta_file_beside_an_intact_index_re_embeds_nothing_but_the_spot_check(
+    tmp_path, settings, monkeypatch, caplog
+):
     store, folder, _ = small_index(tmp_path, settings)
     (folder / "dense.json").unlink()
     encoded = counting_encode(monkeypatch)
@@ -221,13 +238,16 @@ def test_a_lost_key_file_is_rebuilt_from_the_store_without_embedding_again(tmp_p
 
 
 def test_an_index_is_queried_at_the_precision_it_was_built_with(tmp_path, settings, monkeypatch, caplog):
-    source = write_jsonl(tmp_path / "p.jsonl", [{"id": "A", "lines": "0\tApples are red fruit .\n1\tThey grow on trees ."}])
+    source = write_jsonl(
+        tmp_path / "p.jsonl", [{"id": "A", "lines": "0\tApples are red fruit .\n1\tThey grow on trees ."}]
+    )
     store = ensure_corpus_store(tmp_path, "q", specs=[f"fever:{source}"], progress=False)
     folder = tmp_path / "corpora" / "q"
     fresh = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, "cpu", progress=False)
     assert fresh.encoder.precision == "int8" and fresh.meta["encoder_precision"] == "int8"
-    exact = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, "cpu", progress=False,
-                                             precision="fp32")  # asked for: a rebuild, reusing no int8 vector
+    exact = DenseSentenceIndex.build_or_load(
+        store, folder, settings.encoder_model, "cpu", progress=False, precision="fp32"
+    )  # asked for: a rebuild, reusing no int8 vector
     assert "out of date: rebuilding" in caplog.text and exact.encoder.precision == "fp32"
     assert json.loads((folder / "dense.json").read_text())["encoder_precision"] == "fp32"
     assert (exact.index.reconstruct_n(0, 2) * fresh.index.reconstruct_n(0, 2)).sum(axis=1).max() < 0.99999

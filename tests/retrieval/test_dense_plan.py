@@ -26,7 +26,9 @@ def test_the_plan_follows_the_size():
     assert (big.kind, big.nlist, big.nprobe, big.train_size) == ("ivf-sq8", 16384, 8192, 40 * 16384)
     assert big.factory == "IVF16384,SQ8" and big.describe() == "IVF16384,SQ8, nprobe 8192 (compressed)"
     # how many cells are searched is not how the index is made: another nprobe is no reason to rebuild
-    assert big.builds_like(dataclasses.replace(big, nprobe=64)) and not big.builds_like(dataclasses.replace(big, nlist=8))
+    assert big.builds_like(dataclasses.replace(big, nprobe=64)) and not big.builds_like(
+        dataclasses.replace(big, nlist=8)
+    )
     assert IndexPlan.for_size(300_000, flat_max=1000).nlist == 2048
     assert IndexPlan.for_size(300_000, flat_max=1000, kind="ivf-pq").factory == "IVF2048,PQ48"
     assert IndexPlan.from_meta(None) == IndexPlan() and IndexPlan.from_meta(big.to_meta()) == big
@@ -37,8 +39,15 @@ def test_the_plan_follows_the_size():
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
     base = tmp_path_factory.mktemp("sized")
-    pages = [{"id": f"{topic.title()}_{i}", "lines": f"0\tThis page is number {i} about {topic} .\n"
-              f"1\tIt tells of {topic} seen in the year {1900 + i} ."} for topic in TOPICS for i in range(12)]
+    pages = [
+        {
+            "id": f"{topic.title()}_{i}",
+            "lines": f"0\tThis page is number {i} about {topic} .\n"
+            f"1\tIt tells of {topic} seen in the year {1900 + i} .",
+        }
+        for topic in TOPICS
+        for i in range(12)
+    ]
     source = write_jsonl(base / "pages.jsonl", pages)
     return base, ensure_corpus_store(base, "sized", specs=[f"fever:{source}"], progress=False)
 
@@ -51,7 +60,9 @@ def test_a_corpus_above_the_threshold_gets_a_compressed_index_built_in_shards(co
     folder = base / "corpora" / "sized"
     written = []
     real_write = dense_plan._atomic_write
-    monkeypatch.setattr(dense_plan, "_atomic_write", lambda index, path: (written.append(path.name), real_write(index, path)))
+    monkeypatch.setattr(
+        dense_plan, "_atomic_write", lambda index, path: (written.append(path.name), real_write(index, path))
+    )
     index = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False, flat_max=100)
     assert written == ["trained.faiss", "shard_00000.faiss", "shard_00001.faiss", "shard_00002.faiss"]
     meta = json.loads((folder / "dense.json").read_text())
@@ -63,8 +74,12 @@ def test_a_corpus_above_the_threshold_gets_a_compressed_index_built_in_shards(co
     invlists = faiss.extract_index_ivf(reopened.index).invlists
     assert isinstance(faiss.downcast_InvertedLists(invlists), faiss.OnDiskInvertedLists)  # served memory-mapped
     queries = exact.embed([f"Which {topic} were seen in {1900 + i}?" for topic in TOPICS for i in (1, 7)])
-    recall = np.mean([len({h.sentence_id for h in reopened.search(q, 5)} & {h.sentence_id for h in exact.search(q, 5)}) / 5
-                      for q in queries])
+    recall = np.mean(
+        [
+            len({h.sentence_id for h in reopened.search(q, 5)} & {h.sentence_id for h in exact.search(q, 5)}) / 5
+            for q in queries
+        ]
+    )
     assert recall >= 0.95
     ids = [int(i) for i in exact.sentence_ids[::17]] + [10**9]
     np.testing.assert_allclose(reopened.vectors_of(ids), exact.vectors_of(ids), atol=0.02)
@@ -100,8 +115,13 @@ def test_a_killed_compressed_build_keeps_its_training_and_shards(corpus, setting
         DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False, flat_max=100)
     patch_encode(monkeypatch, lambda *a, **k: pytest.fail("embedded again after the kill"))
     index = DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False, flat_max=100)
-    assert written == ["trained.faiss", "shard_00000.faiss", "shard_00001.faiss", "shard_00002.faiss",
-                       "shard_00002.faiss"]
+    assert written == [
+        "trained.faiss",
+        "shard_00000.faiss",
+        "shard_00001.faiss",
+        "shard_00002.faiss",
+        "shard_00002.faiss",
+    ]
     assert len(index) == 240 and not (folder / "dense.partial").exists()
 
 

@@ -32,8 +32,11 @@ QUERY = "Who created the detective Sherlock Holmes?"
 def files_of(folder):
     """Every file under ``folder`` with its bytes and modification time (but SQLite's shared memory of a store
     opened in WAL mode, which a reader writes)."""
-    return {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.rglob("*"))
-            if p.is_file() and not p.name.endswith("-shm")}
+    return {
+        p: (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not p.name.endswith("-shm")
+    }
 
 
 def recorded_by_path(folder, path):
@@ -55,8 +58,9 @@ def test_the_identity_is_the_model_s_files_not_its_path(settings, tmp_path):
     assert not EncoderIdentity.of(str(tmp_path / "copy" / "model")).same_model(here)
 
 
-def test_a_data_folder_copied_elsewhere_opens_as_it_is_with_the_encoder_at_another_path(workspace, settings, tmp_path,
-                                                                                        monkeypatch):
+def test_a_data_folder_copied_elsewhere_opens_as_it_is_with_the_encoder_at_another_path(
+    workspace, settings, tmp_path, monkeypatch
+):
     model = shutil.copytree(settings.encoder_model, tmp_path / "other-install" / "model")
     data = tmp_path / "data"
     shutil.copytree(workspace.folder, corpus_dir(data, workspace.name))
@@ -72,8 +76,7 @@ def test_a_data_folder_copied_elsewhere_opens_as_it_is_with_the_encoder_at_anoth
     assert moved.dense.search(query, 5) == workspace.dense.search(query, 5)
 
 
-def test_an_index_that_recorded_its_encoder_s_path_is_upgraded_without_embedding_again(tmp_path, settings,
-                                                                                       monkeypatch):
+def test_an_index_that_recorded_its_encoder_s_path_is_upgraded_without_embedding_again(tmp_path, settings, monkeypatch):
     store, folder, before = small_index(tmp_path, settings)
     meta = json.loads((folder / META_FILE).read_text())
     index_files = {name: file_checksum(folder / name) for name in meta["checksums"]}
@@ -88,8 +91,9 @@ def test_an_index_that_recorded_its_encoder_s_path_is_upgraded_without_embedding
     np.testing.assert_allclose(after.index.reconstruct_n(0, 40), before.index.reconstruct_n(0, 40))
 
 
-def test_an_index_recorded_by_a_path_elsewhere_whose_vectors_are_another_model_s_is_rebuilt(tmp_path, settings,
-                                                                                           monkeypatch, caplog):
+def test_an_index_recorded_by_a_path_elsewhere_whose_vectors_are_another_model_s_is_rebuilt(
+    tmp_path, settings, monkeypatch, caplog
+):
     import faiss
 
     store, folder, before = small_index(tmp_path, settings)
@@ -117,28 +121,35 @@ def test_a_read_only_data_folder_from_another_install_opens_without_writing(tmp_
         except PermissionError as exc:
             pytest.skip(f"a read-only folder is a read-only bind mount for root here: {exc}")
         encoded = counting_encode(monkeypatch)
-        opened = DenseSentenceIndex.build_or_load(ensure_corpus_store(data, "c", progress=False), mounted,
-                                                  settings.encoder_model, progress=False)
+        opened = DenseSentenceIndex.build_or_load(
+            ensure_corpus_store(data, "c", progress=False), mounted, settings.encoder_model, progress=False
+        )
         assert len(encoded) == SPOT_CHECK  # the spot check, every open, as nothing can be recorded
         query = opened.embed([QUERY])[0]
         assert opened.search(query, 5) == before.search(query, 5)
     assert files_of(mounted) == written
 
 
-def test_vectors_of_another_corpus_are_reused_only_while_its_files_match_their_checksums(tmp_path, settings,
-                                                                                           monkeypatch, caplog):
+def test_vectors_of_another_corpus_are_reused_only_while_its_files_match_their_checksums(
+    tmp_path, settings, monkeypatch, caplog
+):
     _store, folder, first = small_index(tmp_path, settings)
     keys = np.load(folder / KEYS_FILE)
     with (folder / KEYS_FILE).open("r+b") as fh:  # rows 1 to 3 keyed by their neighbours' texts: the spot check's
         np.save(fh, np.concatenate([keys[:1], np.roll(keys[1:4], 1), keys[4:]]))  # sample (every 5th) misses them
-    pages = write_jsonl(tmp_path / "same.jsonl", [{"id": f"P{i}", "lines": f"0\tPage {i} is about topic number {i} ."}
-                                                  for i in range(40)])
+    pages = write_jsonl(
+        tmp_path / "same.jsonl",
+        [{"id": f"P{i}", "lines": f"0\tPage {i} is about topic number {i} ."} for i in range(40)],
+    )
 
     def build(name):
         encoded = counting_encode(monkeypatch)
-        built = DenseSentenceIndex.build_or_load(ensure_corpus_store(tmp_path, name, specs=[f"fever:{pages}"],
-                                                                     progress=False),
-                                                 corpus_dir(tmp_path, name), settings.encoder_model, progress=False)
+        built = DenseSentenceIndex.build_or_load(
+            ensure_corpus_store(tmp_path, name, specs=[f"fever:{pages}"], progress=False),
+            corpus_dir(tmp_path, name),
+            settings.encoder_model,
+            progress=False,
+        )
         np.testing.assert_allclose(built.index.reconstruct_n(0, 40), first.index.reconstruct_n(0, 40), atol=1e-5)
         return encoded
 

@@ -7,9 +7,13 @@ import pytest
 
 from fever_core.retrieval.encoder import EXPORT_META, ONNX_FILE, OnnxEncoder, TorchEncoder, encode, load_encoder
 
-TEXTS = ["Sherlock Holmes: Sherlock Holmes is a fictional private detective created by Arthur Conan Doyle.",
-         "Jaws.", "", "Edinburgh: " + "It has been recognised as the capital since the 15th century. " * 60,
-         "Ünïcödé and emoji 🦈 in Simón Bolívar's text."]
+TEXTS = [
+    "Sherlock Holmes: Sherlock Holmes is a fictional private detective created by Arthur Conan Doyle.",
+    "Jaws.",
+    "",
+    "Edinburgh: " + "It has been recognised as the capital since the 15th century. " * 60,
+    "Ünïcödé and emoji 🦈 in Simón Bolívar's text.",
+]
 
 
 @pytest.fixture(scope="module")
@@ -95,8 +99,9 @@ def test_precision_is_what_was_asked_else_the_index_s_else_int8_on_a_cpu(setting
         load_encoder(settings.encoder_model, "cpu", precision="auto")
 
 
-def test_an_export_is_named_by_the_model_not_its_path_and_found_from_a_copy_of_the_model(settings, export_dir, tmp_path,
-                                                                                        monkeypatch):
+def test_an_export_is_named_by_the_model_not_its_path_and_found_from_a_copy_of_the_model(
+    settings, export_dir, tmp_path, monkeypatch
+):
     import shutil
 
     from fever_core.retrieval import encoder as encoder_module
@@ -109,8 +114,9 @@ def test_an_export_is_named_by_the_model_not_its_path_and_found_from_a_copy_of_t
     assert moved.identity.same_model(load_encoder(settings.encoder_model, "cpu", cache_dir=export_dir).identity)
 
 
-def test_a_read_only_data_folder_s_missing_export_is_made_in_the_user_s_cache(settings, export_dir, tmp_path,
-                                                                                monkeypatch):
+def test_a_read_only_data_folder_s_missing_export_is_made_in_the_user_s_cache(
+    settings, export_dir, tmp_path, monkeypatch
+):
     import shutil
 
     from benchmarks.reliability.messages import read_only
@@ -120,8 +126,11 @@ def test_a_read_only_data_folder_s_missing_export_is_made_in_the_user_s_cache(se
     [made] = [p for p in export_dir.iterdir() if p.is_dir() and not p.name.endswith("-int8")]
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
     exported = []
-    monkeypatch.setattr(encoder_module, "export_onnx",  # the same export, copied: made in seconds, not minutes
-                        lambda name, folder: (exported.append(folder), shutil.copytree(made, folder))[1])
+    monkeypatch.setattr(
+        encoder_module,
+        "export_onnx",  # the same export, copied: made in seconds, not minutes
+        lambda name, folder: (exported.append(folder), shutil.copytree(made, folder))[1],
+    )
     data = tmp_path / "data"
     (data / "encoders").mkdir(parents=True)
     load_encoder.cache_clear()
@@ -136,8 +145,9 @@ def test_a_read_only_data_folder_s_missing_export_is_made_in_the_user_s_cache(se
     assert exported == [tmp_path / "user-cache" / "fever-workbench" / "encoders" / made.name]
 
 
-def test_an_export_named_by_path_before_identities_is_used_and_renamed_by_identity(settings, export_dir, tmp_path,
-                                                                                   monkeypatch):
+def test_an_export_named_by_path_before_identities_is_used_and_renamed_by_identity(
+    settings, export_dir, tmp_path, monkeypatch
+):
     import shutil
 
     from fever_core.retrieval import encoder as encoder_module

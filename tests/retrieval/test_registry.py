@@ -38,16 +38,22 @@ def test_each_name_is_a_backend_class_in_a_module_of_its_own():
 
 def test_naming_the_backends_leaves_scipy_unloaded_until_tfidf_is_opened():
     code = "import sys, fever_core.retrieval.registry; print('scipy.sparse' in sys.modules)"
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parents[2])
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert run.stdout.strip() == "False"
 
 
 def test_the_fused_retriever_takes_a_reranker_only_when_one_is_named(workspace, tmp_path, tiny_reranker):
     fused = get_retriever("fused", workspace.store, workspace.dense, tmp_path, reranker_model="")
     assert fused.sentences.cross_encoder is None
-    reranked = get_retriever("fused", workspace.store, workspace.dense, tmp_path, reranker_model=str(tiny_reranker),
-                             device="cpu")
+    reranked = get_retriever(
+        "fused", workspace.store, workspace.dense, tmp_path, reranker_model=str(tiny_reranker), device="cpu"
+    )
     assert reranked.sentences.cross_encoder is not None
 
 

@@ -27,7 +27,11 @@ def test_second_hop_follows_links_of_good_first_hop_sentences(workspace):
     first = selector.select(claim, workspace.dense.embed([claim])[0], ["Jaws_-LRB-film-RRB-"])
     hop2 = second_hop(workspace.store, workspace.dense, claim, first, threshold=0.0)
     assert hop2[0].key == ("Steven_Spielberg", 1)
-    assert hop2[0].hop == 2 and hop2[0].via.from_page_id == "Jaws_-LRB-film-RRB-" and hop2[0].via.anchor == "Steven Spielberg"
+    assert (
+        hop2[0].hop == 2
+        and hop2[0].via.from_page_id == "Jaws_-LRB-film-RRB-"
+        and hop2[0].via.anchor == "Steven Spielberg"
+    )
     assert all(e.page_id != "Jaws_-LRB-film-RRB-" for e in hop2)
     assert second_hop(workspace.store, workspace.dense, claim, first, threshold=1.1) == []
 

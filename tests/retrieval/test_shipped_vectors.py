@@ -27,8 +27,10 @@ from fever_core.retrieval.shipped_vectors import (
 from ..conftest import write_jsonl
 from .test_dense import counting_encode
 
-PAGES = [{"id": f"P{i}", "lines": f"0\tPage {i} is about topic number {i} .\n1\tIt was written in {1900 + i} ."}
-         for i in range(30)]
+PAGES = [
+    {"id": f"P{i}", "lines": f"0\tPage {i} is about topic number {i} .\n1\tIt was written in {1900 + i} ."}
+    for i in range(30)
+]
 
 
 def corpus(tmp_path, name: str, pages: list[dict] = PAGES):
@@ -46,8 +48,9 @@ def exported(tmp_path, settings):
 
 
 def build(store, folder, settings, manifest=None, precision="int8"):
-    return DenseSentenceIndex.build_or_load(store, folder, settings.encoder_model, progress=False,
-                                            precision=precision, shipped=manifest)
+    return DenseSentenceIndex.build_or_load(
+        store, folder, settings.encoder_model, progress=False, precision=precision, shipped=manifest
+    )
 
 
 def test_int8_codes_are_within_the_stated_error_of_unit_vectors():
@@ -59,8 +62,9 @@ def test_int8_codes_are_within_the_stated_error_of_unit_vectors():
     np.testing.assert_allclose(np.linalg.norm(back, axis=1), 1, atol=1e-6)
 
 
-def test_matching_shipped_vectors_are_used_and_only_a_spot_check_is_embedded(exported, tmp_path, settings, monkeypatch,
-                                                                             caplog):
+def test_matching_shipped_vectors_are_used_and_only_a_spot_check_is_embedded(
+    exported, tmp_path, settings, monkeypatch, caplog
+):
     store, manifest = exported
     monkeypatch.setattr(dense_build, "CHUNK", 7)  # the vectors go into the index a chunk at a time
     encoded = counting_encode(monkeypatch)
@@ -81,14 +85,18 @@ def test_matching_shipped_vectors_are_used_and_only_a_spot_check_is_embedded(exp
     assert encoded == []
 
 
-@pytest.mark.parametrize("change, reason", [
-    ("sentence", "not the ones they were made from"),
-    ("precision", "made by the encoder at int8"),
-    ("damage", "does not match the checksum"),
-    ("vectors", "other vectors"),
-])
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        ("sentence", "not the ones they were made from"),
+        ("precision", "made by the encoder at int8"),
+        ("damage", "does not match the checksum"),
+        ("vectors", "other vectors"),
+    ],
+)
 def test_shipped_vectors_that_do_not_match_are_not_used_and_the_build_embeds_saying_why(
-        exported, tmp_path, settings, monkeypatch, caplog, change, reason):
+    exported, tmp_path, settings, monkeypatch, caplog, change, reason
+):
     store, manifest = exported
     precision = "fp32" if change == "precision" else "int8"
     if change == "sentence":  # another version of the source: one sentence differs
@@ -101,8 +109,14 @@ def test_shipped_vectors_that_do_not_match_are_not_used_and_the_build_embeds_say
     elif change == "vectors":  # what another runtime giving other vectors looks like: checksums right, vectors not
         shipped = ShippedVectors.read(manifest)
         vectors = shipped.load(manifest.parent)[::-1].copy()
-        write_shipped(manifest.parent, "c", vectors, shipped.texts_checksum,
-                      load_encoder(settings.encoder_model, "cpu", precision="int8").identity, "int8")
+        write_shipped(
+            manifest.parent,
+            "c",
+            vectors,
+            shipped.texts_checksum,
+            load_encoder(settings.encoder_model, "cpu", precision="int8").identity,
+            "int8",
+        )
     encoded = counting_encode(monkeypatch)
     with caplog.at_level(logging.WARNING, logger=dense_build.__name__):
         index = build(store, tmp_path / "built", settings, manifest, precision)
@@ -124,8 +138,14 @@ def test_shipped_vectors_from_another_cpu_s_arithmetic_are_used(exported, tmp_pa
     moved = vectors + 0.17 * noise / np.linalg.norm(noise, axis=1, keepdims=True)  # a cosine of 0.986
     moved /= np.linalg.norm(moved, axis=1, keepdims=True)
     assert np.abs(moved - vectors).max() > 0.01
-    write_shipped(manifest.parent, "c", moved, shipped.texts_checksum,
-                  load_encoder(settings.encoder_model, "cpu", precision="int8").identity, "int8")
+    write_shipped(
+        manifest.parent,
+        "c",
+        moved,
+        shipped.texts_checksum,
+        load_encoder(settings.encoder_model, "cpu", precision="int8").identity,
+        "int8",
+    )
     encoded = counting_encode(monkeypatch)
     index = build(store, tmp_path / "built", settings, manifest)
     assert "shipped_vectors" in index.meta and len(encoded) <= SPOT_CHECK

@@ -16,12 +16,15 @@ def tfidf(workspace, tmp_path_factory):
     return TfidfRetriever.build_or_load(workspace.store, tmp_path_factory.mktemp("tfidf"))
 
 
-@pytest.mark.parametrize("claim, page_id", [
-    ("Sherlock Holmes was created by Charles Dickens.", "Sherlock_Holmes"),
-    ("Steven Spielberg was born in Ohio.", "Steven_Spielberg"),
-    ("Fox 2000 Pictures released the film Soul Food.", "Soul_Food_-LRB-film-RRB-"),
-    ("Telemundo is a television network.", "Telemundo"),
-])
+@pytest.mark.parametrize(
+    "claim, page_id",
+    [
+        ("Sherlock Holmes was created by Charles Dickens.", "Sherlock_Holmes"),
+        ("Steven Spielberg was born in Ohio.", "Steven_Spielberg"),
+        ("Fox 2000 Pictures released the film Soul Food.", "Soul_Food_-LRB-film-RRB-"),
+        ("Telemundo is a television network.", "Telemundo"),
+    ],
+)
 def test_the_page_a_claim_names_ranks_first(tfidf, claim, page_id):
     pages = tfidf.retrieve(analyse_claim(claim), None, k=3)
     assert pages[0].page_id == page_id
@@ -45,7 +48,9 @@ def test_the_index_is_saved_and_reloaded_while_the_store_is_unchanged(workspace,
     built = TfidfRetriever.build_or_load(workspace.store, tmp_path)
     saved = {path.name: path.stat().st_mtime_ns for path in tmp_path.iterdir()}
     assert set(saved) == {"tfidf.json", "tfidf_pages.npz", "tfidf_idf.npy"}
-    assert json.loads((tmp_path / META_FILE).read_text())["store_fingerprint"] == workspace.store.get_meta("fingerprint")
+    assert json.loads((tmp_path / META_FILE).read_text())["store_fingerprint"] == workspace.store.get_meta(
+        "fingerprint"
+    )
 
     reloaded = TfidfRetriever.build_or_load(workspace.store, tmp_path)
     assert {path.name: path.stat().st_mtime_ns for path in tmp_path.iterdir()} == saved  # nothing written again
@@ -55,8 +60,12 @@ def test_the_index_is_saved_and_reloaded_while_the_store_is_unchanged(workspace,
 
 def test_the_index_is_rebuilt_when_the_store_fingerprint_changes(tmp_path):
     store = CorpusStore.create(tmp_path / "store.sqlite")
-    store.add_pages([Page("Apple", "Apple", [Sentence("Apple", 0, "Apples are red fruit.")]),
-                     Page("Cherry", "Cherry", [Sentence("Cherry", 0, "Cherries are small red fruit.")])])
+    store.add_pages(
+        [
+            Page("Apple", "Apple", [Sentence("Apple", 0, "Apples are red fruit.")]),
+            Page("Cherry", "Cherry", [Sentence("Cherry", 0, "Cherries are small red fruit.")]),
+        ]
+    )
     store.set_meta("fingerprint", "two pages")
     first = TfidfRetriever.build_or_load(store, tmp_path)
     assert first.retrieve(analyse_claim("Bananas are yellow."), None) == []
@@ -78,7 +87,9 @@ def test_an_empty_store_gives_an_index_that_finds_nothing(tmp_path):
 def test_an_index_in_use_follows_a_store_that_grows(tmp_path):
     """The live Wikipedia cache gains pages while a checker holds its retriever."""
     store = CorpusStore.create(tmp_path / "store.sqlite")
-    store.add_pages([Page(name, name, [Sentence(name, 0, f"{name} trees grow in orchards.")]) for name in ("Apple", "Cherry")])
+    store.add_pages(
+        [Page(name, name, [Sentence(name, 0, f"{name} trees grow in orchards.")]) for name in ("Apple", "Cherry")]
+    )
     store.set_meta("fingerprint", "two pages")
     in_use = TfidfRetriever.build_or_load(store, tmp_path)
     assert in_use.retrieve(analyse_claim("Bananas are yellow."), None) == []

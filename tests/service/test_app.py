@@ -48,7 +48,11 @@ def test_check_takes_the_corpus_and_options(client, checker):
 
 
 def test_predict_answers_in_the_fever_api_format(client):
-    instances = [{"id": 7, "claim": JAWS, "label": "SUPPORTS"}, "Edinburgh has a famous castle.", {"id": "x", "claim": ""}]
+    instances = [
+        {"id": 7, "claim": JAWS, "label": "SUPPORTS"},
+        "Edinburgh has a famous castle.",
+        {"id": "x", "claim": ""},
+    ]
     response = client.post("/predict", json={"instances": instances})
     assert response.status_code == 200
     body = response.json()
@@ -58,8 +62,13 @@ def test_predict_answers_in_the_fever_api_format(client):
     assert first["predicted_label"] in {"SUPPORTS", "REFUTES", "NOT ENOUGH INFO"}
     assert all(isinstance(page, str) and isinstance(line, int) for page, line in first["predicted_evidence"])
     assert second["id"] == 1 and second["request_instance"] == {"id": 1, "claim": instances[1]}
-    assert bad == {"id": "x", "predicted_label": "NOT ENOUGH INFO", "predicted_evidence": [],
-                   "error": bad["error"], "request_instance": {"id": "x", "claim": ""}}
+    assert bad == {
+        "id": "x",
+        "predicted_label": "NOT ENOUGH INFO",
+        "predicted_evidence": [],
+        "error": bad["error"],
+        "request_instance": {"id": "x", "claim": ""},
+    }
     assert "empty" in bad["error"]
 
 
@@ -77,17 +86,20 @@ def test_an_empty_predict_answers_no_predictions(client):
     assert client.post("/predict", json={"instances": []}).json() == {"result": "success", "data": {"predictions": []}}
 
 
-@pytest.mark.parametrize("body, code, words", [
-    ({"claim": "x" * (MAX_CLAIM_CHARS + 1)}, "bad_claim", "limit is 1,000"),
-    ({"claim": "  "}, "bad_claim", "claim is empty"),
-    ({"claim": "?!"}, "bad_claim", "no words or numbers"),
-    ({}, "invalid_request", "claim: Field required"),
-    ({"claim": 3}, "invalid_request", "claim: Input should be a valid string"),
-    ({"claim": JAWS, "options": {"pages_k": 0}}, "invalid_request", "options.pages_k"),
-    ({"claim": JAWS, "options": {"speed": "fast"}}, "invalid_request", "options.speed: Extra inputs"),
-    ({"claim": JAWS, "options": {"nei_threshold": False}}, "invalid_request", "options.nei_threshold"),
-    ({"claim": JAWS, "corpus": "fever-dev"}, "corpus_not_served", "serves fixture"),
-])
+@pytest.mark.parametrize(
+    "body, code, words",
+    [
+        ({"claim": "x" * (MAX_CLAIM_CHARS + 1)}, "bad_claim", "limit is 1,000"),
+        ({"claim": "  "}, "bad_claim", "claim is empty"),
+        ({"claim": "?!"}, "bad_claim", "no words or numbers"),
+        ({}, "invalid_request", "claim: Field required"),
+        ({"claim": 3}, "invalid_request", "claim: Input should be a valid string"),
+        ({"claim": JAWS, "options": {"pages_k": 0}}, "invalid_request", "options.pages_k"),
+        ({"claim": JAWS, "options": {"speed": "fast"}}, "invalid_request", "options.speed: Extra inputs"),
+        ({"claim": JAWS, "options": {"nei_threshold": False}}, "invalid_request", "options.nei_threshold"),
+        ({"claim": JAWS, "corpus": "fever-dev"}, "corpus_not_served", "serves fixture"),
+    ],
+)
 def test_bad_input_to_check_gets_a_clear_422(client, body, code, words):
     response = client.post("/check", json=body)
     assert response.status_code == 422
@@ -139,8 +151,9 @@ def test_unknown_paths_and_methods_get_json_errors(client):
 def test_corpora_health_and_metrics(client):
     corpora = client.get("/corpora").json()
     assert corpora["default"] == "fixture"
-    assert {"name": "fixture", "served": True, "pages": 9, "sentences": corpora["corpora"][0]["sentences"]} \
-        in corpora["corpora"]
+    assert {"name": "fixture", "served": True, "pages": 9, "sentences": corpora["corpora"][0]["sentences"]} in corpora[
+        "corpora"
+    ]
     assert {c["name"] for c in corpora["corpora"] if not c["served"]} >= {"embedded", "fever-dev"}
     assert client.get("/health").json() == {"status": "ready", "corpora": ["fixture"], "message": ""}
     client.post("/check", json={"claim": JAWS})
@@ -282,18 +295,24 @@ def test_requests_beyond_the_connection_limit_get_a_json_503_but_health_is_answe
 
 
 def test_lone_surrogates_are_dropped_from_requests_and_every_instance_is_answered(client):
-    body = ('{"instances": ["Jaws is a film.", "\\ud800", {"id": "a\\udfff", "claim": "Jaws \\ud800is a film.", '
-            '"note\\ud800": ["x\\udc00y"]}]}')
+    body = (
+        '{"instances": ["Jaws is a film.", "\\ud800", {"id": "a\\udfff", "claim": "Jaws \\ud800is a film.", '
+        '"note\\ud800": ["x\\udc00y"]}]}'
+    )
     response = client.post("/predict", content=body, headers={"Content-Type": "application/json"})
     assert response.status_code == 200, response.text
     plain, lone, instance = response.json()["data"]["predictions"]
     assert plain["predicted_label"] in {"SUPPORTS", "REFUTES", "NOT ENOUGH INFO"}
     assert lone["request_instance"] == {"id": 1, "claim": ""} and "empty" in lone["error"]
-    assert instance["id"] == "a" and instance["request_instance"] == {"id": "a", "claim": "Jaws is a film.",
-                                                                      "note": ["xy"]}
+    assert instance["id"] == "a" and instance["request_instance"] == {
+        "id": "a",
+        "claim": "Jaws is a film.",
+        "note": ["xy"],
+    }
     assert instance["predicted_evidence"] == plain["predicted_evidence"]
-    response = client.post("/check", content='{"claim": "Jaws\\ud800 is a film."}',
-                           headers={"Content-Type": "application/json"})
+    response = client.post(
+        "/check", content='{"claim": "Jaws\\ud800 is a film."}', headers={"Content-Type": "application/json"}
+    )
     assert response.status_code == 200 and response.json()["claim"] == "Jaws is a film."
 
 
@@ -308,8 +327,10 @@ class SurrogateChecker:
     def check_many(self, claims, options=None, cancelled=None):
         import dataclasses
 
-        return [dataclasses.replace(result, claim=result.claim + "\ud800")
-                for result in self.checker.check_many(claims, options, cancelled)]
+        return [
+            dataclasses.replace(result, claim=result.claim + "\ud800")
+            for result in self.checker.check_many(claims, options, cancelled)
+        ]
 
 
 def test_an_answer_with_a_lone_surrogate_is_still_sent(checker):
@@ -333,13 +354,21 @@ def test_a_body_that_is_not_utf8_is_refused_415_even_in_an_encoding_json_could_g
     assert response.status_code == 415
     error = error_of(response)
     assert error["code"] == "unsupported_encoding" and "not UTF-8" in error["message"] and "UTF-8" in error["message"]
-    bom = client.post("/check", content=b"\xef\xbb\xbf" + json.dumps({"claim": JAWS}).encode(),
-                      headers={"Content-Type": "application/json"})
+    bom = client.post(
+        "/check",
+        content=b"\xef\xbb\xbf" + json.dumps({"claim": JAWS}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     assert bom.status_code == 200  # UTF-8 with a byte order mark is UTF-8
 
 
-@pytest.mark.parametrize("instances, same", [([JAWS, {"id": 0, "claim": JAWS}], "instances 0 and 1 have the same id 0"),
-                                             ([{"id": "a", "claim": JAWS}, {"id": "a", "claim": JAWS}], "id 'a'")])
+@pytest.mark.parametrize(
+    "instances, same",
+    [
+        ([JAWS, {"id": 0, "claim": JAWS}], "instances 0 and 1 have the same id 0"),
+        ([{"id": "a", "claim": JAWS}, {"id": "a", "claim": JAWS}], "id 'a'"),
+    ],
+)
 def test_predict_refuses_two_instances_with_one_id(client, instances, same):
     response = client.post("/predict", json={"instances": instances})
     assert response.status_code == 422

@@ -148,8 +148,9 @@ def test_a_cancelled_item_leaves_the_queue_at_once_and_is_counted_as_dropped():
 def test_on_idle_is_called_once_after_a_burst_and_never_before_work():
     idle = threading.Event()
     calls: list[float] = []
-    batcher = MicroBatcher(Recorder(), max_batch=4, max_wait_s=0, on_idle=lambda: (calls.append(1), idle.set()),
-                           idle_s=0.1)
+    batcher = MicroBatcher(
+        Recorder(), max_batch=4, max_wait_s=0, on_idle=lambda: (calls.append(1), idle.set()), idle_s=0.1
+    )
     try:
         time.sleep(0.3)
         assert calls == []  # no work yet: nothing to give back
@@ -187,8 +188,10 @@ def test_with_a_deadline_only_what_can_be_done_in_time_is_queued_and_the_rest_re
                 refused.append(exc)
         assert time.monotonic() - started < 0.5  # every refusal at once
         assert 5 <= len(accepted) <= 11 and len(refused) == 40 - len(accepted)
-        assert all(exc.backlog_s is not None and "would not be done within 1 s" in str(exc) and exc.retry_after_s >= 1
-                   for exc in refused)
+        assert all(
+            exc.backlog_s is not None and "would not be done within 1 s" in str(exc) and exc.retry_after_s >= 1
+            for exc in refused
+        )
         assert [f.result(5) for f in accepted] and time.monotonic() - started < 1.0 + 0.5  # all within the deadline
         assert max(len(batch) for batch in process.batches) <= 10  # no batch longer than the oldest could wait
     finally:

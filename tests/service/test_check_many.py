@@ -94,9 +94,11 @@ def test_the_learned_verdict_with_the_joint_verifier_is_the_same_in_a_batch(work
     verifier, joint = NliModel.load(str(tiny_nli_model), "cpu"), NliModel.load(str(tiny_nli_model), "cpu")
     calls = {"verifier": 0, "joint": 0}
     for name, model in (("verifier", verifier), ("joint", joint)):
+
         def counted(pairs, batch_size=32, predict=model.predict, name=name):
             calls[name] += 1
             return predict(pairs, batch_size)
+
         model.predict = counted
     checker = Checker(workspace, ClaimVerifier(verifier, VerdictPolicy(learned=learned), joint))
     claims = claims_with_a_bad_one()

@@ -26,25 +26,33 @@ def test_check_text_gives_each_check_worthy_sentence_the_verdict_check_gives_it(
     data = response.json()
     assert data["text"] == TEXT and len(data["sentences"]) == 6
     checked = [s for s in data["sentences"] if s["checked"]]
-    assert [s["text"] for s in checked] == ["Jaws is a 1975 thriller film directed by Steven Spielberg.",
-                                            "Spielberg was born in Cincinnati.",
-                                            "Soul Food was released by Fox 2000 Pictures in 1997."]
+    assert [s["text"] for s in checked] == [
+        "Jaws is a 1975 thriller film directed by Steven Spielberg.",
+        "Spielberg was born in Cincinnati.",
+        "Soul Food was released by Fox 2000 Pictures in 1997.",
+    ]
     assert data["sentences"][2]["reason"] == "an opinion (think)" and data["sentences"][2]["result"] is None
     for sentence in checked:
         alone = client.post("/check", json={"claim": sentence["text"], "options": options}).json()
         assert sentence["verdict"] == alone["verdict"]["label"]
         assert sentence["result"]["verdict"]["probabilities"] == pytest.approx(alone["verdict"]["probabilities"])
         assert [e["text"] for e in sentence["result"]["evidence"]] == [e["text"] for e in alone["evidence"]]
-        assert TEXT[sentence["start"]:sentence["end"]] == sentence["text"]
+        assert TEXT[sentence["start"] : sentence["end"]] == sentence["text"]
     assert data["summary"]["checked"] == 3
     assert sum(data["summary"][label] for label in ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")) == 3
 
 
-@pytest.mark.parametrize("text, code, words", [
-    ("Thank you all so much! I think we should do better. Will it rain?", "nothing_to_check",
-     "None of the text's 3 sentences looks worth checking"),
-    ("  \n\n ", "bad_text", "The text is empty"),
-])
+@pytest.mark.parametrize(
+    "text, code, words",
+    [
+        (
+            "Thank you all so much! I think we should do better. Will it rain?",
+            "nothing_to_check",
+            "None of the text's 3 sentences looks worth checking",
+        ),
+        ("  \n\n ", "bad_text", "The text is empty"),
+    ],
+)
 def test_a_text_it_can_t_check_is_refused_with_why(client, text, code, words):
     response = client.post("/check-text", json={"text": text})
     assert response.status_code == 422
@@ -64,7 +72,10 @@ def test_a_sentence_that_opens_with_a_pronoun_is_checked_as_the_name_it_stands_f
     options = {"two_hop": False, "sentences_k": 3}
     data = client.post("/check-text", json={"text": text, "corpus": "fixture", "options": options}).json()
     second = data["sentences"][1]
-    assert second["text"] == "He was born in Cincinnati in 1946." and text[second["start"]:second["end"]] == second["text"]
+    assert (
+        second["text"] == "He was born in Cincinnati in 1946."
+        and text[second["start"] : second["end"]] == second["text"]
+    )
     assert second["checked_as"] == "Steven Spielberg was born in Cincinnati in 1946." and second["checked"]
     alone = client.post("/check", json={"claim": second["checked_as"], "options": options}).json()
     assert second["result"]["claim"] == second["checked_as"] and second["verdict"] == alone["verdict"]["label"]
@@ -72,9 +83,12 @@ def test_a_sentence_that_opens_with_a_pronoun_is_checked_as_the_name_it_stands_f
 
 # --- issue 44, item 3: limits before splitting, a time budget for it, and a client that leaves stops it -------------
 
+
 def test_a_text_of_too_many_sentences_is_refused_at_once_before_it_is_split(client):
-    for text, about in [("Yes.\n\n" * 20_000, "20,001"),  # the issue's 20,000 tiny sentences: 69 s before
-                        ("Marie Curie won two Nobel Prizes, in 1903 and 1911. " * 3_900, "3,901")]:  # 200 KB: 36 s
+    for text, about in [
+        ("Yes.\n\n" * 20_000, "20,001"),  # the issue's 20,000 tiny sentences: 69 s before
+        ("Marie Curie won two Nobel Prizes, in 1903 and 1911. " * 3_900, "3,901"),
+    ]:  # 200 KB: 36 s
         started = time.perf_counter()
         response = client.post("/check-text", json={"text": text})
         assert time.perf_counter() - started < 10.0  # splitting first took 36-69 s; room for a busy machine
@@ -99,8 +113,10 @@ def test_a_client_that_leaves_while_its_text_is_split_stops_the_splitting(checke
     body = json.dumps({"text": text}).encode()
     with served(checker, max_text_sentences=10_000, split_timeout_s=600) as (port, _app):
         sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        sock.sendall(b"POST /check-text HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        sock.sendall(
+            b"POST /check-text HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+        )
         time.sleep(1.0)
         working = cpu_seconds(1.0)
         sock.close()

@@ -11,8 +11,13 @@ JAWS = "Jaws was directed by a man born in Ohio."
 
 
 def test_claimreview_answers_the_check_as_json_ld_with_its_provenance(client, checker):
-    body = {"claim": JAWS, "options": {"sentences_k": 2}, "author": "Fact Desk", "author_type": "Person",
-            "url": "https://example.org/checks/jaws"}
+    body = {
+        "claim": JAWS,
+        "options": {"sentences_k": 2},
+        "author": "Fact Desk",
+        "author_type": "Person",
+        "url": "https://example.org/checks/jaws",
+    }
     response = client.post("/claimreview", json=body)
     assert response.status_code == 200, response.text
     assert response.headers["content-type"].startswith("application/ld+json")
@@ -33,12 +38,14 @@ def test_claimreview_is_by_the_workbench_unless_an_author_is_named(client):
 
 
 def test_claimreview_refuses_an_author_or_a_claim_that_can_t_be_one_saying_why(client):
-    for body, code, words in [({"claim": JAWS, "author": "  "}, "invalid_request", "author's name is empty"),
-                              ({"claim": JAWS, "author_type": "Robot"}, "invalid_request", "author_type"),
-                              ({"claim": JAWS, "url": "./?claim=x"}, "invalid_request", "url"),
-                              ({"claim": JAWS, "url": 'https://example.org/"><script>'}, "invalid_request", "url"),
-                              ({"claim": JAWS, "url": "https://example.org/<b>"}, "invalid_request", "url"),
-                              ({"claim": "🙂"}, "bad_claim", "no words or numbers")]:
+    for body, code, words in [
+        ({"claim": JAWS, "author": "  "}, "invalid_request", "author's name is empty"),
+        ({"claim": JAWS, "author_type": "Robot"}, "invalid_request", "author_type"),
+        ({"claim": JAWS, "url": "./?claim=x"}, "invalid_request", "url"),
+        ({"claim": JAWS, "url": 'https://example.org/"><script>'}, "invalid_request", "url"),
+        ({"claim": JAWS, "url": "https://example.org/<b>"}, "invalid_request", "url"),
+        ({"claim": "🙂"}, "bad_claim", "no words or numbers"),
+    ]:
         response = client.post("/claimreview", json=body)
         assert response.status_code == 422 and response.json()["data"]["code"] == code, response.text
         assert words in response.json()["data"]["message"]
@@ -48,7 +55,8 @@ def test_the_openapi_document_says_claimreview_answers_json_ld(client):
     operation = client.get("/openapi.json").json()["paths"]["/claimreview"]["post"]
     assert "application/ld+json" in operation["responses"]["200"]["content"]
     assert {"claim", "corpus", "options", "author", "author_type", "url"} <= set(
-        client.get("/openapi.json").json()["components"]["schemas"]["ClaimReviewRequest"]["properties"])
+        client.get("/openapi.json").json()["components"]["schemas"]["ClaimReviewRequest"]["properties"]
+    )
 
 
 def test_claimreview_pasted_into_a_page_s_script_is_one_script_whatever_the_claim_holds(client):

@@ -7,8 +7,11 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
-CLAIMS = ["Jaws was directed by a man born in Ohio.", "Edinburgh is the capital of Scotland and has a famous castle.",
-          "Steven Spielberg directed 2001: A Space Odyssey."]
+CLAIMS = [
+    "Jaws was directed by a man born in Ohio.",
+    "Edinburgh is the capital of Scotland and has a famous castle.",
+    "Steven Spielberg directed 2001: A Space Odyssey.",
+]
 
 
 @pytest.fixture(scope="module")

@@ -22,9 +22,16 @@ def test_an_unknown_name_is_an_attribute_error():
 
 
 def test_importing_the_package_or_its_limits_imports_no_web_framework_and_no_torch():
-    code = ("import sys, fever_core.service as s\n"
-            "heavy = lambda: sorted(m for m in ('fastapi', 'uvicorn', 'torch') if m in sys.modules)\n"
-            "before = heavy(); s.ServiceConfig; print(before, heavy())")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parents[2])
+    code = (
+        "import sys, fever_core.service as s\n"
+        "heavy = lambda: sorted(m for m in ('fastapi', 'uvicorn', 'torch') if m in sys.modules)\n"
+        "before = heavy(); s.ServiceConfig; print(before, heavy())"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert run.stdout.strip() == "[] []"

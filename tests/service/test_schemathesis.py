@@ -22,14 +22,22 @@ from fever_core.service.config import ServiceConfig
 EXAMPLES = {"POST /check": 100, "POST /claimreview": 30, "POST /predict": 60}
 """Cases per operation and mode; 10 for the others (each /check case checks a claim, about 20 ms here)."""
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
-OPERATIONS = ["POST /check", "POST /claimreview", "POST /predict", "POST /check-text", "GET /corpora", "GET /health",
-              "GET /metrics"]
+OPERATIONS = [
+    "POST /check",
+    "POST /claimreview",
+    "POST /predict",
+    "POST /check-text",
+    "GET /corpora",
+    "GET /health",
+    "GET /metrics",
+]
 
 
 @pytest.fixture(scope="module")
 def service_schema(checker):
-    app = create_app(checker.settings, "fixture", ServiceConfig(api_key="", max_instances=16, max_queue=64),
-                     {"fixture": checker})
+    app = create_app(
+        checker.settings, "fixture", ServiceConfig(api_key="", max_instances=16, max_queue=64), {"fixture": checker}
+    )
     return schemathesis.openapi.from_asgi("/openapi.json", app)
 
 
@@ -40,7 +48,8 @@ def test_the_document_lists_every_endpoint(service_schema):
 
 # every operation with the inputs its document allows; those that take input with inputs it does not allow, too
 RUNS = [(operation, GenerationMode.POSITIVE) for operation in OPERATIONS] + [
-    (operation, GenerationMode.NEGATIVE) for operation in OPERATIONS if operation.startswith("POST")]
+    (operation, GenerationMode.NEGATIVE) for operation in OPERATIONS if operation.startswith("POST")
+]
 
 
 @pytest.mark.parametrize("operation, mode", RUNS, ids=[f"{op}-{mode.value}" for op, mode in RUNS])
@@ -48,8 +57,14 @@ def test_no_generated_request_gets_a_server_error(service_schema, operation, mod
     method, path = operation.split()
     endpoint = service_schema[path][method]
 
-    @settings(max_examples=EXAMPLES.get(operation, 10), deadline=None, database=None, derandomize=True,
-              phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES.get(operation, 10),
+        deadline=None,
+        database=None,
+        derandomize=True,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(case=endpoint.as_strategy(generation_mode=mode))
     def call(case):
         case.call_and_validate(checks=CHECKS)

@@ -23,8 +23,9 @@ def ask(port: int, method: str, path: str, body: dict | None = None) -> tuple[in
     """One request on a new connection: status, headers, JSON body."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=180)  # a claim is slow beside a training run
     try:
-        connection.request(method, path, body=None if body is None else json.dumps(body),
-                           headers={"Content-Type": "application/json"})
+        connection.request(
+            method, path, body=None if body is None else json.dumps(body), headers={"Content-Type": "application/json"}
+        )
         response = connection.getresponse()
         return response.status, {k.lower(): v for k, v in response.getheaders()}, json.loads(response.read())
     finally:
@@ -146,8 +147,11 @@ def test_a_request_that_is_not_http_gets_a_json_400(checker):
 
 def test_a_body_shorter_than_its_content_length_gets_408_after_the_body_timeout(checker):
     with served(checker, body_timeout_s=0.5) as (port, _):
-        sock = connect(port, b"POST /check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                             b"Content-Length: 100\r\n\r\n{\"claim\": ")
+        sock = connect(
+            port,
+            b"POST /check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"claim": ',
+        )
         started = time.monotonic()
         status, error = json_error(until_closed(sock, 10))
         assert status == 408 and error["code"] == "body_timeout" and "Content-Length" in error["message"]
@@ -175,8 +179,10 @@ class CountingChecker:
 def test_the_claims_of_clients_that_went_away_are_dropped_unchecked(checker):
     counting = CountingChecker(checker)
     body = json.dumps({"claim": JAWS}).encode()
-    request = (b"POST /check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-               b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+    request = (
+        b"POST /check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+    )
     with served(counting, max_batch=1) as (port, app):
         batcher = app.state.service.batcher
         clients = [connect(port, request) for _ in range(20)]
@@ -212,8 +218,11 @@ class VerificationGate:
         self.read: list[str] = []
         self.outcomes: list = []
         predict = checker.verification.verifier.predict
-        monkeypatch.setattr(checker.verification.verifier, "predict",
-                            lambda pairs, *args: self.read.extend(c for _, c in pairs) or predict(pairs, *args))
+        monkeypatch.setattr(
+            checker.verification.verifier,
+            "predict",
+            lambda pairs, *args: self.read.extend(c for _, c in pairs) or predict(pairs, *args),
+        )
 
     def check_many(self, claims, options=None, cancelled=None):
         asked = [0] * len(claims)
@@ -239,12 +248,16 @@ class VerificationGate:
 def posted(port: int, body: dict) -> socket.socket:
     """A connection that has posted ``body`` to ``/check`` and waits for its answer."""
     data = json.dumps(body).encode()
-    return connect(port, b"POST /check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: %d\r\n\r\n%s" % (len(data), data))
+    return connect(
+        port,
+        b"POST /check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n%s" % (len(data), data),
+    )
 
 
 def test_a_claim_whose_client_leaves_mid_batch_stops_before_the_verifier_and_its_batch_mates_get_verdicts(
-        checker, monkeypatch):
+    checker, monkeypatch
+):
     """Issue 51: a batch already taken ran to its end, minutes, for a client that had gone; the next requests
     waited for it."""
     alone = checker.check(JAWS).verdict

@@ -26,16 +26,18 @@ from fever_core.service.startup import ServiceStartError
 @pytest.fixture
 def tiny_settings(settings, workspace, tiny_nli_model) -> Settings:
     """The fixture's data folder (its corpus built) with the tiny verifier and no joint verifier."""
-    return Settings.from_env({}, data_dir=settings.data_dir, verifier_model=str(tiny_nli_model),
-                             joint_verifier_model="", device="cpu")
+    return Settings.from_env(
+        {}, data_dir=settings.data_dir, verifier_model=str(tiny_nli_model), joint_verifier_model="", device="cpu"
+    )
 
 
 @pytest.fixture
 def copied_data(tiny_settings, tmp_path) -> Settings:
     """A copy of the fixture's data folder, to break."""
     shutil.copytree(tiny_settings.data_dir / "corpora" / "fixture", tmp_path / "corpora" / "fixture")
-    return Settings.from_env({}, data_dir=tmp_path, verifier_model=tiny_settings.verifier_model,
-                             joint_verifier_model="", device="cpu")
+    return Settings.from_env(
+        {}, data_dir=tmp_path, verifier_model=tiny_settings.verifier_model, joint_verifier_model="", device="cpu"
+    )
 
 
 def test_an_unknown_corpus_stops_the_start(tiny_settings):
@@ -167,9 +169,18 @@ def test_a_damaged_shipped_verifier_makes_health_say_failed(tiny_settings, tmp_p
     assert checked.status_code == 503  # no verdict from it
 
 
-@pytest.mark.parametrize("host, loopback", [("127.0.0.1", True), ("localhost", True), ("::1", True),
-                                            ("[::1]", True), ("0.0.0.0", False), ("10.0.0.5", False),
-                                            ("example.org", False)])
+@pytest.mark.parametrize(
+    "host, loopback",
+    [
+        ("127.0.0.1", True),
+        ("localhost", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("0.0.0.0", False),
+        ("10.0.0.5", False),
+        ("example.org", False),
+    ],
+)
 def test_loopback_hosts(host, loopback):
     assert is_loopback(host) is loopback
 
@@ -190,11 +201,21 @@ def test_serve_serves_until_stopped(tiny_settings):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "FEVER_DATA_DIR": str(tiny_settings.data_dir),
-           "FEVER_VERIFIER_MODEL": tiny_settings.verifier_model, "FEVER_JOINT_VERIFIER_MODEL": ""}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(PROJECT_ROOT),
+        "FEVER_DATA_DIR": str(tiny_settings.data_dir),
+        "FEVER_VERIFIER_MODEL": tiny_settings.verifier_model,
+        "FEVER_JOINT_VERIFIER_MODEL": "",
+    }
     env.pop("FEVER_API_KEY", None)
-    server = subprocess.Popen([sys.executable, "-m", "fever_core", "serve", "--corpus", "fixture", "--port", str(port)],
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "fever_core", "serve", "--corpus", "fixture", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
@@ -206,8 +227,11 @@ def test_serve_serves_until_stopped(tiny_settings):
             except OSError:
                 assert server.poll() is None, server.communicate()[1]
             time.sleep(0.3)
-        request = urllib.request.Request(f"{base}/predict", data=json.dumps({"instances": ["Jaws is a film."]}).encode(),
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"{base}/predict",
+            data=json.dumps({"instances": ["Jaws is a film."]}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(request, timeout=30) as response:
             assert json.load(response)["data"]["predictions"][0]["request_instance"]["claim"] == "Jaws is a film."
     finally:

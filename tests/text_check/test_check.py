@@ -21,8 +21,11 @@ def test_the_check_worthy_sentences_are_checked_as_check_checks_them_one_by_one(
     options = CheckOptions(two_hop=False)
     checked = check_text(checker, NEWS, options, on_sentence=lambda item, done, total: progress.append((done, total)))
     worthy = [s.text for s in find_sentences(NEWS) if s.worthy]
-    assert worthy == ["Jaws is a 1975 thriller film directed by Steven Spielberg.",
-                      "Spielberg was born in Cincinnati.", "Soul Food was released by Fox 2000 Pictures in 1997."]
+    assert worthy == [
+        "Jaws is a 1975 thriller film directed by Steven Spielberg.",
+        "Spielberg was born in Cincinnati.",
+        "Soul Food was released by Fox 2000 Pictures in 1997.",
+    ]
     assert [item.sentence.text for item in checked.checked] == worthy
     assert progress == [(1, 3), (2, 3), (3, 3)]
     for item in checked.checked:
@@ -53,9 +56,20 @@ def test_a_text_check_serialises_every_sentence_with_its_offsets_and_check(check
     data = json.loads(json.dumps(check_text(checker, NEWS).to_dict()))
     assert data["summary"]["checked"] == 3 and data["text"] == NEWS
     first, second = data["sentences"][:2]
-    assert first == {"index": 0, "text": "Films and their makers", "start": 0, "end": 22, "worthy": False,
-                     "reason": first["reason"], "checked_as": None, "checked": False, "verdict": None, "probability": None, "error": None,
-                     "result": None}
-    assert NEWS[second["start"]:second["end"]] == second["text"] and second["worthy"] and second["checked"]
+    assert first == {
+        "index": 0,
+        "text": "Films and their makers",
+        "start": 0,
+        "end": 22,
+        "worthy": False,
+        "reason": first["reason"],
+        "checked_as": None,
+        "checked": False,
+        "verdict": None,
+        "probability": None,
+        "error": None,
+        "result": None,
+    }
+    assert NEWS[second["start"] : second["end"]] == second["text"] and second["worthy"] and second["checked"]
     assert second["verdict"] == second["result"]["verdict"]["label"]
     assert second["probability"] == round(second["result"]["verdict"]["probabilities"][second["verdict"]], 4)

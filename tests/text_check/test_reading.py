@@ -40,8 +40,11 @@ PAGE = """<!doctype html><html><head><title>Tab title</title><script>var secret 
 def test_html_keeps_the_text_a_paragraph_a_block_and_drops_scripts_styles_and_comments():
     text = plain_text(html_to_text(PAGE))
     assert text.split("\n\n") == [
-        "Floods & rain", "The River Severn burst its banks on Tuesday.\nMore rain fell on Wednesday.",
-        "Shrewsbury opened two rest centres.", "One item", "Another item",
+        "Floods & rain",
+        "The River Severn burst its banks on Tuesday.\nMore rain fell on Wednesday.",
+        "Shrewsbury opened two rest centres.",
+        "One item",
+        "Another item",
         "A literal <script>alert(1)</script> in the text stays text.",
     ]
     for hidden in ("SCRIPT-", "STYLE-", "NOSCRIPT-", "TEMPLATE-", "HANDLER-", "COMMENT-", "Tab title", "secret"):
@@ -56,16 +59,21 @@ def test_an_html_file_is_read_as_its_text(tmp_path):
 
 
 def test_markdown_loses_its_marks_but_not_its_words():
-    markdown = ("# Title\n\nSome **bold** and _emphasis_ with [a link](https://x.org) and `code`, snake_case_name.\n"
-                "> Quoted.")
-    assert markdown_to_text(markdown) == ("Title\n\nSome bold and emphasis with a link and code, snake_case_name.\n"
-                                          "Quoted.")
+    markdown = (
+        "# Title\n\nSome **bold** and _emphasis_ with [a link](https://x.org) and `code`, snake_case_name.\n> Quoted."
+    )
+    assert markdown_to_text(markdown) == (
+        "Title\n\nSome bold and emphasis with a link and code, snake_case_name.\nQuoted."
+    )
 
 
-@pytest.mark.parametrize("name, data", [
-    ("report.txt", b"%PDF-1.7\n\x00\x01\x02binary"),
-    ("photo.md", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
-])
+@pytest.mark.parametrize(
+    "name, data",
+    [
+        ("report.txt", b"%PDF-1.7\n\x00\x01\x02binary"),
+        ("photo.md", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
+    ],
+)
 def test_a_binary_file_is_refused_with_what_to_do(name, data):
     with pytest.raises(TextReadError, match=f"{name} is not a text file .*copy its text and paste it"):
         text_of_bytes(data, name)
@@ -106,6 +114,7 @@ def test_pasted_text_keeps_its_paragraphs_and_loses_control_characters():
 
 # --- issue 44, item 2: HTML read in linear time, within a budget ---------------------------------------------------
 
+
 class ReferenceText(HTMLParser):
     """The reading of an HTML document before issue 44, through Python's own parser: right on well-formed documents,
     quadratic on some others. What the linear reading must agree with."""
@@ -127,7 +136,7 @@ class ReferenceText(HTMLParser):
     def handle_endtag(self, tag):
         if self.skipping:
             if tag in self.skipping:
-                del self.skipping[len(self.skipping) - 1 - self.skipping[::-1].index(tag):]
+                del self.skipping[len(self.skipping) - 1 - self.skipping[::-1].index(tag) :]
         else:
             self.block(tag)
 
@@ -136,8 +145,9 @@ class ReferenceText(HTMLParser):
             self.parts.append(re.sub(r"\s+", " ", data))
 
     def block(self, tag):
-        self.parts.append("\n\n" if tag in reading._BLOCK_ELEMENTS else "\n" if tag == "br" else
-                          " " if tag in ("td", "th") else "")
+        self.parts.append(
+            "\n\n" if tag in reading._BLOCK_ELEMENTS else "\n" if tag == "br" else " " if tag in ("td", "th") else ""
+        )
 
 
 def reference_text(document: str) -> str:
@@ -154,8 +164,21 @@ def random_document(rng: random.Random, depth: int = 0) -> str:
     for _ in range(rng.randint(1, 5)):
         kind = rng.choice(["text", "text", "element", "void", "comment", "script"] if depth < 4 else ["text", "void"])
         if kind == "text":
-            parts.append(rng.choice(["Paris", "is in", " France &amp; Spain ", "a &lt; b", "caf&eacute;", "1 < 2",
-                                     "\n  spaced   out\t", "&#x263A; ok", "R&D"]))
+            parts.append(
+                rng.choice(
+                    [
+                        "Paris",
+                        "is in",
+                        " France &amp; Spain ",
+                        "a &lt; b",
+                        "caf&eacute;",
+                        "1 < 2",
+                        "\n  spaced   out\t",
+                        "&#x263A; ok",
+                        "R&D",
+                    ]
+                )
+            )
         elif kind == "element":
             tag = rng.choice(["p", "div", "li", "b", "i", "span", "td", "h2", "svg", "noscript", "button", "TABLE"])
             attrs = rng.choice(["", ' class="x"', " title='a > b'", ' data-x="1" hidden', " onclick=\"f('<p>')\""])
@@ -165,8 +188,15 @@ def random_document(rng: random.Random, depth: int = 0) -> str:
         elif kind == "comment":
             parts.append("<!-- a comment with <p>tags</p> -->")
         else:
-            parts.append(rng.choice(["<script>if (a < b && c > d) { x = '</p>'; }</script>",
-                                     "<style>p > b { color: red }</style>", "<title>Tab</title>"]))
+            parts.append(
+                rng.choice(
+                    [
+                        "<script>if (a < b && c > d) { x = '</p>'; }</script>",
+                        "<style>p > b { color: red }</style>",
+                        "<title>Tab</title>",
+                    ]
+                )
+            )
     return "".join(parts)
 
 
@@ -248,7 +278,6 @@ def test_a_link_to_a_device_or_a_pipe_is_refused_at_the_limit_not_read_whole(tmp
 
 
 def test_text_on_stdin_is_read_within_the_limit_and_as_utf8():
-    assert reading.read_text_stream(io.BytesIO(b"Oslo is the capital of Norway.")) == \
-        "Oslo is the capital of Norway."
+    assert reading.read_text_stream(io.BytesIO(b"Oslo is the capital of Norway.")) == "Oslo is the capital of Norway."
     with pytest.raises(TextReadError, match="not UTF-8"):
         reading.read_text_stream(io.BytesIO(b"Oslo \xff is here."))

@@ -42,54 +42,62 @@ def test_sentences_keep_their_offsets_into_the_text():
         "Oslo is the capital of Norway.",  # no list mark
         "The stadium was approved by the council on 14 March.",  # no thread number
     ]
-    assert all(ARTICLE[s.start:s.end] == s.text for s in sentences)
+    assert all(ARTICLE[s.start : s.end] == s.text for s in sentences)
     assert [s.index for s in sentences] == list(range(len(sentences)))
 
 
 def test_a_line_ending_mid_sentence_is_joined_and_one_ending_a_sentence_is_not():
     text = "The river burst its banks on Tuesday,\nflooding 300 homes.\nShrewsbury opened two rest centres."
     assert [s.text for s in find_sentences(text)] == [
-        "The river burst its banks on Tuesday,\nflooding 300 homes.", "Shrewsbury opened two rest centres."]
+        "The river burst its banks on Tuesday,\nflooding 300 homes.",
+        "Shrewsbury opened two rest centres.",
+    ]
 
 
-@pytest.mark.parametrize("sentence, reason", [
-    ("The River Severn burst its banks on Tuesday, flooding 300 homes in Shrewsbury.", "names"),
-    ("Marie Curie won two Nobel Prizes.", "names Marie Curie"),
-    ("Inflation peaked at 9.1 per cent in June 2022.", "gives 9.1 per cent, June 2022"),
-    ("Millions of jobs were lost in 2009.", "gives Millions"),
-    ("I was born in Leeds in 1975.", "names Leeds"),  # the writer's past is a fact
-    ("The plant can produce 5,000 cars a year.", "gives 5,000"),
-])
+@pytest.mark.parametrize(
+    "sentence, reason",
+    [
+        ("The River Severn burst its banks on Tuesday, flooding 300 homes in Shrewsbury.", "names"),
+        ("Marie Curie won two Nobel Prizes.", "names Marie Curie"),
+        ("Inflation peaked at 9.1 per cent in June 2022.", "gives 9.1 per cent, June 2022"),
+        ("Millions of jobs were lost in 2009.", "gives Millions"),
+        ("I was born in Leeds in 1975.", "names Leeds"),  # the writer's past is a fact
+        ("The plant can produce 5,000 cars a year.", "gives 5,000"),
+    ],
+)
 def test_a_fact_about_named_things_numbers_or_dates_is_worth_checking(sentence, reason):
     (found,) = find_sentences(sentence)
     assert found.worthy and found.reason.startswith(reason), found
 
 
-@pytest.mark.parametrize("sentence, reason", [
-    ("Did Marie Curie win two Nobel Prizes?", "a question"),
-    ("I think Tesla is overrated.", "an opinion (think)"),
-    ("Critics believe the 2021 barriers failed.", "an opinion (believe)"),
-    ("Spain is a wonderful country.", "an opinion (wonderful)"),
-    ("Honestly, the Paris show was great.", "an opinion (Honestly)"),
-    ("I like the way we did it in Massachusetts.", "an opinion (like)"),
-    ("I'm proud of our work in Ohio.", "the writer's feelings (proud)"),
-    ("We will open a store in Berlin next year.", "the writer's own plans"),
-    ("I plan to visit Japan in May.", "the writer's own plans"),
-    ("We're going to build 500 homes in Leeds.", "the writer's own plans"),
-    ("The mayor of Paris should resign.", "a recommendation (should)"),
-    ("The company needs to cut 2,000 jobs.", "a recommendation (needs to)"),
-    ("Prices in Germany might rise in March.", "speculation (might)"),
-    ("The Bank of England will raise rates in 2025.", "a prediction (will)"),
-    ("Get out and vote on November 5th.", "an instruction"),
-    ("Let me tell you about Lisbon.", "an instruction"),
-    ("Thank you, Jim, and Mr. President.", "thanks or a greeting"),
-    ("Good evening and welcome to Ohio.", "thanks or a greeting"),
-    ("Three days in Lisbon", "a fragment (no verb)"),
-    ("Lisbon, 2019.", "a fragment (under 4 words)"),
-    ("Things have changed a lot since then.", "names no person"),
-    ("He voted against it.", "names no person"),  # who is "he"? The sentence alone can't say
-    ("That's just not true, John.", "names no person"),  # John is spoken to, not spoken of
-])
+@pytest.mark.parametrize(
+    "sentence, reason",
+    [
+        ("Did Marie Curie win two Nobel Prizes?", "a question"),
+        ("I think Tesla is overrated.", "an opinion (think)"),
+        ("Critics believe the 2021 barriers failed.", "an opinion (believe)"),
+        ("Spain is a wonderful country.", "an opinion (wonderful)"),
+        ("Honestly, the Paris show was great.", "an opinion (Honestly)"),
+        ("I like the way we did it in Massachusetts.", "an opinion (like)"),
+        ("I'm proud of our work in Ohio.", "the writer's feelings (proud)"),
+        ("We will open a store in Berlin next year.", "the writer's own plans"),
+        ("I plan to visit Japan in May.", "the writer's own plans"),
+        ("We're going to build 500 homes in Leeds.", "the writer's own plans"),
+        ("The mayor of Paris should resign.", "a recommendation (should)"),
+        ("The company needs to cut 2,000 jobs.", "a recommendation (needs to)"),
+        ("Prices in Germany might rise in March.", "speculation (might)"),
+        ("The Bank of England will raise rates in 2025.", "a prediction (will)"),
+        ("Get out and vote on November 5th.", "an instruction"),
+        ("Let me tell you about Lisbon.", "an instruction"),
+        ("Thank you, Jim, and Mr. President.", "thanks or a greeting"),
+        ("Good evening and welcome to Ohio.", "thanks or a greeting"),
+        ("Three days in Lisbon", "a fragment (no verb)"),
+        ("Lisbon, 2019.", "a fragment (under 4 words)"),
+        ("Things have changed a lot since then.", "names no person"),
+        ("He voted against it.", "names no person"),  # who is "he"? The sentence alone can't say
+        ("That's just not true, John.", "names no person"),  # John is spoken to, not spoken of
+    ],
+)
 def test_questions_opinions_plans_instructions_and_fragments_are_not(sentence, reason):
     (found,) = find_sentences(sentence)
     assert not found.worthy and found.reason.startswith(reason), found
@@ -117,11 +125,12 @@ def test_a_paragraph_of_many_pieces_is_split_whole(monkeypatch):
     text = plain_text((sentence * (size // len(sentence) + 1))[:size])
     sentences = find_sentences(text, max_sentences=len(text), max_seconds=3600)  # more than a text may have by default
     assert len(sentences) == text.count(". ") + 1
-    assert all(text[s.start:s.end] == s.text for s in sentences)
+    assert all(text[s.start : s.end] == s.text for s in sentences)
     assert sum(s.worthy for s in sentences) == text.count("Marie Curie")
 
 
 # --- issue 44, item 3: limits before splitting, and a time budget for it ---------------------------------------------
+
 
 def test_the_sentence_estimate_counts_end_marks_and_blank_lines_without_parsing():
     assert estimate_sentences("Paris is in France. Is Rome in Italy?! Yes… “Quite.”\n\nA heading\n\nmore") == 6
@@ -131,10 +140,13 @@ def test_the_sentence_estimate_counts_end_marks_and_blank_lines_without_parsing(
     assert time.perf_counter() - started < 5.0  # parsing it would take a minute; room for a busy machine
 
 
-@pytest.mark.parametrize("text, limit, says", [
-    ("Yes.\n\n" * 20_000, MAX_TEXT_SENTENCES, "about 20,001 sentences; at most 5,000"),  # the issue's 20,000
-    ("Marie Curie won two Nobel Prizes, in 1903 and 1911. " * 4_000, 3_000, "about 4,001 sentences; at most 3,000"),
-])
+@pytest.mark.parametrize(
+    "text, limit, says",
+    [
+        ("Yes.\n\n" * 20_000, MAX_TEXT_SENTENCES, "about 20,001 sentences; at most 5,000"),  # the issue's 20,000
+        ("Marie Curie won two Nobel Prizes, in 1903 and 1911. " * 4_000, 3_000, "about 4,001 sentences; at most 3,000"),
+    ],
+)
 def test_a_text_of_too_many_sentences_is_refused_before_it_is_parsed(text, limit, says):
     started = time.perf_counter()
     with pytest.raises(TextTooLarge, match=f"{says} are split and checked at once. Check it in parts"):

@@ -20,8 +20,11 @@ def claims(generate, title, sentence):
 
 
 def test_a_superlative_is_said_as_a_negation_and_a_rank_true_and_false():
-    found = claims(superlative_claims, "Brazil",
-                   "Brazil, officially the Federative Republic of Brazil, is the largest country in South America.")
+    found = claims(
+        superlative_claims,
+        "Brazil",
+        "Brazil, officially the Federative Republic of Brazil, is the largest country in South America.",
+    )
     assert ("No country in South America is larger than Brazil.", SUPPORTS) in found
     assert ("Brazil is the second-largest country in South America.", REFUTES) in found
     assert ("Another country in South America is larger than Brazil.", REFUTES) in found
@@ -33,8 +36,9 @@ def test_a_second_rank_refutes_the_first():
     assert ("At least one Indian state by area is larger than Uttar Pradesh.", SUPPORTS) in found
 
 
-@pytest.mark.parametrize("superlative, comparative", [("largest", "larger"), ("heaviest", "heavier"),
-                                                      ("best", "better"), ("west", None)])
+@pytest.mark.parametrize(
+    "superlative, comparative", [("largest", "larger"), ("heaviest", "heavier"), ("best", "better"), ("west", None)]
+)
 def test_comparatives_of_superlatives(superlative, comparative):
     assert comparative_of(superlative) == comparative
 
@@ -55,8 +59,10 @@ def test_a_passive_is_said_actively_the_right_and_the_wrong_way_round():
 
 
 def test_each_sentence_also_gives_a_same_page_sentence_without_the_fact_as_not_enough_info():
-    pool = [PoolSentence("Oslo", "Oslo is the capital and most populous city of Norway."),
-            PoolSentence("Oslo", "The Nobel Peace Prize ceremony is held there every December.")]
+    pool = [
+        PoolSentence("Oslo", "Oslo is the capital and most populous city of Norway."),
+        PoolSentence("Oslo", "The Nobel Peace Prize ceremony is held there every December."),
+    ]
     records = contrast_pairs(pool)
     assert {r["label"] for r in records} == {SUPPORTS, REFUTES, NEI}
     nei = [r for r in records if r["label"] == NEI]

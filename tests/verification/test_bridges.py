@@ -19,8 +19,10 @@ def chain(title: str, text: str, first=RIGA) -> JudgedSentence:
 
 def evidence() -> list[JudgedSentence]:
     first = EvidenceSentence("Riga", "Riga", 0, RIGA[1], 0.8)
-    return [JudgedSentence(first, chain_premise(first), Stance(0.1, 0.2, 0.7), True, True),
-            chain("Latvia", "Latvia is a country in the Baltic region of Northern Europe.")]
+    return [
+        JudgedSentence(first, chain_premise(first), Stance(0.1, 0.2, 0.7), True, True),
+        chain("Latvia", "Latvia is a country in the Baltic region of Northern Europe."),
+    ]
 
 
 def test_descriptions_are_noun_phrases_of_a_common_noun_with_a_modifier_the_innermost_last():

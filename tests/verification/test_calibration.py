@@ -17,7 +17,9 @@ MPNET = PROJECT_ROOT / "assets" / "models" / "verifier-mpnet"
 
 def test_a_sure_verdict_of_the_learned_verdict_is_trusted_more_than_an_unsure_or_undecided_one():
     calibration = VerdictPolicy.load(MPNET).calibration
-    assert calibration is not None and calibration.report["n"] == 225  # the 240 calibration claims less 15 on reserved pages
+    assert (
+        calibration is not None and calibration.report["n"] == 225
+    )  # the 240 calibration claims less 15 on reserved pages
     sure = calibration.probability(0.95, "SUPPORTS", False, False)
     unsure = calibration.probability(0.55, "SUPPORTS", False, False)
     undecided = calibration.probability(0.55, "NOT ENOUGH INFO", False, True)
@@ -25,8 +27,9 @@ def test_a_sure_verdict_of_the_learned_verdict_is_trusted_more_than_an_unsure_or
 
 
 def test_a_check_reports_the_calibrated_probability_and_keeps_the_deciders():
-    verdict = Verdict("SUPPORTS", {"SUPPORTS": 0.95, "REFUTES": 0.03, "NOT ENOUGH INFO": 0.02}, "", [0],
-                      calibrated=0.71)
+    verdict = Verdict(
+        "SUPPORTS", {"SUPPORTS": 0.95, "REFUTES": 0.03, "NOT ENOUGH INFO": 0.02}, "", [0], calibrated=0.71
+    )
     assert verdict.probability == 0.71 and verdict.probabilities["SUPPORTS"] == 0.95
     assert Verdict.from_dict(verdict.to_dict()) == verdict
     older = {k: v for k, v in verdict.to_dict().items() if k not in ("calibrated", "parts", "undecided")}

@@ -18,7 +18,12 @@ from fever_core.verification.policy import LEARNED, VerdictPolicy
 
 KRAFTWERK = EvidenceSentence("Kraftwerk", "Kraftwerk", 0, "Kraftwerk was formed in Düsseldorf in 1970.", 0.7)
 DUSSELDORF = EvidenceSentence(
-    "Düsseldorf", "Düsseldorf", 0, "Düsseldorf is the capital of North Rhine-Westphalia.", 0.6, hop=2,
+    "Düsseldorf",
+    "Düsseldorf",
+    0,
+    "Düsseldorf is the capital of North Rhine-Westphalia.",
+    0.6,
+    hop=2,
     via=HopLink("Kraftwerk", 0, "Düsseldorf", "Kraftwerk", "Kraftwerk was formed in Düsseldorf in 1970."),
 )
 
@@ -57,8 +62,9 @@ def test_a_learned_verdict_reads_chains_and_one_fit_before_chains_is_refused_wit
 
 
 def test_untrusted_sentences_are_shown_but_not_judged(model):
-    results, verdict = ClaimVerifier(model).verify("Kraftwerk is German.", [KRAFTWERK, DUSSELDORF],
-                                                   min_evidence_score=0.65)
+    results, verdict = ClaimVerifier(model).verify(
+        "Kraftwerk is German.", [KRAFTWERK, DUSSELDORF], min_evidence_score=0.65
+    )
     assert [r.trusted for r in results] == [True, False] and results[1].stance is None
     assert verdict.deciding_evidence in ([], [0])
 
@@ -71,13 +77,15 @@ def test_the_reason_quotes_the_deciding_sentence(model):
 def test_the_oracle_reads_the_gold_evidence_as_one_premise_and_the_rule_decides(model):
     claim = "Kraftwerk was formed in the capital of North Rhine-Westphalia."
     results, verdict = ClaimVerifier(model, VerdictPolicy(learned=learned_verdict())).verify(
-        claim, [KRAFTWERK, DUSSELDORF], one_premise=True)
+        claim, [KRAFTWERK, DUSSELDORF], one_premise=True
+    )
     expected = model.predict([(f"{chain_premise(KRAFTWERK)} {chain_premise(DUSSELDORF)}", claim)])[0]
     assert results[0].stance.as_row() == pytest.approx(expected, abs=1e-6) and results[1].stance is None
     assert verdict.decided_by == "rule" and verdict.probabilities == results[0].stance.to_dict()
 
 
 # --- one verifier call per check (issue 49, item 2) ---------------------------------------------------------------
+
 
 class ScriptedVerifier:
     """A verifier that reads each claim as the test says (by its words; NOT ENOUGH INFO 0.9 otherwise) and keeps the
@@ -98,8 +106,15 @@ def scripted_policy(tmp_path) -> VerdictPolicy:
     """A learned verdict that leaves every claim NOT ENOUGH INFO, under a sure-sentence threshold of 0.9 (so parts and
     bridges are read)."""
     n = len(FEATURE_NAMES)
-    verdict = LearnedVerdict(np.zeros((3, n)), np.array([0.0, 0.0, 5.0]), np.zeros(n), np.ones(n), list(FEATURE_NAMES),
-                             {}, sure_sentence_min=0.9)
+    verdict = LearnedVerdict(
+        np.zeros((3, n)),
+        np.array([0.0, 0.0, 5.0]),
+        np.zeros(n),
+        np.ones(n),
+        list(FEATURE_NAMES),
+        {},
+        sure_sentence_min=0.9,
+    )
     verdict.save(tmp_path)
     return VerdictPolicy.load(tmp_path)
 
@@ -112,15 +127,22 @@ def scripted_verdict(tmp_path, claim: str, readings: dict[str, list[float]], evi
     ``evidence``, every sentence judged and the number check on."""
     verifier = ScriptedVerifier(readings)
     _, verdict = ClaimVerifier(verifier, scripted_policy(tmp_path)).verify(
-        claim, evidence, min_evidence_score=0.0, number_check=True)
+        claim, evidence, min_evidence_score=0.0, number_check=True
+    )
     return verifier, verdict
 
 
 def test_the_evidence_parts_and_numbers_are_read_in_one_call(tmp_path):
     claim = "Kraftwerk was formed in Düsseldorf in 1971 and is a German band."
-    verifier, verdict = scripted_verdict(tmp_path, claim, {
-        "Kraftwerk was formed in Düsseldorf in 1970 and is a German band.": SURE, "Kraftwerk is a German band.": SURE,
-    }, [KRAFTWERK, DUSSELDORF])
+    verifier, verdict = scripted_verdict(
+        tmp_path,
+        claim,
+        {
+            "Kraftwerk was formed in Düsseldorf in 1970 and is a German band.": SURE,
+            "Kraftwerk is a German band.": SURE,
+        },
+        [KRAFTWERK, DUSSELDORF],
+    )
     assert len(verifier.calls) == 1 and verdict.verifier_calls == 1
     claims_read = {hypothesis for _, hypothesis in verifier.calls[0]}
     assert claim in claims_read  # the evidence
@@ -131,23 +153,34 @@ def test_the_evidence_parts_and_numbers_are_read_in_one_call(tmp_path):
 
 def test_a_bridge_read_after_the_evidence_makes_a_second_call_and_no_more(tmp_path):
     claim = "Kraftwerk was formed in the capital of a state in western Germany."
-    verifier, verdict = scripted_verdict(tmp_path, claim, {
-        "Kraftwerk was formed in Düsseldorf.": SURE, "Düsseldorf is the capital of a state in western Germany.": SURE,
-    }, [KRAFTWERK, DUSSELDORF])
+    verifier, verdict = scripted_verdict(
+        tmp_path,
+        claim,
+        {
+            "Kraftwerk was formed in Düsseldorf.": SURE,
+            "Düsseldorf is the capital of a state in western Germany.": SURE,
+        },
+        [KRAFTWERK, DUSSELDORF],
+    )
     assert len(verifier.calls) == 2 and verdict.verifier_calls == 2
-    assert ("Kraftwerk was formed in Düsseldorf." in {h for _, h in verifier.calls[1]}), verifier.calls[1]
+    assert "Kraftwerk was formed in Düsseldorf." in {h for _, h in verifier.calls[1]}, verifier.calls[1]
     assert verdict.label == "SUPPORTS" and verdict.decided_by == "bridge", verdict.reason
 
 
 def test_claims_checked_together_share_the_calls(tmp_path):
     verifier = ScriptedVerifier({"Kraftwerk was formed in Düsseldorf.": SURE, "Kraftwerk was formed in 1970.": SURE})
     checker = ClaimVerifier(verifier, scripted_policy(tmp_path))
-    outcomes = checker.verify_many([
-        VerificationTask(ClaimAnalysis("Kraftwerk was formed in 1970."), [KRAFTWERK], min_evidence_score=0.0),
-        VerificationTask(ClaimAnalysis("Kraftwerk was formed in the capital of a state in western Germany."),
-                         [KRAFTWERK, DUSSELDORF], min_evidence_score=0.0),
-        VerificationTask(ClaimAnalysis("Kraftwerk sold many records."), [], min_evidence_score=0.0),
-    ])
+    outcomes = checker.verify_many(
+        [
+            VerificationTask(ClaimAnalysis("Kraftwerk was formed in 1970."), [KRAFTWERK], min_evidence_score=0.0),
+            VerificationTask(
+                ClaimAnalysis("Kraftwerk was formed in the capital of a state in western Germany."),
+                [KRAFTWERK, DUSSELDORF],
+                min_evidence_score=0.0,
+            ),
+            VerificationTask(ClaimAnalysis("Kraftwerk sold many records."), [], min_evidence_score=0.0),
+        ]
+    )
     assert len(verifier.calls) == 2  # every claim's evidence in the first, the one bridge in the second
     assert [verdict.verifier_calls for _, verdict in outcomes] == [1, 2, 0]
 
@@ -156,5 +189,9 @@ def test_a_claim_with_more_numbers_than_are_tried_says_so_in_its_verdict(tmp_pat
     claim = "Kraftwerk was formed in 1971, 1972, 1973, 1974 and 1975."
     verifier, verdict = scripted_verdict(tmp_path, claim, {}, [KRAFTWERK])
     assert len(verifier.calls) == 1 and len(verifier.calls[0]) <= 1 + 3  # the evidence, and 3 of the 5 numbers
-    assert verdict.notes == (("The claim states 5 numbers: the number check tried the first 3 against the evidence, "
-                             "not the other 2, so they neither support nor refute it."),)
+    assert verdict.notes == (
+        (
+            "The claim states 5 numbers: the number check tried the first 3 against the evidence, "
+            "not the other 2, so they neither support nor refute it."
+        ),
+    )

@@ -25,8 +25,9 @@ def always(label_index: int, page_rule_min: float | None = None) -> LearnedVerdi
     n = len(FEATURE_NAMES)
     bias = np.full(3, -20.0)
     bias[label_index] = 20.0
-    return LearnedVerdict(np.zeros((3, n)), bias, np.zeros(n), np.ones(n), list(FEATURE_NAMES), {},
-                          subject_stance_min=page_rule_min)
+    return LearnedVerdict(
+        np.zeros((3, n)), bias, np.zeros(n), np.ones(n), list(FEATURE_NAMES), {}, subject_stance_min=page_rule_min
+    )
 
 
 def judge(claim: str, rows) -> list[JudgedSentence]:
@@ -37,8 +38,11 @@ def judge(claim: str, rows) -> list[JudgedSentence]:
         hop, via = (more + [1, None])[:2] if more else (1, None)
         sentence = EvidenceSentence(title, title, i, text, 0.8 - 0.1 * i, hop, via)
         premise = chain_premise(sentence)
-        out.append(JudgedSentence(sentence, premise, stance, stance is not None,
-                                  mentions_a_name(ClaimAnalysis(claim).names, premise)))
+        out.append(
+            JudgedSentence(
+                sentence, premise, stance, stance is not None, mentions_a_name(ClaimAnalysis(claim).names, premise)
+            )
+        )
     return out
 
 
@@ -51,12 +55,23 @@ def decide_learned(learned, claim, evidence):
 
 def test_no_trustworthy_evidence_means_not_enough_info():
     decision = best_sentence_rule(judge("X is Y.", [("X", "X is Z.", None), ("X", "X is W.", None)]))
-    assert (decision.label, decision.probabilities[NEI], decision.deciding_evidence, decision.decided_by) == (NEI, 1.0, [], RULE)
+    assert (decision.label, decision.probabilities[NEI], decision.deciding_evidence, decision.decided_by) == (
+        NEI,
+        1.0,
+        [],
+        RULE,
+    )
 
 
 def test_the_best_trustworthy_sentence_decides():
-    evidence = judge("Page is something.", [("Page A", "Page is a.", None), ("Page B", "Page is b.", Stance(0.05, 0.9, 0.05)),
-                                            ("Page C", "Page is c.", Stance(0.95, 0.03, 0.02))])
+    evidence = judge(
+        "Page is something.",
+        [
+            ("Page A", "Page is a.", None),
+            ("Page B", "Page is b.", Stance(0.05, 0.9, 0.05)),
+            ("Page C", "Page is c.", Stance(0.95, 0.03, 0.02)),
+        ],
+    )
     decision = best_sentence_rule(evidence)
     assert decision.label == REFUTES and decision.deciding_evidence == [1] and decision.probabilities[REFUTES] == 0.9
 
@@ -73,7 +88,11 @@ ALIBABA = ("Alibaba Group", "Alibaba Group Holding Limited was founded on 28 Jun
 ABBA_LEAD = ("ABBA", "ABBA were a Swedish pop group formed in Stockholm in 1972.")
 LEONARDO = "Leonardo da Vinci painted the Mona Lisa."
 MONA_LISA = [
-    ("Mona Lisa", "The painting's novel qualities include the subject's enigmatic expression.", Stance(0.30, 0.05, 0.65)),
+    (
+        "Mona Lisa",
+        "The painting's novel qualities include the subject's enigmatic expression.",
+        Stance(0.30, 0.05, 0.65),
+    ),
     ("Leonardo da Vinci", "Leonardo was an Italian polymath of the High Renaissance.", Stance(0.08, 0.02, 0.90)),
     ("Mona Lisa", "The Mona Lisa is a half-length portrait painting by Leonardo da Vinci.", Stance(0.91, 0.03, 0.06)),
 ]
@@ -93,7 +112,12 @@ def test_a_sentence_that_mentions_none_of_the_claims_names_never_decides_nor_is_
 def test_the_deciding_sentence_is_one_whose_own_stance_is_the_verdict():
     evidence = judge(LEONARDO, MONA_LISA)
     decision = decide_learned(always(LABELS.index(SUPPORTS)), LEONARDO, evidence)
-    assert (decision.label, decision.deciding_evidence, decision.used_evidence, decision.decided_by) == (SUPPORTS, [2], [2], LEARNED)
+    assert (decision.label, decision.deciding_evidence, decision.used_evidence, decision.decided_by) == (
+        SUPPORTS,
+        [2],
+        [2],
+        LEARNED,
+    )
     leaning_only = decide_learned(always(LABELS.index(SUPPORTS)), LEONARDO, evidence[:2])
     assert leaning_only.deciding_evidence == [] and leaning_only.used_evidence == []  # NEI rows never decide
 
@@ -112,25 +136,34 @@ def test_no_sentence_marked_used_has_a_stance_against_the_verdict():
             for i in decision.used_evidence:
                 assert stances[i] is not None and rows[i] is not ALIBABA
                 assert stance_label(stances[i], rule) == decision.label
-            assert decision.deciding_evidence == decision.used_evidence[:len(decision.deciding_evidence)]
+            assert decision.deciding_evidence == decision.used_evidence[: len(decision.deciding_evidence)]
 
 
 JAWS = ("Jaws (film)", "Jaws is a 1975 American thriller film directed by Steven Spielberg.")
 
 
 def test_a_second_deciding_sentence_names_the_claims_subject_in_its_own_words():
-    evidence = judge("Jaws is a 1980 film.", [(*JAWS, Stance(0.02, 0.97, 0.01)),
-                                              ("Jaws (film)", "The film is about a giant shark.", Stance(0.1, 0.8, 0.1)),
-                                              ("Jaws (film)", "Jaws was released in 1975.", Stance(0.1, 0.7, 0.2))])
+    evidence = judge(
+        "Jaws is a 1980 film.",
+        [
+            (*JAWS, Stance(0.02, 0.97, 0.01)),
+            ("Jaws (film)", "The film is about a giant shark.", Stance(0.1, 0.8, 0.1)),
+            ("Jaws (film)", "Jaws was released in 1975.", Stance(0.1, 0.7, 0.2)),
+        ],
+    )
     decision = decide_learned(always(LABELS.index(REFUTES)), "Jaws is a 1980 film.", evidence)
     assert decision.used_evidence == [0, 1, 2] and decision.deciding_evidence == [0, 2]
 
 
 def test_a_second_hop_sentence_whose_own_words_do_not_name_the_subject_is_no_second_deciding_sentence():
     via = HopLink("Jaws_(film)", 0, "Steven Spielberg", *JAWS)
-    evidence = judge("Jaws is a 1980 film.", [
-        (*JAWS, Stance(0.0, 1.0, 0.0)),
-        ("Steven Spielberg", "Steven Spielberg is an American filmmaker.", Stance(0.0, 0.99, 0.01), 2, via)])
+    evidence = judge(
+        "Jaws is a 1980 film.",
+        [
+            (*JAWS, Stance(0.0, 1.0, 0.0)),
+            ("Steven Spielberg", "Steven Spielberg is an American filmmaker.", Stance(0.0, 0.99, 0.01), 2, via),
+        ],
+    )
     decision = decide_learned(always(LABELS.index(REFUTES)), "Jaws is a 1980 film.", evidence)
     assert decision.used_evidence == [0, 1]  # the chain, read whole, leans the verdict's way
     assert decision.deciding_evidence == [0]  # but the filmmaker sentence says nothing of Jaws itself
@@ -149,24 +182,34 @@ def test_a_sure_sentence_of_the_page_the_claim_names_decides_over_the_learned_ve
     evidence = judge(DERRIDA, [(*row, stance) for row, stance in zip(DERRIDA_ROWS, DERRIDA_STANCES)])
     assert decide_learned(always(LABELS.index(NEI)), DERRIDA, evidence).label == NEI  # no page rule
     decision = decide_learned(always(LABELS.index(NEI), 0.9), DERRIDA, evidence)
-    assert (decision.label, decision.decided_by, decision.deciding_evidence, decision.used_evidence[0]) == (REFUTES, PAGE_RULE, [0], 0)
+    assert (decision.label, decision.decided_by, decision.deciding_evidence, decision.used_evidence[0]) == (
+        REFUTES,
+        PAGE_RULE,
+        [0],
+        0,
+    )
     assert decision.probabilities == DERRIDA_STANCES[0].to_dict()
 
 
-@pytest.mark.parametrize("stances, hops, why", [
-    ([Stance(0.0, 0.85, 0.15), None, None], (1, 1, 1), "not sure enough"),
-    ([None, None, Stance(0.0, 0.99, 0.01)], (1, 1, 1), "a page the claim does not name"),
-    ([Stance(0.0, 1.0, 0.0), None, None], (2, 1, 1), "reached through a link"),
-    ([Stance(0.0, 1.0, 0.0), Stance(0.95, 0.0, 0.05), None], (1, 1, 1), "its page's sentences disagree"),
-])
+@pytest.mark.parametrize(
+    "stances, hops, why",
+    [
+        ([Stance(0.0, 0.85, 0.15), None, None], (1, 1, 1), "not sure enough"),
+        ([None, None, Stance(0.0, 0.99, 0.01)], (1, 1, 1), "a page the claim does not name"),
+        ([Stance(0.0, 1.0, 0.0), None, None], (2, 1, 1), "reached through a link"),
+        ([Stance(0.0, 1.0, 0.0), Stance(0.95, 0.0, 0.05), None], (1, 1, 1), "its page's sentences disagree"),
+    ],
+)
 def test_the_page_rule_keeps_out_of_the_way(stances, hops, why):
     evidence = judge(DERRIDA, [(*row, stance, hop, None) for row, stance, hop in zip(DERRIDA_ROWS, stances, hops)])
     assert decide_learned(always(LABELS.index(NEI), 0.9), DERRIDA, evidence).label == NEI, why
 
 
 def test_the_page_rule_reads_a_title_without_its_disambiguation():
-    evidence = judge("Soul Food is a film.", [("Soul Food (film)", "Soul Food is a 1997 American comedy-drama film.",
-                                               Stance(0.97, 0.01, 0.02))])
+    evidence = judge(
+        "Soul Food is a film.",
+        [("Soul Food (film)", "Soul Food is a 1997 American comedy-drama film.", Stance(0.97, 0.01, 0.02))],
+    )
     assert decide_learned(always(LABELS.index(NEI), 0.9), "Soul Food is a film.", evidence).label == SUPPORTS
 
 
@@ -180,9 +223,14 @@ def ground(decision, evidence, nei_threshold=None):
 
 def test_a_learned_verdict_that_no_sentence_states_is_undecided_and_names_the_sentences_to_read():
     claim = "Marie Curie died in 1934."
-    evidence = judge(claim, [("Marie Curie", "Marie Curie was a physicist.", Stance(0.2, 0.3, 0.5)),
-                             ("Marie Curie", "Marie Curie won two Nobel Prizes.", Stance(0.45, 0.1, 0.45)),
-                             ("Pierre Curie", "Pierre Curie married Marie Curie.", Stance(0.1, 0.1, 0.8))])
+    evidence = judge(
+        claim,
+        [
+            ("Marie Curie", "Marie Curie was a physicist.", Stance(0.2, 0.3, 0.5)),
+            ("Marie Curie", "Marie Curie won two Nobel Prizes.", Stance(0.45, 0.1, 0.45)),
+            ("Pierre Curie", "Pierre Curie married Marie Curie.", Stance(0.1, 0.1, 0.8)),
+        ],
+    )
     decision = learned_verdict(always(LABELS.index(REFUTES)), ClaimAnalysis(claim), evidence)
     assert (decision.label, decision.deciding_evidence) == (REFUTES, [])  # the mix leans to refutes, no sentence does
     grounded_decision, read = ground(decision, evidence)
@@ -205,8 +253,9 @@ def test_the_number_checks_sentence_is_shown_with_the_number_checks_reading():
     from fever_core.verification.number_check import NumberCheck
 
     claim = "Barack Obama was the 45th president of the United States."
-    evidence = judge(claim, [("Barack Obama", "Barack Obama was the 44th president of the United States.",
-                              Stance(0.46, 0.30, 0.24))])
+    evidence = judge(
+        claim, [("Barack Obama", "Barack Obama was the 44th president of the United States.", Stance(0.46, 0.30, 0.24))]
+    )
     rewritten = "Barack Obama was the 44th president of the United States."
     decision = number_check(NumberCheck(REFUTES, 0, 0.97, "45th", "44th", rewritten), [0])
     grounded_decision, read = ground(decision, evidence)
@@ -234,8 +283,10 @@ def test_no_grounded_verdict_contradicts_its_deciding_sentences(rule_threshold):
             p = rng.dirichlet([0.6, 0.6, 0.6])
             rows.append((f"Page {i}", f"Page is {i}.", Stance(*map(float, p)) if rng.random() > 0.2 else None))
         evidence = judge(claim, rows)
-        for decision in (learned_verdict(always(trial % 3), ClaimAnalysis(claim), evidence),
-                         best_sentence_rule(evidence, rule_threshold)):
+        for decision in (
+            learned_verdict(always(trial % 3), ClaimAnalysis(claim), evidence),
+            best_sentence_rule(evidence, rule_threshold),
+        ):
             grounded_decision, read = ground(decision, evidence, rule_threshold)
             if grounded_decision.label != NEI:
                 assert grounded_decision.deciding_evidence
@@ -246,8 +297,13 @@ def test_a_sure_sentence_decides_where_the_learned_verdict_says_not_enough_info(
     from fever_core.verification.deciders import SURE_SENTENCE, sure_sentence
 
     claim = "Jacques Derrida was a German philosopher."
-    evidence = judge(claim, [("Jacques Derrida", "Jacques Derrida was a French philosopher.", Stance(0.02, 0.83, 0.15)),
-                             ("Jacques Derrida", "Jacques Derrida wrote on deconstruction.", Stance(0.1, 0.1, 0.8))])
+    evidence = judge(
+        claim,
+        [
+            ("Jacques Derrida", "Jacques Derrida was a French philosopher.", Stance(0.02, 0.83, 0.15)),
+            ("Jacques Derrida", "Jacques Derrida wrote on deconstruction.", Stance(0.1, 0.1, 0.8)),
+        ],
+    )
     cautious = learned_verdict(always(LABELS.index(NEI)), ClaimAnalysis(claim), evidence)
     decision = sure_sentence(evidence, 0.7, cautious)
     assert (decision.label, decision.decided_by, decision.deciding_evidence) == (REFUTES, SURE_SENTENCE, [0])
@@ -261,8 +317,13 @@ def test_sure_sentences_of_both_labels_decide_nothing():
     from fever_core.verification.deciders import sure_sentence
 
     claim = "Jacques Derrida was a German philosopher."
-    evidence = judge(claim, [("Jacques Derrida", "Jacques Derrida was a French philosopher.", Stance(0.02, 0.9, 0.08)),
-                             ("Jacques Derrida", "Jacques Derrida lived in Germany.", Stance(0.9, 0.02, 0.08))])
+    evidence = judge(
+        claim,
+        [
+            ("Jacques Derrida", "Jacques Derrida was a French philosopher.", Stance(0.02, 0.9, 0.08)),
+            ("Jacques Derrida", "Jacques Derrida lived in Germany.", Stance(0.9, 0.02, 0.08)),
+        ],
+    )
     assert sure_sentence(evidence, 0.7, learned_verdict(always(2), ClaimAnalysis(claim), evidence)) is None
 
 
@@ -270,8 +331,13 @@ def test_a_compound_claim_is_supported_only_when_every_part_is_and_refuted_when_
     from fever_core.verification.deciders import CLAIM_PARTS, part_of, parts_decision
 
     claim = "Marie Curie was born in Warsaw and died in Paris."
-    evidence = judge(claim, [("Marie Curie", "Marie Curie was born in Warsaw.", Stance(0.3, 0.1, 0.6)),
-                             ("Marie Curie", "Marie Curie died in Passy, France.", Stance(0.2, 0.2, 0.6))])
+    evidence = judge(
+        claim,
+        [
+            ("Marie Curie", "Marie Curie was born in Warsaw.", Stance(0.3, 0.1, 0.6)),
+            ("Marie Curie", "Marie Curie died in Passy, France.", Stance(0.2, 0.2, 0.6)),
+        ],
+    )
     undecided = learned_verdict(always(LABELS.index(NEI)), ClaimAnalysis(claim), evidence)
     born = part_of("Marie Curie was born in Warsaw.", [Stance(0.97, 0.01, 0.02), Stance(0.1, 0.1, 0.8)], evidence, 0.7)
     died_paris = part_of("Marie Curie died in Paris.", [Stance(0.1, 0.1, 0.8), Stance(0.92, 0.03, 0.05)], evidence, 0.7)

@@ -7,7 +7,12 @@ from fever_core.verification.evidence import JudgedSentence, Reading, chain_prem
 
 KRAFTWERK = EvidenceSentence("Kraftwerk", "Kraftwerk", 0, "Kraftwerk was formed in Düsseldorf in 1970.", 0.7)
 DUSSELDORF = EvidenceSentence(
-    "Düsseldorf", "Düsseldorf", 0, "Düsseldorf is the capital of North Rhine-Westphalia.", 0.6, hop=2,
+    "Düsseldorf",
+    "Düsseldorf",
+    0,
+    "Düsseldorf is the capital of North Rhine-Westphalia.",
+    0.6,
+    hop=2,
     via=HopLink("Kraftwerk", 0, "Düsseldorf", "Kraftwerk", "Kraftwerk was formed in Düsseldorf in 1970."),
 )
 
@@ -15,7 +20,8 @@ DUSSELDORF = EvidenceSentence(
 def test_a_second_hop_sentence_is_read_after_the_sentence_that_links_to_it():
     assert chain_premise(DUSSELDORF) == (
         "Kraftwerk: Kraftwerk was formed in Düsseldorf in 1970. "
-        "Düsseldorf: Düsseldorf is the capital of North Rhine-Westphalia.")
+        "Düsseldorf: Düsseldorf is the capital of North Rhine-Westphalia."
+    )
     assert chain_premise(KRAFTWERK) == "Kraftwerk: Kraftwerk was formed in Düsseldorf in 1970."
 
 
@@ -28,8 +34,14 @@ def test_a_judged_sentence_reads_alone_with_its_title_and_its_own_words_lose_the
 
 
 def test_a_judged_sentence_survives_its_json_and_an_older_check_bears_on_its_claim():
-    judged = JudgedSentence(DUSSELDORF, chain_premise(DUSSELDORF), Stance(0.1, 0.2, 0.7), True, False,
-                            Reading("REFUTES", 0.9, "Kraftwerk was formed in Bonn."))
+    judged = JudgedSentence(
+        DUSSELDORF,
+        chain_premise(DUSSELDORF),
+        Stance(0.1, 0.2, 0.7),
+        True,
+        False,
+        Reading("REFUTES", 0.9, "Kraftwerk was formed in Bonn."),
+    )
     record = judged.to_dict()
     assert record["title"] == "Düsseldorf" and record["via"]["anchor"] == "Düsseldorf"
     assert JudgedSentence.from_dict(record) == judged

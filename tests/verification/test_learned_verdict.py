@@ -22,8 +22,9 @@ from .test_deciders import always
 
 
 def judged(score, hop, stance, title="Page", text="Sentence."):
-    return JudgedSentence(EvidenceSentence(title, title, 0, text, score, hop), f"{title}: {text}", stance,
-                          stance is not None)
+    return JudgedSentence(
+        EvidenceSentence(title, title, 0, text, score, hop), f"{title}: {text}", stance, stance is not None
+    )
 
 
 def test_features_describe_the_top_evidence_and_pad_missing_positions():
@@ -82,8 +83,9 @@ def test_the_checker_mixes_in_the_joint_verifier_reading_the_top_evidence_togeth
     result = checker.check(claim)
     texts = [f"{e.sentence.title}: {e.sentence.text}" for e in result.evidence]
     expected = model.predict([(joint_premise(texts), claim)])[0]
-    assert [result.verdict.probabilities[label] for label in ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")] == \
-        pytest.approx(expected.tolist(), abs=1e-5)
+    assert [
+        result.verdict.probabilities[label] for label in ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+    ] == pytest.approx(expected.tolist(), abs=1e-5)
     # the rule and the baselines' retrievers leave it out
     rule = checker.check(claim, CheckOptions(verdict="rule"))
     assert rule.verdict.probabilities == next(e.stance for e in rule.evidence if e.stance is not None).to_dict()
@@ -92,7 +94,9 @@ def test_the_checker_mixes_in_the_joint_verifier_reading_the_top_evidence_togeth
     assert bm25.verdict.probabilities == next(e.stance for e in bm25.evidence if e.stance is not None).to_dict()
 
 
-def test_open_loads_the_joint_verifier_only_when_the_verdict_gives_it_weight(tmp_path, settings, workspace, tiny_nli_model):
+def test_open_loads_the_joint_verifier_only_when_the_verdict_gives_it_weight(
+    tmp_path, settings, workspace, tiny_nli_model
+):
     from dataclasses import replace
 
     model = tmp_path / "verifier"
@@ -102,7 +106,12 @@ def test_open_loads_the_joint_verifier_only_when_the_verdict_gives_it_weight(tmp
     weighted.save(model)
     with_joint = replace(settings, verifier_model=str(model), joint_verifier_model=str(tiny_nli_model))
     assert Checker.open("fixture", with_joint, progress=False).verification.joint_verifier is not None
-    assert Checker.open("fixture", replace(with_joint, joint_verifier_model=""), progress=False).verification.joint_verifier is None
+    assert (
+        Checker.open(
+            "fixture", replace(with_joint, joint_verifier_model=""), progress=False
+        ).verification.joint_verifier
+        is None
+    )
     with pytest.raises(FileNotFoundError, match="FEVER_JOINT_VERIFIER_MODEL"):
         Checker.open("fixture", replace(with_joint, joint_verifier_model=str(tmp_path / "none")), progress=False)
     weighted.joint_weight = 0.0
@@ -111,11 +120,16 @@ def test_open_loads_the_joint_verifier_only_when_the_verdict_gives_it_weight(tmp
 
 
 def test_the_checker_decides_with_the_learned_verdict_unless_the_rule_is_asked_for(workspace, tiny_nli_model):
-    checker = Checker(workspace, ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu"), VerdictPolicy(learned=always(1))))
+    checker = Checker(
+        workspace, ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu"), VerdictPolicy(learned=always(1)))
+    )
     result = checker.check("Sherlock Holmes was created by Charles Dickens.")
     assert result.verdict.decided_by == "learned" and result.verdict.probabilities["REFUTES"] > 0.99
-    refuting = [i for i, e in enumerate(result.evidence) if e.reading is not None and e.reading.label == "REFUTES"
-                and e.bears_on_claim]
+    refuting = [
+        i
+        for i, e in enumerate(result.evidence)
+        if e.reading is not None and e.reading.label == "REFUTES" and e.bears_on_claim
+    ]
     if refuting:  # the learned verdict refutes, resting on the best sentence that reads so
         assert result.verdict.label == "REFUTES" and result.verdict.deciding_evidence[0] == refuting[0]
     else:  # no sentence refutes it on its own: undecided, never a verdict without its sentence
@@ -126,7 +140,9 @@ def test_the_checker_decides_with_the_learned_verdict_unless_the_rule_is_asked_f
     # a threshold is a value of the best-sentence rule: it never makes the rule decide on its own
     threshold = nei.check("Sherlock Holmes was created by Charles Dickens.", CheckOptions(nei_threshold=1.01))
     assert (threshold.verdict.label, threshold.verdict.decided_by) == ("NOT ENOUGH INFO", "learned")
-    ruled = nei.check("Sherlock Holmes was created by Charles Dickens.", CheckOptions(verdict="rule", nei_threshold=1.01))
+    ruled = nei.check(
+        "Sherlock Holmes was created by Charles Dickens.", CheckOptions(verdict="rule", nei_threshold=1.01)
+    )
     assert ruled.verdict.label in {"SUPPORTS", "REFUTES"} and ruled.verdict.decided_by == "rule"
     rule = nei.check("Sherlock Holmes was created by Charles Dickens.", CheckOptions(verdict="rule"))
     best = next(e.stance for e in rule.evidence if e.stance is not None)

@@ -58,10 +58,11 @@ def chosen_settings(data_dir: Path) -> Settings:
 
 def test_the_shipped_models_match_checksums_of_every_file_they_read():
     tokenizer = {"tokenizer.json", "tokenizer_config.json"}
-    for folder, listed in ((DEFAULT_VERIFIER, {"config.json", ADAPTER_CONFIG, "adapter_model.safetensors",
-                                               VERDICT_FILE, *tokenizer}),
-                           (FALLBACK_VERIFIER, {"config.json", PACKED_WEIGHTS, VERDICT_FILE, *tokenizer}),
-                           (SHIPPED_JOINT_VERIFIER, {"config.json", PACKED_WEIGHTS, *tokenizer})):
+    for folder, listed in (
+        (DEFAULT_VERIFIER, {"config.json", ADAPTER_CONFIG, "adapter_model.safetensors", VERDICT_FILE, *tokenizer}),
+        (FALLBACK_VERIFIER, {"config.json", PACKED_WEIGHTS, VERDICT_FILE, *tokenizer}),
+        (SHIPPED_JOINT_VERIFIER, {"config.json", PACKED_WEIGHTS, *tokenizer}),
+    ):
         assert is_shipped_model(folder)
         recorded = json.loads((Path(folder) / CHECKSUMS_FILE).read_text())["sha256"]
         assert set(recorded) == listed == set(model_files(folder))
@@ -84,12 +85,20 @@ def test_labels_swapped_in_the_shipped_mpnet_verifier_are_refused_and_the_small_
     assert "small shipped verifier (MiniLM) was used instead" in warning
 
 
-@pytest.mark.parametrize("edit, said", [
-    (lambda folder: edit_json(folder / ADAPTER_CONFIG, lambda data: data.update(lora_alpha=0)),
-     f"{ADAPTER_CONFIG} does not match the checksum"),
-    (lambda folder: ((folder / CHECKSUMS_FILE).unlink(), zero_bytes(folder / "adapter_model.safetensors")),
-     f"has no {CHECKSUMS_FILE}, so its files can't be checked"),
-], ids=["lora_alpha 0", "no checksums, half the adapter zeroed"])
+@pytest.mark.parametrize(
+    "edit, said",
+    [
+        (
+            lambda folder: edit_json(folder / ADAPTER_CONFIG, lambda data: data.update(lora_alpha=0)),
+            f"{ADAPTER_CONFIG} does not match the checksum",
+        ),
+        (
+            lambda folder: ((folder / CHECKSUMS_FILE).unlink(), zero_bytes(folder / "adapter_model.safetensors")),
+            f"has no {CHECKSUMS_FILE}, so its files can't be checked",
+        ),
+    ],
+    ids=["lora_alpha 0", "no checksums, half the adapter zeroed"],
+)
 def test_the_issues_other_edits_of_the_shipped_mpnet_verifier_are_refused(tmp_path, edit, said):
     """Issue 38, item 2.1: these turned verdicts into NOT ENOUGH INFO, or changed them, with no warning."""
     with shipped_copy(DEFAULT_VERIFIER, tmp_path) as copy:
@@ -98,14 +107,24 @@ def test_the_issues_other_edits_of_the_shipped_mpnet_verifier_are_refused(tmp_pa
             NliModel.load(str(copy), "cpu")
 
 
-@pytest.mark.parametrize("edit, said", [
-    (lambda folder: swap_labels(folder / "config.json"), "config.json does not match the checksum"),
-    (lambda folder: edit_json(folder / "tokenizer.json", lambda data: data["normalizer"].update(lowercase=False)),
-     "tokenizer.json does not match the checksum"),
-    (lambda folder: (folder / "special_tokens_map.json").write_text('{"unk_token": "[SEP]"}'),
-     f"has special_tokens_map.json, which its {CHECKSUMS_FILE} does not list"),
-    (lambda folder: (folder / CHECKSUMS_FILE).unlink(), f"has no {CHECKSUMS_FILE}"),
-], ids=["labels swapped", "tokenizer edited", "a tokenizer file added", "checksums deleted"])
+@pytest.mark.parametrize(
+    "edit, said",
+    [
+        (lambda folder: swap_labels(folder / "config.json"), "config.json does not match the checksum"),
+        (
+            lambda folder: edit_json(
+                folder / "tokenizer.json", lambda data: data["normalizer"].update(lowercase=False)
+            ),
+            "tokenizer.json does not match the checksum",
+        ),
+        (
+            lambda folder: (folder / "special_tokens_map.json").write_text('{"unk_token": "[SEP]"}'),
+            f"has special_tokens_map.json, which its {CHECKSUMS_FILE} does not list",
+        ),
+        (lambda folder: (folder / CHECKSUMS_FILE).unlink(), f"has no {CHECKSUMS_FILE}"),
+    ],
+    ids=["labels swapped", "tokenizer edited", "a tokenizer file added", "checksums deleted"],
+)
 def test_an_edited_shipped_verifier_is_refused_naming_the_file(tmp_path, edit, said):
     with shipped_copy(FALLBACK_VERIFIER, tmp_path) as copy:
         edit(copy)
@@ -124,12 +143,15 @@ def test_labels_swapped_in_a_chosen_version_are_refused_not_read_as_the_opposite
     assert result.warnings == [warning]
 
 
-@pytest.mark.parametrize("config, said", [
-    ("{garbage", "its config.json can't be read as JSON (JSONDecodeError"),
-    ("", "its config.json can't be read as JSON"),
-    ("[1, 2]", "its config.json can't be read as JSON (it holds no JSON object"),
-    ("{}", "can't be loaded as a verifier (ValueError: Unrecognized model"),
-])
+@pytest.mark.parametrize(
+    "config, said",
+    [
+        ("{garbage", "its config.json can't be read as JSON (JSONDecodeError"),
+        ("", "its config.json can't be read as JSON"),
+        ("[1, 2]", "its config.json can't be read as JSON (it holds no JSON object"),
+        ("{}", "can't be loaded as a verifier (ValueError: Unrecognized model"),
+    ],
+)
 def test_a_damaged_config_json_without_checksums_falls_back_naming_the_file(tmp_path, tiny_nli_model, config, said):
     """Issue 38, item 2.8: a version saved before checksums were kept, its config.json damaged, was a hard error
     ("is not a local model directory ...")."""
@@ -144,7 +166,8 @@ def test_a_damaged_config_json_without_checksums_falls_back_naming_the_file(tmp_
 
 
 def test_a_model_trained_here_before_checksums_existed_still_loads_when_it_is_not_a_shipped_one(
-        tmp_path, tiny_nli_model):
+    tmp_path, tiny_nli_model
+):
     version = a_version(tmp_path, tiny_nli_model)
     (version / CHECKSUMS_FILE).unlink()
     swap_labels(version / "config.json")  # nothing to compare with: only its outputs are checked
@@ -152,8 +175,9 @@ def test_a_model_trained_here_before_checksums_existed_still_loads_when_it_is_no
     assert verification.verifier.name == str(version) and verification.warnings == []
 
 
-def test_a_damaged_verifier_chosen_in_the_data_folder_is_refused_and_the_shipped_one_checks(tmp_path, tiny_nli_model,
-                                                                                               workspace):
+def test_a_damaged_verifier_chosen_in_the_data_folder_is_refused_and_the_shipped_one_checks(
+    tmp_path, tiny_nli_model, workspace
+):
     version = a_version(tmp_path, tiny_nli_model)
     flip_bytes(version / "model.safetensors")
     with pytest.raises(ModelDamaged, match=f"{version}.*model.safetensors does not match the checksum"):
@@ -162,7 +186,10 @@ def test_a_damaged_verifier_chosen_in_the_data_folder_is_refused_and_the_shipped
     verification = ClaimVerifier.load(chosen_settings(tmp_path))
     assert verification.verifier.name == FALLBACK_VERIFIER
     (warning,) = verification.warnings
-    assert "model.safetensors does not match the checksum" in warning and "small shipped verifier (MiniLM) was used instead" in warning
+    assert (
+        "model.safetensors does not match the checksum" in warning
+        and "small shipped verifier (MiniLM) was used instead" in warning
+    )
     result = Checker(workspace, verification).check("Sherlock Holmes was created by Arthur Conan Doyle.")
     assert result.warnings[0] == warning
     assert all(np.isfinite(list(result.verdict.probabilities.values())))
@@ -178,7 +205,8 @@ def test_a_verifier_without_the_learned_verdict_it_needs_is_refused(tmp_path, ti
 
 
 def test_a_version_with_its_learned_verdict_under_the_old_name_is_refused_saying_how_to_rename_it(
-        tmp_path, tiny_nli_model):
+    tmp_path, tiny_nli_model
+):
     """A verifier version a user trained before ``verdict.json`` had its name (issue 28) holds the learned verdict
     under another name: it is not read as a verifier without one; the warning says what to rename."""
     source = shutil.copytree(tiny_nli_model, tmp_path / "source")
@@ -189,8 +217,10 @@ def test_a_version_with_its_learned_verdict_under_the_old_name_is_refused_saying
 
     verification = ClaimVerifier.load(chosen_settings(tmp_path))
     assert verification.verifier.name == FALLBACK_VERIFIER
-    assert f"{version / 'old-name.json'} is a learned verdict under its old name: rename it to {VERDICT_FILE}" in \
-        verification.warnings[0]
+    assert (
+        f"{version / 'old-name.json'} is a learned verdict under its old name: rename it to {VERDICT_FILE}"
+        in verification.warnings[0]
+    )
 
 
 def test_the_default_verifier_without_its_base_packages_gives_way_to_the_small_one_saying_so(tmp_path, monkeypatch):
@@ -223,8 +253,9 @@ def test_a_damaged_shipped_verifier_is_an_error_not_a_verdict(tmp_path, tiny_nli
     record_checksums(shipped, weight_files(shipped), fresh=True)
     flip_bytes(shipped / "model.safetensors")
     monkeypatch.setattr(claim_verifier, "FALLBACK_VERIFIER", str(shipped))
-    settings = Settings.from_env({}, data_dir=tmp_path / "data", verifier_model=str(shipped), joint_verifier_model="",
-                                 device="cpu")
+    settings = Settings.from_env(
+        {}, data_dir=tmp_path / "data", verifier_model=str(shipped), joint_verifier_model="", device="cpu"
+    )
     with pytest.raises(ModelDamaged, match="does not match the checksum"):
         ClaimVerifier.load(settings)
 
@@ -243,9 +274,14 @@ def test_a_learned_verdict_that_is_not_one_is_refused_naming_it(tmp_path, tiny_n
         LearnedVerdict.load(version)
 
 
-@pytest.mark.parametrize("active, problem", [("{garbage", "can't be read as the choice of verifier"),
-                                             ('{"verifier": 3}', "names no verifier folder"),
-                                             ('{"verifier": "/gone/verifier-v9"}', "not a verifier folder")])
+@pytest.mark.parametrize(
+    "active, problem",
+    [
+        ("{garbage", "can't be read as the choice of verifier"),
+        ('{"verifier": 3}', "names no verifier folder"),
+        ('{"verifier": "/gone/verifier-v9"}', "not a verifier folder"),
+    ],
+)
 def test_an_unusable_choice_of_verifier_is_a_warning_not_silence(tmp_path, active, problem):
     models_dir(tmp_path).mkdir(parents=True)
     (models_dir(tmp_path) / ACTIVE_FILE).write_text(active)
@@ -259,5 +295,9 @@ def test_a_model_without_checksums_still_loads(tiny_nli_model):
     assert not (Path(tiny_nli_model) / CHECKSUMS_FILE).exists()
     check_model_folder(str(tiny_nli_model))
     check_model_folder("some-org/some-hub-model")  # a hub id: nothing local to compare
-    assert ClaimVerifier.load(Settings.from_env({}, verifier_model=str(tiny_nli_model), joint_verifier_model="",
-                                                device="cpu")).warnings == []
+    assert (
+        ClaimVerifier.load(
+            Settings.from_env({}, verifier_model=str(tiny_nli_model), joint_verifier_model="", device="cpu")
+        ).warnings
+        == []
+    )

@@ -7,7 +7,10 @@ from fever_core.verification.nli import NliModel, fever_label
 
 
 def test_label_names_map_to_fever_labels():
-    assert [fever_label(n) for n in ["ENTAILMENT", "contradiction", "Neutral"]] == list(LABELS[:1]) + ["REFUTES", "NOT ENOUGH INFO"]
+    assert [fever_label(n) for n in ["ENTAILMENT", "contradiction", "Neutral"]] == list(LABELS[:1]) + [
+        "REFUTES",
+        "NOT ENOUGH INFO",
+    ]
     assert fever_label("NOT_ENOUGH_INFO") == "NOT ENOUGH INFO"
     with pytest.raises(ValueError, match="id2label"):
         fever_label("LABEL_0")

@@ -22,23 +22,31 @@ def one(text, as_written=False):
     return found[0]
 
 
-@pytest.mark.parametrize("text, kind, low, high, written", [
-    ("Barack Obama was the 45th president.", ORDINAL, 45, 45, "45th"),
-    ("Jupiter is the fifth planet from the Sun.", ORDINAL, 5, 5, "fifth"),
-    ("The band formed in the 1990s.", YEAR, 1990, 1999, "1990s"),
-    ("He lived in the 19th century.", YEAR, 1800, 1900, "the 19th century"),
-    ("She was born on 4 August 1961 in Honolulu.", YEAR, 1961, 1961, "1961"),  # the day is not a count
-    ("It has four moons.", COUNT, 4, 4, "four"),
-    ("The Nile is more than 7,000 kilometres long.", QUANTITY, 7000, math.inf, "more than 7,000 kilometres"),
-    ("Fewer than 200 people live there.", COUNT, -math.inf, 200, "Fewer than 200"),
-    ("More than a quarter of a million people live there.", COUNT, 250_000, math.inf,
-     "More than a quarter of a million"),
-    ("The company was founded after 1950.", YEAR, 1950, math.inf, "after 1950"),
-])
+@pytest.mark.parametrize(
+    "text, kind, low, high, written",
+    [
+        ("Barack Obama was the 45th president.", ORDINAL, 45, 45, "45th"),
+        ("Jupiter is the fifth planet from the Sun.", ORDINAL, 5, 5, "fifth"),
+        ("The band formed in the 1990s.", YEAR, 1990, 1999, "1990s"),
+        ("He lived in the 19th century.", YEAR, 1800, 1900, "the 19th century"),
+        ("She was born on 4 August 1961 in Honolulu.", YEAR, 1961, 1961, "1961"),  # the day is not a count
+        ("It has four moons.", COUNT, 4, 4, "four"),
+        ("The Nile is more than 7,000 kilometres long.", QUANTITY, 7000, math.inf, "more than 7,000 kilometres"),
+        ("Fewer than 200 people live there.", COUNT, -math.inf, 200, "Fewer than 200"),
+        (
+            "More than a quarter of a million people live there.",
+            COUNT,
+            250_000,
+            math.inf,
+            "More than a quarter of a million",
+        ),
+        ("The company was founded after 1950.", YEAR, 1950, math.inf, "after 1950"),
+    ],
+)
 def test_a_number_is_the_interval_its_words_assert(text, kind, low, high, written):
     number = one(text)
     assert (number.kind, number.low, number.high, number.text) == (kind, low, high, written)
-    assert text[number.start:number.end] == written
+    assert text[number.start : number.end] == written
 
 
 def test_an_unqualified_large_number_in_a_claim_means_what_rounds_to_it_and_in_a_sentence_itself():
@@ -74,14 +82,17 @@ def test_a_number_inside_a_name_is_no_value():
     assert number_mentions("The expedition of the Ten Thousand crossed Anatolia.") == []
 
 
-@pytest.mark.parametrize("text", [
-    "Oslo had 1e400 people.",                       # beyond float range
-    "Oslo had 1" + ",000" * 200 + " people.",       # 601 digits
-    "Oslo had " + "9" * 1000 + " people.",          # a thousand digits: quantulum3 alone would take minutes
-    "It is 1e400 km long.",
-    "He was the " + "1" * 5000 + "th president.",   # past Python's int() digit limit
-    "Oslo had -1e400 people.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Oslo had 1e400 people.",  # beyond float range
+        "Oslo had 1" + ",000" * 200 + " people.",  # 601 digits
+        "Oslo had " + "9" * 1000 + " people.",  # a thousand digits: quantulum3 alone would take minutes
+        "It is 1e400 km long.",
+        "He was the " + "1" * 5000 + "th president.",  # past Python's int() digit limit
+        "Oslo had -1e400 people.",
+    ],
+)
 def test_a_number_beyond_what_can_be_compared_is_set_aside_without_an_error(text):
     assert all(m.kind != COUNT or math.isfinite(m.low) or math.isfinite(m.high) for m in number_mentions(text))
     assert not [m for m in number_mentions(text) if "1e400" in m.text or len(m.text) > 100]

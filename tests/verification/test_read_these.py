@@ -44,17 +44,25 @@ def test_the_sentence_that_states_most_of_what_the_claim_says_comes_first_though
 
 def test_of_sentences_stating_as_much_the_one_naming_the_subject_comes_first():
     claim = "Mount Everest is the highest mountain on Earth."
-    evidence = judge(claim, [
-        ("K2", "K2 is the second-highest mountain on Earth.", Stance(0.05, 0.9, 0.05)),
-        ("Mount Everest", "Mount Everest is the highest mountain on Earth above sea level.", SURE),
-    ])
+    evidence = judge(
+        claim,
+        [
+            ("K2", "K2 is the second-highest mountain on Earth.", Stance(0.05, 0.9, 0.05)),
+            ("Mount Everest", "Mount Everest is the highest mountain on Earth above sea level.", SURE),
+        ],
+    )
     assert settling_sentences(claim, evidence) == [1, 0]
 
 
 def test_a_sentence_not_judged_or_not_bearing_on_the_claim_is_never_one_to_read():
-    evidence = judge(TORONTO, [("Ottawa", "Ottawa is the capital city of Canada.", None),
-                               ("Paris", "Paris is the capital of France.", SURE),
-                               ("Toronto", "Toronto has a large zoo.", SURE)])
+    evidence = judge(
+        TORONTO,
+        [
+            ("Ottawa", "Ottawa is the capital city of Canada.", None),
+            ("Paris", "Paris is the capital of France.", SURE),
+            ("Toronto", "Toronto has a large zoo.", SURE),
+        ],
+    )
     assert not evidence[1].bears_on_claim
     assert settling_sentences(TORONTO, evidence) == [2]  # the last resort: it names the subject, nothing else
 
@@ -67,11 +75,13 @@ def test_a_label_is_withheld_when_undecided_or_below_the_least_a_shown_label_nee
 
 
 def test_a_check_s_verdict_withholds_an_unsure_label_names_the_sentences_to_read_and_keeps_them_in_its_json(
-        tiny_nli_model):
+    tiny_nli_model,
+):
     # the tiny, untrained verifier is about a third sure of each label: never enough to show one
     claim = "Kraftwerk was formed in the capital of North Rhine-Westphalia."
     evidence, verdict = ClaimVerifier(NliModel.load(str(tiny_nli_model), "cpu")).verify(
-        claim, [KRAFTWERK, DUSSELDORF], min_evidence_score=0.0)
+        claim, [KRAFTWERK, DUSSELDORF], min_evidence_score=0.0
+    )
     assert verdict.probability < SHOWN_LABEL_MIN and verdict.label_withheld
     assert verdict.read_these == settling_sentences(claim, evidence) and len(verdict.read_these) == 2 < READ_THESE_K
     data = verdict.to_dict()

@@ -18,7 +18,9 @@ def annotations(tmp_path):
 def test_save_marks_done_and_survives_reopening(annotations, tmp_path):
     item = annotations.add_claim("Jaws was directed by Steven Spielberg.", 11)
     assert annotations.add_claim("Jaws was directed by Steven Spielberg.", 11) == item
-    annotations.save(item, "SUPPORTS", [[("Jaws_-LRB-film-RRB-", 0)], [("Steven_Spielberg", 0), ("Jaws_-LRB-film-RRB-", 1)]], "ann")
+    annotations.save(
+        item, "SUPPORTS", [[("Jaws_-LRB-film-RRB-", 0)], [("Steven_Spielberg", 0), ("Jaws_-LRB-film-RRB-", 1)]], "ann"
+    )
     reopened = AnnotationStore(tmp_path / "annotations.sqlite")  # a crash or refresh: a new connection
     assert reopened.counts() == {"pending": 0, "done": 1, "skipped": 0, "total": 1, "annotations": 1}
     [saved] = reopened.annotations()
@@ -87,8 +89,10 @@ def test_export_is_fever_format_the_scorer_reads(annotations):
     lines = [json.loads(l) for l in out.getvalue().splitlines()]
     assert lines[0]["evidence"][0][0][2:] == ["Jaws_-LRB-film-RRB-", 0]
     assert lines[1]["evidence"] == [[[lines[1]["evidence"][0][0][0], None, None, None]]]
-    predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [["Jaws_-LRB-film-RRB-", 0]]},
-                   {"predicted_label": "NOT ENOUGH INFO", "predicted_evidence": []}]
+    predictions = [
+        {"predicted_label": "SUPPORTS", "predicted_evidence": [["Jaws_-LRB-film-RRB-", 0]]},
+        {"predicted_label": "NOT ENOUGH INFO", "predicted_evidence": []},
+    ]
     assert fever_score(predictions, lines).fever_score == 1.0
 
 
@@ -106,15 +110,22 @@ def test_export_is_real_fever_jsonl_that_the_claims_loader_reads_back(annotation
     assert [line["id"] for line in lines] == [2, 4, 3]  # integers, none twice (2 is the FEVER claim's own)
     assert [line["verifiable"] for line in lines] == ["VERIFIABLE", "VERIFIABLE", "NOT VERIFIABLE"]
     sentences = [sentence for group in lines[0]["evidence"] + lines[1]["evidence"] for sentence in group]
-    assert all(isinstance(annotation, int) and isinstance(evidence, int) and isinstance(line, int)
-               for annotation, evidence, _, line in sentences)
+    assert all(
+        isinstance(annotation, int) and isinstance(evidence, int) and isinstance(line, int)
+        for annotation, evidence, _, line in sentences
+    )
     assert [evidence for _, evidence, _, _ in sentences] == [1, 2, 3, 4]
     assert lines[2]["evidence"] == [[[lines[2]["evidence"][0][0][0], None, None, None]]]
     claims = load_claims(path)
     assert [(c.id, c.claim, c.label) for c in claims] == [
-        (2, "Jaws is a film.", "SUPPORTS"), (4, "Jaws is a 1975 film.", "REFUTES"), (3, "Jaws is loved.", "NOT ENOUGH INFO")]
+        (2, "Jaws is a film.", "SUPPORTS"),
+        (4, "Jaws is a 1975 film.", "REFUTES"),
+        (3, "Jaws is loved.", "NOT ENOUGH INFO"),
+    ]
     assert [[pair[2:] for pair in group] for group in claims[0].evidence] == [
-        [["Jaws_-LRB-film-RRB-", 0]], [["Jaws", 0], ["Jaws", 1]]]
+        [["Jaws_-LRB-film-RRB-", 0]],
+        [["Jaws", 0], ["Jaws", 1]],
+    ]
 
 
 def test_a_file_that_is_not_a_database_is_refused_naming_it(tmp_path):
@@ -167,4 +178,7 @@ def test_undoing_a_save_gives_back_its_label_and_evidence(tmp_path):
     undone = AnnotationStore(tmp_path / "annotations.sqlite").undo_last("ann")  # after a refresh: a new store
     assert undone.item.status == "pending"
     assert (undone.annotation.label, undone.annotation.evidence_sets, undone.annotation.ambiguous) == (
-        "REFUTES", [[("Munich", 0)], [("Saxony", 1), ("Dresden", 0)]], True)
+        "REFUTES",
+        [[("Munich", 0)], [("Saxony", 1), ("Dresden", 0)]],
+        True,
+    )

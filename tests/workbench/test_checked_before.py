@@ -41,8 +41,12 @@ class CountingEncoder:
 
     def __init__(self, encoder):
         self._encoder = encoder
-        self.identity, self.precision, self.name, self.backend = (encoder.identity, encoder.precision, encoder.name,
-                                                                  encoder.backend)
+        self.identity, self.precision, self.name, self.backend = (
+            encoder.identity,
+            encoder.precision,
+            encoder.name,
+            encoder.backend,
+        )
         self.texts: list[str] = []
 
     def dimension(self) -> int:
@@ -97,17 +101,20 @@ def test_numbers_names_and_negation_must_agree():
     assert not same_claim(SPIELBERG_BORN, SPIELBERG_BORN_LATER, similarity=0.99)
 
 
-@pytest.mark.parametrize("claim, other, agree", [
-    ("Wellington defeated Napoleon at Waterloo.", "Napoleon defeated Wellington at Waterloo.", False),
-    ("Wellington defeated Napoleon at Waterloo.", "Napoleon was defeated by Wellington at Waterloo.", True),
-    ("Germany is larger than Austria.", "Austria is larger than Germany.", False),
-    ("Germany is larger than Austria.", "Austria is smaller than Germany.", True),  # another relation: not judged
-    ("China is more populous than India.", "India is more populous than China.", False),
-    ("China is more populous than India.", "India is less populous than China.", True),
-    ("Paris is the capital of France.", "France is the capital of Paris.", False),
-    ("Bees pollinate flowers.", "Flowers pollinate bees.", False),
-    ("Jaws is a 1975 film.", "Jaws came out in 1975.", True),  # no second party: not judged
-])
+@pytest.mark.parametrize(
+    "claim, other, agree",
+    [
+        ("Wellington defeated Napoleon at Waterloo.", "Napoleon defeated Wellington at Waterloo.", False),
+        ("Wellington defeated Napoleon at Waterloo.", "Napoleon was defeated by Wellington at Waterloo.", True),
+        ("Germany is larger than Austria.", "Austria is larger than Germany.", False),
+        ("Germany is larger than Austria.", "Austria is smaller than Germany.", True),  # another relation: not judged
+        ("China is more populous than India.", "India is more populous than China.", False),
+        ("China is more populous than India.", "India is less populous than China.", True),
+        ("Paris is the capital of France.", "France is the capital of Paris.", False),
+        ("Bees pollinate flowers.", "Flowers pollinate bees.", False),
+        ("Jaws is a 1975 film.", "Jaws came out in 1975.", True),  # no second party: not judged
+    ],
+)
 def test_two_parties_swapped_are_not_the_same_claim(claim, other, agree):
     assert roles_agree(claim, other) is agree
     assert same_claim(claim, other, similarity=0.99) is agree
@@ -129,7 +136,9 @@ def test_an_exact_repeat_comes_first_then_a_paraphrase(tmp_path, encoder):
     same = keep(history, SOUL_FOOD, REFUTES)
     found = EarlierChecks(tmp_path).find("  Fox 2000 Pictures  released the film Soul Food!! ", encoder)
     assert [(e.entry_id, e.exact, e.source, e.verdict) for e in found] == [
-        (same, True, HISTORY, REFUTES), (reworded, False, HISTORY, SUPPORTS)]
+        (same, True, HISTORY, REFUTES),
+        (reworded, False, HISTORY, SUPPORTS),
+    ]
     assert found[1].similarity >= THRESHOLD and found[1].claim == SOUL_FOOD_REWORDED
     assert abs(found[0].checked_at - time.time()) < 60
     assert [e.entry_id for e in EarlierChecks(tmp_path, limit=1).find(SOUL_FOOD.upper(), encoder)] == [same]
@@ -144,7 +153,8 @@ def test_a_claim_that_differs_by_a_number_or_a_name_was_not_checked_before(tmp_p
     assert lookup.find(SPIELBERG_BORN_LATER, encoder) == []
     assert lookup.find(SPIELBERG_BORN_ELSEWHERE, encoder) == []
     assert [e.claim for e in lookup.find("Steven Spielberg was born in 1946 in Cincinnati, Ohio.", encoder)] == [
-        SPIELBERG_BORN]
+        SPIELBERG_BORN
+    ]
 
 
 def test_every_session_s_checks_and_the_annotations_are_looked_up_for_everyone(tmp_path, encoder):
@@ -152,12 +162,17 @@ def test_every_session_s_checks_and_the_annotations_are_looked_up_for_everyone(t
     mine = keep(history, SOUL_FOOD, SUPPORTS, session="a" * 32)
     item = annotate(tmp_path / "annotations.sqlite", SOUL_FOOD_REWORDED, REFUTES)
     found = EarlierChecks(tmp_path).find(SOUL_FOOD, encoder)
-    assert [(e.source, e.entry_id, e.verdict) for e in found] == [(HISTORY, mine, SUPPORTS),
-                                                                  (ANNOTATION, item, REFUTES)]
+    assert [(e.source, e.entry_id, e.verdict) for e in found] == [
+        (HISTORY, mine, SUPPORTS),
+        (ANNOTATION, item, REFUTES),
+    ]
     theirs = keep(history, SOUL_FOOD_REWORDED, NEI, session="b" * 32)
     found = EarlierChecks(tmp_path).find(SOUL_FOOD_REWORDED, encoder)
-    assert [(e.source, e.entry_id, e.exact) for e in found] == [(HISTORY, theirs, True), (ANNOTATION, item, True),
-                                                                (HISTORY, mine, False)]
+    assert [(e.source, e.entry_id, e.exact) for e in found] == [
+        (HISTORY, theirs, True),
+        (ANNOTATION, item, True),
+        (HISTORY, mine, False),
+    ]
 
 
 def test_a_session_finds_its_own_and_the_shared_checks_never_another_s_private_claim(tmp_path, encoder):

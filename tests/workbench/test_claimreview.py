@@ -55,8 +55,13 @@ def test_a_check_is_a_claimreview_of_its_claim_rated_in_the_app_s_words(jaws, pr
     assert document["itemReviewed"] == {"@type": "Claim", "text": jaws.claim}
     label = jaws.verdict.label
     assert document["reviewRating"] == {
-        "@type": "Rating", "ratingValue": RATING_VALUES[label], "bestRating": 3, "worstRating": 1,
-        "alternateName": VERDICT_WORDS[label], "ratingExplanation": jaws.verdict.why or jaws.verdict.reason}
+        "@type": "Rating",
+        "ratingValue": RATING_VALUES[label],
+        "bestRating": 3,
+        "worstRating": 1,
+        "alternateName": VERDICT_WORDS[label],
+        "ratingExplanation": jaws.verdict.why or jaws.verdict.reason,
+    }
     assert document["author"] == {"@type": "Organization", "name": "FEVER Workbench"}
     assert document["datePublished"] == "2023-11-14"  # 22:13 UTC
     assert "url" not in document
@@ -66,7 +71,10 @@ def test_a_check_is_a_claimreview_of_its_claim_rated_in_the_app_s_words(jaws, pr
 
 def test_the_scale_runs_from_refuted_to_supported_and_names_every_verdict():
     assert [VERDICT_WORDS[label] for label in sorted(RATING_VALUES, key=RATING_VALUES.get)] == [
-        "Refuted", "Not enough info", "Supported"]
+        "Refuted",
+        "Not enough info",
+        "Supported",
+    ]
     assert sorted(RATING_VALUES.values()) == [1, 2, 3]
 
 
@@ -75,8 +83,10 @@ def test_the_citations_are_the_wikipedia_pages_of_the_evidence_used_in_its_order
     used = [jaws.evidence[i].sentence for i in jaws.verdict.used_evidence]
     expected = list(dict.fromkeys(wikipedia_url(s.title) for s in used))
     assert [c["url"] for c in document["citation"]] == expected
-    assert expected[:2] == ["https://en.wikipedia.org/wiki/Steven_Spielberg",
-                            "https://en.wikipedia.org/wiki/Jaws_%28film%29"]
+    assert expected[:2] == [
+        "https://en.wikipedia.org/wiki/Steven_Spielberg",
+        "https://en.wikipedia.org/wiki/Jaws_%28film%29",
+    ]
     assert document["citation"][1] == {"@type": "WebPage", "name": "Jaws (film)", "url": expected[1]}
 
 
@@ -92,8 +102,10 @@ def test_a_not_enough_info_check_without_evidence_cites_nothing(unsettled, prove
 def test_provenance_names_the_models_the_corpus_with_its_build_checksum_and_size_and_the_settings(checker, provenance):
     store = checker.workspace.store
     assert provenance.workbench_version.startswith(__version__)
-    assert provenance.verifier == ModelRecord(checker.verification.verifier.name.rsplit("/", 1)[-1],
-                                              "blake2b-128:" + model_checksum(checker.verification.verifier.name))
+    assert provenance.verifier == ModelRecord(
+        checker.verification.verifier.name.rsplit("/", 1)[-1],
+        "blake2b-128:" + model_checksum(checker.verification.verifier.name),
+    )
     assert provenance.joint_verifier is None
     assert (provenance.corpus, provenance.retriever) == ("fixture", "fused")
     assert provenance.corpus_checksum == "sha256:" + store.get_meta(CHECKSUM_KEY)
@@ -115,7 +127,8 @@ def test_a_model_is_named_short_and_by_the_sha256_of_its_checksums_file(tiny_nli
     shipped = model_record(FALLBACK_VERIFIER, tmp_path)
     assert shipped.name == "assets/models/verifier" and shipped.checksum.startswith("sha256:")
     assert model_record("sentence-transformers/some-model", tmp_path) == ModelRecord(
-        "sentence-transformers/some-model", "")
+        "sentence-transformers/some-model", ""
+    )
 
 
 def test_the_document_expands_offline_to_schema_org_iris_keeping_its_provenance(jaws, provenance):
@@ -147,8 +160,14 @@ def test_the_document_expands_offline_to_schema_org_iris_keeping_its_provenance(
     assert facts["pages_k"] == [3] and facts["min_evidence_score"] == [provenance.settings["min_evidence_score"]]
     threshold = provenance.settings["nei_threshold"]  # none for a verifier read by plain argmax: no value
     assert facts["nei_threshold"] == ([] if threshold is None else [threshold])
-    assert set(facts) >= {"verifierModel", "corpus", "retriever", "feverLabel", "probability",
-                          *(s.name for s in CHECK_SETTINGS)}
+    assert set(facts) >= {
+        "verifierModel",
+        "corpus",
+        "retriever",
+        "feverLabel",
+        "probability",
+        *(s.name for s in CHECK_SETTINGS),
+    }
 
 
 def test_a_term_the_context_does_not_define_is_dropped_so_the_context_is_the_real_check(jaws, provenance):
@@ -195,8 +214,10 @@ def test_a_batch_s_claimreviews_each_have_their_own_url_when_given(jaws, unsettl
         claim_reviews([jaws], provenance, urls=["./?claim=Jaws"])
 
 
-@pytest.mark.parametrize("name, kind, message", [
-    ("  ", "Organization", "name is empty"), ("x" * 201, "Person", "at most 200"), ("Desk", "Robot", "not 'Robot'")])
+@pytest.mark.parametrize(
+    "name, kind, message",
+    [("  ", "Organization", "name is empty"), ("x" * 201, "Person", "at most 200"), ("Desk", "Robot", "not 'Robot'")],
+)
 def test_an_author_that_can_t_be_one_is_refused_saying_why(name, kind, message):
     with pytest.raises(ValueError, match=message):
         Author(name, kind)
@@ -219,15 +240,27 @@ BREAKOUT = "Jaws is a film.</script><script>alert(1)</script><!--"
 def test_an_export_pasted_into_a_page_s_script_is_one_script_whatever_its_claims_hold(checker, provenance):
     result = checker.check(BREAKOUT)
     author = Author("Desk </script> & <b>")
-    for document in (claim_review(result, provenance, author, url="https://example.org/c?a=1&b"),
-                     claim_reviews([result, result], provenance)):
+    for document in (
+        claim_review(result, provenance, author, url="https://example.org/c?a=1&b"),
+        claim_reviews([result, result], provenance),
+    ):
         (script,) = scripts_when_embedded(to_jsonld(document))
         assert json.loads(script) == document  # the whole export, read back as it was
 
 
-@pytest.mark.parametrize("url", ['https://example.org/"><script>alert(1)</script>', "https://example.org/<b>",
-                                 "https://example.org/a b", "https://example.org/\n", "https://example.org/'x'",
-                                 "https://", "javascript:alert(1)", "https://example.org/" + "x" * 2000])
+@pytest.mark.parametrize(
+    "url",
+    [
+        'https://example.org/"><script>alert(1)</script>',
+        "https://example.org/<b>",
+        "https://example.org/a b",
+        "https://example.org/\n",
+        "https://example.org/'x'",
+        "https://",
+        "javascript:alert(1)",
+        "https://example.org/" + "x" * 2000,
+    ],
+)
 def test_a_url_with_a_quote_an_angle_bracket_or_a_space_is_refused_saying_how_to_write_it(jaws, provenance, url):
     with pytest.raises(ValueError, match=r"whole web address .*without quotes, angle brackets, spaces"):
         claim_review(jaws, provenance, url=url)

@@ -18,7 +18,9 @@ SETTINGS = {"corpus": "fixture", "pages_k": 5, "two_hop": True, "nei_threshold":
 @pytest.fixture(scope="module")
 def results(checker):
     """Checks of the fixture corpus: one reaching a second-hop sentence through a link, one without."""
-    two_hop = checker.check("Jaws was directed by a man born in Ohio.", CheckOptions(two_hop=True, two_hop_threshold=0.0))
+    two_hop = checker.check(
+        "Jaws was directed by a man born in Ohio.", CheckOptions(two_hop=True, two_hop_threshold=0.0)
+    )
     assert any(item.sentence.via is not None for item in two_hop.evidence)
     return [two_hop, checker.check("Sherlock Holmes was created by Arthur Conan Doyle.")]
 
@@ -105,9 +107,15 @@ def emptied(path, results):
     path.write_bytes(b"")  # what a full disk or a copy that stopped can leave; SQLite would take it for a new one
 
 
-@pytest.mark.parametrize("damage, says", [(garbage, "is damaged"), (truncated, "is damaged"),
-                                          (foreign, "not a FEVER Workbench history database"),
-                                          (emptied, r"is empty \(0 bytes\): whatever it held was lost")])
+@pytest.mark.parametrize(
+    "damage, says",
+    [
+        (garbage, "is damaged"),
+        (truncated, "is damaged"),
+        (foreign, "not a FEVER Workbench history database"),
+        (emptied, r"is empty \(0 bytes\): whatever it held was lost"),
+    ],
+)
 def test_a_file_that_cant_be_the_history_is_refused_naming_it_and_can_be_moved_aside(tmp_path, results, damage, says):
     path = tmp_path / "history.sqlite"
     damage(path, results)
@@ -170,6 +178,7 @@ def test_a_history_kept_before_sessions_opens_with_its_checks_in_no_session(tmp_
 
 # --- issue 44, item 1: checks are private unless shared ------------------------------------------------------------
 
+
 def test_a_second_session_can_neither_list_nor_open_a_first_session_s_unshared_checks_by_any_id(history, results):
     first, second = "a" * 32, "b" * 32
     keys = [history.add(result, SETTINGS, session=first) for result in results]
@@ -208,8 +217,10 @@ def test_an_old_history_gets_a_key_for_each_check_and_old_row_links_open_nothing
         conn.executescript(OLD_SCHEMA)
         conn.execute("ALTER TABLE checks ADD COLUMN session TEXT NOT NULL DEFAULT ''")  # as sessions left it
         for row in (1, 2, 3):
-            conn.execute(f"INSERT INTO checks VALUES ({row}, 0, 'c{row}', 'fixture', '{{}}', 'SUPPORTS', "
-                         f"'{{\"SUPPORTS\": 1.0}}', '', '', '', '{{}}', '{'a' * 32}')")
+            conn.execute(
+                f"INSERT INTO checks VALUES ({row}, 0, 'c{row}', 'fixture', '{{}}', 'SUPPORTS', "
+                f"'{{\"SUPPORTS\": 1.0}}', '', '', '', '{{}}', '{'a' * 32}')"
+            )
     conn.close()
     history = HistoryStore(path)
     entries = history.search(session="a" * 32)

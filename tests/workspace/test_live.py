@@ -19,8 +19,14 @@ CLAIM = "Ada Lovelace worked on the Analytical Engine."
 
 
 def live_checker(tmp_path, tiny_nli_model, api_url: str, **settings) -> Checker:
-    settings = Settings.from_env({}, data_dir=tmp_path, verifier_model=str(tiny_nli_model), wikipedia_api_url=api_url,
-                                 wikipedia_timeout_s=2.0, **settings)
+    settings = Settings.from_env(
+        {},
+        data_dir=tmp_path,
+        verifier_model=str(tiny_nli_model),
+        wikipedia_api_url=api_url,
+        wikipedia_timeout_s=2.0,
+        **settings,
+    )
     return Checker.open("wikipedia", settings, progress=False)
 
 
@@ -30,7 +36,11 @@ def test_a_claim_fetches_pages_into_the_cache_and_its_index(tmp_path, tiny_nli_m
     assert isinstance(workspace, LiveWikipediaWorkspace) and workspace.store.stats().pages == 0
     result = checker.check(CLAIM, CheckOptions(two_hop=False))
     # the top hit of each search (claim, "Ada Lovelace", "the Analytical Engine"), then the second...
-    assert [page_id for page_id, _ in workspace.store.titles()] == ["Ada_Lovelace", "Analytical_Engine", "Lovelace_-LRB-film-RRB-"]
+    assert [page_id for page_id, _ in workspace.store.titles()] == [
+        "Ada_Lovelace",
+        "Analytical_Engine",
+        "Lovelace_-LRB-film-RRB-",
+    ]
     assert len(workspace.dense) == workspace.store.stats().sentences
     query = workspace.dense.embed(["Who designed the analytical engine?"])[0]
     found = workspace.store.sentences_by_ids([workspace.dense.search(query, 1)[0].sentence_id])[0]
@@ -44,7 +54,8 @@ def test_a_claim_fetches_pages_into_the_cache_and_its_index(tmp_path, tiny_nli_m
 
 
 def test_a_second_check_needs_no_network_and_reopening_does_not_rebuild(
-        tmp_path, tiny_nli_model, recorded_wikipedia, monkeypatch, caplog):
+    tmp_path, tiny_nli_model, recorded_wikipedia, monkeypatch, caplog
+):
     checker = live_checker(tmp_path, tiny_nli_model, recorded_wikipedia.url)
     checker.check(CLAIM)
     asked = len(recorded_wikipedia.requests)
@@ -54,8 +65,11 @@ def test_a_second_check_needs_no_network_and_reopening_does_not_rebuild(
 
     folder = corpus_dir(tmp_path, "wikipedia")
     store = checker.workspace.store
-    assert json.loads((folder / "dense.json").read_text())["store_fingerprint"] == store.get_meta("fingerprint") \
+    assert (
+        json.loads((folder / "dense.json").read_text())["store_fingerprint"]
+        == store.get_meta("fingerprint")
         == content_fingerprint(store)
+    )
     saved = (folder / "dense.faiss").stat().st_mtime_ns
     monkeypatch.setattr(live_wikipedia, "_OPEN", {})  # as a new process would
     reopened = open_workspace("wikipedia", checker.settings, progress=False)
@@ -98,13 +112,17 @@ def test_the_live_corpus_is_not_built_from_sources(tmp_path, kwargs):
         open_workspace("wikipedia", Settings.from_env({}, data_dir=tmp_path), **kwargs)
 
 
-def test_warming_up_the_live_corpus_fetches_nothing_and_loads_the_models(tmp_path, tiny_nli_model, recorded_wikipedia,
-                                                                          monkeypatch):
+def test_warming_up_the_live_corpus_fetches_nothing_and_loads_the_models(
+    tmp_path, tiny_nli_model, recorded_wikipedia, monkeypatch
+):
     checker = live_checker(tmp_path, tiny_nli_model, recorded_wikipedia.url)
     passes = []
     predict = type(checker.verification.verifier).predict
-    monkeypatch.setattr(type(checker.verification.verifier), "predict",
-                        lambda self, pairs, **kw: passes.append(len(pairs)) or predict(self, pairs, **kw))
+    monkeypatch.setattr(
+        type(checker.verification.verifier),
+        "predict",
+        lambda self, pairs, **kw: passes.append(len(pairs)) or predict(self, pairs, **kw),
+    )
     checker.warm_up()
     assert recorded_wikipedia.requests == [] and checker.workspace.store.stats().pages == 0
     assert passes == [1]  # the verifier's first pass is done
@@ -117,10 +135,18 @@ def answering(request):
         yield url
 
 
-@pytest.mark.parametrize("answering", [b"{}", b"<html>not json</html>",
-                                       b'{"error": {"code": "readonly", "info": "The wiki is read-only"}}',
-                                       b'{"batchcomplete": "", "query": null}', b"[" * 200_000 + b"]" * 200_000],
-                         indirect=True, ids=["{}", "HTML", "an error", "query null", "JSON nested 200,000 deep"])
+@pytest.mark.parametrize(
+    "answering",
+    [
+        b"{}",
+        b"<html>not json</html>",
+        b'{"error": {"code": "readonly", "info": "The wiki is read-only"}}',
+        b'{"batchcomplete": "", "query": null}',
+        b"[" * 200_000 + b"]" * 200_000,
+    ],
+    indirect=True,
+    ids=["{}", "HTML", "an error", "query null", "JSON nested 200,000 deep"],
+)
 def test_a_malformed_api_answer_is_a_warning_and_nothing_of_it_is_kept(tmp_path, tiny_nli_model, answering):
     checker = live_checker(tmp_path, tiny_nli_model, answering)
     result = checker.check(CLAIM)
@@ -136,8 +162,9 @@ def test_no_lock_is_held_while_wikipedia_is_asked(tmp_path, tiny_nli_model, reco
     held = []
     for name in ("search_titles", "fetch_page"):
         call = getattr(source, name)
-        monkeypatch.setattr(source, name, lambda *a, _call=call, **k: held.append(live_wikipedia._INDEXING.locked())
-                            or _call(*a, **k))
+        monkeypatch.setattr(
+            source, name, lambda *a, _call=call, **k: held.append(live_wikipedia._INDEXING.locked()) or _call(*a, **k)
+        )
     checker.check(CLAIM)
     assert held and not any(held)
 
@@ -150,13 +177,17 @@ def test_a_read_only_data_folder_is_refused_with_the_fix(tmp_path, tiny_nli_mode
             stack.enter_context(read_only(data))
         except PermissionError as exc:
             pytest.skip(f"a read-only folder is a read-only bind mount for root here: {exc}")
-        with pytest.raises(RuntimeError, match=rf"keeps every page it fetches in {data}/corpora/wikipedia, which this "
-                                               r"process can't write to .* Point --data-dir or FEVER_DATA_DIR"):
+        with pytest.raises(
+            RuntimeError,
+            match=rf"keeps every page it fetches in {data}/corpora/wikipedia, which this "
+            r"process can't write to .* Point --data-dir or FEVER_DATA_DIR",
+        ):
             live_checker(data, tiny_nli_model, offline_wikipedia_url)
 
 
 def test_a_full_disk_while_fetching_is_a_warning_and_the_cache_stays_whole(tmp_path, tiny_nli_model):
     """SQLite's ``max_page_count`` stands in for a full disk; Wikipedia answers long leads, which need new pages."""
+
     def answer(query):
         found = recorded_answer(query)
         for page in found.get("query", {}).get("pages", {}).values():
@@ -167,7 +198,9 @@ def test_a_full_disk_while_fetching_is_a_warning_and_the_cache_stays_whole(tmp_p
     with local_api(answer) as url:
         checker = live_checker(tmp_path, tiny_nli_model, url)
         store = checker.workspace.store
-        store.connection.execute(f"PRAGMA max_page_count = {store.connection.execute('PRAGMA page_count').fetchone()[0]}")
+        store.connection.execute(
+            f"PRAGMA max_page_count = {store.connection.execute('PRAGMA page_count').fetchone()[0]}"
+        )
         result = checker.check(CLAIM, CheckOptions(two_hop=False))
     assert any("is full" in warning and "could not be kept" in warning for warning in result.warnings)
     assert result.verdict.label == "NOT ENOUGH INFO"  # nothing to check against, and it says so

@@ -15,7 +15,9 @@ from tests.retrieval.test_dense import patch_encode
 
 
 def test_a_corpus_made_from_sources_reopens_by_name_without_rebuilding(settings, workspace, monkeypatch):
-    monkeypatch.setattr(build_module, "build_store", lambda *a, **k: pytest.fail("reopening must not rebuild the store"))
+    monkeypatch.setattr(
+        build_module, "build_store", lambda *a, **k: pytest.fail("reopening must not rebuild the store")
+    )
     patch_encode(monkeypatch, lambda *a, **k: pytest.fail("reopening must not embed"))
     reopened = open_workspace("fixture", settings, progress=False)
     assert reopened.folder == settings.data_dir / "corpora" / "fixture" == workspace.folder
@@ -26,7 +28,9 @@ def test_a_corpus_made_from_sources_reopens_by_name_without_rebuilding(settings,
 def test_other_sources_rebuild_the_store_and_its_index(tmp_path):
     settings = Settings.from_env({}, data_dir=tmp_path)
     apples = write_jsonl(tmp_path / "apples.jsonl", [{"id": "Apple", "lines": "0\tApples are red fruit ."}])
-    bananas = write_jsonl(tmp_path / "bananas.jsonl", [{"id": "Banana", "lines": "0\tBananas are yellow .\n1\tThey are long ."}])
+    bananas = write_jsonl(
+        tmp_path / "bananas.jsonl", [{"id": "Banana", "lines": "0\tBananas are yellow .\n1\tThey are long ."}]
+    )
     first = open_workspace("fruit", settings, specs=[f"fever:{apples}"], progress=False)
     assert [page_id for page_id, _ in first.store.titles()] == ["Apple"] and len(first.dense) == 1
 
@@ -64,22 +68,26 @@ def test_a_corpus_that_fails_to_build_leaves_nothing_behind(tmp_path):
 
 # --- issue 44, item 5: a clear word before a long build -------------------------------------------------------------
 
+
 def test_an_empty_data_folder_says_the_embedded_corpus_is_built_first_and_about_how_long(tmp_path):
     settings = Settings.from_env({}, data_dir=tmp_path)
     build = pending_build("embedded", settings)
     assert build == PendingBuild("embedded", True, embedded.SENTENCES, shipped=True)
-    assert build.describe() == ("Building the embedded corpus for the first time (about 1 minute on two CPU cores: the "
-                                "vectors of its 36,233 sentences ship with it)… `python -m fever_core corpus build "
-                                "embedded` builds it ahead of time.")
+    assert build.describe() == (
+        "Building the embedded corpus for the first time (about 1 minute on two CPU cores: the "
+        "vectors of its 36,233 sentences ship with it)… `python -m fever_core corpus build "
+        "embedded` builds it ahead of time."
+    )
     assert PendingBuild("embedded", True, embedded.SENTENCES).describe(ahead=False) == (
-        "Building the embedded corpus for the first time (about 2 minutes on two CPU cores: 36,233 sentences to "
-        "embed)…")
+        "Building the embedded corpus for the first time (about 2 minutes on two CPU cores: 36,233 sentences to embed)…"
+    )
     assert pending_build("wikipedia", settings) is None and pending_build("nothing", settings) is None
     assert not any(tmp_path.iterdir())  # looking builds nothing
 
 
-def test_a_built_corpus_has_nothing_to_build_and_one_whose_build_stopped_resumes_saying_so(settings, workspace,
-                                                                                             tmp_path):
+def test_a_built_corpus_has_nothing_to_build_and_one_whose_build_stopped_resumes_saying_so(
+    settings, workspace, tmp_path
+):
     assert pending_build("fixture", settings) is None
     lines = ["\n".join(f"{i}\tSentence {i} of page {n} ." for i in range(3)) for n in range(5)]
     pages = write_jsonl(tmp_path / "pages.jsonl", [{"id": f"Page_{n}", "lines": lines[n]} for n in range(5)])
@@ -91,5 +99,7 @@ def test_a_built_corpus_has_nothing_to_build_and_one_whose_build_stopped_resumes
         (built.folder / name).unlink()
     build = pending_build("pages", mine)
     assert build == PendingBuild("pages", False, 15, 15)
-    assert build.describe().startswith("Resuming the build of the pages corpus that stopped before: 15 of its 15 "
-                                       "sentences are embedded (about 1 minute on two CPU cores left)…")
+    assert build.describe().startswith(
+        "Resuming the build of the pages corpus that stopped before: 15 of its 15 "
+        "sentences are embedded (about 1 minute on two CPU cores left)…"
+    )

@@ -20,7 +20,9 @@ def main() -> None:
     by_rule: dict[str, Counter] = defaultdict(Counter)
     for row in sample:
         label = blind[row["item"]]
-        outcome = "agree" if label == row["label"] else "unclear" if label == "UNCLEAR" else f"{row['label']} -> {label}"
+        outcome = (
+            "agree" if label == row["label"] else "unclear" if label == "UNCLEAR" else f"{row['label']} -> {label}"
+        )
         by_rule[row["rule"]][outcome] += 1
     print(f"{'rule':38} {'n':>3} {'agree':>6} {'unclear':>8}  disagreements")
     for rule, counts in sorted(by_rule.items()):

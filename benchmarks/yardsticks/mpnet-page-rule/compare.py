@@ -22,9 +22,15 @@ from fever_core.verification.deciders import page_rule
 def override(row: dict, threshold: float) -> str:
     """The recorded verdict, unless the page rule at ``threshold`` decides otherwise (the shipped
     :func:`~fever_core.verification.deciders.page_rule`, on the recorded stances)."""
-    evidence = [JudgedSentence(EvidenceSentence(e["page_id"], e["title"], e["line"], e["text"], e["score"], e["hop"]),
-                               f"{e['title']}: {e['text']}", Stance.from_dict(e["stance"]) if e["stance"] else None,
-                               e["trusted"]) for e in row["evidence"]]
+    evidence = [
+        JudgedSentence(
+            EvidenceSentence(e["page_id"], e["title"], e["line"], e["text"], e["score"], e["hop"]),
+            f"{e['title']}: {e['text']}",
+            Stance.from_dict(e["stance"]) if e["stance"] else None,
+            e["trusted"],
+        )
+        for e in row["evidence"]
+    ]
     recorded = Decision(row["verdict"], row["probabilities"], LEARNED)
     overridden = page_rule(ClaimAnalysis(row["claim"]), evidence, threshold, recorded)
     return overridden.label if overridden else row["verdict"]
@@ -36,8 +42,12 @@ def score(rows: list[dict], policy) -> dict:
     by_label = Counter((row["label"], p) for p, row in zip(predicted, rows))
     predictions = [{**row["prediction"], "predicted_label": p} for p, row in zip(predicted, rows)]
     fever = fever_score(predictions, [row["gold"] for row in rows])
-    return {"n": len(rows), "label_accuracy": round(right / len(rows), 3), "fever_score": round(fever.fever_score, 3),
-            "right_by_label": {label: by_label[(label, label)] for label in (SUPPORTS, REFUTES, NEI)}}
+    return {
+        "n": len(rows),
+        "label_accuracy": round(right / len(rows), 3),
+        "fever_score": round(fever.fever_score, 3),
+        "right_by_label": {label: by_label[(label, label)] for label in (SUPPORTS, REFUTES, NEI)},
+    }
 
 
 def main() -> None:

@@ -38,13 +38,26 @@ def main() -> None:
                 print(f"{claim.id}: {exc}", file=sys.stderr)
                 continue
             row = {
-                "id": claim.id, "claim": claim.claim, "label": claim.label, "gold": claim.to_fever(),
-                "verdict": result.verdict.label, "probabilities": result.verdict.probabilities,
+                "id": claim.id,
+                "claim": claim.claim,
+                "label": claim.label,
+                "gold": claim.to_fever(),
+                "verdict": result.verdict.label,
+                "probabilities": result.verdict.probabilities,
                 "prediction": result.fever_prediction(claim.id),
-                "evidence": [{"page_id": e.sentence.page_id, "title": e.sentence.title, "line": e.sentence.line,
-                              "text": e.sentence.text, "score": e.sentence.score, "hop": e.sentence.hop,
-                              "trusted": e.trusted, "stance": e.stance.to_dict() if e.stance else None}
-                             for e in result.evidence],
+                "evidence": [
+                    {
+                        "page_id": e.sentence.page_id,
+                        "title": e.sentence.title,
+                        "line": e.sentence.line,
+                        "text": e.sentence.text,
+                        "score": e.sentence.score,
+                        "hop": e.sentence.hop,
+                        "trusted": e.trusted,
+                        "stance": e.stance.to_dict() if e.stance else None,
+                    }
+                    for e in result.evidence
+                ],
             }
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
             fh.flush()

@@ -25,9 +25,9 @@ def source_from_spec(spec: str) -> PageSource:
     if spec == "embedded":
         return EmbeddedSummariesSource()
     if spec.startswith("fever-wiki:"):
-        return FeverWikiSource(Path(spec[len("fever-wiki:"):]))
+        return FeverWikiSource(Path(spec[len("fever-wiki:") :]))
     if spec.startswith("fever:"):
-        return FeverJsonlSource(Path(spec[len("fever:"):]))
+        return FeverJsonlSource(Path(spec[len("fever:") :]))
     if spec.endswith(".jsonl"):
         return FeverJsonlSource(Path(spec))
     raise CorpusSourceError(

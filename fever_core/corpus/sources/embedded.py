@@ -74,7 +74,7 @@ class EmbeddedSummariesSource:
     def iter_pages(self, start: int = 0, batch_size: int = 512) -> Iterator[Page]:
         items = [(value.get("title") or key, value["extract"]) for key, value in self._summaries().items()][start:]
         for first in range(0, len(items), batch_size):
-            batch = items[first:first + batch_size]
+            batch = items[first : first + batch_size]
             for (title, _), texts in zip(batch, split_sentences([text for _, text in batch])):
                 page_id = title_to_page_id(title)
                 sentences = [Sentence(page_id, i, t) for i, t in enumerate(texts)]

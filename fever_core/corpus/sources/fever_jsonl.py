@@ -64,7 +64,7 @@ def page_records(lines: Iterable[str | bytes], name: str, start: int = 0) -> Ite
     for number, record in read_jsonl(skipping(), name, error=CorpusSourceError):
         if not isinstance(record.get("id"), str) or not record["id"]:
             raise CorpusSourceError(
-                f"{name}:{number}: expected an object with a non-empty string \"id\" "
+                f'{name}:{number}: expected an object with a non-empty string "id" '
                 "(FEVER wiki-pages format). Fix or remove that line and rebuild."
             )
         yield f"{name}:{number}", record
@@ -86,7 +86,7 @@ def page_from_record(record: dict, source: str, where: str) -> Page:
         try:
             sentences = parse_lines_field(page_id, lines)
         except ValueError as exc:
-            raise CorpusSourceError(f"{where}: {exc} in \"lines\". Fix or remove that line and rebuild.") from None
+            raise CorpusSourceError(f'{where}: {exc} in "lines". Fix or remove that line and rebuild.') from None
     else:
         sentences = [Sentence(page_id, 0, fever_to_plain(str(record.get("text") or "")))]
         sentences = [s for s in sentences if s.text]
@@ -136,7 +136,11 @@ class FeverJsonlSource(FeverRecordPages):
         except FileNotFoundError:
             raise CorpusSourceError(
                 f"Corpus file {self.path} does not exist. Check the path"
-                + (" (the shared benchmark data lives in ../shared/data/corpus/)." if "shared" in str(self.path) else ".")
+                + (
+                    " (the shared benchmark data lives in ../shared/data/corpus/)."
+                    if "shared" in str(self.path)
+                    else "."
+                )
             ) from None
 
     def _records(self, start: int = 0) -> Iterator[tuple[str, dict]]:
@@ -148,4 +152,3 @@ class FeverJsonlSource(FeverRecordPages):
         self._stat()
         with self.path.open("rb") as lines:
             return count_pages(lines)
-

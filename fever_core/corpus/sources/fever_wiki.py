@@ -40,7 +40,8 @@ class FeverWikiSource(FeverRecordPages):
         if not self.path.exists():
             raise CorpusSourceError(
                 f"{self.path} does not exist: give FEVER's wiki-pages.zip or the wiki-pages folder it unpacks to "
-                "(--source fever-wiki:PATH).")
+                "(--source fever-wiki:PATH)."
+            )
         return self.path.is_file()
 
     def members(self) -> list[str]:
@@ -50,15 +51,18 @@ class FeverWikiSource(FeverRecordPages):
                 with zipfile.ZipFile(self.path) as archive:
                     names = [info.filename for info in archive.infolist() if not info.is_dir()]
             except (zipfile.BadZipFile, OSError) as exc:
-                raise CorpusSourceError(f"{self.path} is not a readable zip ({exc}): download wiki-pages.zip "
-                                        "again, or give the folder it unpacks to.") from None
+                raise CorpusSourceError(
+                    f"{self.path} is not a readable zip ({exc}): download wiki-pages.zip "
+                    "again, or give the folder it unpacks to."
+                ) from None
         else:
             names = [p.relative_to(self.path).as_posix() for p in self.path.rglob("wiki-*.jsonl")]
         found = sorted(name for name in names if MEMBER_RE.search(name))
         if not found:
             raise CorpusSourceError(
                 f"{self.path} has no wiki-NNN.jsonl files: it should be FEVER's wiki-pages.zip or its unzipped "
-                "wiki-pages folder (for one jsonl file use --source fever:FILE.jsonl).")
+                "wiki-pages folder (for one jsonl file use --source fever:FILE.jsonl)."
+            )
         return found
 
     def fingerprint(self) -> str:
@@ -99,8 +103,9 @@ class FeverWikiSource(FeverRecordPages):
                         start = 0
                         yield located
             except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as exc:
-                raise CorpusSourceError(f"{where} can't be read ({exc}): the dump is damaged; download it "
-                                        "again.") from None
+                raise CorpusSourceError(
+                    f"{where} can't be read ({exc}): the dump is damaged; download it again."
+                ) from None
             start = max(0, start - pages_in_file)
 
     def count_pages(self) -> int:
@@ -109,4 +114,3 @@ class FeverWikiSource(FeverRecordPages):
             with self._open(name) as lines:
                 total += count_pages(lines)
         return total
-

@@ -101,7 +101,8 @@ def checked_shape(answer: dict, params: dict) -> dict:
 def _check_objects(value: object, where: str, texts: tuple[str, ...]) -> None:
     """Raises :class:`MalformedAnswer` unless ``value`` is a list of objects, each with text at the keys ``texts``."""
     if not isinstance(value, list) or not all(
-            isinstance(item, dict) and all(isinstance(item.get(key), str) for key in texts) for item in value):
+        isinstance(item, dict) and all(isinstance(item.get(key), str) for key in texts) for item in value
+    ):
         raise MalformedAnswer(f"its {where} is {str(value)[:60]!r}, not a list of objects with text {'/'.join(texts)}")
 
 
@@ -180,8 +181,9 @@ def _client(language: str, timeout_s: float, api_url: str | None):
             try:
                 if time.monotonic() > deadline:
                     raise DeadlinePassed
-                with self._client.stream("GET", url, params=params,
-                                         headers={"Accept-Encoding": ACCEPT_ENCODING}) as answer:
+                with self._client.stream(
+                    "GET", url, params=params, headers={"Accept-Encoding": ACCEPT_ENCODING}
+                ) as answer:
                     body = DecodedBody(answer.headers.get("Content-Encoding", ""))
                     for piece in answer.iter_raw():
                         if time.monotonic() > deadline:
@@ -242,7 +244,8 @@ class LiveWikipediaSource:
         if worker.is_alive() or isinstance(outcome.get("error"), DeadlinePassed):
             raise WikipediaUnavailable(
                 f"Wikipedia did not answer within {self.timeout_s:g} s when asked to {what}: it is slow or not "
-                "answering. The local corpora (embedded, fever-dev, fm2) still work.")
+                "answering. The local corpora (embedded, fever-dev, fm2) still work."
+            )
         try:
             if "error" in outcome:
                 raise outcome["error"]  # type: ignore[misc]
@@ -287,11 +290,16 @@ class LiveWikipediaSource:
         texts = split_sentences([lead[:MAX_LEAD_CHARS]])[0] if lead.strip() else []
         if len(lead) > MAX_LEAD_CHARS:
             texts = texts[:-1] or texts  # the last one was cut short
-            log.warning("The lead of %r from %s has %s characters: only its first %s sentences (up to %s characters) "
-                        "were kept.", real_title, self.api_url or "Wikipedia", f"{len(lead):,}", len(texts),
-                        f"{MAX_LEAD_CHARS:,}")
+            log.warning(
+                "The lead of %r from %s has %s characters: only its first %s sentences (up to %s characters) "
+                "were kept.",
+                real_title,
+                self.api_url or "Wikipedia",
+                f"{len(lead):,}",
+                len(texts),
+                f"{MAX_LEAD_CHARS:,}",
+            )
         linker = TitleLinker((title_to_page_id(t), t) for t in link_titles)
         links = linker.link_texts(texts, own_page_id=page_id) if texts else []
         sentences = [Sentence(page_id, i, text, lk) for i, (text, lk) in enumerate(zip(texts, links))]
         return Page(page_id, real_title, sentences, source=self.name)
-
