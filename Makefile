@@ -53,6 +53,7 @@ browser:
 # beside the rest.
 test: install $(RAY_STAMP) browser
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -q -n 2 --dist loadfile tests
 
 benchmark-corpus: install
