@@ -29,6 +29,9 @@ NOT ENOUGH INFO whatever they held (issue 25: "Oslo is the capital of Sweden." a
 
 Pages are split by a hash of their title, so a held-out file never shares a page with the training file.
 Run ``python -m fever_core train generate-claims --out DIR`` (about 4 minutes on 2 cores, mostly parsing).
+
+One module (over 400 lines) because it is one job, a sentence's pairs of every kind: the core claim each kind is
+made from, its mutations and its chains share the parse and the substitutes.
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ with its qualifier honoured: "more than 7,000 km" is (7000, inf) km, "about a th
 7500], and a year, an ordinal or a small count is exact. Quantities come from ``quantulum3`` (units, scales,
 fractions), entities and parts of speech from spaCy (the text's parse: :func:`~fever_core.common.nlp.parse`, a
 claim's made once by its analysis), number words from ``numerizer``.
+
+One module (over 400 lines) because it is one reader: each kind of number is read from the same parse, and a span
+one kind has taken is free for no other (:func:`number_mentions`).
 """
 
 from __future__ import annotations
