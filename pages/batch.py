@@ -20,7 +20,7 @@ import streamlit as st
 
 from fever_core.common import REFUTES, SUPPORTS, Claim, DataFileError, Settings, read_claim_list
 from fever_core.evaluation import RESULT_COLUMNS, BatchJob, BatchRow, GoldData, predictions_jsonl, results_csv
-from fever_core.workbench import EarlierCheck, checker_provenance
+from fever_core.workbench import EarlierCheck, checker_provenance, probability_text, verdict_shown
 from pages.display import (
     claimreview_author,
     claimreviews_button,
@@ -61,7 +61,7 @@ OPTIONAL_COLUMNS = ("label", "error", "checked_before")
 TABLE_COLUMN_CONFIG = {
     "claim": st.column_config.TextColumn("claim", width="large"),
     "deciding sentence": st.column_config.TextColumn("deciding sentence", width="large"),
-    PROBABILITY: st.column_config.NumberColumn(PROBABILITY, format="%.2f", help=PROBABILITY_HELP),
+    PROBABILITY: st.column_config.TextColumn(PROBABILITY, help=PROBABILITY_HELP),
     "Wikipedia": st.column_config.LinkColumn("Wikipedia", display_text="Wikipedia ↗"),
     "checked before": st.column_config.TextColumn(
         "checked before",
@@ -137,10 +137,17 @@ def records(batch: Batch, rows: list[BatchRow]) -> list[dict]:
 def results_table(batch: Batch, rows: list[BatchRow]) -> None:
     """The rows as a table: claim, verdict, its probability, deciding sentence and its page linked to Wikipedia,
     a link that checks the claim again in Verify; the gold label and the reason a claim can't be checked
-    only when some row has one. Verdicts and labels in the app's words (the CSV download keeps FEVER's)."""
+    only when some row has one. Each verdict as its card shows it: in the app's words, "Undecided" without a
+    deciding sentence where its label is withheld, its one probability written by
+    :func:`~fever_core.workbench.probability_text` (the CSV download keeps FEVER's labels)."""
     frame = pd.DataFrame(records(batch, rows), columns=[*RESULT_COLUMNS, "wikipedia", "checked_before"])
-    for column in ("verdict", "label"):
-        frame[column] = frame[column].map(verdict_word, na_action="ignore")
+    frame["label"] = frame["label"].map(verdict_word, na_action="ignore")
+    withheld = [row.result is not None and row.result.verdict.label_withheld for row in rows]
+    frame["verdict"] = [
+        verdict_shown(row.verdict, hidden) if row.result else None for row, hidden in zip(rows, withheld)
+    ]
+    frame["confidence"] = [None if row.confidence is None else probability_text(row.confidence) for row in rows]
+    frame.loc[withheld, ["deciding_sentence", "deciding_page", "wikipedia"]] = None  # the card quotes none either
     frame["open"] = [permalink_url(row.claim.claim, batch.ui, batch.settings) for row in rows]
     shown = [c for c in TABLE_COLUMNS if c not in OPTIONAL_COLUMNS or frame[c].notna().any()]
     st.dataframe(

@@ -29,7 +29,7 @@ from fever_core.common import (
     wikipedia_url,
 )
 from fever_core.corpus import LIVE_CORPUS, corpus_claims, text_age
-from pages.words import count, metric_help, metric_word, verdict_word
+from pages.words import count, metric_help, metric_word
 
 if TYPE_CHECKING:
     from fever_core.corpus import CorpusStore
@@ -222,9 +222,9 @@ def checked_before_markdown(earlier) -> str:
     """The card's line for an earlier check of the claim: its claim, verdict and when, and a link that re-opens it
     (a check in Verify, as it was made; an annotation in Annotate). ``earlier``: a
     :class:`~fever_core.workbench.EarlierCheck`."""
-    from fever_core.workbench import HISTORY, ago
+    from fever_core.workbench import HISTORY, ago, verdict_shown
 
-    verdict = verdict_word(earlier.verdict)
+    verdict = verdict_shown(earlier.verdict, earlier.label_withheld)
     if earlier.source == HISTORY:
         link = f"[re-open it ↗](./?history={earlier.entry_id})"
     else:

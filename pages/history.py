@@ -15,11 +15,11 @@ import pandas as pd
 import streamlit as st
 
 from fever_core.common import Settings, UnusableDatabase
-from fever_core.workbench import HistoryEntry, HistoryStore
+from fever_core.workbench import HistoryEntry, HistoryStore, probability_text, verdict_shown
 from pages.display import corpus_label, footer, plain, synced_widget
 from pages.resources import history_session, load_history, run_settings, show_unusable_database
 from pages.settings_ui import check_on_verify, permalink_params, settings_of
-from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
+from pages.words import PROBABILITY, PROBABILITY_HELP, count
 
 # The newest checks matching the search that the page lists.
 SHOWN = 500
@@ -32,13 +32,15 @@ def checked_at(entry: HistoryEntry) -> str:
 
 
 def entries_table(entries: list[HistoryEntry]) -> pd.DataFrame:
+    """The checks as History lists them: each verdict as its card shows it ("Undecided" where its label is withheld)
+    with its one probability, written as the card writes it (:func:`~fever_core.workbench.probability_text`)."""
     return pd.DataFrame(
         [
             {
                 "checked": checked_at(e),
                 "claim": e.claim,
-                "verdict": verdict_word(e.verdict),
-                PROBABILITY: round(e.confidence, 3),
+                "verdict": verdict_shown(e.verdict, e.label_withheld),
+                PROBABILITY: probability_text(e.probability),
                 "deciding sentence": e.deciding_sentence,
                 "page": e.deciding_page,
                 "corpus": corpus_label(e.corpus),
@@ -53,7 +55,7 @@ def entries_table(entries: list[HistoryEntry]) -> pd.DataFrame:
 def describe(entry: HistoryEntry) -> str:
     """An entry in one line, for the choice of the check to open."""
     claim = entry.claim if len(entry.claim) <= CLAIM_CHARS_IN_CHOICE else entry.claim[:CLAIM_CHARS_IN_CHOICE] + "…"
-    return f"{checked_at(entry)} · {verdict_word(entry.verdict)} · {claim}"
+    return f"{checked_at(entry)} · {verdict_shown(entry.verdict, entry.label_withheld)} · {claim}"
 
 
 def open_entry(settings: Settings, history: HistoryStore, entries: list[HistoryEntry], session: str | None) -> None:
@@ -165,7 +167,7 @@ def show_history(settings: Settings, history: HistoryStore, session: str | None)
             entries_table(entries),
             hide_index=True,
             width="stretch",
-            column_config={PROBABILITY: st.column_config.NumberColumn(format="%.2f", help=PROBABILITY_HELP)},
+            column_config={PROBABILITY: st.column_config.TextColumn(help=PROBABILITY_HELP)},
         )
         open_entry(settings, history, entries, session)
     elif kept:

@@ -23,8 +23,9 @@ PRESENTER_CSS = Path(__file__).resolve().parent.parent / "presenter.css"
 PRESENTER_CHART_FONT_PX = 20
 """The verdict chart's type in the view, in CSS pixels (its labels, numbers and axis title); the stylesheet sets
 the page's type, the chart draws its own."""
-PRESENTER_CHART_HEIGHT_PX = 240
-"""The verdict chart's height in the view, in CSS pixels (160 otherwise): room for its larger type."""
+PRESENTER_CHART_HEIGHT_PX = (160, 45)
+"""The verdict chart's height in the view, in CSS pixels: with the verdict's bar alone, and more for each sentence's
+(:data:`pages.verdict_card.CHART_HEIGHT_PX` otherwise): room for its larger type."""
 
 
 def presenting() -> bool:

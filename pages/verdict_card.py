@@ -17,31 +17,38 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, UNDECIDED_WORD, probably_not_english
+from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, probably_not_english
 from fever_core.pipeline import CheckResult, JudgedSentence
 from fever_core.retrieval import drawn_chains
 from fever_core.verification import Reading
-from fever_core.workbench import EarlierCheck, HistoryEntry, Provenance
+from fever_core.workbench import (
+    EarlierCheck,
+    HistoryEntry,
+    Provenance,
+    probability_text,
+    times_in_100,
+    verdict_shown,
+)
 from pages.display import WikipediaLink, checked_before_markdown, corpus_label, plain
 from pages.presenter import PRESENTER_CHART_FONT_PX, PRESENTER_CHART_HEIGHT_PX
 from pages.settings_ui import UiSettings
-from pages.words import PROBABILITY, VERDICT_COLOURS, verdict_word, verdict_words
+from pages.words import PROBABILITY, PROBABILITY_HELP, VERDICT_COLOURS, verdict_word, verdict_words
 
 BAR_COLOURS = {SUPPORTS: "#2e7d32", REFUTES: "#c62828", NEI: "#757575"}
+# The card's chart's height, in CSS pixels: with the verdict's bar alone, and more for each sentence's bar.
+CHART_HEIGHT_PX = (100, 30)
+# The most characters of a page title a sentence's bar is named with (a longer one is cut, with an ellipsis).
+CHART_TITLE_CHARS = 28
 # A verdict whose two likeliest labels are closer than this (in probability) is shown as uncertain.
 CLOSE_MARGIN = 0.15
 # How sure the verdict is, in words: the first whose lower bound its probability reaches.
 CONFIDENCE_WORDS = [(0.9, "Very likely"), (0.7, "Likely"), (0.5, "More likely than not"), (0.0, "Uncertain")]
 DECIDING_ROW_STYLE = "background-color: #fff3b0; font-weight: 600"
-PROBABILITY_HELP = (
-    "How often a verdict like this one is right, from 0 to 1: measured on 240 claims written by hand "
-    "(calibrated: of verdicts said at 0.7, about 7 in 10 were right), from how sure the rule or model "
-    "that decided was. It is an estimate, not a fact-check: read the deciding sentence."
-)
 EVIDENCE_LEGEND = (
     "**stance**: the verifier's reading of that one sentence against the claim, as it counted in the verdict — a "
-    "verdict and its probability (0 to 1); *read as* names the claim it read when that was a rewritten claim (the "
-    "number check's, a part's, a bridge's); *not judged* below the minimum evidence score. **score**: how closely the "
+    "label and that sentence's own probability (0 to 1), not the verdict's; *read as* names the claim it read when "
+    "that was a rewritten claim (the number check's, a part's, a bridge's), and a sentence that decided a part of the "
+    "claim shows that reading too; *not judged* below the minimum evidence score. **score**: how closely the "
     "sentence matches the claim (similarity, about −1 to 1; higher is closer). **hop 2**: reached through a link "
     "in a first-hop sentence. **used**: the verdict rests on it — it mentions what the claim is about and its own "
     "stance is the verdict. Highlighted: the deciding sentence. On a phone, score, hop and used are in Details."
@@ -96,12 +103,14 @@ def quote_markdown(item: JudgedSentence, link: WikipediaLink, reading: Reading |
 
 def parts_markdown(result: CheckResult) -> str:
     """The facts a compound or two-hop claim was checked as, each with its verdict and the page of the sentence that
-    decided it, as a Markdown list (corpus and claim text escaped)."""
+    decided it with that sentence's reading of the part (its own probability, not the verdict's), as a Markdown list
+    (corpus and claim text escaped)."""
     lines = [f"This claim was checked as {len(result.verdict.parts)} facts:"]
     for part in result.verdict.parts:
         by = (
-            f" — {verdict_word(part.label)} {part.probability:.2f}, by the sentence from "
-            f"{plain(result.evidence[part.deciding].sentence.title)}"
+            f" — {verdict_word(part.label)}, by the sentence from "
+            f"{plain(result.evidence[part.deciding].sentence.title)} (that sentence reads this fact: "
+            f"{verdict_word(part.label)} {probability_text(part.probability)})"
             if part.deciding is not None
             else f" — {verdict_word(part.label)}: no sentence settles it"
         )
@@ -128,8 +137,8 @@ def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
     verdict = result.verdict
     withheld = verdict.label_withheld
     color = VERDICT_COLOURS[NEI if withheld else verdict.label]
-    word = UNDECIDED_WORD if withheld else verdict_word(verdict.label)
-    probability = verdict.probability
+    word = verdict_shown(verdict.label, withheld)
+    probability = probability_text(verdict.probability)
     with st.container(border=True, key="verdict_card"):
         st.subheader(f"Verdict: :{color}[{word}]", anchor=False)
         if verdict.undecided:
@@ -139,10 +148,10 @@ def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
             )
         elif withheld:
             how_sure = (
-                f"the rule or model that decided was only {probability:.2f} sure"
+                f"the rule or model that decided was only {probability} sure"
                 if verdict.calibrated is None
-                else f"verdicts this unsure are right only about {round(probability * 100)} times in 100 "
-                f"(probability {probability:.2f})"
+                else f"verdicts this unsure are right only about {times_in_100(verdict.probability)} times in 100 "
+                f"(probability {probability})"
             )
             st.markdown(
                 f"**Too unsure to call** — it leans to {verdict_word(verdict.label).lower()}, but {how_sure}: "
@@ -151,7 +160,7 @@ def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
             )
         else:
             st.markdown(
-                f"**{confidence_words(probability)}** — probability {probability:.2f} (on a scale of 0 to 1)",
+                f"**{confidence_words(float(probability))}** — probability {probability} (on a scale of 0 to 1)",
                 help=PROBABILITY_HELP,
             )
         st.caption("Claim: " + plain(result.claim))
@@ -194,15 +203,41 @@ def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
         caution = "" if withheld else uncertainty(verdict.probabilities)
         if caution:
             st.warning(caution, icon=":material/warning:")
+    st.plotly_chart(
+        verdict_chart(result, deciding or to_read, presenting), width="stretch", config={"displayModeBar": False}
+    )
+
+
+def verdict_chart(result: CheckResult, quoted: list[int], presenting: bool = False) -> go.Figure:
+    """The card's chart: a bar for the verdict's one probability (the card's, written the same), then one for each
+    sentence the card quotes (``quoted``: evidence indexes), named as that sentence's own reading of the claim, which is
+    not the verdict's probability. Its type is :data:`~pages.presenter.PRESENTER_CHART_FONT_PX` in the presenter's
+    view (``presenting``), Plotly's default (12 px) otherwise."""
+    verdict = result.verdict
+    shown = verdict_shown(verdict.label, verdict.label_withheld)
+    bars = [(f"Verdict: {shown}", verdict.probability, NEI if verdict.label_withheld else verdict.label, "")]
+    for index in quoted:
+        item = result.evidence[index]
+        if item.reading is not None:
+            title = item.sentence.title
+            title = title if len(title) <= CHART_TITLE_CHARS else title[: CHART_TITLE_CHARS - 1] + "…"
+            bars.append(
+                (f"{title} [{item.sentence.line}] alone", item.reading.probability, item.reading.label, "reads ")
+            )
     chart = go.Figure(
         go.Bar(
-            x=list(verdict.probabilities.values()),
-            y=[verdict_word(label) for label in verdict.probabilities],
+            x=[p for _, p, _, _ in bars],
+            y=[name for name, _, _, _ in bars],
             orientation="h",
-            marker_color=[BAR_COLOURS[label] for label in verdict.probabilities],
-            text=[f"{p:.2f}" for p in verdict.probabilities.values()],
+            marker_color=[BAR_COLOURS[label] for _, _, label, _ in bars],
+            text=[
+                probability_text(p) if not reads else f"{reads}{verdict_word(label)} {probability_text(p)}"
+                for _, p, label, reads in bars
+            ],
+            hoverinfo="skip",
         )
     )
+    first, more = PRESENTER_CHART_HEIGHT_PX if presenting else CHART_HEIGHT_PX
     large_type = (
         {
             "font": {"size": PRESENTER_CHART_FONT_PX},  # the bars' numbers never shrunk to fit inside a bar
@@ -212,18 +247,16 @@ def show_verdict(checked: CheckedClaim, presenting: bool = False) -> None:
         else {}
     )
     chart.update_layout(
-        height=PRESENTER_CHART_HEIGHT_PX if presenting else 160,
+        height=first + (len(bars) - 1) * more,
         **large_type,
         margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        yaxis={"autorange": "reversed"},  # the verdict on top, the sentences in the card's order below it
         xaxis={
             "range": [0, 1],
-            "title": "probability of each verdict (0 to 1)"
-            if verdict.calibrated is None
-            else "how sure the deciding rule or model was of each verdict (0 to 1; the probability "
-            "above is how often such verdicts are right)",
+            "title": "the verdict's probability; below it, each quoted sentence's own reading (0 to 1)",
         },
     )
-    st.plotly_chart(chart, width="stretch", config={"displayModeBar": False})
+    return chart
 
 
 def highlight_rows(table: pd.DataFrame, rows: list[int]):
@@ -242,10 +275,10 @@ def evidence_rows(checked: CheckedClaim, indexes: list[int]) -> pd.DataFrame:
     rows = []
     for index in indexes:
         item = result.evidence[index]
-        e, reading = item.sentence, item.reading  # as the verdict counted it
+        e = item.sentence
         rows.append(
             {
-                "stance": stance_cell(reading),
+                "stance": readings_cell(result, index),
                 "page": f"{plain(e.title)} [{e.line}] · " + checked.links[e.page_id].markdown(),
                 "sentence": plain(e.text),
                 "score": round(e.score, 3),
@@ -256,6 +289,18 @@ def evidence_rows(checked: CheckedClaim, indexes: list[int]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["stance", "page", "sentence", "score", "hop", "used"])
 
 
+def readings_cell(result: CheckResult, index: int) -> str:
+    """Every reading of the evidence sentence ``index`` that counted in the verdict, as the table shows them: the one
+    it counted with (:func:`stance_cell`), then each fact of the claim it decided (a part's, a bridge's) that reading
+    does not name already, read as that fact, so that the table says what the card's list of facts says."""
+    reading = result.evidence[index].reading
+    readings = [stance_cell(reading)]
+    for part in result.verdict.parts:
+        if part.deciding == index and (reading is None or reading.claim_read != part.claim):
+            readings.append(stance_cell(Reading(part.label, part.probability, part.claim)))
+    return "; ".join(readings)
+
+
 def stance_cell(reading: Reading | None) -> str:
     """A sentence's stance as its verdict counted it: the label and its probability, and the claim as read when the
     verifier read another (the number check's rewritten claim); "not judged" for a sentence below the minimum
@@ -263,7 +308,7 @@ def stance_cell(reading: Reading | None) -> str:
     if reading is None:
         return "not judged"
     read_as = f" (read as “{plain(reading.claim_read)}”)" if reading.claim_read else ""
-    return f"{verdict_word(reading.label)} {reading.probability:.2f}{read_as}"
+    return f"{verdict_word(reading.label)} {probability_text(reading.probability)}{read_as}"
 
 
 def show_evidence(checked: CheckedClaim, presenting: bool = False) -> None:

@@ -47,6 +47,9 @@ class EarlierCheck:
             item's number (Annotate's ``?item=ID``).
         similarity: the two claims' cosine under the corpus's encoder, in [-1, 1].
         exact: whether the two are the same text once normalised (:func:`normalised_claim`).
+        label_withheld: the earlier check's label was too unsure to show (people were told "Undecided":
+            :attr:`HistoryEntry.label_withheld <fever_core.workbench.history.HistoryEntry.label_withheld>`); never for
+            an annotation.
     """
 
     claim: str
@@ -56,6 +59,7 @@ class EarlierCheck:
     entry_id: str
     similarity: float
     exact: bool
+    label_withheld: bool = False
 
 
 def ago(then: float, now: float | None = None) -> str:
@@ -83,6 +87,7 @@ class _Earlier:
     verdict: str
     checked_at: float
     session: str | None = None
+    label_withheld: bool = False
 
 
 @dataclass
@@ -121,7 +126,9 @@ class _Source:
 
 def _history_entries(store: HistoryStore, after: int) -> list[_Earlier]:
     return [
-        _Earlier(e.entry_id, e.key, e.claim, normalised_claim(e.claim), e.verdict, e.checked_at, e.session)
+        _Earlier(
+            e.entry_id, e.key, e.claim, normalised_claim(e.claim), e.verdict, e.checked_at, e.session, e.label_withheld
+        )
         for e in store.since(after)
     ]
 
@@ -233,6 +240,7 @@ class EarlierChecks:
                 entries[i].entry_id,
                 float(similarities[i]),
                 i in exact,
+                entries[i].label_withheld,
             )
             for i in found[: self.limit]
         ]

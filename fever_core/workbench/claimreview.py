@@ -12,17 +12,22 @@ fact-checking sites read); nothing in it needs another vocabulary:
 - ``reviewRating`` is a ``Rating`` on a scale of 1 to 3 (:data:`RATING_VALUES`): 1 Refuted, 2 Not enough info,
   3 Supported (``worstRating`` 1, ``bestRating`` 3), higher meaning better supported; its ``alternateName`` is the
   verdict in the workbench's words (:data:`~fever_core.common.types.VERDICT_WORDS`) and its ``ratingExplanation``
-  the verdict's one-sentence why.
+  the verdict's one-sentence why. A verdict whose label is withheld (too unsure to call, or no sentence settles it:
+  the card's "Undecided") publishes no rating on the scale, as a fact-checker publishes "Unproven" rather than a
+  guess: its ``Rating`` has only the ``alternateName`` "Undecided" and a ``ratingExplanation`` saying why, never the
+  label it leans to (:func:`withheld_why`).
 - ``citation`` lists the Wikipedia page of each evidence sentence the verdict used (``WebPage`` with ``name`` and
   ``url``), in the verdict's order, each page once; a verdict that used none (most NOT ENOUGH INFO verdicts) has no
-  ``citation``.
+  ``citation``. A withheld verdict cites the pages of the sentences to read (:attr:`Verdict.read_these
+  <fever_core.verification.verdict.Verdict.read_these>`) instead.
 - ``author`` is the ``Organization`` or ``Person`` the user names (:class:`Author`; by default "FEVER Workbench"),
   ``datePublished`` the check's date (UTC), and ``url`` the page that shows the check, when there is one: a whole
   ``http(s)://`` address without quotes, angle brackets, spaces or backslashes (:func:`review_url`).
 - The provenance is a list of ``PropertyValue`` under ``additionalProperty``, each named by its ``propertyID``
   (:meth:`Provenance.properties`): the workbench's version, the verifier (and joint verifier) with its checksum, the
   corpus with its build checksum and size, the retriever and every per-check setting, and the verdict's FEVER label
-  and probability. ``additionalProperty`` and ``PropertyValue`` are schema.org's own terms, so any JSON-LD processor
+  (the likeliest, for programs, even where it is withheld), whether it is withheld (``labelWithheld``) and its one
+  probability, to two decimals as every page shows it (:func:`~fever_core.workbench.shown.probability_text`). ``additionalProperty`` and ``PropertyValue`` are schema.org's own terms, so any JSON-LD processor
   keeps them on expansion, where a term of a vocabulary of the workbench's own would need an address of its own
   (schema.org lists ``additionalProperty`` for products and places, so a strict validator may note it as unexpected
   on a review; it is kept all the same).
@@ -53,12 +58,14 @@ from urllib.parse import urlsplit
 from fever_core import __version__
 from fever_core.common.settings import CHECK_SETTINGS, PROJECT_ROOT
 from fever_core.common.text import wikipedia_url
-from fever_core.common.types import NEI, REFUTES, SUPPORTS, VERDICT_WORDS
+from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from fever_core.corpus.store import CHECKSUM_KEY, CorpusStats, CorpusStore
 from fever_core.verification.model_integrity import model_fingerprint
+from fever_core.workbench.shown import probability_text, times_in_100, verdict_shown
 
 if TYPE_CHECKING:
     from fever_core.pipeline import Checker, CheckOptions, CheckResult
+    from fever_core.verification.verdict import Verdict
 
 CONTEXT = "https://schema.org"
 """The JSON-LD context every document names (``assets/jsonld/`` holds the part of it the documents use)."""
@@ -273,10 +280,15 @@ def _date(published: float | None) -> str:
 
 def _citations(result: CheckResult) -> list[dict]:
     """The Wikipedia page of each evidence sentence the verdict used (a check kept before the verdict named them:
-    the deciding ones), in the verdict's order, each page once."""
+    the deciding ones), in the verdict's order, each page once; for a withheld label, those of the sentences to
+    read (a check kept before they were named: those an undecided verdict leans on)."""
     verdict = result.verdict
+    if verdict.label_withheld:
+        cited = verdict.read_these or verdict.deciding_evidence
+    else:
+        cited = verdict.used_evidence or verdict.deciding_evidence
     pages: dict[str, dict] = {}
-    for index in verdict.used_evidence or verdict.deciding_evidence:
+    for index in cited:
         sentence = result.evidence[index].sentence
         url = wikipedia_url(sentence.title)
         pages.setdefault(url, {"@type": "WebPage", "name": sentence.title, "url": url})
@@ -290,15 +302,21 @@ def _review(
     if url is not None:
         review_url(url)
     verdict = result.verdict
-    rating: dict[str, Any] = {
-        "@type": "Rating",
-        "ratingValue": RATING_VALUES[verdict.label],
-        "bestRating": BEST_RATING,
-        "worstRating": WORST_RATING,
-        "alternateName": VERDICT_WORDS[verdict.label],
-    }
-    if verdict.why or verdict.reason:
-        rating["ratingExplanation"] = verdict.why or verdict.reason
+    rating: dict[str, Any] = {"@type": "Rating"}
+    if verdict.label_withheld:
+        rating |= {
+            "alternateName": verdict_shown(verdict.label, withheld=True),
+            "ratingExplanation": withheld_why(verdict),
+        }
+    else:
+        rating |= {
+            "ratingValue": RATING_VALUES[verdict.label],
+            "bestRating": BEST_RATING,
+            "worstRating": WORST_RATING,
+            "alternateName": verdict_shown(verdict.label, withheld=False),
+        }
+        if verdict.why or verdict.reason:
+            rating["ratingExplanation"] = verdict.why or verdict.reason
     node: dict[str, Any] = {
         "@type": "ClaimReview",
         "claimReviewed": result.claim,
@@ -315,9 +333,25 @@ def _review(
     node["additionalProperty"] = [
         *provenance.properties(),
         _property("feverLabel", verdict.label),
-        _property("probability", round(verdict.probability, 4), "probability"),
+        _property("labelWithheld", verdict.label_withheld),
+        _property("probability", float(probability_text(verdict.probability)), "probability"),
     ]
     return node
+
+
+def withheld_why(verdict: Verdict) -> str:
+    """Why a verdict whose label is withheld has no rating, in one sentence for a ClaimReview's reader, without the
+    label it leans to: no sentence settles the claim, or verdicts as unsure are right too seldom to publish."""
+    if verdict.undecided:
+        return (
+            "Undecided: no sentence of the evidence read settles the claim on its own, so no rating is given; "
+            "the cited pages hold the sentences to read."
+        )
+    return (
+        f"Undecided: too unsure to call (verdicts this unsure are right only about {times_in_100(verdict.probability)} "
+        f"times in 100, probability {probability_text(verdict.probability)}), so no rating is given; the cited pages "
+        "hold the sentences most likely to settle the claim."
+    )
 
 
 def claim_review(

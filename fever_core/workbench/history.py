@@ -78,6 +78,12 @@ _ENTRY_COLUMNS = (
     "key",
     "shared",
 )
+_VERDICT_COLUMNS = (
+    "json_extract(result, '$.verdict.calibrated')",
+    "coalesce(json_extract(result, '$.verdict.label_withheld'), 0)",
+)
+"""What an entry reads of its check's verdict beyond its own columns (its calibrated probability, whether its label is
+withheld), from the whole result kept as JSON: ``NULL`` and 0 for a check kept before they were recorded."""
 
 
 @dataclass(frozen=True)
@@ -89,14 +95,20 @@ class HistoryEntry:
         checked_at: when it was made, seconds since the epoch.
         claim, corpus: what was checked, against what.
         settings: the settings it was made with (as the client gave them).
-        verdict: the verdict's label.
-        probabilities: each label's probability, in [0, 1].
+        verdict: the verdict's label (FEVER's; shown as "Undecided" where :attr:`label_withheld`).
+        probabilities: each label's probability, in [0, 1], as the decider held it (not what people are told:
+            :attr:`probability` is).
         deciding_page, deciding_sentence: the sentence the verdict rests on and its page's title ("" for none).
         batch: the id of the batch it was part of ("" for a single check).
         session: the session that made it ("" for none).
         key: what opens it (Verify's ``?history=KEY``): 128 random bits, URL-safe; "" in a read-only history of an
             earlier version, where it has none.
         shared: its maker shared it: it opens from any session that has its key.
+        calibrated: how often a verdict like it is right, in [0, 1]
+            (:attr:`Verdict.calibrated <fever_core.verification.verdict.Verdict.calibrated>`); ``None`` without a
+            calibration, or for a check kept before it was recorded.
+        label_withheld: its label was too unsure to show (:attr:`Verdict.label_withheld
+            <fever_core.verification.verdict.Verdict.label_withheld>`): people are told "Undecided".
     """
 
     entry_id: int
@@ -112,11 +124,15 @@ class HistoryEntry:
     session: str = ""
     key: str = ""
     shared: bool = False
+    calibrated: float | None = None
+    label_withheld: bool = False
 
     @property
-    def confidence(self) -> float:
-        """The verdict's probability, in [0, 1]."""
-        return self.probabilities[self.verdict]
+    def probability(self) -> float:
+        """The verdict's one probability as people are told it, in [0, 1], as its card says it
+        (:attr:`Verdict.probability <fever_core.verification.verdict.Verdict.probability>`): :attr:`calibrated`, else
+        the decider's probability of its label."""
+        return self.probabilities[self.verdict] if self.calibrated is None else self.calibrated
 
     def opens_for(self, session: str | None) -> bool:
         """Whether ``session`` may open it: its own, or shared; any for ``None`` (a shared history)."""
@@ -138,6 +154,8 @@ class HistoryEntry:
             session,
             key,
             shared,
+            calibrated,
+            label_withheld,
         ) = row
         return cls(
             entry_id,
@@ -153,6 +171,8 @@ class HistoryEntry:
             session,
             key or "",
             bool(shared),
+            calibrated,
+            bool(label_withheld),
         )
 
 
@@ -180,7 +200,7 @@ class HistoryStore:
                     conn.execute(index)
                 present |= set(_ADDED_COLUMNS)
         columns = [name if name in present else f"{_ADDED_COLUMNS[name][1]} AS {name}" for name in _ENTRY_COLUMNS]
-        self._select = "SELECT " + ", ".join(columns) + " FROM checks"
+        self._select = "SELECT " + ", ".join([*columns, *_VERDICT_COLUMNS]) + " FROM checks"
         self._session = "session" if "session" in present else "''"
         self._shareable = "shared" in present
 

@@ -24,6 +24,7 @@ from fever_core.common.settings import CHECK_SETTING, CHECK_SETTINGS, PROJECT_RO
 from fever_core.common.types import LABELS
 from fever_core.pipeline import MAX_CLAIM_CHARS
 from fever_core.verification.policy import VerdictPolicy
+from fever_core.workbench import probability_text, verdict_shown
 from fever_core.workbench.annotation import AnnotationStore
 from fever_core.workbench.history import HistoryStore
 from pages.display import plain
@@ -172,11 +173,11 @@ def reopened(open_page, data_dir, monkeypatch, result) -> AppTest:
 
 
 def shown_verdict(checker, **verdict):
-    """The tiny model's check of the Soul Food claim with its verdict changed to be shown (its label not withheld:
-    the tiny model's own is about a third sure of each label), as ``verdict`` says."""
+    """The tiny model's check of the Soul Food claim with its verdict changed as ``verdict`` says, its label shown
+    unless it says otherwise (the tiny model's own is withheld: it is about a third sure of each label)."""
     result = checker.check("Fox 2000 Pictures released the film Soul Food.")
     assert result.verdict.deciding_evidence, "the tiny model's rule decides by one sentence"
-    result.verdict = dataclasses.replace(result.verdict, label_withheld=False, **verdict)
+    result.verdict = dataclasses.replace(result.verdict, **{"label_withheld": False, **verdict})
     return result
 
 
@@ -194,6 +195,56 @@ def test_verify_highlights_the_deciding_row_quotes_its_sentence_and_then_the_oth
     quotes = [md.value for md in app.markdown if md.value.startswith("> “")]
     assert len(quotes) == len(result.verdict.deciding_evidence) + len(others)
     assert "This sentence alone reads" not in quotes[0] and all("This sentence alone reads" in q for q in quotes[1:])
+
+
+def chart_bars(app: AppTest) -> list[tuple[str, str]]:
+    """The card's chart as ``(bar's name, its text)``, top to bottom."""
+    (bars,) = json.loads(app.get("plotly_chart")[0].proto.spec)["data"]
+    return list(zip(bars["y"], bars["text"]))
+
+
+def test_a_check_has_one_probability_on_its_card_its_chart_and_history_written_one_way(
+    open_page, data_dir, checker, monkeypatch
+):
+    """Issue 48, item 1: the card said 0.56 and the bar below it 0.82 (the decider's own), and the card wrote 0.675 as
+    0.67 where History wrote 0.68. Every surface writes the calibrated probability with one function."""
+    result = shown_verdict(
+        checker,
+        label="SUPPORTS",
+        probabilities={"SUPPORTS": 0.82, "REFUTES": 0.08, "NOT ENOUGH INFO": 0.10},
+        calibrated=0.675,
+    )
+    app = reopened(open_page, data_dir, monkeypatch, result)
+    assert not app.exception
+    card = [md.value for md in app.markdown if "probability" in md.value]
+    assert card == ["**More likely than not** — probability 0.68 (on a scale of 0 to 1)"]
+    bars = chart_bars(app)
+    assert bars[0] == ("Verdict: Supported", "0.68")
+    deciding = result.evidence[result.verdict.deciding_evidence[0]]
+    assert bars[1:] == [
+        (
+            f"{deciding.sentence.title} [{deciding.sentence.line}] alone",
+            f"reads {verdict_word(deciding.reading.label)} {probability_text(deciding.reading.probability)}",
+        )
+    ]  # a sentence's reading, named as that sentence's
+    assert not any("0.82" in text for _, text in bars) and not any("0.82" in md for md in card)
+    history = open_page("history")
+    table = history.dataframe[0].value
+    assert (table["verdict"].iloc[0], table["probability"].iloc[0]) == ("Supported", "0.68")
+
+
+def test_a_withheld_label_is_undecided_in_history_and_its_chart_leans_nowhere(
+    open_page, data_dir, checker, monkeypatch
+):
+    result = shown_verdict(checker, label="REFUTES", calibrated=0.52, label_withheld=True)
+    app = reopened(open_page, data_dir, monkeypatch, result)
+    assert verdicts(app) == ["Verdict: :gray[Undecided]"]
+    assert chart_bars(app)[0] == ("Verdict: Undecided", "0.52")
+    assert any("right only about 52 times in 100 (probability 0.52)" in md.value for md in app.markdown)
+    history = open_page("history")
+    table = history.dataframe[0].value
+    assert (table["verdict"].iloc[0], table["probability"].iloc[0]) == ("Undecided", "0.52")
+    assert history.selectbox(key="_history_choice").options[0].split(" · ")[1] == "Undecided"
 
 
 def test_verify_says_a_close_verdict_is_uncertain(open_page, data_dir, checker, monkeypatch):
@@ -226,7 +277,7 @@ def test_verify_withholds_a_label_too_unsure_to_call_and_opens_the_sentences_to_
         item = result.evidence[index]
         assert quote.startswith(f"> “{plain(item.sentence.text)}”")
         assert quote.endswith(
-            f"This sentence alone reads: **{verdict_word(item.reading.label)} {item.reading.probability:.2f}**"
+            f"This sentence alone reads: **{verdict_word(item.reading.label)} {probability_text(item.reading.probability)}**"
         )
 
 
@@ -714,6 +765,8 @@ def test_an_undecided_verdict_its_parts_and_a_rewritten_reading_show_as_the_verd
     assert any(
         stance.startswith("Refuted 0.97 (read as “Fox 2000 Pictures released the film Soul Train") for stance in stances
     )  # the claim as read, escaped as the table's Markdown needs
+    part = plain("Fox 2000 Pictures released a film.")
+    assert sum(stance.endswith(f"; Supported 0.95 (read as “{part}”)") for stance in stances) == 1  # as the card says
 
 
 def test_history_checks_again_through_the_check_s_permalink(app_env, app_corpus):
@@ -784,6 +837,12 @@ def test_a_pasted_batch_without_labels_has_results_and_downloads_but_no_metrics(
         "Download ClaimReviews (JSON-LD)",
     }
     assert [e.batch for e in history_of(data_dir).search()] == [dict(app.query_params)["batch"]] * 2
+    by_claim = {e.claim: e for e in history_of(data_dir).search()}
+    shown = [by_claim[claim] for claim in SPEECH.splitlines()[:2]]  # as its card shows it (the tiny model's: Undecided)
+    assert list(table["verdict"].iloc[:2]) == [verdict_shown(e.verdict, e.label_withheld) for e in shown]
+    assert list(table["probability"].iloc[:2]) == [probability_text(e.probability) for e in shown]
+    withheld = [e.label_withheld for e in shown]
+    assert table.loc[:1][withheld]["deciding sentence"].isna().all()  # an Undecided row quotes none, as its card
 
 
 def test_a_batch_opens_in_another_browser_only_once_its_maker_shares_it(open_page, data_dir):
@@ -1265,7 +1324,8 @@ def test_verify_says_a_paraphrase_was_checked_before_in_this_browser_or_shared_a
     assert not first.exception and not checked_before(first)  # nothing before it
     (kept,) = history_of(data_dir).search()
     line = (
-        f":material/replay: **Checked before:** “Fox 2000 Pictures released the film Soul Food.”, {verdict_word(kept.verdict)}, "
+        f":material/replay: **Checked before:** “Fox 2000 Pictures released the film Soul Food.”, "
+        f"{verdict_shown(kept.verdict, kept.label_withheld)}, "
         f"just now · [re-open it ↗](./?history={kept.key})"
     )
     check(first, "The film Soul Food was released by Fox 2000 Pictures.")

@@ -17,7 +17,15 @@ from fever_core.common.types import NEI, VERDICT_WORDS
 from fever_core.corpus.store import CHECKSUM_KEY
 from fever_core.pipeline import CheckOptions
 from fever_core.verification.model_integrity import CHECKSUMS_FILE, model_files, record_checksums
-from fever_core.workbench import Author, ModelRecord, checker_provenance, claim_review, claim_reviews, to_jsonld
+from fever_core.workbench import (
+    Author,
+    ModelRecord,
+    checker_provenance,
+    claim_review,
+    claim_reviews,
+    probability_text,
+    to_jsonld,
+)
 from fever_core.workbench.claimreview import RATING_VALUES, model_record
 from tests.jsonld import SCHEMA, expand, scripts_when_embedded, values
 
@@ -37,7 +45,7 @@ def jaws(checker):
     pages = [item.sentence.page_id for item in result.evidence]
     assert {"Jaws_-LRB-film-RRB-", "Steven_Spielberg"} <= set(pages)
     used = sorted(range(len(pages)), key=lambda i: pages[i] != "Steven_Spielberg")  # Spielberg's sentences first
-    return replace(result, verdict=replace(result.verdict, used_evidence=used))
+    return replace(result, verdict=replace(result.verdict, used_evidence=used, label_withheld=False))  # shown
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +74,50 @@ def test_a_check_is_a_claimreview_of_its_claim_rated_in_the_app_s_words(jaws, pr
     assert document["datePublished"] == "2023-11-14"  # 22:13 UTC
     assert "url" not in document
     facts = {node["propertyID"]: node.get("value") for node in document["additionalProperty"]}
-    assert facts["feverLabel"] == label and facts["probability"] == round(jaws.verdict.probabilities[label], 4)
+    assert facts["feverLabel"] == label and facts["labelWithheld"] is False
+    assert facts["probability"] == float(probability_text(jaws.verdict.probability))  # as every page writes it
+
+
+def test_a_withheld_label_publishes_no_rating_nor_the_label_it_leans_to_and_cites_the_sentences_to_read(
+    jaws, provenance
+):
+    verdict = replace(jaws.verdict, label="REFUTES", calibrated=0.515, label_withheld=True, read_these=[0])
+    document = claim_review(replace(jaws, verdict=verdict), provenance, url="https://factcheck.example.org/?claim=x")
+    rating = document["reviewRating"]
+    assert rating == {"@type": "Rating", "alternateName": "Undecided", "ratingExplanation": rating["ratingExplanation"]}
+    assert "right only about 52 times in 100, probability 0.52" in rating["ratingExplanation"]
+    assert not any(word in rating["ratingExplanation"].lower() for word in ("refute", "support"))
+    assert [c["name"] for c in document["citation"]] == [jaws.evidence[0].sentence.title]
+    facts = {node["propertyID"]: node.get("value") for node in document["additionalProperty"]}
+    assert (facts["feverLabel"], facts["labelWithheld"], facts["probability"]) == ("REFUTES", True, 0.52)
+    expanded, dropped = expand(document)
+    assert not dropped and values(expanded[0][SCHEMA + "reviewRating"][0], "alternateName") == ["Undecided"]
+
+
+def test_an_undecided_verdict_says_no_sentence_settles_it(jaws, provenance):
+    verdict = replace(jaws.verdict, label=NEI, undecided=True, label_withheld=True, read_these=[])
+    rating = claim_review(replace(jaws, verdict=verdict), provenance)["reviewRating"]
+    assert rating["alternateName"] == "Undecided" and "ratingValue" not in rating
+    assert rating["ratingExplanation"].startswith("Undecided: no sentence of the evidence read settles the claim")
+
+
+@pytest.mark.parametrize("withheld", [False, True])
+def test_a_claimreview_with_its_permalink_has_every_property_search_engines_require(jaws, provenance, withheld):
+    """Google's ClaimReview markup: ``claimReviewed``, ``reviewRating`` with its ``alternateName`` (the textual
+    rating) and ``url`` are required; ``author`` with a ``name``, ``datePublished`` and ``itemReviewed`` are
+    recommended. A rating on the scale has a number within ``worstRating`` and ``bestRating``."""
+    url = "https://factcheck.example.org/?claim=Jaws&corpus=fixture"
+    result = replace(jaws, verdict=replace(jaws.verdict, label_withheld=withheld))
+    document = claim_review(result, provenance, url=url)
+    assert document["@type"] == "ClaimReview" and document["url"] == url
+    assert document["claimReviewed"] and document["itemReviewed"]["text"] == document["claimReviewed"]
+    rating = document["reviewRating"]
+    assert rating["@type"] == "Rating" and rating["alternateName"] and rating["ratingExplanation"]
+    if "ratingValue" in rating:
+        assert rating["worstRating"] <= rating["ratingValue"] <= rating["bestRating"]
+    assert (document["author"]["name"], len(document["datePublished"])) == ("FEVER Workbench", len("2026-01-31"))
+    expanded, dropped = expand(document)
+    assert not dropped and values(expanded[0], "url") == [url]
 
 
 def test_the_scale_runs_from_refuted_to_supported_and_names_every_verdict():

@@ -1,6 +1,7 @@
 """The history of checks (fever_core/workbench/history.py): kept, re-opened as they were, searched, cleared; a file that
 can't be the history is a clear refusal naming it, and can be moved aside."""
 
+import dataclasses
 import re
 import sqlite3
 import threading
@@ -41,12 +42,28 @@ def test_a_check_is_kept_with_its_settings_verdict_and_deciding_sentence(history
     entry = history.entry(key)
     assert (entry.claim, entry.corpus, entry.settings, entry.batch) == (result.claim, "fixture", SETTINGS, "b1")
     assert entry.verdict == result.verdict.label and entry.probabilities == result.verdict.probabilities
-    assert entry.confidence == result.verdict.probabilities[result.verdict.label]
+    assert entry.probability == result.verdict.probability
     deciding = result.evidence[result.verdict.deciding_evidence[0]].sentence
     assert (entry.deciding_page, entry.deciding_sentence) == (deciding.title, deciding.text)
     assert history.result(key) == result  # re-opened as it was, without checking again
     assert entry.key == key and not entry.shared
     assert history.entry(str(entry.entry_id)) is None and history.result(key[:-1]) is None
+
+
+def test_an_entry_tells_the_verdict_s_calibrated_probability_and_whether_its_label_is_withheld(history, results):
+    shown = dataclasses.replace(results[1].verdict, calibrated=0.675, label_withheld=False)
+    withheld = dataclasses.replace(results[1].verdict, calibrated=0.52, label_withheld=True)
+    uncalibrated = dataclasses.replace(results[1].verdict, calibrated=None, label_withheld=False)
+    keys = [history.add(dataclasses.replace(results[1], verdict=v), SETTINGS) for v in (shown, withheld, uncalibrated)]
+    entries = [history.entry(key) for key in keys]
+    assert [(e.probability, e.label_withheld) for e in entries] == [
+        (0.675, False),
+        (0.52, True),
+        (uncalibrated.probabilities[uncalibrated.label], False),  # a verifier without a calibration: the decider's
+    ]
+    assert [(e.probability, e.label_withheld) for e in reversed(history.search())] == [
+        (e.probability, e.label_withheld) for e in entries
+    ]
 
 
 def test_search_finds_every_word_in_the_claim_or_deciding_sentence_newest_first(history, results):
