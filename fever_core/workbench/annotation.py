@@ -17,7 +17,7 @@ import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from fever_core.common.jsonl import read_jsonl
 from fever_core.common.sqlite import DatabaseKind, WorkbenchDatabase
@@ -202,6 +202,7 @@ class AnnotationStore:
                 "INSERT INTO annotations (item, label, evidence, ambiguous, annotator, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 (item_id, label, json.dumps(sets), int(ambiguous), annotator, time.time()),
             ).lastrowid
+            assert annotation_id is not None  # an INSERT's row always has one
             conn.execute("UPDATE queue SET status = 'done' WHERE id = ?", (item_id,))
             conn.execute(
                 "INSERT INTO actions (annotator, kind, item, annotation, previous_status) VALUES (?, 'save', ?, ?, ?)",
@@ -241,7 +242,9 @@ class AnnotationStore:
                 previous = "pending"  # the annotation it was done with was undone by its annotator meanwhile
             conn.execute("UPDATE queue SET status = ? WHERE id = ?", (self._settled(conn, item_id, previous), item_id))
             conn.execute("UPDATE actions SET undone = 1 WHERE id = ?", (action_id,))
-        return Undone(self.item(item_id), removed)
+        item = self.item(item_id)
+        assert item is not None  # an action's claim stays in the queue: nothing deletes one
+        return Undone(item, removed)
 
     @staticmethod
     def _annotated(conn: sqlite3.Connection, item_id: int) -> bool:
@@ -258,7 +261,7 @@ class AnnotationStore:
         row = conn.execute("SELECT status FROM queue WHERE id = ?", (item_id,)).fetchone()
         if row is None:
             raise AnnotationError(f"There is no queued claim {item_id}.")
-        return row[0]
+        return str(row[0])
 
     # -- reading and export -----------------------------------------------------------------------
 
@@ -268,7 +271,7 @@ class AnnotationStore:
     )
 
     @staticmethod
-    def _from_row(r: tuple) -> Annotation:
+    def _from_row(r: tuple[Any, ...]) -> Annotation:
         sets = [[(p, l) for p, l in g] for g in json.loads(r[5])]
         return Annotation(r[0], r[1], r[2], r[3], r[4], sets, bool(r[6]), r[7], r[8])
 
@@ -313,6 +316,7 @@ class AnnotationStore:
                 if a.item_id not in local_ids and a.item_id in fever_ids:
                     local_ids[a.item_id], next_free = next_free, next_free + 1
                 claim_id = local_ids.setdefault(a.item_id, a.item_id)
+            evidence: list[list[list[int | str | None]]]
             if a.label == NEI:
                 evidence = [[[a.annotation_id, None, None, None]]]
             else:

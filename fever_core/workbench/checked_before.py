@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
@@ -90,18 +90,21 @@ class _Earlier:
     label_withheld: bool = False
 
 
+Store = TypeVar("Store", HistoryStore, AnnotationStore)
+
+
 @dataclass
-class _Source:
+class _Source(Generic[Store]):
     """The claims of one database (the history or the annotations), read a few at a time: the new ones since the last
     read, and all again when some were deleted (a cleared history, an undone annotation) or the file was replaced (moved
     aside). A file that is not there has none; one that can't be read has none, and :attr:`problem` says why."""
 
     kind: str
     path: Path
-    opener: Callable[[Path], HistoryStore | AnnotationStore]
-    read: Callable[[HistoryStore | AnnotationStore, int], list[_Earlier]]
-    count: Callable[[HistoryStore | AnnotationStore], int]
-    store: HistoryStore | AnnotationStore | None = None
+    opener: Callable[[Path], Store]
+    read: Callable[[Store, int], list[_Earlier]]
+    count: Callable[[Store], int]
+    store: Store | None = None
     file_id: tuple[int, int] | None = None
     entries: list[_Earlier] = field(default_factory=list)
     problem: str = ""
@@ -133,6 +136,14 @@ def _history_entries(store: HistoryStore, after: int) -> list[_Earlier]:
     ]
 
 
+def _history_count(store: HistoryStore) -> int:
+    return store.count()
+
+
+def _annotation_count(store: AnnotationStore) -> int:
+    return store.counts()["annotations"]
+
+
 def _annotation_entries(store: AnnotationStore, after: int) -> list[_Earlier]:
     return [
         _Earlier(a.annotation_id, str(a.item_id), a.claim, normalised_claim(a.claim), a.label, a.created_at)
@@ -156,23 +167,18 @@ class EarlierChecks:
         data_dir = Path(data_dir)
         self.threshold = threshold
         self.limit = limit
-        self._sources = [
-            _Source(HISTORY, data_dir / "history.sqlite", HistoryStore, _history_entries, lambda s: s.count()),
-            _Source(
-                ANNOTATION,
-                data_dir / "annotations.sqlite",
-                AnnotationStore,
-                _annotation_entries,
-                lambda s: s.counts()["annotations"],
-            ),
-        ]
+        self._history = _Source(HISTORY, data_dir / "history.sqlite", HistoryStore, _history_entries, _history_count)
+        annotations = _Source(
+            ANNOTATION, data_dir / "annotations.sqlite", AnnotationStore, _annotation_entries, _annotation_count
+        )
+        self._sources: list[_Source[Any]] = [self._history, annotations]
         self._vectors = ClaimVectors(data_dir / VECTORS_FILE)
         self._lock = threading.Lock()
 
     def _shared_keys(self) -> set[str]:
         """The keys of the history's shared checks, read afresh (a check is shared, or stops being, after it was
         read); none when the history can't be read."""
-        store = self._sources[0].store
+        store = self._history.store
         try:
             return store.shared_keys() if store is not None else set()
         except UnusableDatabase:

@@ -158,7 +158,7 @@ class Provenance:
     retriever: str
     settings: dict[str, Any] = field(default_factory=dict)
 
-    def properties(self) -> list[dict]:
+    def properties(self) -> list[dict[str, Any]]:
         """The provenance as schema.org ``PropertyValue`` nodes, one per fact, named by ``propertyID``; a fact
         without a value (a hub model's checksum, a live corpus's) is left out, and a setting without a value (a
         verifier read by plain argmax has no NOT ENOUGH INFO threshold) says so in its ``description``."""
@@ -185,7 +185,7 @@ class Provenance:
         return nodes
 
 
-def _property(property_id: str, value: Any, unit: str = "") -> dict:
+def _property(property_id: str, value: Any, unit: str = "") -> dict[str, Any]:
     """A ``PropertyValue`` node (``value`` left out when ``None``; ``unitText`` when ``unit``)."""
     node: dict[str, Any] = {"@type": "PropertyValue", "propertyID": property_id}
     if value is not None:
@@ -278,7 +278,7 @@ def _date(published: float | None) -> str:
     return moment.date().isoformat()
 
 
-def _citations(result: CheckResult) -> list[dict]:
+def _citations(result: CheckResult) -> list[dict[str, Any]]:
     """The Wikipedia page of each evidence sentence the verdict used (a check kept before the verdict named them:
     the deciding ones), in the verdict's order, each page once; for a withheld label, those of the sentences to
     read (a check kept before they were named: those an undecided verdict leans on)."""
@@ -287,7 +287,7 @@ def _citations(result: CheckResult) -> list[dict]:
         cited = verdict.read_these or verdict.deciding_evidence
     else:
         cited = verdict.used_evidence or verdict.deciding_evidence
-    pages: dict[str, dict] = {}
+    pages: dict[str, dict[str, Any]] = {}
     for index in cited:
         sentence = result.evidence[index].sentence
         url = wikipedia_url(sentence.title)
@@ -297,7 +297,7 @@ def _citations(result: CheckResult) -> list[dict]:
 
 def _review(
     result: CheckResult, provenance: Provenance, author: Author, published: float | None, url: str | None
-) -> dict:
+) -> dict[str, Any]:
     """The ClaimReview node of one check (no ``@context``)."""
     if url is not None:
         review_url(url)
@@ -360,7 +360,7 @@ def claim_review(
     author: Author | None = None,
     published: float | None = None,
     url: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """One check as a ClaimReview JSON-LD document (the module's docstring says what each field holds).
 
     Args:
@@ -382,7 +382,7 @@ def claim_reviews(
     author: Author | None = None,
     published: float | None = None,
     urls: Sequence[str | None] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Several checks made the same way (a batch) as one JSON-LD document: a ClaimReview each in its ``@graph``,
     in order, each with its provenance (see :func:`claim_review`); ``urls``: each check's web address, in the same
     order (``None`` for one without; default: none has one).
@@ -417,7 +417,7 @@ def review_url(url: str) -> str:
     return url
 
 
-def to_jsonld(document: dict) -> str:
+def to_jsonld(document: dict[str, Any]) -> str:
     """A document as JSON-LD text: UTF-8-ready (characters as they are, but ``<``, ``>``, ``&``, U+2028 and U+2029
     as ``\\u`` escapes, so that it is safe inside a web page's ``<script>``), indented, strict (a non-finite number is
     a ``ValueError``)."""

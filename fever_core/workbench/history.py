@@ -27,6 +27,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from fever_core.common.sqlite import DatabaseKind, WorkbenchDatabase
 from fever_core.pipeline import CheckResult
@@ -115,7 +116,7 @@ class HistoryEntry:
     checked_at: float
     claim: str
     corpus: str
-    settings: dict
+    settings: dict[str, Any]
     verdict: str
     probabilities: dict[str, float]
     deciding_page: str
@@ -139,7 +140,7 @@ class HistoryEntry:
         return session is None or self.shared or self.session == session
 
     @classmethod
-    def from_row(cls, row: tuple) -> HistoryEntry:
+    def from_row(cls, row: tuple[Any, ...]) -> HistoryEntry:
         (
             entry_id,
             checked_at,
@@ -209,7 +210,7 @@ class HistoryStore:
         """Whether the file can only be read: checks are listed, new ones are not kept."""
         return self._db.read_only
 
-    def add(self, result: CheckResult, settings: dict, batch: str = "", session: str = "") -> str:
+    def add(self, result: CheckResult, settings: dict[str, Any], batch: str = "", session: str = "") -> str:
         """Keep a check made with ``settings`` (anything JSON can hold) by ``session``, unshared; returns its key."""
         verdict = result.verdict
         deciding = result.evidence[verdict.deciding_evidence[0]].sentence if verdict.deciding_evidence else None

@@ -15,6 +15,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fever_core.common.jsonl import write_json
 from fever_core.common.settings import PROJECT_ROOT
@@ -43,7 +44,7 @@ class JobStatus:
     pid: int = 0
     started_at: float = 0.0
     updated_at: float = 0.0
-    result: dict = field(default_factory=dict)
+    result: dict[str, Any] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:

@@ -19,9 +19,13 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from fever_core.common.nlp import parse
 from fever_core.common.text import NEGATION_WORDS, STOP_WORDS, WORD_RE
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 THRESHOLD = 0.91
 """The cosine (of the corpus's encoder, in [-1, 1]) from which an earlier claim that agrees on numbers, names and
@@ -40,7 +44,7 @@ def normalised_claim(text: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _numbers(text: str) -> tuple:
+def _numbers(text: str) -> tuple[tuple[object, ...], ...]:
     """The numbers ``text`` states as a claim does (:func:`~fever_core.verification.numbers.number_mentions`), each as
     the interval it asserts, sorted: "more than 7,000 km" and "over 7,000 kilometres" give the same."""
     from fever_core.verification.numbers import number_mentions
@@ -102,7 +106,7 @@ _LINKS = frozenset({"than", "of", "into", "to", "on", "from"})
 Y", "flows *into* Y", "feed *on* Y", "evolved *from* Y"); not "with", "in", "at", "by" ("ended *with* the treaty")."""
 
 
-def _party(token) -> str:
+def _party(token: Token) -> str:
     """A party as lemmas: its head word with the words of its name, lower case ("red blood cell")."""
     return " ".join(
         t.lemma_.lower() for t in token.subtree if t.i == token.i or (t.head.i == token.i and t.dep_ in _NAME_PARTS)
