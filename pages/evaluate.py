@@ -37,7 +37,7 @@ from fever_core.evaluation import (
 from pages.display import corpus_label, footer, plain, project_path, ready_claims_file, show_metrics, uploaded_claims
 from pages.resources import checker_or_stop, keep_run, run_in_address, run_settings, share_run, show_run
 from pages.settings_ui import UiSettings, current_settings, permalink_url
-from pages.words import count, verdict_word, verdict_words
+from pages.words import count, verdict_word, verdict_words, yes_no
 
 METRICS = (*FEVER_METRICS, *LABEL_METRICS, *EVIDENCE_METRICS)
 NOT_IN_BATCH_RUNS = "computed when every claim of the file has a label"
@@ -240,7 +240,7 @@ def show_claims(run: EvaluationRun, evaluation: Evaluation) -> None:
                 "claim": r["claim"],
                 "gold": verdict_word(r["label"]),
                 "predicted": verdict_word(r["predicted_label"]),
-                "FEVER correct": r["fever_correct"] if evaluation.metrics["fever_score"] is not None else None,
+                "FEVER correct": yes_no(r["fever_correct"]) if evaluation.metrics["fever_score"] is not None else None,
                 "open": permalink_url(r["claim"], run.ui, run.settings),
             }
             for r in evaluation.rows

@@ -19,7 +19,7 @@ from fever_core.workbench import HistoryEntry, HistoryStore, probability_text, v
 from pages.display import corpus_label, footer, plain, synced_widget
 from pages.resources import history_session, load_history, run_settings, show_unusable_database
 from pages.settings_ui import check_on_verify, permalink_params, settings_of
-from pages.words import PROBABILITY, PROBABILITY_HELP, count
+from pages.words import PROBABILITY, PROBABILITY_HELP, count, yes_no
 
 # The newest checks matching the search that the page lists.
 SHOWN = 500
@@ -45,7 +45,7 @@ def entries_table(entries: list[HistoryEntry]) -> pd.DataFrame:
                 "page": e.deciding_page,
                 "corpus": corpus_label(e.corpus),
                 "from": "batch" if e.batch else "Verify",
-                "shared": e.shared,
+                "shared": yes_no(e.shared),
             }
             for e in entries
         ]

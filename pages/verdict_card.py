@@ -32,7 +32,7 @@ from fever_core.workbench import (
 from pages.display import WikipediaLink, checked_before_markdown, corpus_label, plain
 from pages.presenter import PRESENTER_CHART_FONT_PX, PRESENTER_CHART_HEIGHT_PX
 from pages.settings_ui import UiSettings
-from pages.words import PROBABILITY, PROBABILITY_HELP, VERDICT_COLOURS, verdict_word, verdict_words
+from pages.words import PROBABILITY, PROBABILITY_HELP, VERDICT_COLOURS, verdict_word, verdict_words, yes_no
 
 BAR_COLOURS = {SUPPORTS: "#2e7d32", REFUTES: "#c62828", NEI: "#757575"}
 # The card's chart's height, in CSS pixels: with the verdict's bar alone, and more for each sentence's bar.
@@ -283,7 +283,7 @@ def evidence_rows(checked: CheckedClaim, indexes: list[int]) -> pd.DataFrame:
                 "sentence": plain(e.text),
                 "score": round(e.score, 3),
                 "hop": e.hop,
-                "used": "yes" if index in used else "no",
+                "used": yes_no(index in used),
             }
         )
     return pd.DataFrame(rows, columns=["stance", "page", "sentence", "score", "hop", "used"])
@@ -378,7 +378,7 @@ def show_details(checked: CheckedClaim) -> None:
                         "Wikipedia": links[p.page_id].url,
                         "corpus text": links[p.page_id].text_age,
                         "score": round(p.score, 4),
-                        "used": p.used,
+                        "used": yes_no(p.used),
                         "title match": p.match or "",
                         **{f"{k} score": round(v, 3) for k, v in p.signals.items()},
                     }
@@ -391,7 +391,7 @@ def show_details(checked: CheckedClaim) -> None:
             column_config={
                 "Wikipedia": wikipedia_column,
                 "score": st.column_config.NumberColumn(help="Fused retrieval score: comparable within this claim only"),
-                "used": st.column_config.CheckboxColumn(
+                "used": st.column_config.TextColumn(
                     help="Its sentences were read (the top pages, and pages a two-hop link brought)"
                 ),
             },

@@ -101,6 +101,11 @@ def metric_help(name: str) -> str:
     return METRIC_WORDS[name][1] if name in METRIC_WORDS else ""
 
 
+def yes_no(flag: bool | None) -> str | None:
+    """A table's true or false as a word: "yes" or "no" (never True / False); ``None`` (unknown) stays ``None``."""
+    return None if flag is None else "yes" if flag else "no"
+
+
 def count(number: int, noun: str, plural: str | None = None) -> str:
     """``number`` and the noun, plural unless it is one: "1 annotation", "2 annotations", "1,200 claims"."""
     return f"{number:,} {noun if number == 1 else plural or noun + 's'}"

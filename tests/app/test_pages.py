@@ -231,6 +231,7 @@ def test_a_check_has_one_probability_on_its_card_its_chart_and_history_written_o
     history = open_page("history")
     table = history.dataframe[0].value
     assert (table["verdict"].iloc[0], table["probability"].iloc[0]) == ("Supported", "0.68")
+    assert table["shared"].iloc[0] == "no"  # a word, not False
 
 
 def test_a_withheld_label_is_undecided_in_history_and_its_chart_leans_nowhere(
@@ -518,6 +519,7 @@ def test_evaluate_shows_metrics(open_page, claims_file):
     assert {"FEVER score", "label accuracy", "pages in top 5", "sentences in top 5"} <= labels
     assert all(m.proto.help for m in app.metric)  # each says what it measures
     assert len(app.dataframe[0].value) == len(CLAIMS)
+    assert set(app.dataframe[0].value["FEVER correct"]) <= {"yes", "no"}  # words, not True / False
 
 
 @pytest.mark.parametrize(
