@@ -5,7 +5,8 @@ threshold and the calibration of the verdict's probability, written into its ``v
 
 1. ``sure_sentence_min`` = 0.9 (:func:`fever_core.verification.deciders.sure_sentence`): chosen on the plain-language
    yardstick and 600 fever-dev claims (``benchmarks/yardsticks/verdict-grounded/README.md``: lower thresholds gain
-   on hand-written claims and cost fever-dev more than its noise).
+   on hand-written claims and cost fever-dev more than its noise). The parts' and the bridges' thresholds
+   (``claim_parts_min``, ``bridge_min``) are the same 0.9: they shipped reading the sure-sentence rule's.
 2. The calibration (:class:`fever_core.verification.calibration.Calibration`): the checker (with that threshold, no
    calibration yet) checks the 240 calibration claims (less those on a reserved page: ``benchmarks/calibration/calibration-claims.jsonl``: written
    blind about training-split pages no yardstick uses) on the embedded corpus; a logistic regression (C = 1) of
@@ -47,7 +48,7 @@ def main() -> None:
 
     folder = Path(args.verifier)
     learned = LearnedVerdict.load(folder)
-    learned.sure_sentence_min = SURE_SENTENCE_MIN
+    learned.sure_sentence_min = learned.claim_parts_min = learned.bridge_min = SURE_SENTENCE_MIN
     learned.save(folder)  # without a calibration: the decisions below are the uncalibrated ones
     checker = Checker.open("embedded", replace(Settings.from_env(), verifier_model=str(folder)))
     claims = [json.loads(line) for line in CLAIMS.read_text(encoding="utf-8").splitlines() if line.strip()]

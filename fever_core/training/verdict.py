@@ -16,7 +16,10 @@ pipeline actually hands the verifier:
    by cross-validation, scored on a held-out share of the claims against the best-sentence rule as it ships
    (:func:`~fever_core.verification.deciders.best_sentence_rule`, on the same judged evidence);
    with a joint verifier, the share of its probabilities in the verdict (``joint_weight``) is
-   chosen on the held-out claims too.
+   chosen on the held-out claims too. What it reports as shipped is the verdict's cascade
+   (:data:`~fever_core.verification.cascade.CASCADE`, :func:`~fever_core.verification.cascade.run_cascade`) run on
+   the held-out claims' judged evidence with the fit and the thresholds it ships with, as a check runs it; the
+   best-sentence rule's figure is the same cascade without the learned verdict.
 
 The joint verifier itself is an ordinary ``train verifier`` run on the same runs written as pairs
 (:mod:`fever_core.training.joint`).
@@ -30,7 +33,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -41,12 +44,12 @@ from fever_core.common.types import LABELS, NEI
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.training.reserved import names_reserved, reserved_titles
 from fever_core.training.runs import append_checks
-from fever_core.verification.deciders import Decision, best_sentence_rule, page_rule
+from fever_core.verification.cascade import CASCADE, ClaimInCascade, run_cascade
 from fever_core.verification.evidence import JudgedSentence
 from fever_core.verification.features import FEATURE_NAMES, claim_features, joint_premise
 from fever_core.verification.learned import LearnedVerdict, mix
 from fever_core.verification.nli import NliModel
-from fever_core.verification.policy import LEARNED
+from fever_core.verification.policy import VerdictPolicy
 
 log = logging.getLogger(__name__)
 
@@ -184,12 +187,27 @@ def choose_joint_weight(regression: np.ndarray, joint: np.ndarray, labels: np.nd
     return best
 
 
-def best_sentence_labels(evidence: Sequence[Sequence[JudgedSentence]], nei_threshold: float | None) -> np.ndarray:
-    """The best-sentence rule's labels, as it ships (what a verifier without a learned verdict decides), for
-    comparison."""
-    return np.array(
-        [LABELS.index(best_sentence_rule(judged, nei_threshold).label) for judged in evidence], dtype=np.int64
+def cascade_labels(
+    claims: Sequence[tuple[str, list[JudgedSentence]]],
+    policy: VerdictPolicy,
+    verifier: NliModel | None = None,
+    joint_model: NliModel | None = None,
+) -> tuple[np.ndarray, list[str]]:
+    """The label indexes the verdict's cascade gives ``claims`` (each claim with its judged evidence) under
+    ``policy``, as a check decides them: the stages its settings turn on, the verifier reading what they ask (the
+    parts, the bridges, the number check's rewritings) and the joint verifier the top sentences together. Without a
+    ``verifier`` the stages that would have it read more are left off. Also returns the names of the stages that
+    ran."""
+    learned = policy.learned
+    if verifier is None:
+        policy = replace(policy, number_check=False)
+        if learned is not None:
+            policy = replace(policy, learned=replace(learned, claim_parts_min=None, bridge_min=None))
+    decisions = run_cascade(
+        [ClaimInCascade(ClaimAnalysis(claim), policy, judged) for claim, judged in claims], verifier, joint_model
     )
+    labels = np.array([LABELS.index(decision.label) for decision in decisions], dtype=np.int64)
+    return labels, [stage.name for stage in CASCADE if stage.on(policy)]
 
 
 def fit_learned_verdict(
@@ -200,13 +218,17 @@ def fit_learned_verdict(
     joint_model: NliModel | None = None,
     balanced: bool = True,
     subject_stance_min: float | None = None,
+    sure_sentence_min: float | None = None,
+    claim_parts_min: float | None = None,
+    bridge_min: float | None = None,
+    verifier: NliModel | None = None,
 ) -> LearnedVerdict:
     """Fit the learned verdict on end-to-end runs (from :func:`collect_runs`).
 
     Args:
         runs: ``{"claim", "label", "evidence": [JudgedSentence as dict, ...]}`` records; with a ``"source"`` (the
             corpus they were checked on), the report also gives the hold-out accuracy of each source.
-        nei_threshold: the verifier's NEI rule, for the best-sentence baseline in the report.
+        nei_threshold: the verifier's NEI rule, which the best-sentence rule and the cascade read stances by.
         holdout: share of claims (by a hash of the claim) held out for the report; the regularisation
             is chosen by 5-fold cross-validation on the rest, and the final model refit with it on all claims.
         seed: for the hold-out split and cross-validation folds.
@@ -216,13 +238,18 @@ def fit_learned_verdict(
         balanced: weigh the labels equally in the fit (``class_weight="balanced"``), so the verdict does not
             learn the training corpus's share of NOT ENOUGH INFO claims (a third of FEVER's; none of FM2's).
             Default True; verdicts shipped before it were fit without.
-        subject_stance_min: the page rule's threshold to ship with it (``None``: no page rule).
+        subject_stance_min, sure_sentence_min, claim_parts_min, bridge_min: the thresholds of the cascade's stages
+            to ship with it (:class:`~fever_core.verification.learned.LearnedVerdict`; ``None``: that stage off).
+        verifier: the verifier the runs were judged by, which reads what the parts, the bridges and the number
+            check ask on the held-out claims; ``None``: those stages are left out of the figures as shipped, and
+            the report says so.
 
     Returns:
-        The learned verdict; ``report`` holds the hold-out accuracy of it and of the best-sentence rule,
-        the chosen regularisation and the claim counts, with a joint verifier its own hold-out
-        accuracy, the chosen ``joint_weight`` and the mix's accuracy, and ``holdout_accuracy_as_shipped``: the
-        learned verdict as it decides in a check (the mix, overridden by the page rule; the number check aside).
+        The learned verdict; ``report`` holds the hold-out accuracy of it (the regression alone) and of the
+        best-sentence rule as it ships (the cascade without a learned verdict), the chosen regularisation and the
+        claim counts, with a joint verifier its own hold-out accuracy, the chosen ``joint_weight`` and the mix's
+        accuracy, and ``holdout_accuracy_as_shipped``: the verdict as a check decides it, the whole cascade with the
+        fit (on the other claims) and these thresholds, whose stages ``as_shipped_stages`` names.
     """
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
@@ -256,7 +283,8 @@ def fit_learned_verdict(
     else:
         model, mean, scale, c = fit(~held)
     predicted = model.predict((X[held] - mean) / scale) if model is not None else np.zeros(0, dtype=np.int64)
-    baseline = best_sentence_labels([judged for judged, h in zip(evidence, held) if h], nei_threshold)
+    held_claims = [(r["claim"], judged) for r, judged, h in zip(runs, evidence, held) if h]
+    baseline, _ = cascade_labels(held_claims, VerdictPolicy(nei_threshold), verifier)
     confusion = {
         gold: {pred: int(((y[held] == i) & (predicted == j)).sum()) for j, pred in enumerate(LABELS)}
         for i, gold in enumerate(LABELS)
@@ -278,7 +306,6 @@ def fit_learned_verdict(
         c,
     )
     joint_weight = 0.0
-    shipped = predicted
     if joint_model is not None and model is not None:
         joint = joint_model.predict(
             [
@@ -289,7 +316,6 @@ def fit_learned_verdict(
         )
         regression = model.predict_proba((X[held] - mean) / scale)
         joint_weight, mixed_accuracy = choose_joint_weight(regression, joint.astype(np.float64), y[held])
-        shipped = mix(regression, joint.astype(np.float64), joint_weight).argmax(axis=1)
         report.update(
             {
                 "holdout_accuracy_joint_verifier": float((joint.argmax(axis=1) == y[held]).mean()),
@@ -303,10 +329,32 @@ def fit_learned_verdict(
             joint_weight,
             mixed_accuracy,
         )
-    if held.any():
-        shipped = with_page_rule(
-            shipped, [(r["claim"], judged) for r, judged, h in zip(runs, evidence, held) if h], subject_stance_min
+
+    def shipped_with(weights: np.ndarray, bias: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> LearnedVerdict:
+        """A learned verdict of these numbers with the joint weight and the stages' thresholds it ships with."""
+        return LearnedVerdict(
+            weights,
+            bias,
+            mean,
+            scale,
+            list(FEATURE_NAMES),
+            report,
+            joint_weight,
+            subject_stance_min,
+            sure_sentence_min,
+            claim_parts_min,
+            bridge_min,
         )
+
+    if model is not None and held.any():
+        fit_on_the_rest = shipped_with(model.coef_, model.intercept_, mean, scale)
+        shipped, stages = cascade_labels(
+            held_claims,
+            VerdictPolicy(nei_threshold, learned=fit_on_the_rest),
+            verifier,
+            joint_model if joint_weight > 0 else None,  # as a checker loads it
+        )
+        report["as_shipped_stages"] = stages
         report["holdout_accuracy_as_shipped"] = float((shipped == y[held]).mean())
         sources = np.array([r.get("source", "") for r, h in zip(runs, held) if h])
         if len(set(sources)) > 1:  # a mix (train verdict --plain-claims): each part's own figure
@@ -315,29 +363,4 @@ def fit_learned_verdict(
                 for source in sorted(set(sources))
             }
     final, mean, scale, _ = fit(np.ones(len(runs), dtype=bool), c)
-    return LearnedVerdict(
-        final.coef_,
-        final.intercept_,
-        mean,
-        scale,
-        list(FEATURE_NAMES),
-        report,
-        joint_weight,
-        subject_stance_min=subject_stance_min,
-    )
-
-
-def with_page_rule(
-    labels: np.ndarray, claims: Sequence[tuple[str, Sequence[JudgedSentence]]], minimum: float | None
-) -> np.ndarray:
-    """The learned verdict's label indexes with the page rule at ``minimum`` applied, as a check applies it
-    (:func:`~fever_core.verification.deciders.page_rule`); ``None``: as they are."""
-    if minimum is None:
-        return labels
-    out = labels.copy()
-    for i, (claim, judged) in enumerate(claims):
-        decided = Decision(LABELS[int(labels[i])], {}, LEARNED)
-        overridden = page_rule(ClaimAnalysis(claim), judged, minimum, decided)
-        if overridden is not None:
-            out[i] = LABELS.index(overridden.label)
-    return out
+    return shipped_with(final.coef_, final.intercept_, mean, scale)

@@ -50,7 +50,9 @@ class VerdictConfig:
         joint_model: joint verifier folder or id, its share in the verdict chosen on the held-out claims.
         joint_pairs_out: folder the runs are also written to as joint-verifier pair files.
         joint_minimal_pairs: with ``joint_pairs_out``: minimal pairs of this many S/R claims of ``pairs`` too.
-        subject_stance_min: the page rule's threshold (0.5 to 1). Default none.
+        subject_stance_min: the page rule's threshold (0.5 to 1). Default none. The other stages' thresholds
+            (:class:`~fever_core.verification.learned.LearnedVerdict`) are set after the fit, by a recipe that
+            chooses them on the yardsticks (``benchmarks/recipes/mpnet_calibrate.py``).
         plain_claims: claims written like a person's, checked on ``plain_corpus`` and added to the fit.
         plain_corpus: the corpus of ``plain_claims``. Default ``embedded``.
         plain_limit: check at most this many ``plain_claims`` (a seeded random sample). Default all.
@@ -184,6 +186,7 @@ def train_verdict(
         seed=config.seed,
         joint_model=joint_model,
         subject_stance_min=config.subject_stance_min,
+        verifier=checker.verification.verifier,
     )
     learned.report.update(
         {

@@ -2,8 +2,10 @@
 
 Read in this order: :mod:`~fever_core.verification.claim_verifier` (:class:`ClaimVerifier`: the flow, from evidence
 to verdict), :mod:`~fever_core.verification.evidence` (:class:`JudgedSentence`, the one form of a judged sentence),
-:mod:`~fever_core.verification.policy` (:class:`VerdictPolicy`: every value, and which decider a check gets),
-:mod:`~fever_core.verification.deciders` (each decider, returning one :class:`Decision`),
+:mod:`~fever_core.verification.cascade` (the verdict's stages in their one order, :data:`CASCADE`),
+:mod:`~fever_core.verification.policy` (:class:`VerdictPolicy`: every value, each stage's setting, and which decider
+a check gets), :mod:`~fever_core.verification.decision` (:class:`Decision`, what a stage decides, named by
+:class:`DecidedBy`), :mod:`~fever_core.verification.deciders` (the rule each stage decides by),
 :mod:`~fever_core.verification.explanation` (the decision in words), :mod:`~fever_core.verification.verdict`
 (:class:`Verdict`, what a check reports), :mod:`~fever_core.verification.read_these` (a label too unsure to show, and
 the sentences to read instead). Beneath them: :mod:`~fever_core.verification.nli` (:class:`NliModel`: a
@@ -16,9 +18,10 @@ learned verdict's file and what it reads, shared with training), :mod:`~fever_co
 
 from __future__ import annotations
 
+from fever_core.verification.cascade import CASCADE
 from fever_core.verification.claim_verifier import ClaimVerifier, VerificationTask
 from fever_core.verification.classifiers import adapter_base
-from fever_core.verification.deciders import Decision
+from fever_core.verification.decision import DecidedBy, Decision
 from fever_core.verification.evidence import JudgedSentence, Reading
 from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
 from fever_core.verification.model_integrity import ModelDamaged
@@ -28,12 +31,14 @@ from fever_core.verification.read_these import SHOWN_LABEL_MIN
 from fever_core.verification.verdict import Verdict
 
 __all__ = [
+    "CASCADE",
     "DECIDERS",
     "LEARNED",
     "RULE",
     "SHOWN_LABEL_MIN",
     "VERDICT_FILE",
     "ClaimVerifier",
+    "DecidedBy",
     "Decision",
     "JudgedSentence",
     "LearnedVerdict",

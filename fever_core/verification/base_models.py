@@ -106,7 +106,7 @@ def _part_files() -> list[Path]:
                 f"run `make install` (or pip install {dist_name}==0.0.1)."
             ) from None
         suffix = f".zip.{number:03d}"
-        found = [Path(dist.locate_file(f)) for f in dist.files or () if str(f).endswith(suffix)]
+        found = [Path(str(dist.locate_file(f))) for f in dist.files or () if str(f).endswith(suffix)]
         if not found or not found[0].is_file():
             raise BaseModelError(f"The package {dist_name} has no file ending in {suffix}: reinstall it.")
         files.append(found[0])

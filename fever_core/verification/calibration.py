@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from fever_core.common.types import NEI
 
@@ -34,7 +35,7 @@ class Calibration:
 
     weights: tuple[float, ...]
     bias: float
-    report: dict
+    report: dict[str, Any]
 
     @staticmethod
     def features(probability: float, label: str, sentence_rule: bool, undecided: bool) -> list[float]:
@@ -49,11 +50,11 @@ class Calibration:
         z = sum(w * x for w, x in zip(self.weights, features)) + self.bias
         return round(1.0 / (1.0 + math.exp(-z)), 4)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"weights": list(self.weights), "bias": self.bias, "features": list(FEATURES), "report": self.report}
 
     @classmethod
-    def from_dict(cls, data: dict) -> Calibration:
+    def from_dict(cls, data: dict[str, Any]) -> Calibration:
         """As :meth:`to_dict` wrote it. Raises ``ValueError`` for other features or numbers that are not finite."""
         weights = tuple(float(w) for w in data["weights"])
         if (

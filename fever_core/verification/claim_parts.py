@@ -19,7 +19,12 @@ them together, and splitting them would cut names in two.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from fever_core.common.nlp import parse
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
 
 MAX_PARTS = 3
 """A claim is split into at most this many parts (a longer list is read whole)."""
@@ -81,7 +86,7 @@ def claim_parts(claim: str) -> list[str]:
     return parts
 
 
-def _additions(head, appositives: bool = True) -> list[tuple[object, str, set[int]]]:
+def _additions(head: Token, appositives: bool = True) -> list[tuple[Token, str, set[int]]]:
     """The relative clauses (and with ``appositives``, the appositives) set off by a comma that add a fact about
     ``head`` ("Gregory the Great" and "the novel Animal Farm" are names, not added facts)."""
     out = []
@@ -92,15 +97,15 @@ def _additions(head, appositives: bool = True) -> list[tuple[object, str, set[in
     return out
 
 
-def _subtree_of_additions(head) -> set[int]:
+def _subtree_of_additions(head: Token) -> set[int]:
     return set().union(*[tokens | _commas_around(head.doc, tokens) for _, _, tokens in _additions(head)])
 
 
-def _subtree(token) -> set[int]:
+def _subtree(token: Token) -> set[int]:
     return {t.i for t in token.subtree}
 
 
-def _commas_around(doc, tokens: set[int]) -> set[int]:
+def _commas_around(doc: Doc, tokens: set[int]) -> set[int]:
     """The commas just before and after a span of tokens."""
     if not tokens:
         return set()
@@ -108,7 +113,7 @@ def _commas_around(doc, tokens: set[int]) -> set[int]:
     return {i for i in around if 0 <= i < len(doc) and doc[i].text == ","}
 
 
-def _span_text(doc, tokens: set[int]) -> str:
+def _span_text(doc: Doc, tokens: set[int]) -> str:
     """The words of ``tokens`` in order, with the claim's own spacing, without a closing full stop."""
     kept = sorted(i for i in tokens if not (doc[i].is_punct and doc[i].text in ".!?" and i == len(doc) - 1))
     text = ""
@@ -119,7 +124,7 @@ def _span_text(doc, tokens: set[int]) -> str:
     return text.strip().rstrip(",;: ")
 
 
-def _auxiliary(root, predicate) -> str:
+def _auxiliary(root: Token, predicate: Token) -> str:
     """The main verb's auxiliary that a coordinated participle shares ("was started ... and completed by" ->
     "was "), with its space; "" when the predicate needs none."""
     if predicate.tag_ != "VBN" or any(t.dep_ in {"aux", "auxpass"} for t in predicate.children):
@@ -128,7 +133,7 @@ def _auxiliary(root, predicate) -> str:
     return "".join(t.text + " " for t in shared)
 
 
-def _copula(root) -> str:
+def _copula(root: Token) -> str:
     """ "was" for a claim told in the past, else "is"."""
     tags = {root.tag_} | {t.tag_ for t in root.children if t.dep_ in {"aux", "auxpass"}}
     return "was" if tags & {"VBD"} else "is"

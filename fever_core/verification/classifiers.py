@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fever_core.verification.base_models import base_model_path
 from fever_core.verification.packed_weights import is_packed, load_packed_state
@@ -44,10 +44,13 @@ def load_adapter_model(path: str | Path, trainable: bool = False) -> torch.nn.Mo
     finally:
         hf_logging.set_verbosity(verbosity)
     model = PeftModel.from_pretrained(model, str(path), is_trainable=trainable)
-    return model if trainable else model.merge_and_unload()
+    loaded: torch.nn.Module = model if trainable else model.merge_and_unload()
+    return loaded
 
 
-def load_sequence_classifier(name_or_path: str | Path, trainable: bool = False, **config_overrides) -> torch.nn.Module:
+def load_sequence_classifier(
+    name_or_path: str | Path, trainable: bool = False, **config_overrides: Any
+) -> torch.nn.Module:
     """A sequence-classification model in float32 on the CPU, from a hub id or a folder of any of the three kinds: a
     LoRA adapter (:func:`load_adapter_model`, merged unless ``trainable``), packed weights
     (:mod:`~fever_core.verification.packed_weights`) or plain ones. ``config_overrides`` (labels, say) are applied
@@ -62,11 +65,12 @@ def load_sequence_classifier(name_or_path: str | Path, trainable: bool = False, 
     if adapter_base(name_or_path) is not None:
         return load_adapter_model(name_or_path, trainable=trainable)
     if not is_packed(name_or_path):
-        return AutoModelForSequenceClassification.from_pretrained(
+        plain: torch.nn.Module = AutoModelForSequenceClassification.from_pretrained(
             str(name_or_path), dtype=torch.float32, **config_overrides
         ).float()
+        return plain
     config = AutoConfig.from_pretrained(str(name_or_path), **config_overrides)
-    model = AutoModelForSequenceClassification.from_config(config, dtype=torch.float32)
+    model: torch.nn.Module = AutoModelForSequenceClassification.from_config(config, dtype=torch.float32)
     missing, unexpected = model.load_state_dict(load_packed_state(name_or_path), strict=False)
     if missing or unexpected:
         raise ValueError(

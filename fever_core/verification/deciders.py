@@ -1,4 +1,7 @@
-"""The deciders: each turns a claim's judged evidence into one :class:`Decision`, and each has the line that decides.
+"""The deciders: the rule each stage of the cascade decides by, turning a claim's judged evidence into one
+:class:`~fever_core.verification.decision.Decision`; each has the line that decides (``# decides``). The stages, their
+settings and their one order are :data:`~fever_core.verification.cascade.CASCADE`'s: these functions neither know
+the order nor read a setting to switch themselves off.
 
 - :func:`learned_verdict`: the learned verdict's mix (the regression over the evidence with the joint verifier that
   reads the top sentences together, :mod:`~fever_core.verification.learned`) decides by its likeliest label.
@@ -19,6 +22,7 @@
   verdicts (label accuracy 0.52 vs 0.60 for the best sentence on 300 fever-dev claims, commit db3345f).
 - :func:`number_check`: overrides any of them where the claim's numbers settle it
   (:mod:`~fever_core.verification.number_check`).
+- :func:`grounded`: the last stage, below.
 
 Whichever decides, the decision names what it rests on, so that a reader can check it: the evidence *used* is the
 judged sentences that bear on the claim (:attr:`~fever_core.verification.evidence.JudgedSentence.bears_on_claim`)
@@ -34,7 +38,7 @@ ENOUGH INFO, pointing at the sentences to read.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import numpy as np
 
@@ -42,84 +46,14 @@ from fever_core.common.names import mentions_a_name, names_page
 from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, Stance
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.verification.bridges import BridgeCandidate
+from fever_core.verification.decision import ClaimPart, DecidedBy, Decision
 from fever_core.verification.evidence import JudgedSentence, Reading
 from fever_core.verification.learned import LearnedVerdict
 from fever_core.verification.number_check import NumberCheck
-from fever_core.verification.policy import LEARNED, RULE, stance_label
+from fever_core.verification.policy import stance_label
 
-PAGE_RULE = "page_rule"
-"""The decider of :func:`page_rule` (:data:`~fever_core.verification.policy.LEARNED` and
-:data:`~fever_core.verification.policy.RULE` name the other base deciders)."""
-SURE_SENTENCE = "sure_sentence"
-"""The decider of :func:`sure_sentence`."""
-BRIDGE = "bridge"
-"""The decider of :func:`bridge_decision`: a two-hop claim read as the two facts it states through a linked page."""
-CLAIM_PARTS = "claim_parts"
-"""The decider of :func:`parts_decision`: the facts a compound claim states, each checked on its own."""
-NUMBER_CHECK = "number_check"
-"""The decider of :func:`number_check` where the claim's numbers settle it."""
-CONTRAST_CHECK = "contrast_check"
-"""The decider of :func:`number_check` where a contrast word settles it (:mod:`~fever_core.verification.contrasts`)."""
 MAX_DECIDING = 2
 """A learned verdict is quoted with at most this many deciding sentences (the others rest on one)."""
-
-
-@dataclass(frozen=True)
-class ClaimPart:
-    """One fact of a compound claim (:func:`~fever_core.verification.claim_parts.claim_parts`), checked on its own.
-
-    Attributes:
-        claim: the part as a sentence of its own ("Marie Curie died in France.").
-        label: SUPPORTS or REFUTES when a sentence is sure of it (see :func:`parts_decision`), else NOT ENOUGH INFO.
-        probability: that sentence's probability of ``label``, in [0, 1] (0 for NOT ENOUGH INFO).
-        deciding: the evidence index of that sentence; ``None`` when none settles the part.
-    """
-
-    claim: str
-    label: str
-    probability: float = 0.0
-    deciding: int | None = None
-
-    def to_dict(self) -> dict:
-        return {"claim": self.claim, "label": self.label, "probability": self.probability, "deciding": self.deciding}
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What one decider concluded for a claim: the verdict before it is put in words
-    (:class:`~fever_core.verification.verdict.Verdict` is a decision with its words).
-
-    Attributes:
-        label: SUPPORTS, REFUTES or NOT ENOUGH INFO.
-        probabilities: ``{label: probability}``, in [0, 1], summing to 1: how likely the decider holds each label
-            for the claim. The learned verdict: its mix of the regression and the joint verifier. The best-sentence
-            rule and the page rule: the deciding sentence's stance (the claim is as settled as the sentence that
-            settles it), and NOT ENOUGH INFO 1 when no sentence could decide; the sure-sentence rule likewise. The
-            number check: on its label, the verifier's P(SUPPORTS) that the sentence states the claim up to the
-            number, the rest on NOT ENOUGH INFO.
-        decided_by: which decided: :data:`~fever_core.verification.policy.LEARNED`,
-            :data:`~fever_core.verification.policy.RULE`, :data:`PAGE_RULE`, :data:`SURE_SENTENCE`,
-            :data:`CLAIM_PARTS`, :data:`BRIDGE`, :data:`NUMBER_CHECK` or :data:`CONTRAST_CHECK` ("" for a verdict kept
-            before it was recorded).
-        deciding_evidence: indexes into the evidence of the one or two sentences it rests on, best first (none: no
-            single sentence decides, e.g. a learned NOT ENOUGH INFO).
-        used_evidence: indexes of every sentence the verdict used, best first, the deciding ones leading.
-        numbers: what the numbers settled, for the number check (not kept in a check's JSON).
-        undecided: the evidence bears on the claim but no sentence settles it on its own (:func:`grounded`): the
-            label is NOT ENOUGH INFO, and ``deciding_evidence`` names the sentences that lean one way, for a person
-            to read.
-        parts: the facts of a compound claim, each with its own verdict (:func:`parts_decision`); empty for a
-            claim that states one fact.
-    """
-
-    label: str
-    probabilities: dict[str, float]
-    decided_by: str = ""
-    deciding_evidence: list[int] = field(default_factory=list)
-    used_evidence: list[int] = field(default_factory=list)
-    numbers: NumberCheck | None = field(default=None, compare=False)
-    undecided: bool = False
-    parts: tuple[ClaimPart, ...] = ()
 
 
 def sentences_used(label: str, evidence: Sequence[JudgedSentence], nei_threshold: float | None = None) -> list[int]:
@@ -145,53 +79,51 @@ def learned_verdict(
     probabilities = dict(zip(LABELS, (float(p) for p in row)))
     used = sentences_used(label, evidence)
     if label == NEI or not used:
-        return Decision(label, probabilities, LEARNED, [], used)
+        return Decision(label, probabilities, DecidedBy.LEARNED, [], used)
     seconds = [i for i in used[1:] if mentions_a_name(claim.names, evidence[i].own_words)]
-    return Decision(label, probabilities, LEARNED, [used[0], *seconds][:MAX_DECIDING], used)
+    return Decision(label, probabilities, DecidedBy.LEARNED, [used[0], *seconds][:MAX_DECIDING], used)
 
 
 def page_rule(
-    claim: ClaimAnalysis, evidence: Sequence[JudgedSentence], minimum: float | None, decided: Decision
+    claim: ClaimAnalysis, evidence: Sequence[JudgedSentence], minimum: float, decided: Decision
 ) -> Decision | None:
     """The page rule's decision where it overrides ``decided`` (the learned verdict's), else ``None``: the judged
     first-hop sentences of pages the claim names (:func:`~fever_core.common.names.names_page`) whose stance gives
-    SUPPORTS or REFUTES at least ``minimum`` (``None``: no page rule) all give one label, and it is not the learned
+    SUPPORTS or REFUTES at least ``minimum`` all give one label, and it is not the learned
     verdict's. The best-ranked of them decides, with its stance as the probabilities."""
-    if minimum is None:
-        return None
-    found: dict[str, int] = {}
+    found: dict[str, tuple[int, Stance]] = {}
     for i, item in enumerate(evidence):
         if item.stance is None or item.sentence.hop != 1 or not names_page(claim.claim, item.sentence.title):
             continue
         for label in (SUPPORTS, REFUTES):
             if item.stance.of(label) >= minimum:
-                found.setdefault(label, i)
+                found.setdefault(label, (i, item.stance))
     if len(found) != 1:
         return None
-    label, best = next(iter(found.items()))
+    label, (best, stance) = next(iter(found.items()))
     if label == decided.label:  # decides: the page's sure sentences say otherwise than the learned verdict
         return None
     used = [best] + [i for i in sentences_used(label, evidence) if i != best]
-    return Decision(label, evidence[best].stance.to_dict(), PAGE_RULE, [best], used)
+    return Decision(label, stance.to_dict(), DecidedBy.PAGE_RULE, [best], used)
 
 
 def one_sure_label(
     stances: Sequence[Stance | None], evidence: Sequence[JudgedSentence], minimum: float
-) -> tuple[str, int, float] | None:
+) -> tuple[str, int, Stance] | None:
     """The one label (SUPPORTS or REFUTES) that the stances (``None``: not read) of the sentences that bear on the
     claim are sure of, its likeliest label's probability at least ``minimum``: the label, the best-ranked such
-    sentence's index and its probability; ``None`` when no stance is sure, or stances are sure of both labels."""
-    found: dict[str, tuple[int, float]] = {}
+    sentence's index and its stance; ``None`` when no stance is sure, or stances are sure of both labels."""
+    found: dict[str, tuple[int, Stance]] = {}
     for i, (stance, item) in enumerate(zip(stances, evidence)):
         if stance is None or not item.bears_on_claim:
             continue
         label = stance_label(stance)
         if label != NEI and stance.of(label) >= minimum:
-            found.setdefault(label, (i, stance.of(label)))
+            found.setdefault(label, (i, stance))
     if len(found) != 1:  # decides: one sure label, none sure of the other
         return None
-    label, (best, p) = next(iter(found.items()))
-    return label, best, p
+    label, (best, stance) = next(iter(found.items()))
+    return label, best, stance
 
 
 def settled_probabilities(label: str, p: float) -> dict[str, float]:
@@ -201,19 +133,19 @@ def settled_probabilities(label: str, p: float) -> dict[str, float]:
     return probabilities
 
 
-def sure_sentence(evidence: Sequence[JudgedSentence], minimum: float | None, decided: Decision) -> Decision | None:
+def sure_sentence(evidence: Sequence[JudgedSentence], minimum: float, decided: Decision) -> Decision | None:
     """The sure-sentence rule's decision where it overrides ``decided`` (a NOT ENOUGH INFO verdict of the learned
     verdict or the page rule), else ``None``: the judged sentences that bear on the claim (a second-hop sentence read
-    in its chain) whose likeliest label is SUPPORTS or REFUTES with a probability of at least ``minimum`` (``None``:
-    no such rule) all give one label. The best-ranked of them decides, with its stance as the probabilities."""
-    if minimum is None or decided.label != NEI:
+    in its chain) whose likeliest label is SUPPORTS or REFUTES with a probability of at least ``minimum`` all give
+    one label. The best-ranked of them decides, with its stance as the probabilities."""
+    if decided.label != NEI:
         return None
     sure = one_sure_label([item.stance for item in evidence], evidence, minimum)
     if sure is None:
         return None
-    label, best, _ = sure
+    label, best, stance = sure
     used = [best] + [i for i in sentences_used(label, evidence) if i != best]
-    return Decision(label, evidence[best].stance.to_dict(), SURE_SENTENCE, [best], used)
+    return Decision(label, stance.to_dict(), DecidedBy.SURE_SENTENCE, [best], used)
 
 
 def part_of(
@@ -225,8 +157,8 @@ def part_of(
     sure = one_sure_label(stances, evidence, minimum)
     if sure is None:
         return ClaimPart(claim, NEI)
-    label, best, p = sure
-    return ClaimPart(claim, label, round(p, 6), best)
+    label, best, stance = sure
+    return ClaimPart(claim, label, round(stance.of(label), 6), best)
 
 
 def parts_decision(parts: Sequence[ClaimPart], decided: Decision) -> Decision | None:
@@ -239,20 +171,26 @@ def parts_decision(parts: Sequence[ClaimPart], decided: Decision) -> Decision | 
     refuted = [part for part in parts if part.label == REFUTES]
     if refuted:
         part = max(refuted, key=lambda p: p.probability)
-        deciding, label, p = [part.deciding], REFUTES, part.probability
+        deciding, label, p = _deciding([part]), REFUTES, part.probability
     elif all(part.label == SUPPORTS for part in parts):
-        deciding = list(dict.fromkeys(part.deciding for part in parts))
-        label, p = SUPPORTS, min(part.probability for part in parts)
+        deciding, label, p = _deciding(parts), SUPPORTS, min(part.probability for part in parts)
     else:
         return replace(decided, parts=tuple(parts))
-    return Decision(label, settled_probabilities(label, p), CLAIM_PARTS, deciding, deciding, parts=tuple(parts))
+    return Decision(
+        label, settled_probabilities(label, p), DecidedBy.CLAIM_PARTS, deciding, deciding, parts=tuple(parts)
+    )
+
+
+def _deciding(parts: Sequence[ClaimPart]) -> list[int]:
+    """The sentences that settled ``parts`` (each settled part has one), each once, in the parts' order."""
+    return list(dict.fromkeys(part.deciding for part in parts if part.deciding is not None))
 
 
 def bridge_decision(
     candidates: Sequence[BridgeCandidate],
     linked: Sequence[Stance],
     described: Sequence[Stance],
-    minimum: float | None,
+    minimum: float,
     decided: Decision,
 ) -> Decision | None:
     """The decision of a two-hop claim read through a bridge (:func:`~fever_core.verification.bridges.bridge_trial`)
@@ -261,7 +199,7 @@ def bridge_decision(
     ``minimum``) of both facts (SUPPORTS), or sure of one and sure the other is refuted (REFUTES; the bridge fitting
     the description refutes the claim's own words only for a description of one thing); the surest candidate
     decides (its least sure fact), and candidates that settle both ways decide nothing."""
-    if minimum is None or decided.label != NEI:
+    if decided.label != NEI:
         return None
     settled = []
     for candidate, first, second in zip(candidates, linked, described):
@@ -284,7 +222,12 @@ def bridge_decision(
         return None
     sure, label, candidate, parts = max(settled, key=lambda item: item[0])
     return Decision(
-        label, settled_probabilities(label, sure), BRIDGE, [candidate.evidence], [candidate.evidence], parts=parts
+        label,
+        settled_probabilities(label, sure),
+        DecidedBy.BRIDGE,
+        [candidate.evidence],
+        [candidate.evidence],
+        parts=parts,
     )
 
 
@@ -292,19 +235,20 @@ def best_sentence_rule(evidence: Sequence[JudgedSentence], nei_threshold: float 
     """The best-sentence rule's decision: the best-ranked judged sentence that bears on the claim decides, by the NEI
     rule (``nei_threshold``; ``None``: the likeliest label), with its stance as the probabilities; with none, NOT
     ENOUGH INFO."""
-    candidates = [i for i, item in enumerate(evidence) if item.stance is not None and item.bears_on_claim]
+    candidates = [
+        (i, item.stance) for i, item in enumerate(evidence) if item.stance is not None and item.bears_on_claim
+    ]
     if not candidates:
-        return Decision(NEI, {SUPPORTS: 0.0, REFUTES: 0.0, NEI: 1.0}, RULE)
-    best = candidates[0]
-    stance = evidence[best].stance
+        return Decision(NEI, {SUPPORTS: 0.0, REFUTES: 0.0, NEI: 1.0}, DecidedBy.RULE)
+    best, stance = candidates[0]
     label = stance_label(stance, nei_threshold)  # decides
     used = [best] + [i for i in sentences_used(label, evidence, nei_threshold) if i != best]
-    return Decision(label, stance.to_dict(), RULE, [best], used)
+    return Decision(label, stance.to_dict(), DecidedBy.RULE, [best], used)
 
 
-def number_check(check: NumberCheck, sentences: Sequence[int], decider: str = NUMBER_CHECK) -> Decision:
+def number_check(check: NumberCheck, sentences: Sequence[int], decider: DecidedBy = DecidedBy.NUMBER_CHECK) -> Decision:
     """The decision the claim's numbers settle (:func:`~fever_core.verification.number_check.settle`), or with
-    ``decider`` :data:`CONTRAST_CHECK` its contrast word (:func:`~fever_core.verification.contrasts.settle_contrast`),
+    ``decider`` :attr:`~fever_core.verification.decision.DecidedBy.CONTRAST_CHECK` its contrast word (:func:`~fever_core.verification.contrasts.settle_contrast`),
     resting on the sentence whose number or word decides (``sentences``: the evidence indexes of the sentences the
     check read)."""
     best = sentences[check.evidence]
@@ -317,7 +261,7 @@ def counted_readings(
     """How each sentence counted in ``decision`` (``None``: not judged): its stance under the rule its decider reads
     stances by (the best-sentence rule: ``nei_threshold``; the others: the likeliest label), and for the sentence
     whose number decided, the number check's reading of the rewritten claim."""
-    threshold = nei_threshold if decision.decided_by == RULE else None
+    threshold = nei_threshold if decision.decided_by == DecidedBy.RULE else None
     read = [
         None if item.stance is None else Reading.of_stance(item.stance, stance_label(item.stance, threshold))
         for item in evidence
@@ -327,10 +271,8 @@ def counted_readings(
         read[decision.deciding_evidence[0]] = Reading(
             numbers.label, round(numbers.p_settled, 6), numbers.rewritten_claim
         )
-    if decision.decided_by in (
-        CLAIM_PARTS,
-        BRIDGE,
-    ):  # a deciding sentence shows the part it decided of the verdict's label
+    if decision.decided_by in (DecidedBy.CLAIM_PARTS, DecidedBy.BRIDGE):
+        # a deciding sentence shows the part it decided of the verdict's label
         for part in sorted(decision.parts, key=lambda part: part.label == decision.label):
             if part.deciding is not None and (
                 part.label == decision.label or part.deciding in decision.deciding_evidence
@@ -348,7 +290,7 @@ def grounded(decision: Decision, read: Sequence[Reading | None], evidence: Seque
     if (
         decision.label != NEI
         and decision.deciding_evidence
-        and all(read[i] is not None and read[i].label == decision.label for i in decision.deciding_evidence)
+        and all((shown := read[i]) is not None and shown.label == decision.label for i in decision.deciding_evidence)
     ):
         return decision
     leaning = [

@@ -10,6 +10,7 @@ this one type.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from fever_core.common.text import premise_text
 from fever_core.common.types import LABELS, Stance
@@ -47,7 +48,7 @@ class Reading:
     probability: float
     claim_read: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
@@ -98,7 +99,7 @@ class JudgedSentence:
         whether it may be a second deciding sentence."""
         return self.titled.rpartition(f"{self.sentence.title}: ")[2]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """As a check's JSON and the verdict's training runs write it: the sentence's fields, then the stance as
         ``{label: probability}``, ``trusted``, ``premise``, ``bears_on_claim`` and ``reading``."""
         return {
@@ -111,7 +112,7 @@ class JudgedSentence:
         }
 
     @classmethod
-    def from_dict(cls, record: dict) -> JudgedSentence:
+    def from_dict(cls, record: dict[str, Any]) -> JudgedSentence:
         """The inverse of :meth:`to_dict`. A check kept before ``bears_on_claim`` was written bears on its claim; one
         kept before ``reading`` was written is read by its likeliest label."""
         stance = Stance.from_dict(record["stance"]) if record["stance"] else None

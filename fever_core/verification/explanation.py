@@ -10,16 +10,19 @@ entities) of one kind that differ.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from fever_core.common.nlp import parse
 from fever_core.common.text import WORD_RE, content_words
 from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.results import EvidenceSentence
-from fever_core.verification.deciders import BRIDGE, CLAIM_PARTS, CONTRAST_CHECK, NUMBER_CHECK, PAGE_RULE, Decision
+from fever_core.verification.decision import ClaimPart, DecidedBy, Decision
 from fever_core.verification.evidence import JudgedSentence
 from fever_core.verification.numbers import number_mentions
-from fever_core.verification.policy import LEARNED, RULE
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span
 
 QUOTE_CHARS = 200
 """A quoted sentence in a verdict's reason is cut to this many characters."""
@@ -44,14 +47,8 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
     if decision.undecided:
         why = _undecided(evidence, decision.deciding_evidence)
         return f"Undecided: {why[:1].lower()}{why[1:]}", why
-    if not decision.deciding_evidence:
-        if label != NEI:
-            why = (
-                "No single sentence says so on its own: the verdict weighs the evidence read together "
-                f"(the likeliest single sentences are {NEI if label == SUPPORTS else 'not refuting'})."
-            )
-            return f"{verb} on balance of the evidence (P = {p:.2f}). {why}", why
-        if decision.decided_by == RULE:
+    if not decision.deciding_evidence:  # NOT ENOUGH INFO: a grounded SUPPORTS or REFUTES has a deciding sentence
+        if decision.decided_by == DecidedBy.RULE:
             why = (
                 _unsettled(claim.names, evidence)
                 if any(item.judged for item in evidence) and claim.names
@@ -62,14 +59,14 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
         return f"The evidence found does not settle the claim (P(NOT ENOUGH INFO) = {p:.2f}). {why}", why
     best = evidence[decision.deciding_evidence[0]]
     sentence, title = best.sentence, best.sentence.title
-    if decision.decided_by == BRIDGE:
+    if decision.decided_by == DecidedBy.BRIDGE:
         why = _bridge_why(decision, evidence)
         return f"{verb} through {title} (P = {p:.2f}). {why}", why
-    if decision.decided_by == CLAIM_PARTS:
+    if decision.decided_by == DecidedBy.CLAIM_PARTS:
         why = _parts_why(decision, evidence)
         return f"{verb} by its parts (P = {p:.2f}). {why}", why
-    if decision.decided_by in (NUMBER_CHECK, CONTRAST_CHECK):
-        numbers = decision.numbers
+    numbers = decision.numbers
+    if decision.decided_by in (DecidedBy.NUMBER_CHECK, DecidedBy.CONTRAST_CHECK) and numbers is not None:
         if label != SUPPORTS:
             why = f"The sentence from {title} says {numbers.sentence_says}, where the claim says {numbers.claim_says}."
         elif numbers.sentence_says.lower() == numbers.claim_says.lower():
@@ -79,26 +76,28 @@ def explain(decision: Decision, claim: ClaimAnalysis, evidence: Sequence[JudgedS
                 f"The sentence from {title} says {numbers.sentence_says}, which fits the claim's {numbers.claim_says}."
             )
         return f"{verb} by {quote(sentence)} (P = {numbers.p_settled:.2f}). {why}", why
+    stance = best.stance
+    assert stance is not None  # a deciding sentence is a judged one
     if label == NEI:
         why = (
             f"The best evidence, from {title}, neither supports nor refutes the claim "
-            f"(this sentence alone: not enough info {best.stance.not_enough_info:.2f})."
+            f"(this sentence alone: not enough info {stance.not_enough_info:.2f})."
         )
         return (
             (
                 f"The best evidence, {quote(sentence)}, neither supports nor refutes the claim "
-                f"(P(NOT ENOUGH INFO) = {best.stance.not_enough_info:.2f})."
+                f"(P(NOT ENOUGH INFO) = {stance.not_enough_info:.2f})."
             ),
             why,
         )
-    source = f"{title}, a page the claim names," if decision.decided_by == PAGE_RULE else title
-    own = f"(this sentence alone: {label.lower()} {best.stance.of(label):.2f})"
+    source = f"{title}, a page the claim names," if decision.decided_by == DecidedBy.PAGE_RULE else title
+    own = f"(this sentence alone: {label.lower()} {stance.of(label):.2f})"
     instead = "" if label == SUPPORTS else says_instead(claim, sentence)
     said = "states what the claim says" if label == SUPPORTS else instead or "contradicts the claim"
     why = f"The sentence from {source} {said} {own}."
-    if decision.decided_by == LEARNED:
+    if decision.decided_by == DecidedBy.LEARNED:
         return f"{verb} by {quote(sentence)} (P = {p:.2f}). {why}", why
-    if decision.decided_by == PAGE_RULE:
+    if decision.decided_by == DecidedBy.PAGE_RULE:
         return f"{verb} by {quote(sentence)}, a sentence of a page the claim names (P = {p:.2f}). {why}", why
     return f"{verb} by {quote(sentence)}. {why}", why
 
@@ -115,10 +114,10 @@ def _parts_why(decision: Decision, evidence: Sequence[JudgedSentence]) -> str:
     """Why a compound claim's parts decide it: the refuted part and its sentence, or each part and the sentence that
     supports it."""
 
-    def by(part) -> str:
-        return (
-            f"the sentence from {evidence[part.deciding].sentence.title} ({part.label.lower()} {part.probability:.2f})"
-        )
+    def by(part: ClaimPart) -> str:
+        assert part.deciding is not None  # a part that settles the claim has its sentence
+        title = evidence[part.deciding].sentence.title
+        return f"the sentence from {title} ({part.label.lower()} {part.probability:.2f})"
 
     facts = f"The claim states {len(decision.parts)} facts"
     if decision.label == SUPPORTS:
@@ -135,10 +134,11 @@ def _parts_why(decision: Decision, evidence: Sequence[JudgedSentence]) -> str:
 
 def _undecided(evidence: Sequence[JudgedSentence], leaning: Sequence[int]) -> str:
     """Why an undecided verdict: the sentences that lean one way, which no sentence settles on its own."""
+    read = [(evidence[i].sentence.title, evidence[i].reading) for i in leaning]
     said = [
-        f"the sentence from {evidence[i].sentence.title} leans to {evidence[i].reading.label.lower()} "
-        f"({evidence[i].reading.probability:.2f})"
-        for i in leaning
+        f"the sentence from {title} leans to {reading.label.lower()} ({reading.probability:.2f})"
+        for title, reading in read
+        if reading is not None  # a leaning sentence is one read as leaning
     ]
     these = "this sentence" if len(leaning) == 1 else f"these {len(leaning)} sentences"
     return f"No sentence settles the claim on its own; read {these} ({'; '.join(said)}). Counted as not enough info."
@@ -203,7 +203,7 @@ def says_instead(claim: ClaimAnalysis, sentence: EvidenceSentence) -> str:
     return ""
 
 
-def _bare(span) -> str:
+def _bare(span: Span) -> str:
     """An entity's name without the lower-case words and punctuation spaCy took in before it and a possessive or
     punctuation after it ("the Champ de Mars" -> "Champ de Mars", "stars Ryan Gosling" -> "Ryan Gosling", "Ian
     Fleming's" -> "Ian Fleming")."""
@@ -212,20 +212,25 @@ def _bare(span) -> str:
         end -= 1
     while end - start > 1 and (span.doc[start].text.islower() or span.doc[start].is_punct):
         start += 1
-    return span.doc[start:end].text
+    return str(span.doc[start:end].text)
 
 
-def _name_words(span) -> set[str]:
+def _name_words(span: Span) -> set[str]:
     """The words of an entity's name that say something (:func:`_bare`, without stop words)."""
     return set(content_words(_bare(span)))
 
 
-def _phrases(entities, text: str) -> list[str]:
+def _phrases(entities: Sequence[Span], text: str) -> list[str]:
     """The entities' names; a place written after another with a comma between is one with it ("Paris, France")."""
-    phrases, previous = [], None
+    phrases: list[str] = []
+    previous: Span | None = None
     for entity in sorted(entities, key=lambda e: e.start_char):
-        between = text[previous.end_char : entity.start_char] if previous is not None else None
-        if between in (", ", ",") and {previous.label_, entity.label_} <= _PLACES and ", " not in phrases[-1]:
+        if (
+            previous is not None
+            and text[previous.end_char : entity.start_char] in (", ", ",")
+            and {previous.label_, entity.label_} <= _PLACES
+            and ", " not in phrases[-1]
+        ):
             phrases[-1] += ", " + _bare(entity)
         else:
             phrases.append(_bare(entity))

@@ -18,6 +18,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +38,7 @@ it was fit before, on sentences read alone, and is refused with the way to fit i
 @dataclass
 class LearnedVerdict:
     """The contents of :data:`VERDICT_FILE`: the regression over standardised features, the joint verifier's weight,
-    and the two values of the verdict policy that were fit with it.
+    and the thresholds of the cascade's stages that were chosen with it.
 
     Attributes:
         weights: ``(3, n_features)`` in ``LABELS`` order.
@@ -52,6 +53,11 @@ class LearnedVerdict:
             [0.5, 1]; ``None`` (default): no page rule.
         sure_sentence_min: the sure-sentence rule's threshold
             (:func:`~fever_core.verification.deciders.sure_sentence`), in [0.5, 1]; ``None`` (default): no such rule.
+        claim_parts_min: how sure a sentence must be of a compound claim's part to settle it
+            (:func:`~fever_core.verification.deciders.part_of`), in [0.5, 1]; ``None`` (default): claims are read
+            whole.
+        bridge_min: how sure the verifier must be of both facts of a two-hop bridge
+            (:func:`~fever_core.verification.deciders.bridge_decision`), in [0.5, 1]; ``None`` (default): no bridges.
     """
 
     weights: np.ndarray
@@ -59,10 +65,12 @@ class LearnedVerdict:
     mean: np.ndarray
     scale: np.ndarray
     feature_names: list[str]
-    report: dict
+    report: dict[str, Any]
     joint_weight: float = 0.0
     subject_stance_min: float | None = None
     sure_sentence_min: float | None = None
+    claim_parts_min: float | None = None
+    bridge_min: float | None = None
 
     def probabilities(
         self, claim: str, evidence: Sequence[JudgedSentence], joint: np.ndarray | None = None
@@ -81,7 +89,8 @@ class LearnedVerdict:
         logits = ((features - self.mean) / self.scale) @ self.weights.T + self.bias
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)
-        return exp / exp.sum(axis=1, keepdims=True)
+        probabilities: np.ndarray = exp / exp.sum(axis=1, keepdims=True)
+        return probabilities
 
     def save(self, model_dir: Path) -> Path:
         """Write :data:`VERDICT_FILE` into the verifier's folder, and its checksum beside the weights'."""
@@ -117,6 +126,8 @@ class LearnedVerdict:
                 float(data.get("joint_weight", 0.0)),
                 _threshold(data, "subject_stance_min"),
                 _threshold(data, "sure_sentence_min"),
+                _threshold(data, "claim_parts_min"),
+                _threshold(data, "bridge_min"),
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ModelDamaged(
@@ -141,7 +152,12 @@ class LearnedVerdict:
         n = len(FEATURE_NAMES)
         shapes = (learned.weights.shape, learned.bias.shape, learned.mean.shape, learned.scale.shape)
         numbers = (learned.weights, learned.bias, learned.mean, learned.scale, [learned.joint_weight])
-        thresholds = (learned.subject_stance_min, learned.sure_sentence_min)
+        thresholds = (
+            learned.subject_stance_min,
+            learned.sure_sentence_min,
+            learned.claim_parts_min,
+            learned.bridge_min,
+        )
         if (
             shapes != ((3, n), (3,), (n,), (n,))
             or not all(np.isfinite(a).all() for a in numbers)
@@ -151,13 +167,13 @@ class LearnedVerdict:
             raise ModelDamaged(
                 str(model_dir),
                 f"{path} does not hold {n} finite weights for each of the 3 labels (and "
-                "a non-zero scale for each feature; a subject_stance_min and a sure_sentence_min, if "
-                f"any, in [0.5, 1]): restore the verifier folder from a copy, or {_RETRAIN}.",
+                "a non-zero scale for each feature; a subject_stance_min, sure_sentence_min, "
+                f"claim_parts_min and bridge_min, if any, in [0.5, 1]): restore the verifier folder from a copy, or {_RETRAIN}.",
             )
         return learned
 
 
-def _threshold(data: dict, key: str) -> float | None:
+def _threshold(data: dict[str, Any], key: str) -> float | None:
     """A rule's threshold in a verdict file (``None``: not there, no such rule)."""
     return None if data.get(key) is None else float(data[key])
 

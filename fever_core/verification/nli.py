@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -93,7 +93,9 @@ class NliModel:
     runtime = "torch"
     """What runs the model: ``torch``, or ``onnx`` (:class:`OnnxNliModel`)."""
 
-    def __init__(self, model: torch.nn.Module, tokenizer, device: str, max_length: int = 256, name: str = "model"):
+    def __init__(
+        self, model: torch.nn.Module, tokenizer: Any, device: str, max_length: int = 256, name: str = "model"
+    ) -> None:
         self.name = name
         """The folder or hub id it was loaded from, named when its outputs are refused."""
         self.model = model
@@ -103,7 +105,8 @@ class NliModel:
         self.batch_size = CUDA_BATCH_SIZE if device.startswith("cuda") else CPU_BATCH_SIZE
         """Pairs read at once unless :meth:`predict` is told otherwise."""
         self.bf16 = device == "cpu" and is_large(model) and cpu_supports_bf16()
-        self._columns = label_columns(model.config.id2label)
+        config: Any = model.config  # a transformers model's, which torch's Module does not declare
+        self._columns = label_columns(config.id2label)
 
     @classmethod
     def load(
@@ -193,7 +196,7 @@ class NliModel:
                 out[start : start + len(batch)] = self._probabilities(batch)[:, self._columns]
         return finite_probabilities(out, self.name)
 
-    def _tokens(self, batch: list[tuple[str, str]], tensors: str):
+    def _tokens(self, batch: list[tuple[str, str]], tensors: str) -> Any:
         """The tokenizer's ids and mask for ``batch``, as ``tensors`` (``pt``, ``np``)."""
         return self.tokenizer(
             [p for p, _ in batch],
@@ -204,7 +207,7 @@ class NliModel:
             return_tensors=tensors,
         )
 
-    def _reading(self) -> contextlib.AbstractContextManager:
+    def _reading(self) -> contextlib.AbstractContextManager[object]:
         import torch
 
         autocast = torch.autocast("cpu", dtype=torch.bfloat16) if self.bf16 else contextlib.nullcontext()
@@ -248,14 +251,15 @@ class OnnxNliModel(NliModel):
             str(folder / ONNX_FILE), options, providers=["CPUExecutionProvider"]
         )
 
-    def _reading(self) -> contextlib.AbstractContextManager:
+    def _reading(self) -> contextlib.AbstractContextManager[object]:
         return contextlib.nullcontext()
 
     def _probabilities(self, batch: list[tuple[str, str]]) -> np.ndarray:
         tokens = self._tokens(batch, "np")
         logits = self.session.run(None, {name: tokens[name].astype(np.int64) for name in self.inputs})[0]
         shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return shifted / shifted.sum(axis=1, keepdims=True)
+        probabilities: np.ndarray = shifted / shifted.sum(axis=1, keepdims=True)
+        return probabilities
 
 
 def resolve_runtime(runtime: str, device: str, name_or_path: str) -> str:

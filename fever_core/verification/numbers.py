@@ -21,11 +21,17 @@ import calendar
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from fever_core.common.nlp import parse
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span, Token
 
 YEAR = "year"
 ORDINAL = "ordinal"
@@ -174,14 +180,15 @@ class NumberMention:
 
 
 @lru_cache(maxsize=1)
-def _quantity_parser():
+def _quantity_parser() -> ModuleType:
     """``quantulum3``'s parser, with its unit classifier off: the classifier ships as a pickle of an older
     scikit-learn that the pinned one can't load, and the rule-based disambiguation is what it falls back to."""
     import quantulum3.classifier
     from quantulum3 import parser
 
     quantulum3.classifier.USE_CLF = False
-    return parser
+    module: ModuleType = parser
+    return module
 
 
 def _qualifier(text: str, start: int) -> tuple[Bound | None, str]:
@@ -288,32 +295,32 @@ on 160 digits and minutes on a thousand), as are larger values (:data:`MAX_VALUE
 _LONG_NUMBER = re.compile(rf"\d(?:[,.]?\d){{{MAX_DIGITS},}}")
 
 
-def _calendar_date(span) -> bool:
+def _calendar_date(span: Span) -> bool:
     """Whether a spaCy DATE entity names a day or a year ("4 August 1961"), whose day is no count; spaCy also calls
     "a quarter" a date."""
     return any(t.text in _MONTHS or (t.text.isdecimal() and len(t.text) == 4) for t in span)
 
 
-def _era(doc, token) -> int:
+def _era(doc: Doc, token: Token) -> int:
     """-1 for a year written with BC or BCE, 1 with AD or CE, 0 without."""
     after = doc[token.i + 1].text if token.i + 1 < len(doc) else ""
     before = doc[token.i - 1].text if token.i > 0 else ""
     return _ERAS.get(after, 0) or (1 if before in ("AD", "CE") else 0)
 
 
-def _century(doc, after: int, value: int) -> tuple[int, int]:
+def _century(doc: Doc, after: int, value: int) -> tuple[int, int]:
     """The years of the ``value``-th century (BC when the token at ``after`` is BC or BCE), as ``(first, last)``."""
     era = _ERAS.get(doc[after].text, 1) if after < len(doc) else 1
     return ((value - 1) * 100, value * 100) if era > 0 else (-value * 100, -(value - 1) * 100)
 
 
-def _fraction_word(doc, ent) -> bool:
+def _fraction_word(doc: Doc, ent: Span) -> bool:
     """Whether an ORDINAL entity is a fraction ("a sixth of", "one third"), which the quantity parser reads."""
     before = doc[ent.start - 1].lower_ if ent.start > 0 else ""
     return before in ("a", "one", "two", "three") and ent.text.lower() != "first"
 
 
-def _ordinals_and_centuries(text: str, doc, as_written: bool) -> list[NumberMention]:
+def _ordinals_and_centuries(text: str, doc: Doc, as_written: bool) -> list[NumberMention]:
     found = []
     for ent in doc.ents:
         if ent.label_ not in ("ORDINAL", "DATE") or (ent.label_ == "ORDINAL" and _fraction_word(doc, ent)):
@@ -347,7 +354,7 @@ def _ordinals_and_centuries(text: str, doc, as_written: bool) -> list[NumberMent
     return found
 
 
-def _years(text: str, doc, free, as_written: bool) -> list[NumberMention]:
+def _years(text: str, doc: Doc, free: Callable[[int, int], bool], as_written: bool) -> list[NumberMention]:
     found = []
     for token in doc:
         end = token.idx + len(token.text)
@@ -378,7 +385,7 @@ def _years(text: str, doc, free, as_written: bool) -> list[NumberMention]:
     return found
 
 
-def _quantities(text: str, doc, free, as_written: bool) -> list[NumberMention]:
+def _quantities(text: str, doc: Doc, free: Callable[[int, int], bool], as_written: bool) -> list[NumberMention]:
     dates = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "DATE" and _calendar_date(e)]
     names = [(e.start_char, e.end_char) for e in doc.ents if e.label_ in _NAMED]
     parser = _quantity_parser()

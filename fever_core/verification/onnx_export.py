@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 from fever_core.common.checksums import model_checksum
 from fever_core.common.onnx_exports import ONNX_FILE, export_caches, export_key, intact, write_meta, written_into_place
@@ -74,12 +75,13 @@ def _export(model_folder: str | Path, folder: Path) -> Path:
     inputs = [name for name in ("input_ids", "attention_mask", "token_type_ids") if name in example]
 
     class Logits(torch.nn.Module):
-        def __init__(self):
+        def __init__(self) -> None:
             super().__init__()
             self.classifier = model
 
-        def forward(self, *tensors):
-            return self.classifier(**dict(zip(inputs, tensors))).logits
+        def forward(self, *tensors: torch.Tensor) -> torch.Tensor:
+            logits: torch.Tensor = self.classifier(**dict(zip(inputs, tensors))).logits
+            return logits
 
     with written_into_place(folder) as tmp:
         with torch.no_grad():
@@ -94,6 +96,7 @@ def _export(model_folder: str | Path, folder: Path) -> Path:
                 dynamic_axes={**{name: {0: "pairs", 1: "tokens"} for name in inputs}, "logits": {0: "pairs"}},
             )
         tokenizer.save_pretrained(str(tmp))
-        model.config.save_pretrained(str(tmp))
+        config: Any = model.config  # a transformers model's, which torch's Module does not declare
+        config.save_pretrained(str(tmp))
         write_meta(tmp, EXPORT_META, {"model": str(model_folder), "inputs": inputs})
     return folder

@@ -10,7 +10,9 @@ trustworthy evidence counts). :data:`~fever_core.verification.learned.VERDICT_FI
 has the best-sentence rule decide.
 
 A check may change the policy's values (:meth:`VerdictPolicy.for_check`: the thresholds, the number check), never
-which decider runs: that is :meth:`VerdictPolicy.decider`'s answer to what the check asks for.
+which decider runs: that is :meth:`VerdictPolicy.decider`'s answer to what the check asks for. Each stage of the
+verdict's cascade (:data:`~fever_core.verification.cascade.CASCADE`) is on or off by one value of the policy (its
+:attr:`~fever_core.verification.cascade.Stage.setting`).
 """
 
 from __future__ import annotations
@@ -24,15 +26,17 @@ import numpy as np
 from fever_core.common.settings import CHECK_SETTING
 from fever_core.common.types import LABELS, NEI, Stance
 from fever_core.verification.calibration import Calibration
+from fever_core.verification.decision import DecidedBy
 from fever_core.verification.learned import VERDICT_FILE, LearnedVerdict
 from fever_core.verification.model_integrity import ModelDamaged
 
 DECIDERS = CHECK_SETTING["verdict"].choices
 """What a check may ask for, as the ``verdict`` check setting declares it: :data:`LEARNED` or :data:`RULE`."""
-LEARNED, RULE = DECIDERS
+LEARNED, RULE = DecidedBy.LEARNED, DecidedBy.RULE
 """:data:`LEARNED`: the learned verdict decides (:func:`~fever_core.verification.deciders.learned_verdict`), with the
-page rule; :data:`RULE`: the best trustworthy sentence decides
-(:func:`~fever_core.verification.deciders.best_sentence_rule`)."""
+stages fit with it; :data:`RULE`: the best trustworthy sentence decides
+(:func:`~fever_core.verification.deciders.best_sentence_rule`). The same strings as :data:`DECIDERS`, as the
+cascade's stage names (:class:`~fever_core.verification.decision.DecidedBy`)."""
 LEARNED_RETRIEVER = "fused"
 """The retriever whose selection scores the learned verdict was fit on: evidence another one selected is decided by
 the best-sentence rule."""
@@ -50,9 +54,11 @@ def decide(probs: np.ndarray, nei_threshold: float | None = None) -> np.ndarray:
     """
     probs = np.asarray(probs)
     if nei_threshold is None:
-        return probs.argmax(axis=1).astype(np.int64)
+        labels: np.ndarray = probs.argmax(axis=1).astype(np.int64)
+        return labels
     stance = np.where(probs[:, 0] >= probs[:, 1], 0, 1)
-    return np.where(probs[:, NEI_INDEX] >= nei_threshold, NEI_INDEX, stance).astype(np.int64)
+    labels = np.where(probs[:, NEI_INDEX] >= nei_threshold, NEI_INDEX, stance).astype(np.int64)
+    return labels
 
 
 def stance_label(stance: Stance, nei_threshold: float | None = None) -> str:
@@ -71,8 +77,11 @@ class VerdictPolicy:
             by it.
         min_evidence_score: the selection score (bi-encoder cosine) from which a sentence is trusted, i.e. judged
             by the verifier and able to count in a verdict; those below are shown, not judged. Default 0.25.
-        learned: the learned verdict with its joint weight and page rule; ``None``: the best-sentence rule decides.
-        number_check: the claim's numbers are compared with the evidence's and decide where they settle it.
+        learned: the learned verdict with its joint weight and the thresholds of the stages fit with it (the page
+            rule, the sure sentence, the parts, the bridges: :attr:`page_rule_min` ...); ``None``: the best-sentence
+            rule decides, and none of those stages runs.
+        number_check: the claim's numbers are compared with the evidence's and decide where they settle it (the
+            number check's stage).
         calibration: how often a verdict is right, from its decider's probability
             (:class:`~fever_core.verification.calibration.Calibration`, in the learned verdict's file); ``None``: the
             decider's probability is reported as it is.
@@ -125,7 +134,13 @@ class VerdictPolicy:
             number_check=self.number_check if number_check is None else number_check,
         )
 
-    def decider(self, asked: str = LEARNED, retriever: str = LEARNED_RETRIEVER, one_premise: bool = False) -> str:
+    def for_decider(self, decider: str) -> VerdictPolicy:
+        """The policy a check decided by ``decider`` (:meth:`decider`'s answer) runs under: as it is for
+        :data:`LEARNED`; for :data:`RULE`, without the learned verdict, so that the best-sentence rule decides and
+        none of the stages fit with the learned verdict runs (their thresholds were chosen on its verdicts)."""
+        return self if decider == LEARNED else replace(self, learned=None)
+
+    def decider(self, asked: str = LEARNED, retriever: str = LEARNED_RETRIEVER, one_premise: bool = False) -> DecidedBy:
         """Which decider a check gets, settled here only: :data:`LEARNED` when the check asks for it (the default),
         the verifier has a learned verdict, the evidence was selected by :data:`LEARNED_RETRIEVER` (the scores it
         was fit on) and is read sentence by sentence (not ``one_premise``, the oracle mode); else :data:`RULE`.
@@ -136,15 +151,28 @@ class VerdictPolicy:
         return LEARNED if asked == LEARNED and fits else RULE
 
     @property
+    def page_rule_min(self) -> float | None:
+        """The page rule's threshold (:func:`~fever_core.verification.deciders.page_rule`), ``subject_stance_min`` in
+        the learned verdict's file; ``None``: no page rule."""
+        return None if self.learned is None else self.learned.subject_stance_min
+
+    @property
     def sure_sentence_min(self) -> float | None:
         """The sure-sentence rule's threshold (:func:`~fever_core.verification.deciders.sure_sentence`); ``None``: no
         such rule."""
         return None if self.learned is None else self.learned.sure_sentence_min
 
     @property
-    def page_rule_min(self) -> float | None:
-        """The page rule's threshold (:func:`~fever_core.verification.deciders.page_rule`); ``None``: no page rule."""
-        return None if self.learned is None else self.learned.subject_stance_min
+    def claim_parts_min(self) -> float | None:
+        """How sure a sentence must be of a compound claim's part to settle it
+        (:func:`~fever_core.verification.deciders.part_of`); ``None``: claims are read whole."""
+        return None if self.learned is None else self.learned.claim_parts_min
+
+    @property
+    def bridge_min(self) -> float | None:
+        """How sure the verifier must be of both facts of a bridge
+        (:func:`~fever_core.verification.deciders.bridge_decision`); ``None``: no bridges are read."""
+        return None if self.learned is None else self.learned.bridge_min
 
 
 def _calibration(path: Path) -> Calibration | None:

@@ -1,16 +1,17 @@
-"""A claim's verdict, as a check reports it: the deciding :class:`~fever_core.verification.deciders.Decision` with
+"""A claim's verdict, as a check reports it: the deciding :class:`~fever_core.verification.decision.Decision` with
 its words (:mod:`~fever_core.verification.explanation`) and its calibrated probability."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import Any
 
-from fever_core.verification.deciders import ClaimPart, Decision
+from fever_core.verification.decision import ClaimPart, Decision
 
 
 @dataclass(frozen=True)
 class Verdict(Decision):
-    """A claim's verdict: the :class:`~fever_core.verification.deciders.Decision` that made it (its label,
+    """A claim's verdict: the :class:`~fever_core.verification.decision.Decision` that made it (its label,
     probabilities, decider, deciding and used evidence, whether undecided, its parts: each described there), with its
     words and its calibrated probability.
 
@@ -72,7 +73,7 @@ class Verdict(Decision):
         )
 
     @classmethod
-    def from_dict(cls, data: dict) -> Verdict:
+    def from_dict(cls, data: dict[str, Any]) -> Verdict:
         """The inverse of :meth:`to_dict` (a verdict kept before a field was written gets its default)."""
         return cls(
             **{
@@ -82,7 +83,7 @@ class Verdict(Decision):
             }
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "label": self.label,
             "probabilities": self.probabilities,
@@ -90,7 +91,7 @@ class Verdict(Decision):
             "deciding_evidence": self.deciding_evidence,
             "used_evidence": self.used_evidence,
             "why": self.why,
-            "decided_by": self.decided_by,
+            "decided_by": self.decided_by.value,
             "undecided": self.undecided,
             "parts": [part.to_dict() for part in self.parts],
             "calibrated": self.calibrated,

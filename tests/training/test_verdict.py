@@ -103,6 +103,35 @@ def test_the_report_scores_the_learned_verdict_as_it_ships_with_its_page_rule():
     assert learned.report["holdout_accuracy_as_shipped"] == pytest.approx(refuted, abs=0.1)
 
 
+class SaysNineteenSeventy:
+    """A verifier sure of any claim that says 1970, and of nothing else."""
+
+    name, batch_size = "scripted", 32
+
+    def __init__(self):
+        self.read: list[str] = []
+
+    def predict(self, pairs, batch_size=None):
+        self.read += [claim for _, claim in pairs]
+        sure, unsure = [0.97, 0.01, 0.02], [0.05, 0.05, 0.9]
+        return np.array([sure if "1970" in claim else unsure for _, claim in pairs], dtype=np.float32)
+
+
+def test_the_report_as_shipped_runs_the_whole_cascade_with_the_verifier_reading_what_its_stages_ask():
+    runs = synthetic_runs()
+    for i, run in enumerate(runs):  # each claim says 1971 where its decisive sentence says 1970
+        run["claim"] = f"Page was founded in 1971 by {''.join(chr(97 + int(d)) for d in str(i))}."
+        run["evidence"][1]["text"] = "Page was founded in 1970."
+    verifier = SaysNineteenSeventy()
+    report = fit_learned_verdict(runs, nei_threshold=0.5, verifier=verifier).report
+    assert "number_check" in report["as_shipped_stages"] and any("1970" in claim for claim in verifier.read)
+    refuted = sum(run["label"] == "REFUTES" for run in runs) / len(runs)
+    assert report["holdout_accuracy_as_shipped"] == pytest.approx(refuted, abs=0.1)  # the numbers refute them all
+    alone = fit_learned_verdict(runs, nei_threshold=0.5).report  # no verifier: the stages that read more left out
+    assert "number_check" not in alone["as_shipped_stages"]
+    assert alone["holdout_accuracy_as_shipped"] == alone["holdout_accuracy"]
+
+
 def test_the_joint_weight_is_the_smallest_that_labels_most_claims_right():
     labels = np.array([0, 1, 2, 0])
     regression = np.array([[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.6, 0.1, 0.3], [0.1, 0.6, 0.3]])

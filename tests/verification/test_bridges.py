@@ -5,7 +5,8 @@ from fever_core.common.types import NEI, REFUTES, SUPPORTS, Stance
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.results import EvidenceSentence, HopLink
 from fever_core.verification.bridges import bridge_trial, descriptions, names
-from fever_core.verification.deciders import BRIDGE, Decision, bridge_decision, counted_readings, grounded
+from fever_core.verification.deciders import bridge_decision, counted_readings, grounded
+from fever_core.verification.decision import DecidedBy, Decision
 from fever_core.verification.evidence import JudgedSentence, chain_premise
 
 CLAIM = "Riga is the capital of a country in southern Europe."
@@ -46,7 +47,7 @@ def test_a_bridge_supports_when_both_facts_are_sure_and_refutes_when_one_is_refu
     undecided = Decision(NEI, {SUPPORTS: 0.2, REFUTES: 0.2, NEI: 0.6}, "learned")
     sure, refuted = Stance(0.97, 0.01, 0.02), Stance(0.01, 0.96, 0.03)
     refutes = bridge_decision(candidates, [sure], [refuted], 0.9, undecided)
-    assert (refutes.label, refutes.decided_by, refutes.deciding_evidence) == (REFUTES, BRIDGE, [1])
+    assert (refutes.label, refutes.decided_by, refutes.deciding_evidence) == (REFUTES, DecidedBy.BRIDGE, [1])
     assert [p.label for p in refutes.parts] == [SUPPORTS, REFUTES]
     assert bridge_decision(candidates, [sure], [sure], 0.9, undecided).label == SUPPORTS
     assert bridge_decision(candidates, [sure], [Stance(0.5, 0.3, 0.2)], 0.9, undecided) is None  # not sure

@@ -103,8 +103,8 @@ class ScriptedVerifier:
 
 
 def scripted_policy(tmp_path) -> VerdictPolicy:
-    """A learned verdict that leaves every claim NOT ENOUGH INFO, under a sure-sentence threshold of 0.9 (so parts and
-    bridges are read)."""
+    """A learned verdict that leaves every claim NOT ENOUGH INFO, with the sure-sentence rule, the parts and the
+    bridges at 0.9."""
     n = len(FEATURE_NAMES)
     verdict = LearnedVerdict(
         np.zeros((3, n)),
@@ -114,6 +114,8 @@ def scripted_policy(tmp_path) -> VerdictPolicy:
         list(FEATURE_NAMES),
         {},
         sure_sentence_min=0.9,
+        claim_parts_min=0.9,
+        bridge_min=0.9,
     )
     verdict.save(tmp_path)
     return VerdictPolicy.load(tmp_path)

@@ -8,12 +8,8 @@ from fever_core.common.names import mentions_a_name
 from fever_core.common.types import LABELS, NEI, REFUTES, SUPPORTS, Stance
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.results import EvidenceSentence, HopLink
-from fever_core.verification.deciders import (
-    PAGE_RULE,
-    best_sentence_rule,
-    learned_verdict,
-    page_rule,
-)
+from fever_core.verification.deciders import best_sentence_rule, learned_verdict, page_rule
+from fever_core.verification.decision import DecidedBy
 from fever_core.verification.evidence import JudgedSentence, chain_premise
 from fever_core.verification.features import FEATURE_NAMES
 from fever_core.verification.learned import LearnedVerdict
@@ -47,9 +43,11 @@ def judge(claim: str, rows) -> list[JudgedSentence]:
 
 
 def decide_learned(learned, claim, evidence):
-    """The learned verdict's decision, overridden by the page rule (as the checker decides)."""
+    """The learned verdict's decision, overridden by the page rule where it has one (as the cascade decides)."""
     analysis = ClaimAnalysis(claim)
     decided = learned_verdict(learned, analysis, evidence)
+    if learned.subject_stance_min is None:
+        return decided
     return page_rule(analysis, evidence, learned.subject_stance_min, decided) or decided
 
 
@@ -184,7 +182,7 @@ def test_a_sure_sentence_of_the_page_the_claim_names_decides_over_the_learned_ve
     decision = decide_learned(always(LABELS.index(NEI), 0.9), DERRIDA, evidence)
     assert (decision.label, decision.decided_by, decision.deciding_evidence, decision.used_evidence[0]) == (
         REFUTES,
-        PAGE_RULE,
+        DecidedBy.PAGE_RULE,
         [0],
         0,
     )
@@ -294,7 +292,7 @@ def test_no_grounded_verdict_contradicts_its_deciding_sentences(rule_threshold):
 
 
 def test_a_sure_sentence_decides_where_the_learned_verdict_says_not_enough_info():
-    from fever_core.verification.deciders import SURE_SENTENCE, sure_sentence
+    from fever_core.verification.deciders import sure_sentence
 
     claim = "Jacques Derrida was a German philosopher."
     evidence = judge(
@@ -306,9 +304,8 @@ def test_a_sure_sentence_decides_where_the_learned_verdict_says_not_enough_info(
     )
     cautious = learned_verdict(always(LABELS.index(NEI)), ClaimAnalysis(claim), evidence)
     decision = sure_sentence(evidence, 0.7, cautious)
-    assert (decision.label, decision.decided_by, decision.deciding_evidence) == (REFUTES, SURE_SENTENCE, [0])
+    assert (decision.label, decision.decided_by, decision.deciding_evidence) == (REFUTES, DecidedBy.SURE_SENTENCE, [0])
     assert sure_sentence(evidence, 0.9, cautious) is None  # not sure enough
-    assert sure_sentence(evidence, None, cautious) is None  # a verifier without the rule
     supported = learned_verdict(always(LABELS.index(SUPPORTS)), ClaimAnalysis(claim), evidence)
     assert sure_sentence(evidence, 0.7, supported) is None  # it only speaks where the verdict says nothing
 
@@ -328,7 +325,7 @@ def test_sure_sentences_of_both_labels_decide_nothing():
 
 
 def test_a_compound_claim_is_supported_only_when_every_part_is_and_refuted_when_one_part_is():
-    from fever_core.verification.deciders import CLAIM_PARTS, part_of, parts_decision
+    from fever_core.verification.deciders import part_of, parts_decision
 
     claim = "Marie Curie was born in Warsaw and died in Paris."
     evidence = judge(
@@ -346,7 +343,11 @@ def test_a_compound_claim_is_supported_only_when_every_part_is_and_refuted_when_
     assert (born.label, born.deciding, died_paris.deciding, unknown.label) == (SUPPORTS, 0, 1, NEI)
 
     supported = parts_decision([born, died_paris], undecided)
-    assert (supported.label, supported.decided_by, supported.deciding_evidence) == (SUPPORTS, CLAIM_PARTS, [0, 1])
+    assert (supported.label, supported.decided_by, supported.deciding_evidence) == (
+        SUPPORTS,
+        DecidedBy.CLAIM_PARTS,
+        [0, 1],
+    )
     assert supported.probabilities[SUPPORTS] == pytest.approx(0.92)  # the least sure part
     refuted = parts_decision([born, died_rome], undecided)
     assert (refuted.label, refuted.deciding_evidence) == (REFUTES, [1])
