@@ -2,8 +2,10 @@
 
 :mod:`~fever_core.text_check.reading` (the plain text of a paste or a file: HTML read in linear time, scripts
 dropped; binary files, texts over 1 MB and pages of more markup than text refused),
-:mod:`~fever_core.text_check.worthiness` (the sentences with their offsets, and which are worth checking, with why: a
-transparent scorer on spaCy's parse; a text of too many sentences, or too slow to split, refused) and
+:mod:`~fever_core.text_check.sentences` (the sentences with their offsets; a text of too many sentences, or too slow
+to split, refused), :mod:`~fever_core.text_check.worthiness` (which are worth checking, with why, and the fact checked
+of a sentence that joins it to a prediction: a transparent scorer on spaCy's parse),
+:mod:`~fever_core.text_check.pronouns` (an opening "She" or "It" read as the name it stands for) and
 :mod:`~fever_core.text_check.check` (the chosen sentences checked through the batch runner: a :class:`TextCheck`).
 The CLI's ``check-text``, the service's ``/check-text`` and the "Check a text" page use it.
 """
@@ -30,7 +32,7 @@ from fever_core.text_check.reading import (
     read_within_limit,
     text_of_bytes,
 )
-from fever_core.text_check.worthiness import (
+from fever_core.text_check.sentences import (
     MAX_TEXT_SENTENCES,
     SPLIT_SECONDS,
     TextSentence,

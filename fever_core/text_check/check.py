@@ -1,6 +1,6 @@
 """A text checked: its check-worthy sentences (or those chosen) checked through the batch runner, one result each.
 
-:func:`check_text` finds the sentences (:func:`~fever_core.text_check.worthiness.find_sentences`) and checks the
+:func:`check_text` finds the sentences (:func:`~fever_core.text_check.sentences.find_sentences`) and checks the
 chosen ones with :func:`~fever_core.evaluation.runner.run_batch`, so each verdict is the one ``check`` gives that
 sentence alone. Whoever runs the checks another way (the Batch page's background job, the service's micro-batches)
 turns the sentences into claims with :func:`sentence_claims` and their rows back into a :class:`TextCheck` with
@@ -13,12 +13,13 @@ import collections
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from fever_core.common.formats import Claim
 from fever_core.common.types import LABELS
 from fever_core.evaluation import BatchRow, run_batch
 from fever_core.pipeline import Checker, CheckOptions, CheckResult
-from fever_core.text_check.worthiness import TextSentence, find_sentences
+from fever_core.text_check.sentences import TextSentence, find_sentences
 
 
 class NothingToCheck(ValueError):
@@ -46,7 +47,7 @@ class CheckedSentence:
         """Its verdict's FEVER label, "" when it has no check."""
         return self.result.verdict.label if self.result else ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The sentence (:meth:`TextSentence.to_dict`), whether it was chosen, its verdict and the verdict's
         probability, and its whole check (the JSON of ``check --json``; ``None`` without one), or why not."""
         return {
@@ -111,7 +112,7 @@ class TextCheck:
         failed = sum(bool(s.error) for s in self.sentences)
         return line + (f"; {failed} can't be checked" if failed else "")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "text": self.text,
             "summary": {"checked": len(self.checked), **self.counts()},

@@ -15,7 +15,7 @@ Curie won two Nobel Prizes.": a claim that starts with "She" finds no page. A sm
 - a name of the other kind (a person for "It", a thing for "She") stops the search: the sentence is left as written,
   and so are "They", "This" and every other word (whom they stand for is too often unclear).
 
-The sentence's text and offsets do not change; :attr:`~fever_core.text_check.worthiness.TextSentence.checked_as`
+The sentence's text and offsets do not change; :attr:`~fever_core.text_check.sentences.TextSentence.checked_as`
 holds the claim checked, and the page shows it beside the sentence.
 """
 

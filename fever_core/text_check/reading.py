@@ -175,10 +175,10 @@ class _TextOfHtml:
     left open, the rest of the document). Each tag costs the same however deep the document nests: the skipped
     elements open are counted by name, and an end tag closes back to its element only when one is open."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.parts: list[str] = []
         self._skipping: list[str] = []
-        self._open = collections.Counter()
+        self._open: collections.Counter[str] = collections.Counter()
 
     def start(self, tag: str, closed: bool) -> None:
         if tag in _SKIPPED_ELEMENTS and not closed:
@@ -263,7 +263,7 @@ def html_to_text(document: str, max_tags: int = MAX_HTML_TAGS, max_seconds: floa
 
 
 @functools.cache
-def _raw_text_end(name: str) -> re.Pattern:
+def _raw_text_end(name: str) -> re.Pattern[str]:
     """What ends the text of raw-text element ``name``: its end tag, in any letter case."""
     return re.compile(f"</{name}[\\t\\n\\f\\r />]", re.IGNORECASE)
 

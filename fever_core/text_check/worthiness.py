@@ -1,9 +1,8 @@
-"""A text's sentences, and which of them are worth checking: a transparent scorer on spaCy's parse.
+"""Which sentences of a text are worth checking, and why: a transparent scorer on spaCy's parse.
 
-:func:`find_sentences` splits a plain text into sentences (spaCy's parser, paragraph by paragraph), each with its
-character offsets into the text, and judges each one. A sentence is **check-worthy** when it states something as a
-fact about named things (people, places, organisations, works, events), numbers or dates: what the checker can look
-up. It is not when it is
+:func:`judge` reads a parsed sentence (:func:`~fever_core.text_check.sentences.find_sentences` splits the text). A
+sentence is **check-worthy** when it states something as a fact about named things (people, places, organisations,
+works, events), numbers or dates: what the checker can look up. It is not when it is
 
 - a question (it ends with ``?``);
 - a fragment: under :data:`MIN_WORDS` words, or no verb that makes a clause (a heading, a caption);
@@ -13,9 +12,13 @@ up. It is not when it is
   hope to start next spring.", "We can create jobs.");
 - an opinion: the writer liking something ("I like the way..."), a verb of belief whoever believes ("I think",
   "critics believe"), the writer's feelings ("I'm proud of..."), or evaluative words ("wonderful", "a disgrace",
-  "honestly") with no number or date to check;
+  "honestly", "never looked better") with no number or date to check;
 - a recommendation, a prediction, a hypothesis or speculation: ``should``, ``must``, ``need to``, ``have got to``,
-  ``will``, ``going to``, ``would``, ``may``, ``might``, ``could`` on its main verb;
+  ``will``, ``going to``, ``would``, ``may``, ``might``, ``could`` on its main verb; but where the sentence joins a
+  fact to it ("Shakespeare wrote Hamlet, and the festival will stage it next summer."), the fact alone is worth
+  checking, and is what is checked (:attr:`Judgement.part`: "Shakespeare wrote Hamlet.");
+- an opinion reported: someone said, told or claimed something evaluative, with no number or date of its own ("The
+  mayor said on Monday that the city had never looked better.": the day is when it was said, not what);
 - about nothing named, counted or dated ("Things have changed a lot.", "He voted against it.").
 
 The rules are checked in that order and the first that holds is the reason given; a check-worthy sentence's reason
@@ -25,33 +28,14 @@ names what it is about. How well this agrees with people: ``python -m benchmarks
 from __future__ import annotations
 
 import re
-import threading
-import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-
-from fever_core.common.nlp import load_spacy
-from fever_core.text_check.pronouns import Antecedents
-from fever_core.text_check.reading import TextReadError
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
 MIN_WORDS = 4
 """Fewer words than this (punctuation aside) is a fragment, not a claim."""
-MAX_BLOCK_CHARS = 10_000
-"""A paragraph longer than this (characters) is parsed in pieces, cut at line breaks or sentence ends: spaCy's
-parser takes memory in proportion to the length of what it reads at once."""
-PARSE_BATCH = 8
-"""Paragraphs parsed together: few, for the same reason (with spaCy's default of 1,000, a 1 MB text took 3.7 GB)."""
-MAX_TEXT_SENTENCES = 5_000
-"""The most sentences a text may have to be split (a long report; 1 MB of prose has about 10,000): more, estimated
-before splitting (:func:`estimate_sentences`) or counted while splitting, is :class:`TextTooLarge`."""
-SPLIT_SECONDS = 120.0
-"""The longest splitting a text into sentences may take, in seconds (spaCy's parser reads some 13 KB of prose a second
-on two CPU cores); longer is :class:`TextTooLarge`."""
-_SENTENCE_ENDS = re.compile(r"[.!?…]+[\"')\]»”’]*(?=\s|$)|(?<![.!?…\"')\]»”’\s])[ \t]*\n[ \t]*\n")
 NAMED_ENTITIES = frozenset({"PERSON", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"})
 """spaCy's entity labels of named things (not ``NORP``: "American", "Democrats" name no one in particular)."""
 COUNTED_ENTITIES = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "CARDINAL"})
@@ -119,6 +103,8 @@ GREETINGS = re.compile(
 OPINION_PHRASES = re.compile(
     r"\b(?:in my (?:opinion|view)|to my mind|it seems to me|i'm sure|i am sure)\b", re.IGNORECASE
 )
+COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
+"""Penn tags of comparatives and superlatives."""
 FINITE_VERB_TAGS = frozenset({"VBD", "VBP", "VBZ", "MD"})
 """Penn tags of a verb that makes a clause (a participle alone, as in a heading, does not)."""
 MONTHS_AND_DAYS = frozenset(
@@ -127,229 +113,154 @@ MONTHS_AND_DAYS = frozenset(
         "aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday century centuries decade"
     ).split()
 )
-_SENTENCE_END = tuple(".!?…")
-_CLOSING = "\"')]»”’"
-_LINE_MARK = r"[-*+•][ \t]+|#{1,6}[ \t]+|>[ \t]*|\d{1,3}[.)/][ \t]+|[A-Z][A-Z.'\-]*(?: [A-Z][A-Z.'\-]*){0,3}:[ \t]+"
-"""What starts a line and is no part of its sentence: a list or heading mark, a quote's ``>``, a numbered thread's
-``2/``, a transcript's ``SPEAKER:`` in capitals (an interview's ``Q:`` and ``A:`` too)."""
-_LEADING_MARK = re.compile(f"(?:{_LINE_MARK})+")
-_BLOCK_BREAK = re.compile(
-    r"\n[ \t]*\n|(?:(?<=[.!?…])|(?<=[.!?…][\"'”’)\]»]))[ \t]*\n"
-    r"|\n(?=[ \t]*(?:" + _LINE_MARK + "))"
+SPEECH_VERBS = frozenset(
+    "say tell claim add insist argue declare state announce boast admit remark reply explain note call describe".split()
 )
-"""Where a paragraph ends (see :func:`find_sentences`): a blank line, a line break after a sentence's end mark, or a
-line break before a line that starts with a mark (:data:`_LINE_MARK`)."""
-_PIECE_BREAK = re.compile(r"\n|(?<=[.!?])\s")
+"""Verbs that report what someone said (lemmas): what they report is checked for an opinion of its own."""
+REPORTED_DEPS = frozenset({"ccomp", "xcomp", "oprd"})
+"""Dependency labels of what a verb of :data:`SPEECH_VERBS` reports ("said [that the city...]", "called it [a
+disgrace]")."""
+CLOSING_MARKS = "\"')]»”’"
+"""Marks that may close a sentence after its end mark (a quote's, a bracket's)."""
+_JOINING = frozenset({"cc", "punct", "preconj"})
+"""Dependency labels of what joins two clauses (", and", ";"), left out with the clause it joins."""
 
 
 @dataclass(frozen=True)
-class TextSentence:
-    """One sentence of a text, and whether it is worth checking.
+class Judgement:
+    """Whether a sentence is worth checking, why, and the part of it checked.
 
     Attributes:
-        index: its position among the text's sentences, from 0.
-        text: the sentence (a leading list mark or speaker's name left out).
-        start: the offset of its first character in the plain text, in characters.
-        end: the offset just past its last character: ``plain_text[start:end] == text``.
-        worthy: it states a fact about named things, numbers or dates (see the module's rules).
+        worthy: it states a fact about named things, numbers or dates (the module's rules).
         reason: why it is, or is not, in a few words ("a question", "names Paris, France; gives 2023").
-        checked_as: the claim checked for it when that is not ``text``: its opening pronoun replaced by the name it
-            stands for (:mod:`~fever_core.text_check.pronouns`: "She won..." as "Marie Curie won..."); ``None``: the
-            sentence as written.
+        part: the fact of a sentence that joins it to a prediction, a recommendation or speculation, which alone is
+            checked ("Shakespeare wrote Hamlet" of "Shakespeare wrote Hamlet, and the festival will stage it next
+            summer."); ``None``: the whole sentence is.
     """
 
-    index: int
-    text: str
-    start: int
-    end: int
     worthy: bool
     reason: str
-    checked_as: str | None = None
+    part: Span | None = None
 
     @property
-    def claim(self) -> str:
-        """What is checked for this sentence: :attr:`checked_as`, else the sentence."""
-        return self.checked_as or self.text
-
-    def to_dict(self) -> dict:
-        return {
-            "index": self.index,
-            "text": self.text,
-            "start": self.start,
-            "end": self.end,
-            "worthy": self.worthy,
-            "reason": self.reason,
-            "checked_as": self.checked_as,
-        }
+    def part_claim(self) -> str | None:
+        """The part as a claim to check, ending with a full stop ("Shakespeare wrote Hamlet."); ``None`` without one."""
+        return None if self.part is None else self.part.text.rstrip() + "."
 
 
-class TextTooLarge(TextReadError):
-    """A text has too many sentences, or takes too long, to be split into sentences; the message says what to do."""
-
-
-def estimate_sentences(text: str) -> int:
-    """About how many sentences ``text`` has, counted without parsing it (in milliseconds for 1 MB): its sentence end
-    marks followed by a space or the end, and its blank lines after a line without one (a heading's), plus one. An
-    abbreviation ("Dr. Who") counts one more."""
-    return len(_SENTENCE_ENDS.findall(text)) + 1
-
-
-def find_sentences(
-    text: str,
-    max_sentences: int = MAX_TEXT_SENTENCES,
-    max_seconds: float = SPLIT_SECONDS,
-    stop: threading.Event | None = None,
-) -> list[TextSentence]:
-    """The sentences of a plain text (:func:`~fever_core.text_check.reading.plain_text`), in order, each judged.
-
-    Args:
-        text: the plain text.
-        max_sentences: the most sentences it may have: estimated before any parsing (:func:`estimate_sentences`),
-            then counted (default :data:`MAX_TEXT_SENTENCES`).
-        max_seconds: the longest the splitting may take, in seconds (default :data:`SPLIT_SECONDS`).
-        stop: when set (the client who asked has gone), the splitting ends at the next paragraphs and the sentences
-            found so far are returned.
-
-    Raises:
-        TextTooLarge: more than ``max_sentences`` sentences, or longer than ``max_seconds``; the message says what
-            to do. Looked at between paragraphs (a few at a time: :data:`PARSE_BATCH`).
-
-    Paragraphs (split at blank lines, and before a line that starts a list item, a heading or a quote) are parsed
-    apart; a sentence never runs from one into the next, nor across a line break unless the line before it ends
-    without a sentence's end mark. A piece spaCy cuts off that does not end with ``.``, ``!``, ``?`` or ``…`` (as it
-    cuts "2001: A Space Odyssey" after the colon) is joined to the piece after it on the same line. A sentence that
-    opens with "She", "It", "His"... gets the claim checked for it (:mod:`~fever_core.text_check.pronouns`).
-    """
-    estimate = estimate_sentences(text)
-    if estimate > max_sentences:
-        raise TextTooLarge(
-            f"The text has about {estimate:,} sentences; at most {max_sentences:,} are split and "
-            "checked at once. Check it in parts, or only the part you need."
-        )
-    deadline = time.monotonic() + max_seconds
-    nlp = load_spacy("full")
-    blocks = list(_blocks(text))
-    sentences: list[TextSentence] = []
-    antecedents = Antecedents()
-    for (offset, _), doc in zip(blocks, nlp.pipe((text[start:end] for start, end in blocks), batch_size=PARSE_BATCH)):
-        if stop is not None and stop.is_set():
-            break
-        if time.monotonic() > deadline:
-            raise TextTooLarge(
-                f"Finding the text's sentences took over {max_seconds:g} s ({offset:,} of its "
-                f"{len(text):,} characters read): check it in parts, or only the part you need."
-            )
-        for span in _joined_sentences(doc):
-            start, end = _trimmed(text, offset + span.start_char, offset + span.end_char)
-            if start < end:
-                sentence = doc.char_span(start - offset, end - offset, alignment_mode="expand")
-                worthy, reason = judge(sentence)
-                checked_as = antecedents.checked_as(sentence, text[start:end])
-                sentences.append(TextSentence(len(sentences), text[start:end], start, end, worthy, reason, checked_as))
-                antecedents.note(sentence)
-        if len(sentences) > max_sentences:
-            raise TextTooLarge(
-                f"The text has more than {max_sentences:,} sentences; at most {max_sentences:,} are "
-                "split and checked at once. Check it in parts, or only the part you need."
-            )
-    return sentences
-
-
-def _blocks(text: str) -> Iterator[tuple[int, int]]:
-    """The ``(start, end)`` offsets of the text's paragraphs (see :func:`find_sentences`), none longer than
-    :data:`MAX_BLOCK_CHARS` (a longer one cut at its last line break, else sentence end, else space, before it)."""
-    start = 0
-    for found in [*_BLOCK_BREAK.finditer(text), None]:
-        end = found.start() if found else len(text)
-        while end - start > MAX_BLOCK_CHARS:
-            cuts = [m.end() for m in _PIECE_BREAK.finditer(text, start, start + MAX_BLOCK_CHARS)]
-            spaces = [m.end() for m in re.finditer(r"\s", text[start : start + MAX_BLOCK_CHARS])]
-            cut = cuts[-1] if cuts else start + spaces[-1] if spaces else start + MAX_BLOCK_CHARS
-            yield start, cut
-            start = cut
-        if text[start:end].strip():
-            yield start, end
-        start = found.end() if found else end
-
-
-def _joined_sentences(doc) -> Iterator[Span]:
-    """spaCy's sentences of a paragraph, a piece without an end mark joined to the next one on its line."""
-    pending = None
-    for sent in doc.sents:
-        if not sent.text.strip():
-            continue
-        if pending is not None and "\n" not in doc.text[pending.end_char : sent.start_char]:
-            sent = doc[pending.start : sent.end]
-        elif pending is not None:
-            yield pending
-        pending = sent
-        if sent.text.rstrip().rstrip(_CLOSING).endswith(_SENTENCE_END):
-            yield sent
-            pending = None
-    if pending is not None:
-        yield pending
-
-
-def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
-    """A sentence's offsets without the white space around it and a leading mark (:data:`_LEADING_MARK`)."""
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    mark = _LEADING_MARK.match(text, start, end)
-    return (mark.end() if mark and mark.end() < end else start), end
-
-
-def judge(span: Span) -> tuple[bool, str]:
-    """Whether a parsed sentence is check-worthy, and why (the module's rules, in order)."""
+def judge(span: Span) -> Judgement:
+    """Whether a parsed sentence is check-worthy, why, and the part checked when not the whole (the module's rules,
+    in order)."""
     words = [t for t in span if not (t.is_punct or t.is_space)]
     text = span.text.strip()
-    if text.rstrip(_CLOSING).endswith("?"):
-        return False, "a question"
+    if text.rstrip(CLOSING_MARKS).endswith("?"):
+        return Judgement(False, "a question")
     if len(words) < MIN_WORDS:
-        return False, f"a fragment (under {MIN_WORDS} words)"
+        return Judgement(False, f"a fragment (under {MIN_WORDS} words)")
     if GREETINGS.match(text):
-        return False, "thanks or a greeting"
+        return Judgement(False, "thanks or a greeting")
     root = span.root
-    verbs = [root, *(t for t in root.conjuncts if t.pos_ in ("VERB", "AUX"))]
+    verbs = _clause_verbs(root)
     if _imperative(root):
-        return False, "an instruction"
+        return Judgement(False, "an instruction")
     if not any(t.tag_ in FINITE_VERB_TAGS for t in words):
-        return False, "a fragment (no verb): a heading or a caption"
+        return Judgement(False, "a fragment (no verb): a heading or a caption")
     writer = _first_person(root)
     if writer and (
         root.lemma_.lower() in INTENTION_VERBS
         or _modal_word(root) in ("can", "ca")
         or any(_modal_word(verb) in FUTURE_MODALS or _going_to(verb) for verb in verbs)
     ):
-        return False, "the writer's own plans"
+        return Judgement(False, "the writer's own plans")
     if writer and root.lemma_.lower() in LIKING_VERBS:
-        return False, f"an opinion ({root.text})"
+        return Judgement(False, f"an opinion ({root.text})")
     belief = next((t.text for t in span if t.lemma_.lower() in BELIEF_VERBS and t.pos_ == "VERB"), None)
     phrase = OPINION_PHRASES.search(text)
-    if belief or phrase:
-        return False, f"an opinion ({belief or phrase.group()})"
+    opinion = belief or (phrase.group() if phrase else "")
+    if opinion:
+        return Judgement(False, f"an opinion ({opinion})")
     feeling = next((t for t in root.children if t.dep_ == "acomp" and t.pos_ == "ADJ"), None)
     if writer and feeling is not None:
-        return False, f"the writer's feelings ({feeling.text})"
+        return Judgement(False, f"the writer's feelings ({feeling.text})")
     modal = _modal(verbs)
-    if modal:
-        return False, modal
+    if not modal:
+        return _statement(span)
+    part = _fact_part(span, verbs)
+    fact = _statement(part) if part is not None else None
+    if fact is None or not fact.worthy:
+        return Judgement(False, modal)
+    return Judgement(True, f"{fact.reason}; checked without {modal}", part)
+
+
+def _statement(span: Span) -> Judgement:
+    """A statement's last rules: an opinion reported, or evaluative words with nothing counted; else what it names
+    and counts, or that it names and counts nothing."""
+    words = [t for t in span if not (t.is_punct or t.is_space)]
+    reported = _reported_opinion(span)
+    if reported:
+        return Judgement(False, reported)
     named, counted = _anchors(span)
     judging = next((t for t in words if _judges(t)), None)
     if judging is not None and not counted:
-        return False, f"an opinion ({judging.text})"
+        return Judgement(False, f"an opinion ({judging.text})")
     if not named and not counted:
-        return False, "names no person, place or thing, and gives no number or date"
+        return Judgement(False, "names no person, place or thing, and gives no number or date")
     parts = [f"{verb} {', '.join(found[:3])}" for verb, found in (("names", named), ("gives", counted)) if found]
-    return True, "; ".join(parts)
+    return Judgement(True, "; ".join(parts))
+
+
+def _clause_verbs(root: Token) -> list[Token]:
+    """The main verb and the verbs coordinated with it ("wrote ... and will stage"), in text order."""
+    return [root, *(t for t in root.conjuncts if t.pos_ in ("VERB", "AUX"))]
+
+
+def _fact_part(span: Span, verbs: list[Token]) -> Span | None:
+    """The fact of a sentence whose coordinated clauses are facts, then predictions or the like ("Shakespeare wrote
+    Hamlet, and the festival will stage it next summer."), or the other way round ("The festival will stage Hamlet,
+    and Shakespeare wrote it in 1600."): the fact clauses without what joins them to the rest; ``None`` when every
+    clause has a modal, or they are mixed otherwise, or the fact clause that comes second has no subject of its own
+    or a pronoun as its subject (it could not be checked alone)."""
+    ordered = sorted(verbs, key=lambda verb: verb.i)
+    modal = [bool(_modal([verb])) for verb in ordered]
+    cut = next((i for i in range(1, len(ordered)) if modal[i] != modal[i - 1]), None)
+    if cut is None or modal[cut:] != [modal[cut]] * (len(ordered) - cut):
+        return None  # every clause alike, or facts and predictions taking turns
+    if modal[cut]:  # facts first: up to the first prediction's clause, without its ", and"
+        end = ordered[cut].left_edge.i
+        while end > span.start and span.doc[end - 1].dep_ in _JOINING:
+            end -= 1
+        return span.doc[span.start : end] if end > span.start else None
+    first = ordered[cut]
+    subject = _subject(first)
+    if subject is None or subject.pos_ == "PRON" or first.left_edge.i <= span.start:
+        return None
+    end = span.end
+    while end > first.left_edge.i and span.doc[end - 1].is_punct:
+        end -= 1
+    return span.doc[first.left_edge.i : end]
+
+
+def _reported_opinion(span: Span) -> str:
+    """ "a reported opinion (said: better)" when a verb of :data:`SPEECH_VERBS` reports something evaluative with no
+    number or date of its own (:func:`_judges`, :func:`_anchors`); "" otherwise."""
+    for verb in _clause_verbs(span.root):
+        if verb.lemma_.lower() not in SPEECH_VERBS:
+            continue
+        for reported in (child for child in verb.children if child.dep_ in REPORTED_DEPS):
+            said = span.doc[reported.left_edge.i : reported.right_edge.i + 1]
+            judging = next((t for t in said if _judges(t)), None)
+            if judging is not None and not _anchors(said)[1]:
+                return f"a reported opinion ({verb.text}: {judging.text})"
+    return ""
 
 
 def _judges(token: Token) -> bool:
-    """An evaluative word (:data:`EVALUATIVE_WORDS`), not part of a name ("the great white shark", "Good Friday":
+    """An evaluative word (:data:`EVALUATIVE_WORDS`; "better", "worst" whatever spaCy tags them: "never looked
+    better" reads "better" as the adverb of "well"), not part of a name ("the great white shark", "Good Friday":
     followed by another adjective or a proper noun)."""
     evaluative = EVALUATIVE_WORDS.get(token.pos_, ())
-    if token.lemma_.lower() not in evaluative and token.lower_ not in evaluative:
+    comparative = token.tag_ in COMPARATIVE_TAGS and token.lower_ in EVALUATIVE_WORDS["ADJ"]
+    if token.lemma_.lower() not in evaluative and token.lower_ not in evaluative and not comparative:
         return False
     following = token.nbor() if token.i + 1 < len(token.doc) else None
     return following is None or following.pos_ not in ("ADJ", "PROPN")

@@ -16,7 +16,7 @@ from fever_core.text_check import (
     plain_text,
     sentence_claims,
 )
-from fever_core.text_check.worthiness import MAX_BLOCK_CHARS
+from fever_core.text_check.sentences import MAX_BLOCK_CHARS
 
 ARTICLE = """Floods cut off villages
 
@@ -101,6 +101,70 @@ def test_a_fact_about_named_things_numbers_or_dates_is_worth_checking(sentence, 
 def test_questions_opinions_plans_instructions_and_fragments_are_not(sentence, reason):
     (found,) = find_sentences(sentence)
     assert not found.worthy and found.reason.startswith(reason), found
+
+
+@pytest.mark.parametrize(
+    "sentence, reason",
+    [
+        ("On Monday, the mayor said the city had never looked better.", "a reported opinion (said: better)"),
+        ('"The city has never looked better," the mayor said on Monday.', "a reported opinion (said: better)"),
+        ("The minister told reporters in Leeds on Friday that the plan was a disaster.", "a reported opinion (told"),
+    ],
+)
+def test_an_opinion_reported_is_not_worth_checking_though_the_saying_has_a_day(sentence, reason):
+    (found,) = find_sentences(sentence)
+    assert not found.worthy and found.reason.startswith(reason), found
+
+
+def test_a_fact_reported_is_worth_checking():
+    (found,) = find_sentences("The mayor said on Monday that the bridge had cost $40 million.")
+    assert found.worthy and found.checked_as is None, found
+
+
+@pytest.mark.parametrize(
+    "sentence, checked_as, reason",
+    [
+        (
+            "Shakespeare wrote Hamlet, and the festival will stage it next summer.",
+            "Shakespeare wrote Hamlet.",
+            "names Shakespeare, Hamlet; checked without a prediction (will)",
+        ),
+        (
+            "The company cut 500 jobs last year and will cut 300 more.",
+            "The company cut 500 jobs last year.",
+            "gives 500; checked without a prediction (will)",
+        ),
+        (
+            "The festival should stage Hamlet next summer, and Shakespeare wrote it in 1600.",
+            "Shakespeare wrote it in 1600.",
+            "names Shakespeare; gives 1600; checked without a recommendation (should)",
+        ),
+    ],
+)
+def test_a_sentence_joining_a_fact_and_a_prediction_has_its_fact_checked(sentence, checked_as, reason):
+    (found,) = find_sentences(sentence)
+    assert found.worthy and found.reason == reason and found.text == sentence, found
+    assert found.checked_as == checked_as and found.claim == checked_as
+
+
+@pytest.mark.parametrize(
+    "sentence, reason",
+    [
+        ("The Bank of England will raise rates in 2025 and will cut them in 2026.", "a prediction (will)"),
+        ("The festival will stage Hamlet, and it was written by Shakespeare.", "a prediction (will)"),  # "it" alone
+        ("Rates rose, and the Bank of England might raise them again in 2025.", "speculation (might)"),  # no anchor
+    ],
+)
+def test_a_prediction_without_a_fact_that_stands_alone_is_not_split(sentence, reason):
+    (found,) = find_sentences(sentence)
+    assert not found.worthy and found.reason == reason and found.checked_as is None, found
+
+
+def test_the_fact_of_a_sentence_with_a_prediction_gets_the_name_its_pronoun_stands_for():
+    sentences = find_sentences(
+        "Marie Curie was a Polish physicist. She won two Nobel Prizes, and she will be honoured in Paris next year."
+    )
+    assert sentences[1].checked_as == "Marie Curie won two Nobel Prizes." and sentences[1].worthy
 
 
 def test_a_text_with_no_check_worthy_sentence_says_so():
