@@ -42,7 +42,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
@@ -287,9 +287,9 @@ def link_index(by_page: dict[str, list[str]]) -> dict[str, list[tuple[str, str]]
 
     names: dict[str, list[str]] = defaultdict(list)
     for title in by_page:
-        name = tokens(base_title(title))
-        if len("".join(name)) >= 4 and len(name) <= MAX_NAME_WORDS:
-            names[" ".join(name)].append(title)
+        title_tokens = tokens(base_title(title))
+        if len("".join(title_tokens)) >= 4 and len(title_tokens) <= MAX_NAME_WORDS:
+            names[" ".join(title_tokens)].append(title)
     index: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for page, sentences in by_page.items():
         for sentence in sentences:
@@ -305,8 +305,12 @@ def link_index(by_page: dict[str, list[str]]) -> dict[str, list[tuple[str, str]]
 
 
 def chain_after_link(
-    record: dict, title: str, claim_words: Iterable[str], links: dict[str, list[tuple[str, str]]], rng: random.Random
-) -> dict | None:
+    record: dict[str, Any],
+    title: str,
+    claim_words: Iterable[str],
+    links: dict[str, list[tuple[str, str]]],
+    rng: random.Random,
+) -> dict[str, Any] | None:
     """``record`` (a pair about page ``title``) with its premise read after a sentence of another page that
     names ``title``, as the pipeline chains second-hop evidence, or ``None`` when no page names it.
 
@@ -338,7 +342,7 @@ def generate_pairs(
     seed: int = 0,
     batch_size: int = 256,
     chain_fraction: float = CHAIN_FRACTION,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Generated pairs (nli pair-file records plus ``"split"``) from the first ``sentences_per_page``
     sentences of each page of ``pool``, and a ``chain_fraction`` share of them again as two-hop chains
     (:func:`chain_after_link`, source ``...-chain``).
@@ -406,7 +410,7 @@ def generate_pairs(
     return records
 
 
-def _record(title: str, sentence: str, claim: str, label: str, kind: str = "") -> dict:
+def _record(title: str, sentence: str, claim: str, label: str, kind: str = "") -> dict[str, Any]:
     return {
         "premise": premise_text(title, sentence),
         "hypothesis": claim,
@@ -417,7 +421,7 @@ def _record(title: str, sentence: str, claim: str, label: str, kind: str = "") -
     }
 
 
-def write_generated(records: Sequence[dict], out_dir: Path) -> dict[str, int]:
+def write_generated(records: Sequence[dict[str, Any]], out_dir: Path) -> dict[str, int]:
     """Write ``train.jsonl`` and ``heldout.jsonl`` under ``out_dir`` (:func:`write_pairs`: atomically);
     returns pairs per file and label."""
     for split in ("train", "heldout"):

@@ -35,6 +35,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -50,6 +51,9 @@ from fever_core.verification.features import FEATURE_NAMES, claim_features, join
 from fever_core.verification.learned import LearnedVerdict, mix
 from fever_core.verification.nli import NliModel
 from fever_core.verification.policy import VerdictPolicy
+
+if TYPE_CHECKING:
+    from fever_core.pipeline import Checker
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +102,7 @@ def proxy_claims(pairs_file: Path, nei_claims_file: Path | None, pages_file: Pat
     return out
 
 
-def named_titles(record: dict) -> set[str]:
+def named_titles(record: dict[str, Any]) -> set[str]:
     """The page titles a claim or pair record names: its evidence pages, the ``near`` page of a NOT ENOUGH INFO
     claim, and a pair's ``page`` or ``pages``."""
     ids = [item[2] for group in record.get("evidence") or [] for item in group if len(item) > 2 and item[2]]
@@ -142,7 +146,9 @@ def plain_style_claims(files: Sequence[Path], exclude_titles: set[str]) -> list[
     return out
 
 
-def collect_runs(checker, claims: Sequence[ProxyClaim], out: Path, progress: bool = True) -> list[dict]:
+def collect_runs(
+    checker: Checker, claims: Sequence[ProxyClaim], out: Path, progress: bool = True
+) -> list[dict[str, Any]]:
     """Check every claim end to end and append ``{"claim", "label", "evidence": [...]}`` lines to
     ``out`` (resumable, :func:`~fever_core.training.runs.append_checks`), the evidence as
     :meth:`~fever_core.verification.evidence.JudgedSentence.to_dict` writes it.
@@ -154,7 +160,7 @@ def collect_runs(checker, claims: Sequence[ProxyClaim], out: Path, progress: boo
     )
 
 
-def run_evidence(run: dict) -> list[JudgedSentence]:
+def run_evidence(run: dict[str, Any]) -> list[JudgedSentence]:
     """A run's judged evidence (:func:`collect_runs`). Raises ``ValueError`` for a run written before the runs
     recorded the whole judged sentence."""
     try:
@@ -211,7 +217,7 @@ def cascade_labels(
 
 
 def fit_learned_verdict(
-    runs: Sequence[dict],
+    runs: Sequence[dict[str, Any]],
     nei_threshold: float | None = None,
     holdout: float = HOLDOUT,
     seed: int = 0,
@@ -346,7 +352,7 @@ def fit_learned_verdict(
             bridge_min,
         )
 
-    if model is not None and held.any():
+    if model is not None and mean is not None and scale is not None and held.any():
         fit_on_the_rest = shipped_with(model.coef_, model.intercept_, mean, scale)
         shipped, stages = cascade_labels(
             held_claims,

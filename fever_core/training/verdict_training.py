@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from fever_core.common.checksums import file_checksum
 from fever_core.common.formats import iter_records
@@ -117,7 +118,7 @@ def _chosen_claims(config: VerdictConfig, tell: Callable[[str], None]) -> list[P
     return claims[: config.limit] if config.limit else claims
 
 
-def _plain_runs(config: VerdictConfig, settings: Settings, folder: Path, model_dir: Path) -> list[dict]:
+def _plain_runs(config: VerdictConfig, settings: Settings, folder: Path, model_dir: Path) -> list[dict[str, Any]]:
     """The runs of ``config.plain_claims`` (shuffled, cut to ``plain_limit``) on ``config.plain_corpus``."""
     plain = plain_style_claims(config.plain_claims, yardstick_titles(config.exclude_pages_of))
     random.Random(config.seed).shuffle(plain)
@@ -134,7 +135,7 @@ def _plain_runs(config: VerdictConfig, settings: Settings, folder: Path, model_d
 
 def train_verdict(
     config: VerdictConfig, settings: Settings, folder: Path, tell: Callable[[str], None] = log.info
-) -> dict:
+) -> dict[str, Any]:
     """Check the claims end to end with the verifier ``settings.verifier_model`` (its runs kept in ``folder`` unless
     ``config.runs``), fit the learned verdict on them and save it beside the verifier as ``verdict.json``.
     ``tell`` gets the lines for the person running it (default: the log).
