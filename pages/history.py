@@ -53,9 +53,11 @@ def entries_table(entries: list[HistoryEntry]) -> pd.DataFrame:
 
 
 def describe(entry: HistoryEntry) -> str:
-    """An entry in one line, for the choice of the check to open."""
+    """An entry in one line, for the choice of the check to open: when, its verdict and probability as its card shows
+    them, its claim."""
     claim = entry.claim if len(entry.claim) <= CLAIM_CHARS_IN_CHOICE else entry.claim[:CLAIM_CHARS_IN_CHOICE] + "…"
-    return f"{checked_at(entry)} · {verdict_shown(entry.verdict, entry.label_withheld)} · {claim}"
+    verdict = f"{verdict_shown(entry.verdict, entry.label_withheld)} {probability_text(entry.probability)}"
+    return f"{checked_at(entry)} · {verdict} · {claim}"
 
 
 def open_entry(settings: Settings, history: HistoryStore, entries: list[HistoryEntry], session: str | None) -> None:

@@ -611,6 +611,27 @@ def test_a_check_reopens_from_history_as_it_was_and_checks_again_on_request(page
     assert history_count(settings) == kept + 1
 
 
+def test_a_check_shows_one_probability_on_its_card_its_chart_and_history(page, server):
+    """Issue 48, item 1: the card said 0.56 where the bar below it said 0.82, and History 0.68 where the card said
+    0.67. Whatever the verifier makes of the claim (its figures move with a CPU's arithmetic), the card, its chart and
+    History write the verdict's probability, and its word, the same."""
+    claim = "Edinburgh is the capital of Scotland."
+    open_address(page, server, {}, "Verify a claim")  # a new session: its History holds this check alone
+    check_claim(page, claim)
+    card = page.locator(".st-key-verdict_card").first
+    word = card.locator("h3").inner_text().removeprefix("Verdict:").strip()
+    (probability,) = set(re.findall(r"probability (\d\.\d\d)", card.inner_text()))  # one, however often said
+    bars = page.locator(".js-plotly-plot").first.locator("text.bartext").all_text_contents()  # SVG text: no innerText
+    assert bars[0] == probability  # the chart's first bar: the verdict's, as the card writes it
+    assert all(text.startswith("reads ") for text in bars[1:])  # the rest: a quoted sentence's own reading
+    names = page.locator(".js-plotly-plot").first.locator(".ytick text").all_text_contents()
+    assert f"Verdict: {word}" in names and all(n == f"Verdict: {word}" or n.endswith(" alone") for n in names)
+    page.screenshot(path=str(ARTIFACTS / "one-probability-card.png"))
+    open_from_sidebar(page, "History", "History")
+    page.wait_for_function(CHOICE_SHOWS, arg=["Check", f"{word} {probability} · {claim}"], timeout=30_000)
+    page.screenshot(path=str(ARTIFACTS / "one-probability-history.png"))
+
+
 def test_evaluate_shows_n_a_for_metrics_without_gold_evidence(page, tmp_path):
     labelled = tmp_path / "labelled.csv"
     labelled.write_text(

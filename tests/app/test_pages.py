@@ -245,7 +245,7 @@ def test_a_withheld_label_is_undecided_in_history_and_its_chart_leans_nowhere(
     history = open_page("history")
     table = history.dataframe[0].value
     assert (table["verdict"].iloc[0], table["probability"].iloc[0]) == ("Undecided", "0.52")
-    assert history.selectbox(key="_history_choice").options[0].split(" · ")[1] == "Undecided"
+    assert history.selectbox(key="_history_choice").options[0].split(" · ")[1] == "Undecided 0.52"
 
 
 def test_verify_says_a_close_verdict_is_uncertain(open_page, data_dir, checker, monkeypatch):
