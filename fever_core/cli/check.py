@@ -258,8 +258,9 @@ def cmd_check_text(args: argparse.Namespace) -> int:
     for item in checked.sentences:
         if item.chosen:
             probability = f"{item.result.verdict.probability:.2f}" if item.result else "    "
+            checked_as = f"  (checked as: {item.sentence.checked_as})" if item.sentence.checked_as else ""
             print(
-                f"{item.verdict or 'ERROR':<15} {probability}  {item.sentence.text}"
+                f"{item.verdict or 'ERROR':<15} {probability}  {item.sentence.text}{checked_as}"
                 + (f"  ({item.error})" if item.error else "")
             )
     worthy = sum(s.worthy for s in sentences)
