@@ -54,6 +54,7 @@ browser:
 test: install $(RAY_STAMP) browser
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(PY) -m mypy
 	$(PY) -m pytest -q -n 2 --dist loadfile tests
 
 benchmark-corpus: install

@@ -19,7 +19,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,6 +35,10 @@ from fever_core.verification.model_integrity import model_fingerprint
 from fever_core.verification.policy import RULE, VerdictPolicy
 from fever_core.verification.verdict import Verdict
 from fever_core.workspace import Workspace, open_workspace
+
+if TYPE_CHECKING:
+    from fever_core.corpus.store import CorpusStore
+    from fever_core.retrieval.encoder import SentenceEncoder
 
 MAX_CLAIM_CHARS = 1000
 """The most characters a claim may have once cleaned (:func:`check_claim_text`): one statement fits; a longer text is
@@ -200,7 +204,7 @@ class CheckResult:
     applied: AppliedSettings | None = None
     claim_vector: np.ndarray | None = field(default=None, repr=False, compare=False)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "claim": self.claim,
             "corpus": self.corpus,
@@ -215,7 +219,7 @@ class CheckResult:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> CheckResult:
+    def from_dict(cls, data: dict[str, Any]) -> CheckResult:
         """The result that :meth:`to_dict` wrote (the History page re-opens checks with it)."""
         return cls(
             data["claim"],
@@ -234,9 +238,9 @@ class CheckResult:
         """The result as JSON; strict JSON (a non-finite number is a ``ValueError``, never a bare ``NaN``)."""
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent, allow_nan=False)
 
-    def fever_prediction(self, claim_id: int | str | None = None) -> dict:
+    def fever_prediction(self, claim_id: int | str | None = None) -> dict[str, Any]:
         """A prediction line as the FEVER scorer reads it."""
-        line: dict = {}
+        line: dict[str, Any] = {}
         if claim_id is not None:
             line["id"] = claim_id
         line["predicted_label"] = self.verdict.label
@@ -322,7 +326,7 @@ class Checker:
         return model_fingerprint(self.verification.verifier.name)
 
     @property
-    def store(self):
+    def store(self) -> CorpusStore:
         """The corpus's page store (:class:`~fever_core.corpus.store.CorpusStore`): its pages, sentences and links, for
         showing what a check found (titles, Wikipedia links, a sentence by its line)."""
         return self.workspace.store
@@ -334,7 +338,7 @@ class Checker:
         return list(self.verification.warnings)
 
     @property
-    def claim_encoder(self):
+    def claim_encoder(self) -> SentenceEncoder:
         """The encoder of the corpus's dense index (:class:`~fever_core.retrieval.encoder.SentenceEncoder`): what
         compares claims with claims ("checked before"), in the space of :attr:`CheckResult.claim_vector`."""
         return self.workspace.dense.encoder
@@ -460,10 +464,11 @@ class Checker:
             if i not in judged or stopped(i):  # its verdict, if any, was decided for nobody: not kept
                 results.append(ClaimCancelled())
                 continue
-            if isinstance(judged[i], ClaimError):
-                results.append(judged[i])
+            outcome = judged[i]
+            if isinstance(outcome, ClaimError):
+                results.append(outcome)
                 continue
-            evidence, verdict = judged[i]
+            evidence, verdict = outcome
             timings = {**r.timings, "verification": verification, "total": round(r.seconds + verification, 4)}
             warnings = [*self.verification.warnings, *r.warnings, *verdict.notes]
             results.append(
@@ -498,10 +503,13 @@ class Checker:
             if len(tasks) == 1:
                 log.exception("verification failed on a claim")
                 return [ClaimFailed("verification", exc)]
+
+        def alone(t: int) -> Callable[[int], bool] | None:
+            """``cancelled`` for the ``t``-th task verified alone, as the first of one."""
+            return None if cancelled is None else lambda _: cancelled(t)
+
         return [
-            outcome
-            for t, task in enumerate(tasks)
-            for outcome in self._verify_each_apart_on_a_fault([task], cancelled and (lambda _, t=t: cancelled(t)))
+            outcome for t, task in enumerate(tasks) for outcome in self._verify_each_apart_on_a_fault([task], alone(t))
         ]
 
     def _retrieve(self, claim: str, applied: AppliedSettings) -> _Retrieved:

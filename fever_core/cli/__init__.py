@@ -41,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     from fever_core.pipeline import ClaimError
 
     try:
-        return args.func(args)
+        code: int = args.func(args)
+        return code
     except (
         ClaimError,
         CorpusSourceError,

@@ -10,16 +10,18 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
 from fever_core.common.formats import MAX_LIST_CLAIMS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from fever_core.common.formats import Claim
-    from fever_core.evaluation import BatchReport, ResultsFile
-    from fever_core.pipeline import Checker
+    from fever_core.evaluation import BatchReport, BatchRow, ResultsFile
+    from fever_core.pipeline import Checker, CheckResult
     from fever_core.workbench import Author
 
 from fever_core.cli.common import (
@@ -77,7 +79,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_checked_before(checker, result) -> None:
+def _print_checked_before(checker: Checker, result: CheckResult) -> None:
     """A "Checked before:" line for each earlier check of the claim in the data folder's history and annotations
     (:class:`~fever_core.workbench.EarlierChecks`); why one of them can't be read, on stderr."""
     from fever_core.workbench import HISTORY, EarlierChecks, ago
@@ -113,7 +115,7 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
                 f"then they go to {out.writing}).",
                 file=sys.stderr,
             )
-        if kept:
+        if out is not None and kept:
             print(
                 f"note: {out.writing} has the rows of the first {kept:,} claims already: checking the other "
                 f"{len(claims) - kept:,} (the figures below are theirs).",
@@ -130,6 +132,7 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
     if author is not None:
         from fever_core.workbench import checker_provenance, claim_reviews
 
+        assert checker is not None, "opened above: the ClaimReview records its models and corpus"
         checked = [row.result for row in report.rows if row.result is not None]
         provenance = checker_provenance(checker, check_options_from(args))
         write_claimreview(args.claimreview, claim_reviews(checked, provenance, author, published=started))
@@ -170,7 +173,7 @@ def claimreview_author(args: argparse.Namespace) -> Author | None:
     return author
 
 
-def write_claimreview(path: str, document: dict) -> None:
+def write_claimreview(path: str, document: dict[str, Any]) -> None:
     """Write a ClaimReview document to ``path`` as the app's download and the service's answer have it
     (:func:`~fever_core.workbench.to_jsonld`: safe to paste into a web page's ``<script>``)."""
     from fever_core.workbench import to_jsonld
@@ -211,7 +214,7 @@ def _check_claims(
         require_ray()
         open_workspace(args.corpus, settings_from(args))  # built (or checked) once, before the workers open it
 
-        def check(on_row):
+        def check(on_row: Callable[[BatchRow, int, int], None]) -> BatchReport:
             return check_batch_on_ray(
                 args.corpus,
                 settings_from(args),
@@ -223,13 +226,14 @@ def _check_claims(
                 on_row=on_row,
             )
     else:
+        assert checker is not None, "opened by the caller when not on Ray"
 
-        def check(on_row):
+        def check(on_row: Callable[[BatchRow, int, int], None]) -> BatchReport:
             return run_batch(checker, claims, options, on_row=on_row)
 
     with tqdm(total=total, initial=total - len(claims), desc="Checking claims", unit="claim", file=sys.stderr) as bar:
 
-        def on_row(row, done: int, count: int) -> None:
+        def on_row(row: BatchRow, done: int, count: int) -> None:
             if out is not None:
                 out.write(row)  # as it comes, in input order: a batch that stops keeps its finished rows
             bar.update()
@@ -252,9 +256,11 @@ def cmd_check_text(args: argparse.Namespace) -> int:
     checker = open_checker(args)
     started = time.time()
     with tqdm(total=len(claims), desc="Checking sentences", unit="sentence", file=sys.stderr) as bar:
-        checked = check_text(
-            checker, text, check_options_from(args), chosen, lambda *_: bar.update(), sentences=sentences
-        )
+
+        def advance(*_: object) -> None:
+            bar.update()
+
+        checked = check_text(checker, text, check_options_from(args), chosen, advance, sentences=sentences)
     for item in checked.sentences:
         if item.chosen:
             probability = f"{item.result.verdict.probability:.2f}" if item.result else "    "
@@ -320,7 +326,7 @@ def cmd_evaluate_pairs(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("check", help="check one claim")
     p.add_argument("claim")
     add_checker_options(p)

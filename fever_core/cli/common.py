@@ -7,8 +7,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from fever_core.common.settings import CHECK_SETTINGS, CheckSetting, Settings
+
+if TYPE_CHECKING:
+    from fever_core.pipeline import Checker, CheckOptions
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -21,7 +25,7 @@ def training_dir(args: argparse.Namespace) -> Path:
     return settings_from(args).data_dir / "training"
 
 
-def write_json(path: str | Path | None, data: dict) -> None:
+def write_json(path: str | Path | None, data: dict[str, Any]) -> None:
     """Write ``data`` as indented JSON to ``path`` (folders made as needed); nothing when ``path`` is empty."""
     if path:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -42,7 +46,8 @@ class SettingValue:
             whole = "whole " if self.setting.type is int else ""
             raise argparse.ArgumentTypeError(f"{text!r} is not a {whole}number ({self.setting.unit})") from None
         try:
-            return self.setting.check(value)
+            checked: int | float = self.setting.check(value)
+            return checked
         except ValueError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -87,7 +92,7 @@ def add_checker_options(
     add_check_setting_options(parser)
 
 
-def check_options_from(args: argparse.Namespace):
+def check_options_from(args: argparse.Namespace) -> CheckOptions:
     """The :class:`~fever_core.pipeline.CheckOptions` of the per-check options given (the others ``None``)."""
     from fever_core.pipeline import CheckOptions
 
@@ -105,7 +110,7 @@ def say_pending_build(corpus: str, settings: Settings, ahead: bool = True) -> No
         print(build.describe(ahead), file=sys.stderr, flush=True)
 
 
-def open_checker(args: argparse.Namespace):
+def open_checker(args: argparse.Namespace) -> Checker:
     """The checker for the command's ``--corpus``, settings and ``--retriever``, saying first what it builds when the
     corpus is not built yet (:func:`say_pending_build`); what it says about its models (e.g. a damaged verifier
     refused) goes to stderr as ``warning:`` lines."""

@@ -122,7 +122,7 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     corpus = commands.add_parser("corpus", help="build, inspect and search corpora").add_subparsers(
         dest="corpus_command", required=True
     )

@@ -54,7 +54,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     models = commands.add_parser(
         "models", help="verifier versions made on this machine, and the one in use (FEVER_VERIFIER_MODEL overrides it)"
     ).add_subparsers(dest="models_command", required=True)

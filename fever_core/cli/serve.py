@@ -59,7 +59,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from fever_core.service import service_flags
 
     p = commands.add_parser(

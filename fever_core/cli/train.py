@@ -13,6 +13,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from fever_core.cli.common import settings_from, training_dir
 
@@ -82,7 +83,7 @@ def cmd_improve(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     started = time.time()
 
-    def report(state: str, stage: str, done: float, message: str = "", result: dict | None = None) -> None:
+    def report(state: str, stage: str, done: float, message: str = "", result: dict[str, Any] | None = None) -> None:
         if args.status:
             write_status(args.status, JobStatus(state, stage, done, message, os.getpid(), started, 0.0, result or {}))
         if stage:
@@ -306,7 +307,7 @@ def _verdict_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0)
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     train = commands.add_parser("train", help="train a model, or write the data it learns from").add_subparsers(
         dest="train_command", required=True
     )

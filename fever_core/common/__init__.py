@@ -59,6 +59,7 @@ from fever_core.common.settings import (
     SHIPPED_JOINT_VERIFIER,
     CheckSetting,
     Settings,
+    VerdictChoice,
 )
 from fever_core.common.sqlite import DatabaseKind, ThreadConnections, UnusableDatabase, WorkbenchDatabase, move_aside
 from fever_core.common.text import (
@@ -81,6 +82,7 @@ from fever_core.common.types import (
     SUPPORTS,
     UNDECIDED_WORD,
     VERDICT_WORDS,
+    Label,
     Link,
     Page,
     Sentence,
@@ -108,6 +110,7 @@ __all__ = [
     "DataFileError",
     "DatabaseKind",
     "JsonlError",
+    "Label",
     "Link",
     "ModelVersion",
     "Page",
@@ -117,6 +120,7 @@ __all__ = [
     "Stance",
     "ThreadConnections",
     "UnusableDatabase",
+    "VerdictChoice",
     "WorkbenchDatabase",
     "active_choice_problem",
     "active_verifier",

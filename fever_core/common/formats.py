@@ -37,16 +37,16 @@ MAX_LINE = 2**63 - 1
 """The largest line number (a sentence's index in its page) that a corpus store holds: SQLite's largest integer."""
 
 
-def line_number(value: object) -> int:
+def line_number(value: str | int) -> int:
     """``value`` as a line number, or a ValueError saying it is not one (not a whole number, or beyond
     :data:`MAX_LINE` either way)."""
-    number = int(value)  # type: ignore[call-overload]
+    number = int(value)
     if not -MAX_LINE <= number <= MAX_LINE:
         raise ValueError(f"line {number} is out of range (at most {MAX_LINE:,})")
     return number
 
 
-def iter_records(path: Path) -> Iterator[tuple[int, dict]]:
+def iter_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line number, object)`` for each non-blank line; bad lines raise :class:`DataFileError`."""
     return read_jsonl(path, error=DataFileError)
 
@@ -54,7 +54,7 @@ def iter_records(path: Path) -> Iterator[tuple[int, dict]]:
 def _check_label(path: Path, number: int, label: object) -> str:
     if label not in LABELS:
         raise DataFileError(f"{path}:{number}: label {label!r} is not one of {', '.join(LABELS)}.")
-    return label  # type: ignore[return-value]
+    return label
 
 
 # ---------------------------------------------------------------------------------------------
@@ -75,7 +75,7 @@ class Claim:
     id: int | str
     claim: str
     label: str | None
-    evidence: list = field(default_factory=list)
+    evidence: list[Any] = field(default_factory=list[Any])
 
     def evidence_sets(self) -> tuple[tuple[tuple[str, int], ...], ...]:
         """The evidence sets as ``(page_id, line)`` pairs; items without a page (NEI) and empty sets left out.
@@ -91,7 +91,7 @@ class Claim:
                 sets.append(items)
         return tuple(sets)
 
-    def to_fever(self) -> dict:
+    def to_fever(self) -> dict[str, Any]:
         """The claim as a FEVER record (what the official scorer reads as gold)."""
         return {"id": self.id, "claim": self.claim, "label": self.label, "evidence": self.evidence}
 

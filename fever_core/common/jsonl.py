@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from fever_core.common.text import clean_json_text
 
@@ -29,8 +30,8 @@ def decode_utf8(data: bytes, name: str, first_line: int = 1, error: type[ValueEr
 
 
 def read_jsonl(
-    source: str | Path | Iterable[str] | Iterable[bytes], name: str | None = None, error: type[ValueError] = JsonlError
-) -> Iterator[tuple[int, dict]]:
+    source: str | Path | Iterable[str | bytes], name: str | None = None, error: type[ValueError] = JsonlError
+) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line number, object)`` for each non-blank line, streaming (the file is never loaded whole).
 
     Every line must be UTF-8. A line whose JSON escapes spell lone surrogates (``"\\ud800"``) has them dropped
@@ -66,7 +67,7 @@ def read_jsonl(
         yield number, record
 
 
-def write_jsonl(path: str | Path, records: Iterable[dict]) -> None:
+def write_jsonl(path: str | Path, records: Iterable[dict[str, Any]]) -> None:
     """Write ``records`` as jsonl, atomically: a ``.partial`` file replaces ``path`` only once complete."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -77,7 +78,7 @@ def write_jsonl(path: str | Path, records: Iterable[dict]) -> None:
     tmp.replace(path)
 
 
-def write_json(path: str | Path, data: dict) -> None:
+def write_json(path: str | Path, data: dict[str, Any]) -> None:
     """Write ``data`` as indented JSON, atomically (a reader, or a crash, sees the old file or the new one)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fever_core.common.jsonl import write_json
 
@@ -42,7 +43,7 @@ class ModelVersion:
     base: str
     created_at: float
     annotations: dict[str, int] = field(default_factory=dict)
-    table: list[dict] = field(default_factory=list)
+    table: list[dict[str, Any]] = field(default_factory=list)
     wall_s: float = 0.0
 
     @property

@@ -16,6 +16,7 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from fever_core.common.checksums import file_checksum
 
@@ -51,7 +52,7 @@ def written_into_place(folder: Path) -> Iterator[Path]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def write_meta(folder: Path, meta_file: str, meta: dict) -> None:
+def write_meta(folder: Path, meta_file: str, meta: dict[str, Any]) -> None:
     """Write an export's ``meta_file`` in ``folder``: ``meta`` with the checksum of the graph written there."""
     meta = {**meta, "checksum": file_checksum(folder / ONNX_FILE)}
     (folder / meta_file).write_text(json.dumps(meta, indent=2))

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from fever_core.common.model_versions import active_verifier
 
@@ -128,6 +128,10 @@ class CheckSetting:
         return value
 
 
+VerdictChoice = Literal["learned", "rule"]
+"""The values of the ``verdict`` check setting, as a type: which decider a check asks for (the service's OpenAPI document
+lists them)."""
+
 CHECK_SETTINGS: tuple[CheckSetting, ...] = (
     CheckSetting(
         "pages_k",
@@ -215,7 +219,7 @@ CHECK_SETTINGS: tuple[CheckSetting, ...] = (
         "evidence (when it has one, and the retriever is fused); rule: the best trustworthy sentence "
         "decides",
         label="Verdict",
-        choices=("learned", "rule"),
+        choices=get_args(VerdictChoice),
     ),
 )
 """Every per-check setting, in the order the sidebar and ``--help`` show them."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import urllib.parse
+from typing import Any, overload
 
 _ID_TOKENS = {
     "-LRB-": "(",
@@ -128,6 +129,14 @@ def clean_user_lines(text: str) -> str:
     folded and its ends trimmed, runs of blank lines become one blank line, and blank lines at either end go."""
     lines = [clean_user_text(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     return _BLANK_LINES_RE.sub("\n\n", "\n".join(lines)).strip("\n")
+
+
+@overload
+def clean_json_text(value: dict[str, Any]) -> dict[str, Any]: ...
+
+
+@overload
+def clean_json_text(value: object) -> object: ...
 
 
 def clean_json_text(value: object) -> object:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     import numpy as np
@@ -13,6 +13,9 @@ REFUTES = "REFUTES"
 NEI = "NOT ENOUGH INFO"
 LABELS = (SUPPORTS, REFUTES, NEI)
 """FEVER's three labels, in the order of every probability row and model output in the workbench."""
+Label = Literal["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]
+"""A FEVER label as a type: one of :data:`LABELS` (a type spells its values out; a test holds them to ``LABELS``), e.g.
+the enumeration of labels in the service's OpenAPI document."""
 VERDICT_WORDS = {SUPPORTS: "Supported", REFUTES: "Refuted", NEI: "Not enough info"}
 """Each FEVER label in the workbench's words for people: the verdicts the app's pages show (``pages/words.py``), and a
 ClaimReview's rating (:mod:`fever_core.workbench.claimreview`)."""

@@ -233,7 +233,7 @@ def _build_partial(partial: Path, sources: list[PageSource], progress: bool) -> 
 
 def _store_pages(store: CorpusStore, sources: list[PageSource], name: str, progress: bool) -> None:
     """Store the sources' pages from where the store's cursor says, in precedence order (see :func:`build_store`)."""
-    first_source, first_read = json.loads(store.get_meta(CURSOR_KEY))
+    first_source, first_read = json.loads(store.get_meta(CURSOR_KEY) or "[0, 0]")
     renamed = _renamed_keys(store)
     linker = _linker(sources)
     counts_before = sum(source.count_pages() for source in sources[:first_source]) if first_source else 0
@@ -329,7 +329,7 @@ def _reporting_unwritable(folder: Path, name: str) -> Iterator[None]:
             raise
         raise RuntimeError(
             f"Corpus {name} can't be built in {folder}: {exc.filename or folder} can't be written "
-            f"({exc.strerror.lower()}). Point --data-dir or FEVER_DATA_DIR at a folder you can write to; "
+            f"({(exc.strerror or 'refused').lower()}). Point --data-dir or FEVER_DATA_DIR at a folder you can write to; "
             "nothing was changed."
         ) from exc
 

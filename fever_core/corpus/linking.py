@@ -42,7 +42,7 @@ class TitleLinker:
         surfaces = list(targets)
         for start in range(0, len(surfaces), 1000):
             chunk = surfaces[start : start + 1000]
-            self._matcher.add("TITLE", list(self.nlp.tokenizer.pipe(chunk)))
+            self._matcher.add("TITLE", [self.nlp.make_doc(surface) for surface in chunk])
 
     def __len__(self) -> int:
         return len(self._targets)
@@ -52,7 +52,7 @@ class TitleLinker:
         from spacy.util import filter_spans
 
         result = []
-        for doc in self.nlp.tokenizer.pipe(texts):
+        for doc in map(self.nlp.make_doc, texts):
             spans = filter_spans([doc[s:e] for _, s, e in self._matcher(doc)])
             links: list[Link] = []
             for span in sorted(spans, key=lambda sp: sp.start):

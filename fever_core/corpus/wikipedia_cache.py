@@ -39,7 +39,8 @@ class WikipediaCache:
         key = f"{_SEARCH}:{self.source.api_url or self.source.language}:{limit}:{query}"  # per API: a mirror answers differently
         remembered = self.store.get_meta(key)
         if remembered is not None:
-            return json.loads(remembered)
+            titles: list[str] = json.loads(remembered)
+            return titles
         titles = self.source.search_titles(query, limit)
         self.store.set_meta(key, json.dumps(titles, ensure_ascii=False))
         return titles

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -57,8 +58,8 @@ class RayEmbedder:
         require_ray()  # at once: not after hours of storing pages
         self.encoder_name, self.device, self.encoder_cache = encoder_name, device, encoder_cache
         self.address, self.workers, self.threads = address, workers, threads
-        self.ray = None
-        self.actors: list = []
+        self.ray: Any = None  # the ray module, once connected (ray ships no types)
+        self.actors: list[Any] = []
         self.precision = ""
 
     def _start(self, precision: str) -> None:

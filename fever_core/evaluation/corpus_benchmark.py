@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +28,9 @@ from fever_core.common.settings import Settings
 from fever_core.retrieval.dense import DenseSentenceIndex
 from fever_core.retrieval.dense_plan import IVFDATA_FILE, IndexPlan, build_compressed, open_index
 from fever_core.workspace import open_workspace
+
+if TYPE_CHECKING:
+    import faiss
 
 COMPARED_KINDS = ("ivf-sq8", "ivf-pq")
 
@@ -75,7 +79,7 @@ DEPTH = 50
 """How deep each index is searched in :func:`benchmark_index_kinds`: as deep as dense document retrieval reads."""
 
 
-def _top(index, queries: np.ndarray, k: int) -> tuple[np.ndarray, list[float]]:
+def _top(index: faiss.Index, queries: np.ndarray, k: int) -> tuple[np.ndarray, list[float]]:
     rows, times = [], []
     for query in queries:
         started = time.perf_counter()
@@ -168,17 +172,17 @@ def benchmark_corpus(
     kinds: tuple[str, ...] = (),
     k: int = 5,
     nprobes: tuple[int, ...] = (),
-) -> dict:
+) -> dict[str, Any]:
     """Build (or open) the corpus and time searches; returns the figures as a dict.
 
     Args:
         claims: real queries for comparing index kinds (``kinds``, see :func:`benchmark_index_kinds`), at depth
             ``k`` with each of ``nprobes``; nothing is compared without them.
     """
-    report: dict = {"corpus": name}
+    report: dict[str, Any] = {"corpus": name}
     with tempfile.TemporaryDirectory(prefix="fever-bench-") as tmp:
         if cold:
-            settings = dataclasses.replace(settings, data_dir=tmp)
+            settings = dataclasses.replace(settings, data_dir=Path(tmp))
         started = time.perf_counter()
         workspace = open_workspace(name, settings)
         report["open_or_build_s"] = round(time.perf_counter() - started, 1)

@@ -14,7 +14,7 @@ import logging
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Self, TextIO
+from typing import Any, Self, TextIO
 
 from fever_core.common.formats import Claim
 from fever_core.evaluation.runner import BatchRow
@@ -72,7 +72,7 @@ class ResultsTable:
         self._out.write(_table_row(record, self._columns))
 
 
-def results_csv(records: Iterable[dict]) -> str:
+def results_csv(records: Iterable[dict[str, Any]]) -> str:
     """Results-table records as CSV with a header (:class:`ResultsTable`), as one text."""
     records = list(records)
     out = io.StringIO()
@@ -235,7 +235,7 @@ class ResultsFile:
             why, fix = "the disk holding it is full", "Free some space there, or give --out a file on another disk."
         elif exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
             why, fix = (
-                f"{exc.strerror.lower()} ({exc.filename or where})",
+                f"{(exc.strerror or 'refused').lower()} ({exc.filename or where})",
                 "Give --out a file in a folder you can write to.",
             )
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -17,9 +17,16 @@ if TYPE_CHECKING:
 
 
 class LabelledPair(Protocol):
-    premise: str
-    hypothesis: str
-    label: str
+    """A (premise, hypothesis) pair with its gold label, e.g. a :class:`~fever_core.common.formats.Pair`."""
+
+    @property
+    def premise(self) -> str: ...
+
+    @property
+    def hypothesis(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
 
 
 @dataclass
@@ -58,7 +65,7 @@ class PairsReport:
     pairs_per_s: float
     nei_threshold: float | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
@@ -23,11 +24,11 @@ from fever_core.evaluation.scorer import FeverScores, fever_score, gold_groups, 
 from fever_core.pipeline import Checker, CheckOptions
 
 
-def _complete(groups: list[list[list]], found: set) -> bool:
+def _complete(groups: list[list[list[Any]]], found: set[Any]) -> bool:
     return any(group and all(tuple(pair) in found for pair in group) for group in groups)
 
 
-def _page_complete(groups: list[list[list]], pages: list[str]) -> bool:
+def _page_complete(groups: list[list[list[Any]]], pages: list[str]) -> bool:
     return any(group and all(pair[0] in pages for pair in group) for group in groups)
 
 
@@ -54,7 +55,7 @@ class EvaluationReport:
     skipped: dict[str, int] = field(default_factory=dict)
     stage_latency_p50_s: dict[str, float] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data.update(data.pop("scores"))
         return data
@@ -63,7 +64,7 @@ class EvaluationReport:
     def of(
         cls,
         batch: BatchReport,
-        predictions: list[dict],
+        predictions: list[dict[str, Any]],
         claims_file: str,
         corpus: str,
         retriever: str,
@@ -90,8 +91,13 @@ class EvaluationReport:
                 multi_right += result.verdict.label == claim.label
         confusion = {g: {p: 0 for p in LABELS} for g in LABELS}
         for prediction, row in zip(predictions, batch.rows):
-            confusion[row.claim.label][prediction["predicted_label"]] += 1
-        ratio = lambda hits: hits / verifiable if verifiable else 0.0
+            gold = row.claim.label
+            assert gold is not None, "evaluate reads labelled claims (load_claims)"
+            confusion[gold][prediction["predicted_label"]] += 1
+
+        def ratio(hits: int) -> float:
+            return hits / verifiable if verifiable else 0.0
+
         claim_errors = sum(row.result is None for row in batch.rows)
         return cls(
             claims_file=str(claims_file),
@@ -127,7 +133,7 @@ def evaluate(
     oracle: bool = False,
     predictions_path: str | Path | None = None,
     progress: bool = True,
-    rows: list[dict] | None = None,
+    rows: list[dict[str, Any]] | None = None,
 ) -> EvaluationReport:
     """Check every claim (:func:`~fever_core.evaluation.runner.run_batch`) and score the predictions
     (:func:`score_batch`).
@@ -141,9 +147,11 @@ def evaluate(
         rows: if given, :func:`scored_rows` of the run are appended to it.
     """
     with tqdm(total=len(claims), desc="Checking claims", unit="claim", disable=not progress) as bar:
-        batch = run_batch(
-            checker, claims, options, on_row=lambda row, done, total: bar.update(done - bar.n), oracle=oracle
-        )
+
+        def advance(row: BatchRow, done: int, total: int) -> None:
+            bar.update(done - bar.n)
+
+        batch = run_batch(checker, claims, options, on_row=advance, oracle=oracle)
     if rows is not None:
         rows.extend(scored_rows(batch))
     if predictions_path:
@@ -184,13 +192,13 @@ def score_batch(
     )
 
 
-def scored_rows(batch: BatchReport) -> list[dict]:
+def scored_rows(batch: BatchReport) -> list[dict[str, Any]]:
     """One dict per claim of a run of labelled claims: id, claim, gold and predicted label, whether the label and
     the FEVER score were right, predicted evidence."""
     return [_scored_row(row, row.fever_prediction()) for row in batch.rows]
 
 
-def _scored_row(row: BatchRow, prediction: dict) -> dict:
+def _scored_row(row: BatchRow, prediction: dict[str, Any]) -> dict[str, Any]:
     """What :func:`scored_rows` gives for a claim."""
     claim = row.claim
     return {

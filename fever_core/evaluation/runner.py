@@ -17,6 +17,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -61,17 +62,18 @@ class BatchRow:
 
     def deciding_sentence(self) -> EvidenceSentence | None:
         """The evidence sentence the verdict rests on, if it rests on one."""
-        deciding = self.result.verdict.deciding_evidence if self.result else []
-        return self.result.evidence[deciding[0]].sentence if deciding else None
+        if self.result is None or not self.result.verdict.deciding_evidence:
+            return None
+        return self.result.evidence[self.result.verdict.deciding_evidence[0]].sentence
 
-    def fever_prediction(self) -> dict:
+    def fever_prediction(self) -> dict[str, Any]:
         """The claim's FEVER prediction line; a claim that can't be checked is predicted NOT ENOUGH INFO
         without evidence (as :func:`~fever_core.evaluation.run.evaluate` counts it), with its ``error``."""
         if self.result is None:
             return {"id": self.claim.id, "predicted_label": NEI, "predicted_evidence": [], "error": self.error}
         return self.result.fever_prediction(self.claim.id)
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """The row of a results table (:data:`~fever_core.evaluation.output.RESULT_COLUMNS`; ``None`` where a field
         has no value)."""
         sentence = self.deciding_sentence()

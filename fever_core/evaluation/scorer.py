@@ -14,6 +14,7 @@ sheffieldnlp/fever-scorer package defines them (the PyPI package no longer insta
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from fever_core.common.types import NEI
 
@@ -32,21 +33,23 @@ class FeverScores:
         return asdict(self)
 
 
-def gold_groups(evidence: list) -> list[list[list]]:
+def gold_groups(evidence: list[Any]) -> list[list[list[Any]]]:
     """Gold evidence groups as lists of ``[page, line]`` (annotation ids dropped)."""
     return [[[e[2], e[3]] for e in group] for group in evidence]
 
 
-def _predicted(instance: dict, max_evidence: int | None) -> list[list]:
+def _predicted(instance: dict[str, Any], max_evidence: int | None) -> list[list[Any]]:
     predicted = [list(p) for p in instance.get("predicted_evidence", [])]
     return predicted if max_evidence is None else predicted[:max_evidence]
 
 
-def is_correct_label(instance: dict) -> bool:
-    return instance["label"].upper() == instance["predicted_label"].upper()
+def is_correct_label(instance: dict[str, Any]) -> bool:
+    gold: str = instance["label"]
+    predicted: str = instance["predicted_label"]
+    return gold.upper() == predicted.upper()
 
 
-def is_strictly_correct(instance: dict, max_evidence: int | None = None) -> bool:
+def is_strictly_correct(instance: dict[str, Any], max_evidence: int | None = None) -> bool:
     """Correct label and, for SUPPORTS/REFUTES, a complete gold group in the predicted evidence."""
     if not is_correct_label(instance):
         return False
@@ -56,7 +59,7 @@ def is_strictly_correct(instance: dict, max_evidence: int | None = None) -> bool
     return any(all(pair in predicted for pair in group) for group in gold_groups(instance["evidence"]))
 
 
-def evidence_macro_precision(instance: dict, max_evidence: int | None = None) -> tuple[float, float]:
+def evidence_macro_precision(instance: dict[str, Any], max_evidence: int | None = None) -> tuple[float, float]:
     """``(precision, 1.0)`` for a non-NEI claim, ``(0.0, 0.0)`` for an NEI one."""
     if instance["label"].upper() == NEI:
         return 0.0, 0.0
@@ -67,7 +70,7 @@ def evidence_macro_precision(instance: dict, max_evidence: int | None = None) ->
     return sum(1.0 for p in predicted if p in all_evidence) / len(predicted), 1.0
 
 
-def evidence_macro_recall(instance: dict, max_evidence: int | None = None) -> tuple[float, float]:
+def evidence_macro_recall(instance: dict[str, Any], max_evidence: int | None = None) -> tuple[float, float]:
     """``(1.0 if a complete gold group is predicted else 0.0, 1.0)``; ``(0.0, 0.0)`` for NEI."""
     if instance["label"].upper() == NEI:
         return 0.0, 0.0
@@ -80,7 +83,9 @@ def evidence_macro_recall(instance: dict, max_evidence: int | None = None) -> tu
     return 0.0, 1.0
 
 
-def fever_score(predictions: list[dict], actual: list[dict] | None = None, max_evidence: int = 5) -> FeverScores:
+def fever_score(
+    predictions: list[dict[str, Any]], actual: list[dict[str, Any]] | None = None, max_evidence: int = 5
+) -> FeverScores:
     """Score predictions (``predicted_label``, ``predicted_evidence``) against gold claims.
 
     Args:

@@ -7,14 +7,15 @@ The verdict reads the same analysis: the claim's names (which evidence bears on 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fever_core.common.names import claim_names
 from fever_core.common.nlp import parse
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Token
 
 _NUMERIC_ENTS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
 _CONNECTORS = {"of", "the", "and", "de", "la", "von", "van", "du", "del", "&", "-", "'s", ":"}
@@ -50,11 +51,11 @@ class ClaimAnalysis:
                 out.append(text)
         return out
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def _unique(items) -> list[str]:
+def _unique(items: Iterable[str]) -> list[str]:
     out: list[str] = []
     for item in items:
         item = item.strip(" ,.;:!?\"'")
@@ -73,7 +74,8 @@ def analyse_claim(claim: str) -> ClaimAnalysis:
         tokens = [t for t in chunk if t.dep_ != "det" and not t.is_punct]
         if tokens:
             chunks.append(doc[tokens[0].i : tokens[-1].i + 1].text)
-    capitalised, run = [], []
+    capitalised: list[list[Token]] = []
+    run: list[Token] = []
     for token in doc:
         if token.text[:1].isupper() or (token.text[:1].isdigit() and run) or run and token.lower_ in _CONNECTORS:
             run.append(token)

@@ -20,7 +20,7 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -76,7 +76,7 @@ class DenseSentenceIndex:
         sentence_ids: np.ndarray,
         encoder: SentenceEncoder,
         folder: Path | None = None,
-        meta: dict | None = None,
+        meta: dict[str, Any] | None = None,
     ):
         self.index = index
         self.sentence_ids = sentence_ids

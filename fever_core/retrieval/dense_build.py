@@ -16,7 +16,7 @@ import shutil
 import time
 from collections import deque
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from tqdm import tqdm
@@ -165,7 +165,7 @@ def _previous_vectors(
             if not (other / INDEX_FILE).is_file():
                 continue
             damaged = damaged_files(other, meta) if meta is not None else []
-            if not own and (damaged or not {INDEX_FILE, KEYS_FILE} <= set(meta.get("checksums") or {})):
+            if not own and (damaged or meta is None or not {INDEX_FILE, KEYS_FILE} <= set(meta.get("checksums") or {})):
                 log.warning(
                     "The vectors of corpus %s are not reused: %s. Its sentences are embedded again.",
                     other.name,
@@ -244,11 +244,11 @@ def build_index(
     store: CorpusStore,
     folder: Path,
     encoder: SentenceEncoder,
-    meta: dict,
+    meta: dict[str, Any],
     progress: bool,
     embedder: ChunkEmbedder | None = None,
     shipped: Path | None = None,
-) -> tuple[faiss.Index, np.ndarray, dict]:
+) -> tuple[faiss.Index, np.ndarray, dict[str, Any]]:
     """Make the index the plan in ``meta["index"]`` says from the shipped vectors of manifest ``shipped`` when
     they are the store's (:func:`_shipped_vectors`), else from the store's sentences embedded a chunk at a time
     (:func:`_embed_chunks`), reading the chunks back one by one, and write its files
@@ -297,7 +297,7 @@ def _embed_chunks(
     store: CorpusStore,
     partial: Path,
     encoder: SentenceEncoder,
-    meta: dict,
+    meta: dict[str, Any],
     progress: bool,
     embedder: ChunkEmbedder | None,
 ) -> tuple[np.ndarray, Callable[[], Iterator[np.ndarray]]]:

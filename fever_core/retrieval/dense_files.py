@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -40,7 +41,7 @@ class DenseIndexDamaged(ValueError):
     """A dense index file does not hold what was written (checksum), or gives impossible scores."""
 
 
-def damaged_files(folder: Path, meta: dict) -> list[str]:
+def damaged_files(folder: Path, meta: dict[str, Any]) -> list[str]:
     """The index files in ``folder`` whose bytes differ from the checksums in ``meta`` (missing files count).
     An index written before checksums were kept has none to compare and counts as intact."""
     sums = meta.get("checksums") or {}
@@ -51,7 +52,7 @@ def damaged_files(folder: Path, meta: dict) -> list[str]:
     ]
 
 
-def made_by(meta: dict, identity: EncoderIdentity) -> bool | None:
+def made_by(meta: dict[str, Any], identity: EncoderIdentity) -> bool | None:
     """Whether the index whose ``dense.json`` is ``meta`` was made by the encoder ``identity``: by their checksums. An
     index written when encoders were recorded by their path is compared by the checksum of the folder at that path;
     ``None`` when there is none (the path of another install): only embedding some of its sentences again can tell
@@ -71,13 +72,13 @@ def identity_meta(identity: EncoderIdentity) -> dict[str, str]:
     return {"encoder": identity.name, ENCODER_CHECKSUM: identity.checksum}
 
 
-def built_with(meta: dict) -> dict:
+def built_with(meta: dict[str, Any]) -> dict[str, Any]:
     """``meta`` (an index's ``dense.json``) with its encoder precision said: an index written before precisions
     were kept is fp32."""
     return {**meta, "encoder_precision": meta.get("encoder_precision", "fp32")}
 
 
-def write_index(folder: Path, index: faiss.Index, ids: np.ndarray, keys: np.ndarray, meta: dict) -> None:
+def write_index(folder: Path, index: faiss.Index, ids: np.ndarray, keys: np.ndarray, meta: dict[str, Any]) -> None:
     """Write an index's files, each through a temporary file, the meta file last with each file's checksum:
     a crash leaves either the old meta (so the next open sees a stale or damaged index and rebuilds) or a
     complete index. A compressed index's lists (:data:`IVFDATA_FILE`) are already in place, written by its build."""
@@ -86,7 +87,7 @@ def write_index(folder: Path, index: faiss.Index, ids: np.ndarray, keys: np.ndar
     compressed = IndexPlan.from_meta(meta.get("index")).compressed
     checksums: dict[str, str] = {IVFDATA_FILE: file_checksum(folder / IVFDATA_FILE)} if compressed else {}
 
-    def replace(name: str, write) -> None:
+    def replace(name: str, write: Callable[[Path], object]) -> None:
         tmp = folder / f"{name}.tmp"
         try:
             write(tmp)
@@ -97,7 +98,7 @@ def write_index(folder: Path, index: faiss.Index, ids: np.ndarray, keys: np.ndar
             checksums[name] = file_checksum(tmp)
         os.replace(tmp, folder / name)
 
-    def save_array(array: np.ndarray):
+    def save_array(array: np.ndarray) -> Callable[[Path], None]:
         def write(path: Path) -> None:
             with path.open("wb") as fh:
                 np.save(fh, array)
@@ -112,7 +113,7 @@ def write_index(folder: Path, index: faiss.Index, ids: np.ndarray, keys: np.ndar
         (folder / IVFDATA_FILE).unlink(missing_ok=True)  # the lists of a compressed index this one replaces
 
 
-def upgraded_meta(folder: Path, meta: dict, identity: EncoderIdentity) -> dict:
+def upgraded_meta(folder: Path, meta: dict[str, Any], identity: EncoderIdentity) -> dict[str, Any]:
     """``meta`` with what an index written by an earlier version lacks: its files' checksums (trusted from now on)
     and its encoder's identity (where it recorded the encoder's path, which :func:`made_by` or a spot check found
     to be ``identity``'s model). Written to ``dense.json`` where the folder can be written; a read-only folder (or a

@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from tqdm import tqdm
@@ -88,11 +88,11 @@ class IndexPlan:
         is searched (a new default applies to an index as it is)."""
         return dataclasses.replace(self, nprobe=other.nprobe) == other
 
-    def to_meta(self) -> dict:
+    def to_meta(self) -> dict[str, Any]:
         return {**dataclasses.asdict(self), "factory": self.factory}
 
     @classmethod
-    def from_meta(cls, meta: dict | None) -> IndexPlan:
+    def from_meta(cls, meta: dict[str, Any] | None) -> IndexPlan:
         """The plan ``dense.json`` records; an index written before plans were recorded is flat."""
         fields = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in (meta or {}).items() if k in fields})
@@ -196,7 +196,11 @@ def build_compressed(
     tmp.unlink(missing_ok=True)
     merge_ondisk(index, [str(p) for p in shard_paths], str(tmp))
     os.replace(tmp, ivfdata)
-    faiss.downcast_InvertedLists(faiss.extract_index_ivf(index).invlists).filename = str(ivfdata)  # written with it
+    lists = faiss.extract_index_ivf(index).invlists
+    on_disk = faiss.downcast_InvertedLists(lists) if lists is not None else None
+    if not isinstance(on_disk, faiss.OnDiskInvertedLists):
+        raise TypeError(f"Merging the shards into {ivfdata} gave an index whose lists are not on disk.")
+    on_disk.filename = str(ivfdata)  # written with it
     return index
 
 

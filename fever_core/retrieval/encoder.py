@@ -152,7 +152,10 @@ class TorchEncoder:
         self.model = model
 
     def dimension(self) -> int:
-        return int(self.model.get_embedding_dimension())
+        dimension = self.model.get_embedding_dimension()
+        if dimension is None:
+            raise ValueError(f"The encoder {self.name} does not say the dimension of its vectors.")
+        return dimension
 
     def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
         vectors = self.model.encode(
@@ -238,13 +241,16 @@ class OnnxEncoder:
 
     def _vectors(self, tokens: dict[str, np.ndarray]) -> np.ndarray:
         """The pooled, normalised vectors of a batch of tokenised texts (ids and mask of shape ``(texts, tokens)``)."""
-        hidden = self.session.run(None, {name: tokens[name].astype(np.int64) for name in self.meta["inputs"]})[0]
+        hidden: np.ndarray = self.session.run(
+            None, {name: tokens[name].astype(np.int64) for name in self.meta["inputs"]}
+        )[0]
         if self.meta["pooling"] == "cls":
             pooled = hidden[:, 0]
         else:
             mask = tokens["attention_mask"][..., None].astype(np.float32)
             pooled = (hidden * mask).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)
-        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        unit: np.ndarray = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return unit
 
 
 def _torch_threads() -> int:
@@ -286,7 +292,7 @@ def export_onnx(name_or_path: str, folder: Path) -> Path:
     """
     import torch
     from sentence_transformers import SentenceTransformer
-    from sentence_transformers.models import Normalize, Pooling, Transformer
+    from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, Transformer
 
     model = SentenceTransformer(name_or_path, device="cpu")
     modules = list(model)
@@ -301,12 +307,13 @@ def export_onnx(name_or_path: str, folder: Path) -> Path:
     inputs = [name for name in ("input_ids", "attention_mask", "token_type_ids") if name in example]
 
     class LastHiddenState(torch.nn.Module):
-        def __init__(self):
+        def __init__(self) -> None:
             super().__init__()
             self.transformer = transformer
 
-        def forward(self, *tensors):
-            return self.transformer(**dict(zip(inputs, tensors))).last_hidden_state
+        def forward(self, *tensors: torch.Tensor) -> torch.Tensor:
+            hidden: torch.Tensor = self.transformer(**dict(zip(inputs, tensors))).last_hidden_state
+            return hidden
 
     with written_into_place(folder) as tmp:
         with torch.no_grad():

@@ -34,6 +34,14 @@ LIST_DEPTH = 20
 RERANK_DEPTH = 20
 
 
+def _needed(claim_vector: np.ndarray | None) -> np.ndarray:
+    """The claim's dense vector, which the fused retriever reads (its :class:`~fever_core.retrieval.base.Retriever`
+    says ``dense``, so the checker computes one)."""
+    if claim_vector is None:
+        raise ValueError("The fused retriever reads the claim's dense vector: none was given.")
+    return claim_vector
+
+
 def reciprocal_rank_fusion(
     ranked: dict[str, list[tuple[str, float]]], weights: dict[str, float], k: int = RRF_K
 ) -> list[tuple[str, float, dict[str, float]]]:
@@ -91,9 +99,9 @@ class FusedDocumentRetriever:
         lexical = [(h.page_id, h.score) for h in self.store.search_pages(analysis.claim, LIST_DEPTH)]
         return {"title": title, "dense": dense, "lexical": lexical}, {m.page_id: m.match for m in matches}
 
-    def retrieve(self, analysis: ClaimAnalysis, claim_vector: np.ndarray, k: int = 5) -> list[PageCandidate]:
+    def retrieve(self, analysis: ClaimAnalysis, claim_vector: np.ndarray | None, k: int = 5) -> list[PageCandidate]:
         """The ``k`` best pages, each with the signals that found it."""
-        lists, how = self.signal_lists(analysis, claim_vector)
+        lists, how = self.signal_lists(analysis, _needed(claim_vector))
         fused = reciprocal_rank_fusion(lists, self.weights)[:k]
         return [
             PageCandidate(page_id, self.store.title_of(page_id) or page_id, score, signals, how.get(page_id, ""))
@@ -131,13 +139,15 @@ class DenseSentenceSelector:
         """Cosine similarity of the query to each stored sentence, shape ``(len(sentence_ids),)``."""
         if not sentence_ids:
             return np.zeros(0, dtype=np.float32)
-        return self.dense.vectors_of(sentence_ids) @ query_vector
+        cosines: np.ndarray = self.dense.vectors_of(sentence_ids) @ query_vector
+        return cosines
 
-    def select(self, claim: str, claim_vector: np.ndarray, page_ids: list[str]) -> list[EvidenceSentence]:
+    def select(self, claim: str, claim_vector: np.ndarray | None, page_ids: list[str]) -> list[EvidenceSentence]:
         """All sentences of ``page_ids``, scored and sorted best first."""
         ids = self.store.sentence_ids_of_pages(page_ids)
         hits = self.store.sentences_by_ids(ids)
-        ranked = evidence_from_hits(hits, self.score_ids(claim_vector, [h.sentence_id for h in hits]).tolist())
+        scores = self.score_ids(_needed(claim_vector), [h.sentence_id for h in hits])
+        ranked = evidence_from_hits(hits, scores.tolist())
         if self.cross_encoder is None or not ranked:
             return ranked
         head, tail = ranked[: self.rerank_depth], ranked[self.rerank_depth :]

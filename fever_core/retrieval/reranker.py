@@ -30,7 +30,7 @@ def load_reranker(model: str, device: str = "auto") -> CrossEncoder:
             "or set it empty to select sentences without one."
         )
     try:
-        reranker = CrossEncoder(model, device=select_device(device))
+        reranker: CrossEncoder = CrossEncoder(model, device=select_device(device))
     except OSError as exc:
         raise RuntimeError(
             f"Can't load the sentence re-ranker {model!r} (FEVER_SELECTOR_MODEL): it is not a "

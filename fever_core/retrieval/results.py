@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from fever_core.corpus.store import SentenceHit
@@ -74,7 +74,7 @@ class EvidenceSentence:
         return (self.page_id, self.line)
 
     @classmethod
-    def from_dict(cls, fields: dict) -> EvidenceSentence:
+    def from_dict(cls, fields: dict[str, Any]) -> EvidenceSentence:
         """The sentence ``dataclasses.asdict`` wrote (other keys of ``fields`` are ignored)."""
         via = fields.get("via")
         return cls(

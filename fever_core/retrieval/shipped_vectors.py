@@ -57,7 +57,8 @@ def quantise(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def dequantise(codes: np.ndarray, scales: np.ndarray) -> np.ndarray:
     """Unit-length float32 vectors from :func:`quantise`'s codes and scales."""
     vectors = codes.astype(np.float32) * scales[:, None]
-    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    unit: np.ndarray = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    return unit
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,15 @@ from fever_core.retrieval.results import EvidenceSentence, PageCandidate, eviden
 
 if TYPE_CHECKING:  # scipy is imported when an index is built or read, so naming the backends stays light
     import scipy.sparse as sp
+    from sklearn.feature_extraction.text import HashingVectorizer
 
 N_FEATURES = 2**24
 MATRIX_FILE = "tfidf_pages.npz"
 META_FILE = "tfidf.json"
 
 
-def _vectorizer():
+def _vectorizer() -> HashingVectorizer:
+    """The hashing vectorizer of page texts and claims: word unigrams and bigrams, English stop words left out."""
     from sklearn.feature_extraction.text import HashingVectorizer
 
     return HashingVectorizer(

@@ -12,11 +12,12 @@ no CDN). What they share is the :class:`~fever_core.service.state.Service`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Response
 from fastapi_offline import FastAPIOffline
+from starlette.types import Scope
 
 from fever_core.common import Settings
 from fever_core.pipeline import Checker
@@ -60,7 +61,7 @@ def create_app(
     service = Service(settings, corpora, config, checkers)
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI):
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service.start()
         yield
         service.stop()
@@ -89,7 +90,7 @@ def create_app(
     return app
 
 
-def _refuse_beyond_limit(service: Service, scope: dict) -> Response:
+def _refuse_beyond_limit(service: Service, scope: Scope) -> Response:
     """The answer to a request beyond the server's limit of requests in progress: 503, with when to try again."""
     retry = service.batcher.retry_after_s() if service.batcher is not None else 1
     return error_response(

@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class BatcherStats:
 @dataclass(eq=False)  # found in the queue by identity: two equal items are two entries
 class _Entry(Generic[Item]):
     item: Item
-    future: Future
+    future: Future[Any]
     queued_at: float
     cost: float  # in plain items
 
@@ -165,7 +165,7 @@ class MicroBatcher(Generic[Item, Outcome]):
         with self._cond:
             return _whole_seconds(self._backlog_s(time.monotonic()))
 
-    def submit(self, items: Sequence[Item]) -> list[Future]:
+    def submit(self, items: Sequence[Item]) -> list[Future[Any]]:
         """Queue ``items`` all together or none; returns a future per item, which gives its outcome.
 
         Raises:
@@ -200,7 +200,7 @@ class MicroBatcher(Generic[Item, Outcome]):
             entry.future.add_done_callback(functools.partial(self._forget_if_cancelled, entry))
         return [entry.future for entry in entries]
 
-    def _forget_if_cancelled(self, entry: _Entry[Item], future: Future) -> None:
+    def _forget_if_cancelled(self, entry: _Entry[Item], future: Future[Any]) -> None:
         """Take a cancelled item out of the queue (unless a batch or :meth:`close` has taken it already)."""
         if not future.cancelled():
             return

@@ -102,7 +102,7 @@ class ServiceConfig:
             raise ValueError("The timeouts must be positive and the batch wait at least 0.")
 
 
-def service_flags() -> list[dataclasses.Field]:
+def service_flags() -> list[dataclasses.Field[Any]]:
     """The fields of :class:`ServiceConfig` a command-line flag sets (all but ``api_key``), in order: each with its
     ``flag`` and ``help`` in ``metadata``."""
     return [f for f in dataclasses.fields(ServiceConfig) if "flag" in f.metadata]

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Scope
 
 from fever_core.service.config import API_KEY_HEADER, ServiceConfig
 from fever_core.service.metrics import Metrics, route_of
@@ -39,7 +41,7 @@ class BodyNotUtf8(BodyRefused):
     take); answered 415, the message says where."""
 
 
-ERRORS = {
+ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorResponse, "description": "no API key, or the wrong one (when the server has one)"},
     408: {"model": ErrorResponse, "description": "the body did not all arrive within the server's body timeout"},
     413: {
@@ -60,11 +62,13 @@ ERRORS = {
     },
 }
 """The error answers of an endpoint that checks claims, as the OpenAPI document lists them."""
-NOT_READY = {503: {"model": HealthResponse, "description": "loading, or loading failed"}}
+NOT_READY: dict[int | str, dict[str, Any]] = {
+    503: {"model": HealthResponse, "description": "loading, or loading failed"}
+}
 """``/health``'s answer while the service is not ready."""
 
 
-def error_response(metrics: Metrics, scope: dict, error: ServiceError) -> Response:
+def error_response(metrics: Metrics, scope: Scope, error: ServiceError) -> Response:
     """``error`` as every endpoint answers one (:func:`~fever_core.service.schemas.error_body`), counted."""
     metrics.error(route_of(scope), error.code)
     headers = {"Retry-After": str(error.retry_after_s)} if error.retry_after_s is not None else None
@@ -145,7 +149,7 @@ MAX_PROBLEM_CHARS = 200
 """The most characters one problem's description takes in a message."""
 
 
-def describe_invalid(errors: Sequence[dict]) -> str:
+def describe_invalid(errors: Sequence[dict[str, Any]]) -> str:
     """Pydantic's validation errors as one line: ``claim: Field required; options.pages_k: ...``, at most
     :data:`MAX_PROBLEMS_SAID` of them, each cut to :data:`MAX_PROBLEM_CHARS`."""
     parts = []

@@ -8,8 +8,10 @@ read.
 from __future__ import annotations
 
 import threading
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
+
+from starlette.types import Scope
 
 LATENCY_BUCKETS_S = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -44,7 +46,7 @@ class Metrics:
         self._requests: Counter[tuple[str, str]] = Counter()
         self._errors: Counter[tuple[str, str]] = Counter()
         self._buckets: dict[str, list[int]] = {}
-        self._latency_sum: Counter[str] = Counter()
+        self._latency_sum: dict[str, float] = defaultdict(float)
         self._latency_count: Counter[str] = Counter()
 
     def observe(self, route: str, status: int, seconds: float) -> None:
@@ -108,7 +110,7 @@ class Metrics:
         return "\n".join(lines) + "\n"
 
 
-def route_of(scope: dict) -> str:
+def route_of(scope: Scope) -> str:
     """The route template a request matched (``/check``), as the metrics name it, so odd URLs don't each make a
     series."""
     return getattr(scope.get("route"), "path", "unmatched")

@@ -17,12 +17,14 @@ import asyncio
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fever_core.common import clean_json_text
 from fever_core.service.errors import BodyNotUtf8, BodyRefused
@@ -30,7 +32,12 @@ from fever_core.service.metrics import Metrics, route_of
 
 
 def add_guards(
-    app: FastAPI, metrics: Metrics, max_bytes: int, timeout_s: float, limit: int, refuse: Callable[[dict], Response]
+    app: FastAPI,
+    metrics: Metrics,
+    max_bytes: int,
+    timeout_s: float,
+    limit: int,
+    refuse: Callable[[Scope], Response],
 ) -> None:
     """Put the guards on ``app``, outermost first: :class:`Observe` (into ``metrics``), :class:`Admit` (at most
     ``limit`` requests in progress, ``refuse(scope)`` answering the others) and :class:`GuardBody` (``max_bytes``
@@ -43,17 +50,17 @@ def add_guards(
 class Observe:
     """Counts every answer and its latency by route (pure ASGI, so it adds almost nothing)."""
 
-    def __init__(self, app, metrics: Metrics):
+    def __init__(self, app: ASGIApp, metrics: Metrics):
         self.app = app
         self.metrics = metrics
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         started = time.perf_counter()
         status = 500
 
-        async def send_and_note(message):
+        async def send_and_note(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
@@ -69,13 +76,13 @@ class Admit:
     """Answers at once ``refuse(scope)`` (a 503 with ``Retry-After``) to a request beyond ``limit`` in progress;
     ``/health`` is always let in, so a load balancer sees a busy replica as alive."""
 
-    def __init__(self, app, limit: int, refuse: Callable[[dict], Response]):
+    def __init__(self, app: ASGIApp, limit: int, refuse: Callable[[Scope], Response]):
         self.app = app
         self.limit = limit
         self.refuse = refuse
         self.in_progress = 0
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] == "/health":
             return await self.app(scope, receive, send)
         if self.in_progress >= self.limit:
@@ -92,12 +99,12 @@ class GuardBody:
     has not all arrived ``timeout_s`` after the headers with a 408 (and the connection closed), both worded by the
     app's error handler, whichever endpoint reads it."""
 
-    def __init__(self, app, max_bytes: int, timeout_s: float):
+    def __init__(self, app: ASGIApp, max_bytes: int, timeout_s: float):
         self.app = app
         self.max_bytes = max_bytes
         self.timeout_s = timeout_s
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         length = dict(scope.get("headers", ())).get(b"content-length", b"")
@@ -106,7 +113,7 @@ class GuardBody:
         received = 0
         complete = False
 
-        async def receive_guarded():
+        async def receive_guarded() -> Message:
             nonlocal received, complete
             if complete:  # the body is in: what follows is the wait for a disconnect, which has no deadline
                 return await receive()
@@ -145,9 +152,9 @@ def _utf8_text(body: bytes) -> str:
         raise BodyNotUtf8(f"The body is not UTF-8 (byte {exc.start}): send JSON in UTF-8.") from None
 
 
-def _deeper_than(value, limit: int) -> bool:
+def _deeper_than(value: object, limit: int) -> bool:
     """Whether parsed JSON nests more than ``limit`` arrays and objects (walked without recursion)."""
-    stack = [(value, 1)]
+    stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, (list, dict)):
@@ -160,7 +167,7 @@ def _deeper_than(value, limit: int) -> bool:
 class ServiceRequest(Request):
     """A request whose JSON body is checked for depth and cleaned of lone surrogates as it is parsed."""
 
-    async def json(self):
+    async def json(self) -> Any:
         if not hasattr(self, "_json"):
             body = await self.body()
             too_deep = (
@@ -180,7 +187,7 @@ class ServiceRequest(Request):
 class ServiceRoute(APIRoute):
     """An endpoint that reads its body through :class:`ServiceRequest`."""
 
-    def get_route_handler(self):
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def handle(request: Request) -> Response:
@@ -193,7 +200,7 @@ class CleanJSONResponse(JSONResponse):
     """JSON that can't fail on text: a lone surrogate that reached an answer another way than through the request
     (a corpus, a model's files) is dropped, rather than the answer lost to a 500 after its claims were checked."""
 
-    def render(self, content) -> bytes:
+    def render(self, content: Any) -> bytes:
         try:
             return super().render(content)
         except UnicodeEncodeError:

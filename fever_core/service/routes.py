@@ -14,6 +14,7 @@ import asyncio
 import functools
 import hmac
 import threading
+from typing import Any
 
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.params import Depends as Dependency
@@ -36,6 +37,7 @@ from fever_core.service.schemas import (
     CheckTextResponse,
     ClaimReviewRequest,
     CorporaResponse,
+    CorpusOut,
     HealthResponse,
     LimitsOut,
     PredictInstance,
@@ -54,7 +56,7 @@ from fever_core.text_check import (
 )
 from fever_core.workbench import JSONLD_MEDIA_TYPE, Author, checker_provenance, claim_review, review_url, to_jsonld
 
-CLAIMREVIEW = {
+CLAIMREVIEW: dict[str, Any] = {
     "description": "the check as a schema.org ClaimReview (https://schema.org/ClaimReview)",
     "content": {JSONLD_MEDIA_TYPE: {"schema": {"type": "object"}}},
 }
@@ -66,7 +68,7 @@ class JSONLDResponse(CleanJSONResponse):
 
     media_type = JSONLD_MEDIA_TYPE
 
-    def render(self, content) -> bytes:
+    def render(self, content: Any) -> bytes:
         try:
             return to_jsonld(content).encode("utf-8")
         except UnicodeEncodeError:
@@ -100,7 +102,7 @@ async def until_disconnected(request: Request) -> None:
         pass
 
 
-async def sentences_while_connected(request: Request, text: str, config: ServiceConfig) -> list:
+async def sentences_while_connected(request: Request, text: str, config: ServiceConfig) -> list[Any]:
     """The text's sentences (:func:`~fever_core.text_check.find_sentences`, in a thread, within the server's
     ``max_text_sentences`` and ``split_timeout_s``); when the client closes its connection first, the splitting is
     stopped at its next paragraphs and the request ends (499).
@@ -199,7 +201,7 @@ def add_checking_routes(app: FastAPI, service: Service, guarded: list[Dependency
                 f"The request has {len(body.instances):,} instances; this server takes at most "
                 f"{config.max_instances:,} per request. Send them in several requests.",
             )
-        instances = [
+        instances: list[dict[str, Any]] = [
             i.model_dump() if isinstance(i, PredictInstance) else {"id": n, "claim": i}
             for n, i in enumerate(body.instances)
         ]
@@ -271,7 +273,7 @@ def add_service_routes(app: FastAPI, service: Service, guarded: list[Dependency]
         tags=["service"],
     )
     async def corpora() -> CorporaResponse:
-        served = {}
+        served: dict[str, dict[str, int]] = {}
         for name, checker in service.checkers.items():
             stats = checker.store.stats()
             served[name] = {"pages": stats.pages, "sentences": stats.sentences}
@@ -279,7 +281,7 @@ def add_service_routes(app: FastAPI, service: Service, guarded: list[Dependency]
         limits = {name: getattr(config, name) for name in LimitsOut.model_fields if name != "max_claim_chars"}
         return CorporaResponse(
             default=service.corpora[0],
-            corpora=[{"name": name, "served": name in service.corpora, **served.get(name, {})} for name in names],
+            corpora=[CorpusOut(name=name, served=name in service.corpora, **served.get(name, {})) for name in names],
             limits=LimitsOut(max_claim_chars=MAX_CLAIM_CHARS, **limits),
         )
 

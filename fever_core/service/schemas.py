@@ -13,17 +13,14 @@ with a schema.org ClaimReview in JSON-LD, whose shape schema.org describes.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
-from fever_core.common import CHECK_SETTING, CHECK_SETTINGS, NEI, REFUTES, SUPPORTS, CheckSetting
+from fever_core.common import CHECK_SETTINGS, CheckSetting, Label, VerdictChoice
 from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions
 from fever_core.text_check import MAX_TEXT_BYTES
 from fever_core.workbench import AUTHOR_KINDS, MAX_URL_CHARS, URL_PATTERN
-
-Label = Literal[SUPPORTS, REFUTES, NEI]  # type: ignore[valid-type]
-Decider = Literal[CHECK_SETTING["verdict"].choices]  # type: ignore[valid-type]
 
 CLAIM_HELP = (
     f"The claim to check: one statement, at most {MAX_CLAIM_CHARS:,} characters once control characters "
@@ -43,20 +40,25 @@ class _CheckOptionsBase(BaseModel):
 
 def _option_field(setting: CheckSetting) -> tuple[Any, Any]:
     """The request field of a per-check setting: its type, limits and help from the declaration."""
-    kind: Any = Literal[setting.choices] if setting.choices else setting.type  # type: ignore[valid-type]
-    limits = {"ge": setting.minimum, "le": setting.maximum} if setting.limits else {}
-    finite = {"allow_inf_nan": False} if setting.type is float else {}
-    return kind | None, Field(None, description=setting.describe(), **limits, **finite)
+    kind: Any = Literal[setting.choices] if setting.choices else setting.type
+    constraints: dict[str, Any] = {"ge": setting.minimum, "le": setting.maximum} if setting.limits else {}
+    if setting.type is float:
+        constraints["allow_inf_nan"] = False
+    return kind | None, Field(None, description=setting.describe(), **constraints)
 
 
-CheckOptionsBody = create_model(
-    "CheckOptionsBody",
-    __base__=_CheckOptionsBase,
-    __module__=__name__,
-    __doc__="Per-check knobs (``fever_core.pipeline.CheckOptions``, declared in "
-    "``fever_core.common.settings.CHECK_SETTINGS``); a field left out uses the server's settings.",
-    **{setting.name: _option_field(setting) for setting in CHECK_SETTINGS},
-)
+if TYPE_CHECKING:  # the type checker sees the base; pydantic, at run time, the model made from the settings
+    CheckOptionsBody = _CheckOptionsBase
+else:
+    _OPTION_FIELDS: dict[str, Any] = {setting.name: _option_field(setting) for setting in CHECK_SETTINGS}
+    CheckOptionsBody = create_model(
+        "CheckOptionsBody",
+        __base__=_CheckOptionsBase,
+        __module__=__name__,
+        __doc__="Per-check knobs (``fever_core.pipeline.CheckOptions``, declared in "
+        "``fever_core.common.settings.CHECK_SETTINGS``); a field left out uses the server's settings.",
+        **_OPTION_FIELDS,
+    )
 
 
 class CheckRequest(BaseModel):
@@ -299,8 +301,8 @@ class AppliedSettingsOut(_Response):
     min_evidence_score: float
     nei_threshold: float | None = Field(description="null: the verifier reads stances by plain argmax")
     number_check: bool
-    verdict: Decider = Field(description="the decider the check asked for")
-    decider: Decider = Field(
+    verdict: VerdictChoice = Field(description="the decider the check asked for")
+    decider: VerdictChoice = Field(
         description="the decider the verifier's policy ran for it (the learned verdict needs a verifier that has one "
         "and the fused retriever)"
     )
@@ -407,7 +409,11 @@ class CorporaResponse(BaseModel):
     limits: LimitsOut
 
 
+ServiceStatus = Literal["loading", "ready", "failed"]
+"""Where the service stands: loading its models and indexes, ready to check claims, or failed to load them."""
+
+
 class HealthResponse(BaseModel):
-    status: Literal["loading", "ready", "failed"]
+    status: ServiceStatus
     corpora: list[str]
     message: str = ""

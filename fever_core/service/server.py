@@ -15,14 +15,16 @@ thousand connections that never finish their headers made every request fail, ``
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import math
 import resource
 import time
+from typing import Any
 
 import uvicorn
+from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.server import ServerState
 
 from fever_core.service.config import ServiceConfig
 from fever_core.service.schemas import error_body
@@ -67,7 +69,14 @@ class GuardedH11Protocol(H11Protocol):
     """Uvicorn's h11 protocol with a header timeout and a bound on connections waiting for a request."""
 
     def __init__(
-        self, config: uvicorn.Config, server_state, app_state, _loop=None, *, header_timeout_s: float, waiting: _Waiting
+        self,
+        config: uvicorn.Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+        *,
+        header_timeout_s: float,
+        waiting: _Waiting,
     ):
         super().__init__(config, server_state, app_state, _loop)
         self.header_timeout_s = header_timeout_s
@@ -162,7 +171,12 @@ def raise_file_limit(config: ServiceConfig) -> None:
 
 
 def make_server(
-    app, config: ServiceConfig, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False, **uvicorn_options
+    app: ASGIApp,
+    config: ServiceConfig,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    verbose: bool = False,
+    **uvicorn_options: Any,
 ) -> uvicorn.Server:
     """A uvicorn server for ``app`` with the guards of ``config`` (header timeout, waiting connections); not started.
 
@@ -173,15 +187,20 @@ def make_server(
         verbose: log at info level, with an access log (default: warnings only).
         uvicorn_options: more :class:`uvicorn.Config` options.
     """
-    protocol = functools.partial(
-        GuardedH11Protocol, header_timeout_s=config.header_timeout_s, waiting=_Waiting(config.max_waiting_connections)
-    )
+    waiting = _Waiting(config.max_waiting_connections)
+
+    class Protocol(GuardedH11Protocol):
+        """The guarded protocol with this server's header timeout and its one count of waiting connections."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, header_timeout_s=config.header_timeout_s, waiting=waiting, **kwargs)
+
     return uvicorn.Server(
         uvicorn.Config(
             app,
             host=host,
             port=port,
-            http=protocol,
+            http=Protocol,
             ws="none",
             log_level="info" if verbose else "warning",
             access_log=verbose,

@@ -33,6 +33,7 @@ from fever_core.service.batching import MicroBatcher, QueueFull, TooLate
 from fever_core.service.config import ServiceConfig
 from fever_core.service.errors import ServiceError
 from fever_core.service.metrics import Gauge, Metrics
+from fever_core.service.schemas import ServiceStatus
 from fever_core.service.startup import load_checkers
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,12 @@ class ClaimRequest:
     cancellation: Cancellation | None = None
 
 
+def _cancelled(cancellations: Sequence[Cancellation | None], n: int) -> bool:
+    """Whether the request of the ``n``-th claim has stopped waiting (a claim without a cancellation never does)."""
+    cancellation = cancellations[n]
+    return cancellation is not None and cancellation.cancelled
+
+
 FIXED_COST_CHARS = 150
 """What a claim costs whatever its length, in characters of claim: the verifier reads each evidence sentence with the
 claim, and a sentence is about this long."""
@@ -114,7 +121,7 @@ class Service:
         self.config = config
         self.checkers = checkers or {}
         self.metrics = Metrics()
-        self.status = "loading"
+        self.status: ServiceStatus = "loading"
         self.message = "Loading the models and indexes."
         self.on_load_failure: Callable[[str], None] | None = None
         """Called with the message when loading fails (``serve`` stops the server with it)."""
@@ -163,7 +170,7 @@ class Service:
     def _check_batch(self, requests: list[ClaimRequest]) -> list[CheckResult | ClaimError]:
         """Check a batch: the claims of each corpus together, each stopped between model calls once its request's
         :class:`Cancellation` says so (then a :class:`~fever_core.pipeline.ClaimCancelled`)."""
-        outcomes: list[CheckResult | ClaimError | None] = [None] * len(requests)
+        outcomes: dict[int, CheckResult | ClaimError] = {}
         by_corpus: dict[str, list[int]] = {}
         for i, request in enumerate(requests):
             by_corpus.setdefault(request.corpus, []).append(i)
@@ -172,12 +179,12 @@ class Service:
             checked = self.checkers[corpus].check_many(
                 [requests[i].claim for i in indexes],
                 [requests[i].options for i in indexes],
-                cancelled=lambda n, cancellations=cancellations: bool(cancellations[n] and cancellations[n].cancelled),
+                cancelled=functools.partial(_cancelled, cancellations),
             )
             for i, outcome in zip(indexes, checked):
                 outcomes[i] = outcome
-        self.claims_stopped += sum(isinstance(outcome, ClaimCancelled) for outcome in outcomes)
-        return outcomes  # type: ignore[return-value]
+        self.claims_stopped += sum(isinstance(outcome, ClaimCancelled) for outcome in outcomes.values())
+        return [outcomes[i] for i in range(len(requests))]
 
     def corpus(self, name: str | None) -> str:
         """The corpus a request asks for (the default when ``None``), if this server serves it."""

@@ -29,7 +29,7 @@ import random
 import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
@@ -207,6 +207,7 @@ def _capital_and_place(doc: Doc, title: str) -> tuple[str, str] | None:
         if any(g.ent_type_ not in ("GPE", "LOC") for g in ofs):
             continue  # "the capital of East Java province", "of the region": not the country's
         owner = next((c for c in token.children if c.dep_ == "poss"), None)
+        place: str | None
         if ofs:
             place = _phrase(ofs[0])
         elif owner is not None:
@@ -271,12 +272,12 @@ def role_claims(doc: Doc, title: str) -> Iterator[tuple[str, str, str]]:
     said actively the right way round (SUPPORTS) and the wrong way (REFUTES); and from "X is the N of Y" with an
     asymmetric relation N (:data:`_ASYMMETRIC_RELATIONS`), swapped (REFUTES)."""
     for token in doc:
-        reduced = token.tag_ == "VBN" and token.dep_ == "acl" and _predicate_noun(token.head) is not None
-        if token.tag_ == "VBN" and (reduced or any(c.dep_ == "auxpass" for c in token.children)):
+        predicate = _predicate_noun(token.head) if token.tag_ == "VBN" and token.dep_ == "acl" else None
+        if token.tag_ == "VBN" and (predicate is not None or any(c.dep_ == "auxpass" for c in token.children)):
             # "Jaws is a 1975 film directed by Steven Spielberg": the film is the subject of "is"
             patient = (
-                next((c for c in _predicate_noun(token.head)[1].children if c.dep_ == "nsubj"), None)
-                if reduced
+                next((c for c in predicate[1].children if c.dep_ == "nsubj"), None)
+                if predicate is not None
                 else next((c for c in token.children if c.dep_ == "nsubjpass"), None)
             )
             agent = next((g for a in token.children if a.dep_ == "agent" for g in a.children if g.dep_ == "pobj"), None)
@@ -323,7 +324,7 @@ GENERATORS = (superlative_claims, capital_claims, role_claims)
 """Each reads a parsed sentence and its page title, and yields ``(claim, label, kind)``."""
 
 
-def _record(title: str, sentence: str, claim: str, label: str, kind: str) -> dict:
+def _record(title: str, sentence: str, claim: str, label: str, kind: str) -> dict[str, Any]:
     return {
         "premise": premise_text(title, sentence),
         "hypothesis": claim[:1].upper() + claim[1:],
@@ -334,7 +335,7 @@ def _record(title: str, sentence: str, claim: str, label: str, kind: str) -> dic
     }
 
 
-def contrast_pairs(pool: Sequence[PoolSentence], seed: int = 0, batch_size: int = 256) -> list[dict]:
+def contrast_pairs(pool: Sequence[PoolSentence], seed: int = 0, batch_size: int = 256) -> list[dict[str, Any]]:
     """The contrastive pairs of every sentence of ``pool`` that a generator reads (see the module's docstring), each
     claim also against a same-page sentence that holds none of the claim's content words beyond the page's title as
     NOT ENOUGH INFO (one per sentence)."""

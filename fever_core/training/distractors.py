@@ -14,6 +14,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from fever_core.common.formats import Pair, evidence_premise, evidence_sentences, iter_records, pair_premise
 from fever_core.common.jsonl import write_jsonl
@@ -150,7 +151,7 @@ def nei_pairs(
     return pairs
 
 
-def evidence_pool(records: Iterable[dict]) -> list[PoolSentence]:
+def evidence_pool(records: Iterable[dict[str, Any]]) -> list[PoolSentence]:
     """Sentences of single-page FEVER evidence in pair-file records, titled with their page.
 
     Distractors from here are written the way FEVER's 2017 pages are (the text a FEVER corpus hands
@@ -171,7 +172,9 @@ def evidence_pool(records: Iterable[dict]) -> list[PoolSentence]:
     return pool
 
 
-def same_page_nei_pairs(records: Sequence[dict], fraction: float, rng: random.Random, source: str) -> list[Pair]:
+def same_page_nei_pairs(
+    records: Sequence[dict[str, Any]], fraction: float, rng: random.Random, source: str
+) -> list[Pair]:
     """NOT ENOUGH INFO pairs from a claim and the evidence of *another* claim about the same page.
 
     This is what retrieval hands the verifier for an unverifiable claim about a known subject: true,
@@ -186,7 +189,7 @@ def same_page_nei_pairs(records: Sequence[dict], fraction: float, rng: random.Ra
             claim). REFUTES claims are not used: they are mostly mutations that other sentences about
             the same page contradict, which would make the NEI label wrong.
     """
-    by_page: dict[str, list[dict]] = {}
+    by_page: dict[str, list[dict[str, Any]]] = {}
     for record in records:
         if record.get("pages"):
             by_page.setdefault(record["pages"][0], []).append(record)

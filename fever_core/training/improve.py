@@ -88,9 +88,12 @@ class ImproveResult:
     train_pairs: dict[str, int] = field(default_factory=dict)
 
 
-def split_annotations(annotations: Sequence[Annotation], fraction: float, seed: int) -> tuple[list, list]:
+def split_annotations(
+    annotations: Sequence[Annotation], fraction: float, seed: int
+) -> tuple[list[Annotation], list[Annotation]]:
     """``(train, heldout)`` by a hash of each claim, so a claim is on one side whatever else is annotated."""
-    train, heldout = [], []
+    train: list[Annotation] = []
+    heldout: list[Annotation] = []
     for a in annotations:
         (heldout if in_holdout(a.claim, fraction, seed) else train).append(a)
     return train, heldout
@@ -111,7 +114,9 @@ def annotation_pairs(annotations: Sequence[Annotation], checker: Checker) -> lis
 
     def lookup(page_id: str, line: int) -> tuple[str, str] | None:
         page = store.page(page_id)
-        sentence = next((s for s in page.sentences if s.line == line), None) if page else None
+        if page is None:
+            return None
+        sentence = next((s for s in page.sentences if s.line == line), None)
         return (page.title, sentence.text) if sentence else None
 
     decided = [as_claim(a) for a in annotations if a.label != NEI]
@@ -125,7 +130,7 @@ def annotation_pairs(annotations: Sequence[Annotation], checker: Checker) -> lis
     return pairs
 
 
-def claim_accuracy(checker: Checker, claims: Sequence[tuple[str, str]]) -> float | None:
+def claim_accuracy(checker: Checker, claims: Sequence[tuple[str, str | None]]) -> float | None:
     """Label accuracy of the checker's verdicts on ``(claim, gold label)``; None without claims."""
     if not claims:
         return None
@@ -139,7 +144,7 @@ class _Yardsticks:
     """What a model is compared on, read once: held-out annotations, hand claims, pair sets."""
 
     heldout: list[tuple[str, str]]
-    hand_claims: list[tuple[str, str]]
+    hand_claims: list[tuple[str, str | None]]
     pair_sets: dict[str, list[Pair]]
 
     @classmethod

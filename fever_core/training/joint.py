@@ -13,16 +13,20 @@ import logging
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from fever_core.training.minimal_pairs import collect_retrieval_runs, gold_evidence, write_minimal_pairs
 from fever_core.training.verdict import HOLDOUT, in_holdout, run_evidence
 from fever_core.verification.features import joint_premise
 
+if TYPE_CHECKING:
+    from fever_core.pipeline import Checker
+
 log = logging.getLogger(__name__)
 
 
 def write_joint_pairs(
-    runs: Sequence[dict], out_dir: Path, holdout: float = HOLDOUT, seed: int = 0
+    runs: Sequence[dict[str, Any]], out_dir: Path, holdout: float = HOLDOUT, seed: int = 0
 ) -> tuple[Path, Path]:
     """Write the runs as joint-verifier pairs (premise = :func:`joint_premise` of the evidence,
     hypothesis = claim, label = the claim's label) in the ``nli/`` pair format, split into
@@ -49,7 +53,7 @@ def write_joint_pairs(
 
 
 def write_joint_minimal_pairs(
-    checker, pairs_file: Path, n_claims: int, out_dir: Path, retrieval_runs: Path, seed: int = 0
+    checker: Checker, pairs_file: Path, n_claims: int, out_dir: Path, retrieval_runs: Path, seed: int = 0
 ) -> Path:
     """Minimal pairs of ``n_claims`` claims of ``pairs_file`` sampled outside the hold-out: retrieval
     for them (resumable, cached in ``retrieval_runs``), then ``out_dir/joint-minimal.jsonl``; returns its path."""

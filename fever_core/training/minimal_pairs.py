@@ -22,12 +22,16 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from fever_core.common.formats import evidence_sentences, iter_records
 from fever_core.common.text import fever_to_plain, page_id_to_title, premise_text
 from fever_core.common.types import NEI
 from fever_core.training.runs import append_checks
 from fever_core.verification.features import JOINT_EVIDENCE_K, joint_premise
+
+if TYPE_CHECKING:
+    from fever_core.pipeline import Checker
 
 RETRIEVED_K = 10
 """Sentences kept per retrieval run: enough to fill a premise once the gold ones are taken out."""
@@ -55,7 +59,7 @@ class GoldEvidence:
 def gold_evidence(pairs_file: Path) -> list[GoldEvidence]:
     """Claims of a pair file (``premise`` = FEVER-tokenised evidence, split by :func:`evidence_sentences`;
     ``pages``) that have an evidence set on a single page, each claim once, in file order."""
-    records: dict[str, list[dict]] = {}
+    records: dict[str, list[dict[str, Any]]] = {}
     for _, record in iter_records(Path(pairs_file)):
         if record.get("label") != NEI:
             records.setdefault(fever_to_plain(record["hypothesis"]), []).append(record)
@@ -79,7 +83,7 @@ def gold_evidence(pairs_file: Path) -> list[GoldEvidence]:
 
 
 def collect_retrieval_runs(
-    checker, claims: Sequence[GoldEvidence], out: Path, k: int = RETRIEVED_K, progress: bool = True
+    checker: Checker, claims: Sequence[GoldEvidence], out: Path, k: int = RETRIEVED_K, progress: bool = True
 ) -> dict[str, list[str]]:
     """Retrieve the top ``k`` evidence premises (``"Title: sentence"``) of each claim, without
     verifying them, and append ``{"claim", "label", "texts"}`` lines to ``out`` (resumable,
@@ -105,7 +109,7 @@ def _is_gold(text: str, gold: frozenset[str]) -> bool:
 
 def minimal_pair(
     gold: GoldEvidence, retrieved: Sequence[str], rng: random.Random, k: int = JOINT_EVIDENCE_K
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The two pair records (NEI first) for one claim, or none when its evidence set has ``k`` or more
     sentences or retrieval found fewer than ``k`` other sentences."""
     others = [text for text in retrieved if not _is_gold(text, gold.all_sentences)]

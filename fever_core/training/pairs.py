@@ -84,6 +84,8 @@ def fever_claims_to_pairs(
     """
     pairs = []
     for claim in claims:
+        if claim.label is None:
+            continue  # an unlabelled claim (of a claim list) teaches nothing
         if claim.label == NEI:
             if distractors is not None:
                 sentences = list(distractors(claim))
@@ -93,9 +95,10 @@ def fever_claims_to_pairs(
         seen = set()
         for evidence_set in claim.evidence_sets():
             found = [lookup(page, line) for page, line in dict.fromkeys(evidence_set)]
-            if any(item is None for item in found):
+            known = [item for item in found if item is not None]
+            if len(known) < len(found):
                 continue
-            premise = evidence_premise(found)  # type: ignore[arg-type]
+            premise = evidence_premise(known)
             if premise in seen:
                 continue
             seen.add(premise)
@@ -309,7 +312,8 @@ def split_dev(pairs: Sequence[Pair], fraction: float, seed: int = 0) -> tuple[li
 
     Deterministic for a given ``seed``; ``fraction`` in [0, 1) is the dev share of hypotheses.
     """
-    train, dev = [], []
+    train: list[Pair] = []
+    dev: list[Pair] = []
     for pair in pairs:
         (dev if in_dev_split(pair.hypothesis, fraction, seed) else train).append(pair)
     return train, dev

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
@@ -67,7 +67,7 @@ def claim_subject(doc: Doc) -> str | None:
     return None
 
 
-def with_guessed_titles(records: Sequence[dict], batch_size: int = 512) -> list[dict]:
+def with_guessed_titles(records: Sequence[dict[str, Any]], batch_size: int = 512) -> list[dict[str, Any]]:
     """``records`` (pair-file records without ``"pages"``) with ``"pages": [guess]`` and ``"title_guessed"``
     where :func:`claim_subject` finds a subject in the claim; the others are returned unchanged."""
     from fever_core.common.nlp import load_spacy
@@ -88,10 +88,10 @@ def with_guessed_titles(records: Sequence[dict], batch_size: int = 512) -> list[
     return out
 
 
-def split_by_page(records: Iterable[dict], heldout_percent: int) -> dict[str, list[dict]]:
+def split_by_page(records: Iterable[dict[str, Any]], heldout_percent: int) -> dict[str, list[dict[str, Any]]]:
     """``{"train": [...], "heldout": [...]}``: each record goes where its first page's hash sends it
     (:func:`~fever_core.training.pairs.page_split`); records without pages go to training."""
-    out: dict[str, list[dict]] = {"train": [], "heldout": []}
+    out: dict[str, list[dict[str, Any]]] = {"train": [], "heldout": []}
     for record in records:
         pages = record.get("pages") or []
         out[page_split(pages[0], heldout_percent) if pages else "train"].append(record)
@@ -103,7 +103,7 @@ def prepare(shared_nli: Path, out_dir: Path) -> dict[str, dict[str, int]]:
     under ``out_dir`` from ``shared_nli`` (the shared ``nli/`` folder); returns pairs per file and label.
     A file already written is kept (delete it to rebuild)."""
     out_dir = Path(out_dir)
-    written: dict[str, list[dict]] = {}
+    written: dict[str, list[dict[str, Any]]] = {}
     titled = out_dir / "fever-train-titled.jsonl"
     if not titled.is_file():
         records = [r for _, r in iter_records(Path(shared_nli) / "fever-train.jsonl")]

@@ -5,20 +5,34 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fever_core.common.formats import DataFileError
 from fever_core.common.jsonl import read_jsonl
 
+if TYPE_CHECKING:
+    from fever_core.pipeline import Checker, CheckOptions, CheckResult
+
+
+class ClaimToRun(Protocol):
+    """What a run checks: a claim and its gold label (a :class:`~fever_core.common.formats.Claim`, say)."""
+
+    @property
+    def claim(self) -> str: ...
+
+    @property
+    def label(self) -> str | None: ...
+
 
 def append_checks(
-    checker,
-    claims: Sequence,
+    checker: Checker,
+    claims: Sequence[ClaimToRun],
     out: Path,
-    fields: Callable[[object], dict],
-    options=None,
+    fields: Callable[[CheckResult], dict[str, Any]],
+    options: CheckOptions | None = None,
     desc: str = "end-to-end runs",
     progress: bool = True,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Check every claim (anything with ``.claim`` and ``.label``) not yet in the jsonl file ``out``
     and append ``{"claim", "label", **fields(result)}`` for it, so an interrupted run continues where
     it stopped. ``options`` are the :class:`~fever_core.pipeline.CheckOptions` (default: the

@@ -28,7 +28,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -50,6 +50,7 @@ from fever_core.verification.nli import BF16_MIN_PARAMETERS
 
 if TYPE_CHECKING:
     import torch
+    from transformers import PreTrainedTokenizerBase
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def _seed_everything(seed: int) -> None:
     torch.manual_seed(seed)
 
 
-def _tokenize(tokenizer, pairs: Sequence[Pair], max_length: int) -> list[dict[str, list[int]]]:
+def _tokenize(tokenizer: PreTrainedTokenizerBase, pairs: Sequence[Pair], max_length: int) -> list[dict[str, list[int]]]:
     enc = tokenizer([p.premise for p in pairs], [p.hypothesis for p in pairs], truncation=True, max_length=max_length)
     keys = [k for k in ("input_ids", "token_type_ids", "attention_mask") if k in enc]
     return [{k: enc[k][i] for k in keys} for i in range(len(pairs))]
@@ -78,7 +79,7 @@ def plan_batches(lengths: Sequence[int], batch_size: int, seed: int, epoch: int)
     order = list(range(len(lengths)))
     rng.shuffle(order)
     chunk = batch_size * 50
-    batches = []
+    batches: list[list[int]] = []
     for start in range(0, len(order), chunk):
         part = sorted(order[start : start + chunk], key=lambda i: lengths[i])
         batches.extend(part[j : j + batch_size] for j in range(0, len(part), batch_size))
@@ -160,20 +161,20 @@ def _training_pairs(config: TrainConfig) -> tuple[list[Pair], list[Pair]]:
 class _Run:
     """What the training steps work with: the model on its device, the tokenised pairs, the plan, the optimizer."""
 
-    model: object
-    tokenizer: object
+    model: torch.nn.Module
+    tokenizer: PreTrainedTokenizerBase
     device: str
-    autocast_dtype: object
+    autocast_dtype: torch.dtype
     use_autocast: bool
     features: list[dict[str, list[int]]]
     labels: np.ndarray
     lengths: list[int]
     steps_per_epoch: int
     total_steps: int
-    plan: dict
-    trained: list
-    optimizer: object
-    scheduler: object
+    plan: dict[str, Any]
+    trained: list[Any]
+    optimizer: torch.optim.Optimizer
+    scheduler: torch.optim.lr_scheduler.LRScheduler
 
 
 def _prepare_run(config: TrainConfig, train_pairs: list[Pair]) -> _Run:

@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import torch
+    from torch.optim import Optimizer
+    from torch.optim.lr_scheduler import LRScheduler
 
 CHECKPOINT_FILE = "last.pt"
 
@@ -16,13 +22,15 @@ def checkpoint_path(out: Path) -> Path:
     return Path(out) / "checkpoints" / CHECKPOINT_FILE
 
 
-def trained_state(model) -> dict:
+def trained_state(model: torch.nn.Module) -> dict[str, Any]:
     """The weights training changes (all of them, or an adapter's and the head's), as in a checkpoint."""
     trained = {name for name, p in model.named_parameters() if p.requires_grad}
     return {name: tensor for name, tensor in model.state_dict().items() if name in trained}
 
 
-def save_checkpoint(path: Path, model, optimizer, scheduler, step: int, plan: dict) -> None:
+def save_checkpoint(
+    path: Path, model: torch.nn.Module, optimizer: Optimizer, scheduler: LRScheduler, step: int, plan: dict[str, Any]
+) -> None:
     """Write a checkpoint at ``step`` of ``plan`` to ``path``, through a temporary file."""
     import torch
 
@@ -42,7 +50,9 @@ def save_checkpoint(path: Path, model, optimizer, scheduler, step: int, plan: di
     tmp.replace(path)
 
 
-def resume_from(checkpoint: Path, plan: dict, model, optimizer, scheduler) -> int:
+def resume_from(
+    checkpoint: Path, plan: dict[str, Any], model: torch.nn.Module, optimizer: Optimizer, scheduler: LRScheduler
+) -> int:
     """Load ``checkpoint`` into ``model``, ``optimizer`` and ``scheduler``, and restore the RNG states saved with it.
     Returns the step it was saved at.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fever_core.common.settings import Settings
 from fever_core.verification.base_models import MINILM
@@ -93,7 +94,7 @@ class TrainConfig:
     log_every: int = 50
     cache_dir: Path = field(default_factory=lambda: Settings.from_env().data_dir / "training")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(self).items()}
 
 
@@ -125,10 +126,10 @@ class TrainResult:
     train_pairs: dict[str, int]
     dev_pairs: dict[str, int]
     nei_threshold: float | None = None
-    reports: dict[str, dict] = field(default_factory=dict)
+    reports: dict[str, dict[str, Any]] = field(default_factory=dict[str, Any])
     wall_s: float = 0.0
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         """What the command line prints of a run: everything but the losses and reports, with each report's pair
         count, accuracy and macro-F1 (4 decimals) under ``scores``."""
         summary = {k: v for k, v in asdict(self).items() if k not in ("losses", "reports")}

@@ -6,12 +6,18 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fever_core.common.types import LABELS
 from fever_core.training.verifier_config import TrainConfig
 from fever_core.verification.base_models import BASES, base_model_path
 from fever_core.verification.classifiers import adapter_base, load_sequence_classifier
 from fever_core.verification.model_integrity import check_model_folder, model_files, record_checksums
+
+if TYPE_CHECKING:
+    import torch
+    from peft import LoraConfig, PeftModel
+    from transformers import PreTrainedTokenizerBase
 
 log = logging.getLogger(__name__)
 
@@ -21,7 +27,7 @@ LORA_TARGETS = ("query", "key", "value", "q", "k", "v", "o", "dense")
 """Linear layers a LoRA adapter wraps (attention and feed-forward, BERT and MPNet names); the head is trained whole."""
 
 
-def build_model(config: TrainConfig):
+def build_model(config: TrainConfig) -> tuple[torch.nn.Module, PreTrainedTokenizerBase]:
     """The model to train and its tokenizer: a verifier to continue, or a base with a new 3-way head,
     wrapped in a LoRA adapter when ``config.lora_rank`` > 0."""
     from transformers import AutoTokenizer
@@ -33,8 +39,12 @@ def build_model(config: TrainConfig):
         check_model_folder(init)  # a damaged verifier is not trained further
     tokenizer = AutoTokenizer.from_pretrained(init)
     if adapter_base(init) is not None:
+        from peft import PeftModel
+
         adapter = load_sequence_classifier(init, trainable=True)
-        if config.lora_rank <= adapter.peft_config["default"].r:
+        if not isinstance(adapter, PeftModel):
+            raise TypeError(f"{init} has an adapter's files but did not load as an adapter.")
+        if config.lora_rank <= _lora_config(adapter).r:
             return adapter, tokenizer
         return _widened(adapter, config), tokenizer
     model = load_sequence_classifier(init, num_labels=len(LABELS), id2label=ID2LABEL, label2id=LABEL2ID)
@@ -43,7 +53,17 @@ def build_model(config: TrainConfig):
     return _with_lora(model, config.lora_rank, config.lora_alpha or 2 * config.lora_rank), tokenizer
 
 
-def _with_lora(model, rank: int, alpha: float):
+def _lora_config(adapter: PeftModel) -> LoraConfig:
+    """The LoRA configuration of ``adapter`` (the only kind of adapter a verifier is)."""
+    from peft import LoraConfig
+
+    lora = adapter.peft_config["default"]
+    if not isinstance(lora, LoraConfig):
+        raise TypeError(f"The verifier's adapter is {type(lora).__name__}, not LoRA: only LoRA adapters are trained.")
+    return lora
+
+
+def _with_lora(model: torch.nn.Module, rank: int, alpha: float) -> PeftModel:
     """``model`` wrapped in a new rank-``rank`` LoRA adapter on its linear layers (:data:`LORA_TARGETS`, not the
     head) and a trainable head."""
     import torch
@@ -57,21 +77,21 @@ def _with_lora(model, rank: int, alpha: float):
     lora = LoraConfig(
         task_type=TaskType.SEQ_CLS,
         r=rank,
-        lora_alpha=alpha,
+        lora_alpha=alpha,  # type: ignore[arg-type]  # peft says int but divides it by r: a widened adapter's is fractional
         lora_dropout=0.1,
         target_modules=sorted(names & set(LORA_TARGETS)),
     )
     return get_peft_model(model, lora)
 
 
-def _widened(adapter, config: TrainConfig):
+def _widened(adapter: PeftModel, config: TrainConfig) -> PeftModel:
     """A rank-``config.lora_rank`` adapter that starts as ``adapter`` (a trained, lower-rank one) reads: its first
     ranks hold the trained adapter's A and B (B rescaled to the new ``alpha / rank``), the new ranks start as LoRA
     starts (A random, B zero, so they add nothing yet), and the head is the trained one. More capacity, same
     answers at step 0."""
     import torch
 
-    old = adapter.peft_config["default"]
+    old = _lora_config(adapter)
     old_scale = old.lora_alpha / old.r
     alpha = config.lora_alpha or old_scale * config.lora_rank  # keeps the scale the trained adapter had
     trained = {
@@ -96,23 +116,31 @@ def _widened(adapter, config: TrainConfig):
     return wide
 
 
-def save_trained_model(model, tokenizer, out: Path, config: TrainConfig) -> None:
+def save_trained_model(
+    model: torch.nn.Module, tokenizer: PreTrainedTokenizerBase, out: Path, config: TrainConfig
+) -> None:
     """fp16 weights (a whole model, or an adapter with its head), the labels' ``config.json``, the tokenizer, and the
     checksums of every file of them (:func:`~fever_core.verification.model_integrity.record_checksums`)."""
     import torch
+    from peft import PeftModel
+    from transformers import PreTrainedModel
 
     out.mkdir(parents=True, exist_ok=True)
     model = model.to("cpu").eval().to(torch.float16)
-    model.config.id2label = ID2LABEL
-    model.config.label2id = LABEL2ID
-    if hasattr(model, "peft_config"):
+    if isinstance(model, PeftModel):
+        model.config.id2label = ID2LABEL
+        model.config.label2id = LABEL2ID
         # the adapter names its base by its short name, so the folder loads wherever the base is assembled
-        model.peft_config["default"].base_model_name_or_path = (
+        _lora_config(model).base_model_name_or_path = (
             config.init if config.init in BASES else adapter_base(config.init) or config.init
         )
-        model.save_pretrained(out)
+        model.save_pretrained(str(out))
         model.config.save_pretrained(out)  # the classification config (labels, NEI rule) beside the adapter
-    else:
+    elif isinstance(model, PreTrainedModel):
+        model.config.id2label = ID2LABEL
+        model.config.label2id = LABEL2ID
         model.save_pretrained(out)
+    else:
+        raise TypeError(f"A verifier is a transformers model or a peft adapter, not a {type(model).__name__}.")
     tokenizer.save_pretrained(out)
     record_checksums(out, model_files(out), fresh=True)

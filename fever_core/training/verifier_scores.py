@@ -8,6 +8,7 @@ import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -50,7 +51,7 @@ def score_trained_model(
 
     out = Path(config.out)
     model = NliModel.load(str(out), device="cpu", max_length=config.max_length)
-    reports: dict[str, dict] = {}
+    reports: dict[str, dict[str, Any]] = {}
     if dev_pairs:
         probs = model.predict([(p.premise, p.hypothesis) for p in dev_pairs], batch_size=config.eval_batch_size)
         gold = label_ids(dev_pairs)

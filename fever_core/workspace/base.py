@@ -74,11 +74,11 @@ class PendingBuild:
     def describe(self, ahead: bool = True) -> str:
         """The notice, e.g. "Building the embedded corpus for the first time (about 2 minutes on two CPU cores: 36,233
         sentences to embed)…", and (``ahead``, default) the command that builds it ahead of time."""
-        ahead = f" `python -m fever_core corpus build {self.corpus}` builds it ahead of time." if ahead else ""
+        command = f" `python -m fever_core corpus build {self.corpus}` builds it ahead of time." if ahead else ""
         if self.seconds is None:
             return (
                 f"Building the {self.corpus} corpus for the first time: storing its pages, then embedding their "
-                "sentences (the progress bar then says how long)…" + ahead
+                "sentences (the progress bar then says how long)…" + command
             )
         minutes = max(1, math.ceil(self.seconds / 60))
         took = f"about {minutes} minute{'s' if minutes > 1 else ''} on two CPU cores"
@@ -91,11 +91,11 @@ class PendingBuild:
         if self.shipped:
             return (
                 f"Building the {self.corpus} corpus for the first time ({took}: the vectors of its "
-                f"{self.sentences:,} sentence{plural} ship with it)…" + ahead
+                f"{self.sentences:,} sentence{plural} ship with it)…" + command
             )
         return (
             f"Building the {self.corpus} corpus for the first time ({took}: {self.sentences:,} sentence{plural} "
-            "to embed)…" + ahead
+            "to embed)…" + command
         )
 
 

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fever_core.common.settings import Settings
 from fever_core.common.text import page_id_to_title
@@ -45,7 +46,7 @@ RETRY_AFTER_S = 30.0
 # One indexer at a time for every live cache in this process: extending the index and saving it. Never held
 # across network I/O, so a slow Wikipedia holds only the claims that wait for it.
 _INDEXING = threading.Lock()
-_OPEN: dict[tuple, LiveWikipediaWorkspace] = {}
+_OPEN: dict[tuple[Any, ...], LiveWikipediaWorkspace] = {}
 
 
 def content_fingerprint(store: CorpusStore) -> str:

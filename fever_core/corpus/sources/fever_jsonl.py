@@ -7,8 +7,10 @@ The page format (``{"id", "text", "lines"}`` a line) is read here for every FEVE
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from fever_core.common.formats import line_number
 from fever_core.common.jsonl import read_jsonl
@@ -44,7 +46,7 @@ def parse_lines_field(page_id: str, lines: str) -> list[Sentence]:
     return sentences
 
 
-def page_records(lines: Iterable[str | bytes], name: str, start: int = 0) -> Iterator[tuple[str, dict]]:
+def page_records(lines: Iterable[str | bytes], name: str, start: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
     """The page records of a FEVER jsonl stream, from the ``start``-th page on (blank lines don't count), each
     with where it is (``"NAME:LINE"``, for messages).
 
@@ -75,7 +77,7 @@ def count_pages(lines: Iterable[str | bytes]) -> int:
     return sum(1 for raw in lines if raw.strip())
 
 
-def page_from_record(record: dict, source: str, where: str) -> Page:
+def page_from_record(record: dict[str, Any], source: str, where: str) -> Page:
     """The page of one FEVER record: its ``lines`` when it has them, else its ``text`` as line 0.
 
     Raises :class:`CorpusSourceError` naming ``where`` (``"FILE:LINE"``) for ``lines`` that can't be stored.
@@ -100,7 +102,7 @@ class FeverRecordPages:
 
     name: str
 
-    def _records(self, start: int = 0) -> Iterator[tuple[str, dict]]:
+    def _records(self, start: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
         raise NotImplementedError
 
     def iter_titles(self) -> Iterator[tuple[str, str]]:
@@ -130,7 +132,7 @@ class FeverJsonlSource(FeverRecordPages):
         stat = self._stat()
         return hashlib.sha1(f"{self.path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()
 
-    def _stat(self):
+    def _stat(self) -> os.stat_result:
         try:
             return self.path.stat()
         except FileNotFoundError:
@@ -143,7 +145,7 @@ class FeverJsonlSource(FeverRecordPages):
                 )
             ) from None
 
-    def _records(self, start: int = 0) -> Iterator[tuple[str, dict]]:
+    def _records(self, start: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
         self._stat()
         with self.path.open("rb") as lines:  # bytes: read_jsonl names a line that is not UTF-8
             yield from page_records(lines, str(self.path), start)

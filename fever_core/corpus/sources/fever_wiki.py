@@ -14,7 +14,7 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from fever_core.corpus.sources.base import CorpusSourceError
 from fever_core.corpus.sources.fever_jsonl import FeverRecordPages, count_pages, page_records
@@ -85,7 +85,7 @@ class FeverWikiSource(FeverRecordPages):
             with (self.path / name).open("rb") as member:
                 yield member
 
-    def _records(self, start: int = 0) -> Iterator[tuple[str, dict]]:
+    def _records(self, start: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
         """Page records from the ``start``-th page on; the pages before it are counted, not parsed."""
         for name in self.members():
             where = f"{self.path}:{name}" if self._is_zip() else str(self.path / name)

@@ -11,6 +11,8 @@ import logging
 import threading
 import time
 import zlib
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from fever_core.common.nlp import split_sentences
 from fever_core.common.text import clean_json_text, title_to_page_id
@@ -18,6 +20,7 @@ from fever_core.common.types import Page, Sentence
 from fever_core.corpus.linking import TitleLinker
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 USER_AGENT = "FEVER-Workbench/0.1 (fact-checking workbench; offline-first)"
 MAX_ANSWER_BYTES = 32 << 20
@@ -53,7 +56,7 @@ class DeadlinePassed(Exception):
     """A call's deadline passed while it was still asking: it stops there, its caller has already given up."""
 
 
-def checked_answer(answer: object) -> dict:
+def checked_answer(answer: object) -> dict[str, Any]:
     """``answer`` when it is a MediaWiki API answer (an object with ``query``, ``batchcomplete`` or ``continue``, and
     ``query`` and ``continue`` objects when there), its text cleaned as it enters the workbench
     (:func:`~fever_core.common.text.clean_json_text`: lone surrogates dropped).
@@ -68,10 +71,10 @@ def checked_answer(answer: object) -> dict:
     for part in ("query", "continue"):
         if part in answer and not isinstance(answer[part], dict):
             raise MalformedAnswer(f"its {part!r} is {str(answer[part])[:40]!r}, not an object")
-    return clean_json_text(answer)  # type: ignore[return-value]
+    return clean_json_text(answer)
 
 
-def checked_shape(answer: dict, params: dict) -> dict:
+def checked_shape(answer: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
     """``answer`` (a :func:`checked_answer`) to the request ``params`` when what is read of it has MediaWiki's shape:
     ``query.search`` a list of results with text titles (a search); ``query.pages`` an object of pages with text
     titles, text extracts and lists of links with text titles (a page's lead or links); ``query.normalized`` and
@@ -157,22 +160,24 @@ class DecodedBody:
             raise MalformedAnswer(f"more than {self.limit >> 20} MiB once decoded")
 
 
-def _client(language: str, timeout_s: float, api_url: str | None):
+def _client(language: str, timeout_s: float, api_url: str | None) -> Any:
+    """A ``wikipediaapi.Wikipedia`` client that reads its answers as :class:`LiveWikipediaSource` needs: from
+    ``api_url``, checked, decoded with limits and stopped at the calling thread's deadline."""
     import httpx
     import wikipediaapi
 
-    class Client(wikipediaapi.Wikipedia):
+    class Client(wikipediaapi.Wikipedia):  # type: ignore[misc]  # wikipediaapi ships no types: its class is Any
         @staticmethod
         def _build_url(language: str) -> str:
             return api_url or f"https://{language}.wikipedia.org/w/api.php"
 
-        def _get(self, language: str, params: dict) -> dict:
+        def _get(self, language: str, params: dict[str, Any]) -> dict[str, Any]:
             try:
                 return checked_shape(checked_answer(super()._get(language, params)), params)
             except RecursionError as exc:  # past the JSON parser's limit (about 1,000 deep), or cleaning's
                 raise MalformedAnswer("JSON nested too deeply") from exc
 
-        def _do_get(self, url: str, params: dict) -> dict:
+        def _do_get(self, url: str, params: dict[str, Any]) -> dict[str, Any]:
             """One request, read as it streams in, decoded and counted (:class:`DecodedBody`), and stopped when the
             calling thread's deadline passes (before the request, or between any two pieces of its answer): a server
             that trickles its answer, or that never stops asking for one more page of results (``continue``), keeps
@@ -197,7 +202,8 @@ def _client(language: str, timeout_s: float, api_url: str | None):
             headers = answer.headers.copy()
             headers.pop("Content-Encoding", None)  # decoded already
             whole = httpx.Response(answer.status_code, headers=headers, content=decoded, request=answer.request)
-            return self._process_response(whole, url)
+            processed: dict[str, Any] = self._process_response(whole, url)
+            return processed
 
     return Client(user_agent=USER_AGENT, language=language, timeout=timeout_s, max_retries=0)
 
@@ -221,35 +227,36 @@ class LiveWikipediaSource:
         self.api_url = api_url
         self._wiki = _client(language, timeout_s, api_url)
 
-    def _call(self, what: str, fn):
+    def _call(self, what: str, fn: Callable[[], T]) -> T:
         """``fn()``, or :class:`WikipediaUnavailable` when it fails or has not returned after ``timeout_s``.
 
         The call runs in a daemon thread with that deadline: a server that trickles its answer a byte at a time, or
         that never stops answering ``continue``, keeps neither the caller nor, past the deadline, that thread."""
         import wikipediaapi
 
-        outcome: dict[str, object] = {}
+        values: list[T] = []
+        errors: list[BaseException] = []
         deadline = time.monotonic() + self.timeout_s
 
         def run() -> None:
             _CALL.deadline = deadline
             try:
-                outcome["value"] = fn()
+                values.append(fn())
             except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
-                outcome["error"] = exc
+                errors.append(exc)
 
         worker = threading.Thread(target=run, name="wikipedia-call", daemon=True)
         worker.start()
         worker.join(self.timeout_s)
-        if worker.is_alive() or isinstance(outcome.get("error"), DeadlinePassed):
+        if worker.is_alive() or any(isinstance(error, DeadlinePassed) for error in errors):
             raise WikipediaUnavailable(
                 f"Wikipedia did not answer within {self.timeout_s:g} s when asked to {what}: it is slow or not "
                 "answering. The local corpora (embedded, fever-dev, fm2) still work."
             )
         try:
-            if "error" in outcome:
-                raise outcome["error"]  # type: ignore[misc]
-            return outcome.get("value")
+            if errors:
+                raise errors[0]
+            return values[0]
         except (MalformedAnswer, wikipediaapi.WikiInvalidJsonError, *ANSWER_READING_ERRORS) as exc:
             raise WikipediaUnavailable(
                 f"Wikipedia's API answered in an unexpected form when asked to {what} ({exc}): check that "
@@ -275,7 +282,7 @@ class LiveWikipediaSource:
         page's links to articles. A redirect is followed: the page returned has the real title.
         """
 
-        def fetch():
+        def fetch() -> tuple[str, str, list[str]] | None:
             page = self._wiki.page(title)
             lead = self._wiki.extracts(page, exintro=1)
             if not page.exists():
