@@ -136,10 +136,10 @@ def test_one_claims_fault_never_fails_its_neighbours(checker, monkeypatch):
             raise RecursionError("deep")
         return analyse(claim, *args, **kwargs)
 
-    from fever_core import pipeline
+    from fever_core.pipeline import checker as checker_module
 
-    analyse = pipeline.analyse_claim
-    monkeypatch.setattr(pipeline, "analyse_claim", analyse_with_a_fault)
+    analyse = checker_module.analyse_claim
+    monkeypatch.setattr(checker_module, "analyse_claim", analyse_with_a_fault)
     monkeypatch.setattr(checker.verification, "verify_many", verify_many)
     outcomes = checker.check_many(claims)
     assert isinstance(outcomes[1], ClaimFailed) and outcomes[1].stage == "retrieval"

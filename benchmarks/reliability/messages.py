@@ -32,7 +32,7 @@ from pathlib import Path
 from benchmarks.reliability.common import PROJECT_ROOT, Row, counting_embeddings
 from benchmarks.reliability.damaged import TINY_PAGES
 from fever_core.cli import main
-from fever_core.common.formats import MAX_LIST_CLAIMS
+from fever_core.common.claim_lists import MAX_LIST_CLAIMS
 from fever_core.corpus.build import SOURCES_FILE, STORE_FILE, corpus_dir
 from fever_core.corpus.sources.wikipedia_api import MAX_LEAD_CHARS
 from fever_core.evaluation import FORMULA_STARTS, RESULT_COLUMNS

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
-from fever_core.common.formats import MAX_LIST_CLAIMS
+from fever_core.common.claim_lists import MAX_LIST_CLAIMS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -95,7 +95,7 @@ def _print_checked_before(checker: Checker, result: CheckResult) -> None:
 
 
 def cmd_check_batch(args: argparse.Namespace) -> int:
-    from fever_core.common.formats import load_claim_list
+    from fever_core.common.claim_lists import load_claim_list
     from fever_core.evaluation import BatchReport, ResultsFile
 
     # a list, or an output, that can't be used is refused before any model loads

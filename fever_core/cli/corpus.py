@@ -101,7 +101,7 @@ def cmd_export_vectors(args: argparse.Namespace) -> int:
 
 
 def cmd_benchmark(args: argparse.Namespace) -> int:
-    from fever_core.common.formats import load_claim_list
+    from fever_core.common.claim_lists import load_claim_list
     from fever_core.evaluation.corpus_benchmark import COMPARED_KINDS, benchmark_corpus
 
     claims = [c.claim for c in load_claim_list(args.claims)][: args.limit] if args.claims else None

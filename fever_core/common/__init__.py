@@ -14,22 +14,20 @@ read). Nothing here imports another layer; torch and spaCy are imported only whe
 from __future__ import annotations
 
 from fever_core.common.checksums import file_checksum, model_checksum
+from fever_core.common.claim_lists import claim_list_kind, load_claim_list, read_claim_list
 from fever_core.common.device import cpu_supports_bf16, limit_cpu_threads, select_device
 from fever_core.common.formats import (
     Claim,
     DataFileError,
     Pair,
-    claim_list_kind,
     evidence_premise,
     evidence_sentences,
     file_kind,
     iter_records,
     line_number,
-    load_claim_list,
     load_claims,
     load_pairs,
     pair_premise,
-    read_claim_list,
     sample_across_labels,
     write_pairs,
 )

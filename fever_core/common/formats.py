@@ -3,8 +3,7 @@
 - A **claims file** holds one claim a line as FEVER writes it and the official scorer reads it:
   ``{"id", "claim", "label", "evidence": [[[annotation_id, evidence_id, page, line], ...], ...]}``;
   an NOT ENOUGH INFO claims file may leave ``evidence`` out.
-- A **claim list** is what a batch check reads: plain text (one claim a line), CSV (a ``claim``
-  column, optional ``label`` and ``id``) or claims jsonl, labels and evidence optional.
+- A **claim list** is what a batch check reads (:mod:`~fever_core.common.claim_lists`).
 - A **pair file** (``nli/*.jsonl``) holds one labelled verifier example a line:
   ``{"premise", "hypothesis", "label", "source", ["pages"]}``.
 
@@ -14,17 +13,14 @@ tokens turned back into plain text), so training and inference read the same tex
 
 from __future__ import annotations
 
-import csv
-import io
-import itertools
 import random
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from fever_core.common.jsonl import decode_utf8, read_jsonl, write_jsonl
+from fever_core.common.jsonl import read_jsonl, write_jsonl
 from fever_core.common.text import fever_to_plain, page_id_to_title, premise_text
 from fever_core.common.types import LABELS
 
@@ -51,7 +47,9 @@ def iter_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     return read_jsonl(path, error=DataFileError)
 
 
-def _check_label(path: Path, number: int, label: object) -> str:
+def checked_label(path: Path, number: int, label: object) -> str:
+    """``label`` when it is one of :data:`~fever_core.common.types.LABELS`, else :class:`DataFileError` naming
+    ``path:number``."""
     if label not in LABELS:
         raise DataFileError(f"{path}:{number}: label {label!r} is not one of {', '.join(LABELS)}.")
     return label
@@ -113,13 +111,13 @@ def load_claims(path: str | Path, limit: int | None = None, sample: int | None =
         if not isinstance(text, str) or not text.strip():
             raise DataFileError(f'{path}:{number}: a claim needs a non-empty "claim" and a "label" (FEVER format).')
         claims.append(
-            _checked_evidence(
+            checked_evidence(
                 str(path),
                 number,
                 Claim(
-                    _claim_id(str(path), number, record.get("id")),
+                    claim_id_of(str(path), number, record.get("id")),
                     text,
-                    _check_label(path, number, record.get("label")),
+                    checked_label(path, number, record.get("label")),
                     record.get("evidence") or [],
                 ),
             )
@@ -158,42 +156,7 @@ def sample_across_labels(claims: Sequence[Claim], size: int, seed: int = 0) -> l
     return [claims[index] for index in kept]
 
 
-# ---------------------------------------------------------------------------------------------
-# claim lists: what a batch check reads (labels and evidence optional)
-
-CLAIM_LIST_KINDS = ("txt", "csv", "jsonl")
-MAX_LIST_CLAIMS = 100_000
-"""Claims a claim list may hold by default (:func:`read_claim_list`): a day's checking on a CPU at about a second a
-claim. ``check-batch --max-claims`` raises it."""
-_KIND_OF_SUFFIX = {".txt": "txt", ".csv": "csv", ".jsonl": "jsonl", ".json": "jsonl"}
-
-
-def claim_list_kind(name: str, text: str) -> str:
-    """How a claim list is written, one of :data:`CLAIM_LIST_KINDS`: by the suffix of ``name`` (``.txt``,
-    ``.csv``, ``.jsonl`` or ``.json``); else by ``text``: a first line that opens a JSON object is jsonl, a
-    first line with a ``claim`` column is CSV, anything else is one claim a line."""
-    kind = _KIND_OF_SUFFIX.get(Path(name).suffix.lower())
-    if kind:
-        return kind
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    if first.startswith("{"):
-        return "jsonl"
-    return "csv" if "claim" in _column_names(next(csv.reader([first]))) else "txt"
-
-
-def _column_names(header: Sequence[str]) -> list[str]:
-    """A CSV header's column names as the reader matches them: trimmed, lower case."""
-    return [column.strip().lower() for column in header]
-
-
-def _optional_label(name: str, number: int, label: object) -> str | None:
-    """A claim list's label: ``None`` when absent or blank, else a FEVER label in any letter case."""
-    if label is None or (isinstance(label, str) and not label.strip()):
-        return None
-    return _check_label(Path(name), number, label.strip().upper() if isinstance(label, str) else label)
-
-
-def _claim_id(name: str, number: int, claim_id: object) -> int | str:
+def claim_id_of(name: str, number: int, claim_id: object) -> int | str:
     """A claim's id: ``claim_id`` when it is a whole number or a text, the line ``number`` when there is none (absent,
     ``null`` or ""), else :class:`DataFileError` naming ``name:number``."""
     if claim_id is None or claim_id == "":
@@ -206,23 +169,7 @@ def _claim_id(name: str, number: int, claim_id: object) -> int | str:
     )
 
 
-def _listed_claim(name: str, number: int, claim_id: object, text: object, label: object, evidence: object) -> Claim:
-    """A claim of a claim list, or :class:`DataFileError` naming ``name:number`` and what is wrong."""
-    if not isinstance(text, str) or not text.strip():
-        raise DataFileError(f"{name}:{number}: the claim is empty.")
-    return _checked_evidence(
-        name,
-        number,
-        Claim(
-            _claim_id(name, number, claim_id),
-            text.strip(),
-            _optional_label(name, number, label),
-            cast("list[Any]", evidence or []),
-        ),
-    )  # checked next
-
-
-def _checked_evidence(name: str, number: int, claim: Claim) -> Claim:
+def checked_evidence(name: str, number: int, claim: Claim) -> Claim:
     """``claim`` if its evidence reads (:meth:`Claim.evidence_sets`), else :class:`DataFileError` naming ``name:number``."""
     try:
         claim.evidence_sets()
@@ -231,77 +178,6 @@ def _checked_evidence(name: str, number: int, claim: Claim) -> Claim:
             f"{name}:{number}: evidence must be a list of sets of [annotation_id, evidence_id, page, line] ({exc})."
         ) from None
     return claim
-
-
-def _text_claims(text: str, name: str) -> Iterator[Claim]:
-    return (
-        _listed_claim(name, number, number, line, None, None)
-        for number, line in enumerate(text.splitlines(), 1)
-        if line.strip()
-    )
-
-
-def _csv_claims(text: str, name: str) -> Iterator[Claim]:
-    reader = csv.DictReader(io.StringIO(text))
-    reader.fieldnames = _column_names(reader.fieldnames or [])
-    if "claim" not in reader.fieldnames:
-        raise DataFileError(
-            f'{name}: a CSV claim list needs a "claim" column (and may have "label" and "id"); '
-            f"its columns are: {', '.join(reader.fieldnames) or 'none'}."
-        )
-    return (_listed_claim(name, reader.line_num, row.get("id"), row["claim"], row.get("label"), None) for row in reader)
-
-
-def _jsonl_claims(text: str, name: str) -> Iterator[Claim]:
-    return (
-        _listed_claim(name, number, record.get("id"), record.get("claim"), record.get("label"), record.get("evidence"))
-        for number, record in read_jsonl(io.StringIO(text, newline=None), name, DataFileError)
-    )
-
-
-_READERS = {"txt": _text_claims, "csv": _csv_claims, "jsonl": _jsonl_claims}
-
-
-def read_claim_list(text: str, name: str = "claims.txt", max_claims: int = MAX_LIST_CLAIMS) -> list[Claim]:
-    """Read a list of claims to check, labelled or not.
-
-    Args:
-        text: the list: plain text, one claim a line (blank lines skipped); CSV with a header, a ``claim``
-            column and optional ``label`` and ``id`` columns; or jsonl in FEVER's claims format, where
-            ``label``, ``evidence`` and ``id`` are optional. How it is written is told by
-            :func:`claim_list_kind`.
-        name: the file's name, for its suffix and for messages.
-        max_claims: the most claims the list may hold (0: no limit); default :data:`MAX_LIST_CLAIMS`. A longer
-            list is refused as soon as its claim ``max_claims + 1`` is read.
-
-    Returns:
-        The claims in list order; an unlabelled one has ``label`` None, one without an id the number of
-        its line.
-
-    Raises:
-        DataFileError: naming ``name:line`` for an empty claim, an id that is neither a number nor a text, an
-            unknown label or malformed evidence; for a list without claims, and one of more than ``max_claims``.
-    """
-    text = text.removeprefix("\ufeff")
-    read = _READERS[claim_list_kind(name, text)](text, name)
-    claims = list(itertools.islice(read, max_claims + 1) if max_claims else read)
-    if max_claims and len(claims) > max_claims:
-        raise DataFileError(
-            f"{name} has more than {max_claims:,} claims, the most a list may hold (checking that "
-            f"many takes about a day on a CPU): split it into shorter lists, or raise the limit "
-            f"(check-batch --max-claims N; 0 for none)."
-        )
-    if not claims:
-        raise DataFileError(f'{name} has no claims: write one claim a line (or a CSV with a "claim" column).')
-    return claims
-
-
-def load_claim_list(path: str | Path, max_claims: int = MAX_LIST_CLAIMS) -> list[Claim]:
-    """Read the claim list file at ``path`` (see :func:`read_claim_list`)."""
-    path = Path(path)
-    if not path.is_file():
-        raise DataFileError(f"{path} does not exist. Check the path.")
-    return read_claim_list(decode_utf8(path.read_bytes(), str(path), error=DataFileError), str(path), max_claims)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -383,7 +259,7 @@ def load_pairs(path: Path) -> list[Pair]:
             or not hypothesis.strip()
         ):
             raise DataFileError(f'{path}:{number}: expected non-empty string fields "premise" and "hypothesis".')
-        label = _check_label(path, number, record.get("label"))
+        label = checked_label(path, number, record.get("label"))
         pages = record.get("pages")
         if pages is not None and not (isinstance(pages, list) and all(isinstance(p, str) for p in pages)):
             raise DataFileError(f'{path}:{number}: "pages" must be a list of page ids.')
@@ -403,22 +279,21 @@ def read_written_pairs(path: Path) -> list[Pair]:
 
 
 __all__ = [
-    "CLAIM_LIST_KINDS",
     "MAX_LINE",
     "Claim",
     "DataFileError",
     "Pair",
-    "claim_list_kind",
+    "checked_evidence",
+    "checked_label",
+    "claim_id_of",
     "evidence_premise",
     "evidence_sentences",
     "file_kind",
     "iter_records",
     "line_number",
-    "load_claim_list",
     "load_claims",
     "load_pairs",
     "pair_premise",
-    "read_claim_list",
     "read_written_pairs",
     "write_pairs",
 ]

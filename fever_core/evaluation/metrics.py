@@ -1,6 +1,6 @@
 """Which metrics a list of claims allows, from the gold data it carries (:class:`GoldData`).
 
-A claim list (:func:`fever_core.common.formats.read_claim_list`) may carry gold labels and gold evidence, or
+A claim list (:func:`fever_core.common.claim_lists.read_claim_list`) may carry gold labels and gold evidence, or
 neither. Label accuracy needs labels; the FEVER score also needs a gold evidence set for every labelled SUPPORTS or
 REFUTES claim; the evidence and retrieval metrics need those sets too, and at least one such claim. A metric the gold
 data does not allow is ``None`` (shown "n/a"), never a number.

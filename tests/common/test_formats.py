@@ -168,7 +168,7 @@ def test_evidence_premises_are_joined_as_the_pipeline_joins_them_and_split_back(
 # --- claim lists (read_claim_list, load_claim_list: what a batch check reads) -------------------
 # (imported here: this section was added to the file by the batch-check work, issue 19)
 
-from fever_core.common.formats import claim_list_kind, load_claim_list, read_claim_list
+from fever_core.common.claim_lists import claim_list_kind, load_claim_list, read_claim_list
 
 
 def test_a_text_claim_list_is_one_unlabelled_claim_a_line_numbered_by_line():
@@ -244,13 +244,13 @@ def test_a_claim_list_that_is_not_utf8_is_refused_naming_its_line(tmp_path):
 
 
 def test_a_claim_list_longer_than_its_limit_is_refused_as_its_first_claim_over_is_read(monkeypatch):
-    from fever_core.common import formats
+    from fever_core.common import claim_lists
 
     assert len(read_claim_list("a\nb\nc\n", "a.txt", max_claims=3)) == 3
     read: list[int] = []
-    real = formats._listed_claim
+    real = claim_lists._listed_claim
     monkeypatch.setattr(
-        formats, "_listed_claim", lambda name, number, *args: (read.append(number), real(name, number, *args))[1]
+        claim_lists, "_listed_claim", lambda name, number, *args: (read.append(number), real(name, number, *args))[1]
     )
     with pytest.raises(
         DataFileError,

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from fever_core.cli import main
-from fever_core.common.formats import Claim, load_claims, read_claim_list
+from fever_core.common.claim_lists import read_claim_list
+from fever_core.common.formats import Claim, load_claims
 from fever_core.common.types import NEI, REFUTES, SUPPORTS
 from fever_core.evaluation import (
     RESULT_COLUMNS,
