@@ -32,8 +32,9 @@ def checked_at(entry: HistoryEntry) -> str:
 
 
 def entries_table(entries: list[HistoryEntry]) -> pd.DataFrame:
-    """The checks as History lists them: each verdict as its card shows it ("Undecided" where its label is withheld)
-    with its one probability, written as the card writes it (:func:`~fever_core.workbench.probability_text`)."""
+    """The checks as History lists them: each verdict as its card shows it ("Undecided" where its label is withheld,
+    without a deciding sentence) with its one probability, written as the card writes it
+    (:func:`~fever_core.workbench.probability_text`)."""
     return pd.DataFrame(
         [
             {
@@ -41,8 +42,8 @@ def entries_table(entries: list[HistoryEntry]) -> pd.DataFrame:
                 "claim": e.claim,
                 "verdict": verdict_shown(e.verdict, e.label_withheld),
                 PROBABILITY: probability_text(e.probability),
-                "deciding sentence": e.deciding_sentence,
-                "page": e.deciding_page,
+                "deciding sentence": "" if e.label_withheld else e.deciding_sentence,
+                "page": "" if e.label_withheld else e.deciding_page,
                 "corpus": corpus_label(e.corpus),
                 "from": "batch" if e.batch else "Verify",
                 "shared": yes_no(e.shared),

@@ -323,7 +323,9 @@ def show_evidence(checked: CheckedClaim, presenting: bool = False) -> None:
             "Not recorded: this check was kept by an older version of the workbench. History's “Check again” shows it."
         )
     elif used:
-        deciding = [used.index(i) for i in result.verdict.deciding_evidence if i in used]
+        # a withheld label has no deciding sentence on the card: none is highlighted here either
+        withheld = result.verdict.label_withheld
+        deciding = [] if withheld else [used.index(i) for i in result.verdict.deciding_evidence if i in used]
         st.container(key="evidence_used").table(highlight_rows(evidence_rows(checked, used), deciding), hide_index=True)
     elif result.evidence:
         st.caption(

@@ -375,7 +375,11 @@ def test_a_verdict_too_unsure_to_call_says_undecided_and_opens_the_sentences_to_
     quotes = read_these.locator("blockquote")
     assert quotes.count() >= 1 and all("This sentence alone reads:" in quote for quote in quotes.all_inner_texts())
     assert quotes.first.is_visible()  # open, not in an expander
+    (probability,) = set(re.findall(r"only (\d\.\d\d) sure", card.inner_text()))  # a verifier without calibration
     page.screenshot(path=str(ARTIFACTS / "verify-undecided.png"))
+    open_from_sidebar(page, "History", "History")  # the label withheld there too, never the one it leans to
+    page.wait_for_function(CHOICE_SHOWS, arg=["Check", f"· Undecided {probability} · Jaws is a 1975 comedy."])
+    page.screenshot(path=str(ARTIFACTS / "history-undecided.png"))
     open_address(page, server, {}, "Verify a claim")  # a new session: the tests after it check with the shipped one
 
 

@@ -241,10 +241,12 @@ def test_a_withheld_label_is_undecided_in_history_and_its_chart_leans_nowhere(
     app = reopened(open_page, data_dir, monkeypatch, result)
     assert verdicts(app) == ["Verdict: :gray[Undecided]"]
     assert chart_bars(app)[0] == ("Verdict: Undecided", "0.52")
+    assert "#fff3b0" not in app.table[0].proto.arrow_data.styler.styles  # no row highlighted as deciding
     assert any("right only about 52 times in 100 (probability 0.52)" in md.value for md in app.markdown)
     history = open_page("history")
     table = history.dataframe[0].value
     assert (table["verdict"].iloc[0], table["probability"].iloc[0]) == ("Undecided", "0.52")
+    assert (table["deciding sentence"].iloc[0], table["page"].iloc[0]) == ("", "")  # as its card: none decides
     assert history.selectbox(key="_history_choice").options[0].split(" · ")[1] == "Undecided 0.52"
 
 
