@@ -376,6 +376,9 @@ def test_a_verdict_too_unsure_to_call_says_undecided_and_opens_the_sentences_to_
     assert quotes.count() >= 1 and all("This sentence alone reads:" in quote for quote in quotes.all_inner_texts())
     assert quotes.first.is_visible()  # open, not in an expander
     (probability,) = set(re.findall(r"only (\d\.\d\d) sure", card.inner_text()))  # a verifier without calibration
+    bar = page.locator(".js-plotly-plot text.bartext").first  # its chart, drawn after the card
+    bar.wait_for(timeout=60_000)
+    assert bar.text_content() == probability
     page.screenshot(path=str(ARTIFACTS / "verify-undecided.png"))
     open_from_sidebar(page, "History", "History")  # the label withheld there too, never the one it leans to
     page.wait_for_function(CHOICE_SHOWS, arg=["Check", f"· Undecided {probability} · Jaws is a 1975 comedy."])
