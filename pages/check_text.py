@@ -20,6 +20,7 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
+from fever_core.common import NEI, UNDECIDED_WORD
 from fever_core.evaluation import BatchJob, BatchRow
 from fever_core.text_check import (
     MAX_TEXT_BYTES,
@@ -34,7 +35,7 @@ from fever_core.text_check import (
     sentence_claims,
     text_of_bytes,
 )
-from fever_core.workbench import EarlierCheck, checker_provenance
+from fever_core.workbench import EarlierCheck, checker_provenance, probability_text, verdict_shown
 from pages.display import (
     checked_before_markdown,
     claimreview_author,
@@ -52,20 +53,30 @@ from pages.resources import (
     share_run,
 )
 from pages.settings_ui import UiSettings, check_on_verify, current_settings, permalink_params, public_permalink
-from pages.words import PROBABILITY, VERDICT_COLOURS, count, verdict_word
+from pages.words import PROBABILITY, PROBABILITY_HELP, VERDICT_COLOURS, count, verdict_word
 
 # How often a running check's progress is redrawn, in seconds.
 POLL_SECONDS = 1.0
 # The colour and word of a chosen sentence that can't be checked (too long to be a claim).
 CANT_CHECK = ("orange", "can't check")
 SENTENCE_CHARS_IN_TITLE = 100
-# The choice table's "why (not) picked" column, in pixels, and its rows' height: over 64 px (4rem), Streamlit wraps a
-# cell's text, so a long reason ("names Paris, France; gives 2023") or sentence shows on three lines instead of cut.
-WHY_COLUMN_PX = 260
+# The text "Paste the example" fills in: six sentences, one of each kind the page tells apart (a fact, a fact about
+# "Its" subject, an opinion reported with a day, a fact joined to a prediction, a question, the writer's opinion).
+EXAMPLE_TEXT = (
+    "Edinburgh is the capital of Scotland. Its festival has been held every August since 1947. On Monday, the mayor "
+    "said the city had never looked better. Shakespeare wrote Hamlet, and the festival will stage it next summer. "
+    "Will the tickets sell out? I think it is the best festival in the world."
+)
+# The choice table's "why (not) picked" and "sentence" columns, in pixels, and its rows' height: over 64 px (4rem),
+# Streamlit wraps a cell's text, so a long reason ("names Paris, France; gives 2023") or sentence shows on three lines
+# instead of cut. With the tick (about 80 px) and "checked as" (medium: 200 px) they fill the page's 820 px at a 1280 px
+# window, so that "checked as" is in view too, not past the table's right edge.
+WHY_COLUMN_PX = 220
+SENTENCE_COLUMN_PX = 310
 CHOICE_ROW_PX = 72
 CHOICE_COLUMNS = {
     "check": st.column_config.CheckboxColumn("check", help="Tick a sentence to check it, untick it to leave it out"),
-    "sentence": st.column_config.TextColumn("sentence", width="large", disabled=True),
+    "sentence": st.column_config.TextColumn("sentence", width=SENTENCE_COLUMN_PX, disabled=True),
     "checked as": st.column_config.TextColumn(
         "checked as",
         width="medium",
@@ -146,6 +157,12 @@ def text_form() -> None:
         height=200,
         placeholder="e.g. Marie Curie won two Nobel Prizes. I think she was brilliant.",
     )
+    st.button(
+        "Paste the example",
+        on_click=st.session_state.__setitem__,
+        args=("text_pasted", EXAMPLE_TEXT),
+        help="Six sentences: facts, an opinion reported, a fact joined to a prediction, a question, an opinion",
+    )
     if st.button("Find the sentences to check", type="primary"):
         draft = read_text(upload, st.session_state.get("text_pasted", ""))
         if draft is not None:
@@ -178,6 +195,7 @@ def choose_sentences(ui: UiSettings, draft: Draft, running: bool) -> None:
         column_config=CHOICE_COLUMNS,
         column_order=[name for name in CHOICE_ORDER if name in choice.columns],
         row_height=CHOICE_ROW_PX,
+        height="content",  # every row in view, none hidden in the table's own scroll (up to 10,000 px: 138 rows)
         hide_index=True,
         width="stretch",
         num_rows="fixed",
@@ -215,11 +233,20 @@ def current_batch() -> TextBatch | None:
 
 
 def mark(item: CheckedSentence, number: int) -> str:
-    """A checked sentence as the marked text shows it: its words on its verdict's colour, then the verdict in words
-    and its number in the list below (escaped: Markdown and HTML in it stay text)."""
-    colour, word = (VERDICT_COLOURS[item.verdict], verdict_word(item.verdict)) if item.result else CANT_CHECK
+    """A checked sentence as the marked text shows it: its words, then the verdict in words and its number in the list
+    below, on its verdict's colour together, so that the verdict reads as its sentence's and not the next one's
+    (escaped: Markdown and HTML in it stay text)."""
+    colour, word = shown(item) if item.result else CANT_CHECK
     words = plain(" ".join(item.sentence.text.split()))
-    return f":{colour}-background[{words}] :{colour}[**{word} ({number})**]"
+    return f":{colour}-background[{words} :{colour}[**← {word} ({number})**]]"
+
+
+def shown(item: CheckedSentence) -> tuple[str, str]:
+    """A checked sentence's verdict as Verify's card shows the same check: its colour and word, "Undecided" (in Not
+    enough info's colour) where its label is withheld as too unsure."""
+    verdict = item.result.verdict if item.result else None
+    withheld = verdict is not None and verdict.label_withheld
+    return VERDICT_COLOURS[NEI if withheld else item.verdict], verdict_shown(item.verdict, withheld)
 
 
 def marked_text(checked: TextCheck, numbers: dict[int, int]) -> str:
@@ -252,7 +279,7 @@ def sentence_list(batch: TextBatch, items: list[CheckedSentence]) -> None:
     for number, item in enumerate(items, start=1):
         sentence = " ".join(item.sentence.text.split())
         short = sentence if len(sentence) <= SENTENCE_CHARS_IN_TITLE else sentence[:SENTENCE_CHARS_IN_TITLE] + "…"
-        word = verdict_word(item.verdict) if item.result else CANT_CHECK[1]
+        colour, word = shown(item) if item.result else CANT_CHECK
         with st.expander(plain(f"({number}) {word} · {short}")):
             if item.result is None:
                 st.warning(plain(item.error))
@@ -261,8 +288,9 @@ def sentence_list(batch: TextBatch, items: list[CheckedSentence]) -> None:
             if item.sentence.checked_as:
                 st.caption(plain(f"Checked as: {item.sentence.checked_as}"))
             st.markdown(
-                f":{VERDICT_COLOURS[item.verdict]}[**{word}**] · {PROBABILITY} "
-                f"{verdict.probabilities[item.verdict]:.2f} · " + plain(verdict.why or verdict.reason)
+                f":{colour}[**{word}**] · {PROBABILITY} {probability_text(verdict.probability)} · "
+                + plain(verdict.why or verdict.reason),
+                help=PROBABILITY_HELP,
             )
             if item.sentence.index in batch.earlier:
                 st.markdown(checked_before_markdown(batch.earlier[item.sentence.index]))
@@ -304,7 +332,7 @@ def show_result(batch: TextBatch) -> None:
         st.error(plain(f"The check ended early: {batch.job.error}"))
     stopped = " (stopped)" if batch.job.report and batch.job.report.stopped else ""
     checked = batch.checked()
-    st.success(checked.summary(verdict_word) + stopped)
+    st.success(checked.summary(verdict_word, UNDECIDED_WORD) + stopped)
     repeats = len(batch.earlier)
     if repeats:
         st.caption(

@@ -102,13 +102,21 @@ class TextCheck:
         found = collections.Counter(s.verdict for s in self.checked)
         return {label: found[label] for label in LABELS}
 
-    def summary(self, word: Callable[[str], str] = str) -> str:
+    def summary(self, word: Callable[[str], str] = str, withheld: str | None = None) -> str:
         """One line: "5 sentences checked: 2 SUPPORTS, 1 REFUTES, 2 NOT ENOUGH INFO", and those that can't be
-        checked; each verdict as ``word(label)`` says it (default: FEVER's label; the pages say it in their words)."""
+        checked; each verdict as ``word(label)`` says it (default: FEVER's label; the pages say it in their words).
+        ``withheld``: the word of a verdict whose label is withheld as too unsure
+        (:attr:`~fever_core.verification.verdict.Verdict.label_withheld`), counted apart and last, as the pages show
+        it ("Undecided"); ``None`` (the default): counted by its label."""
         checked = self.checked
         line = f"{len(checked)} sentence{'' if len(checked) == 1 else 's'} checked"
         if checked:
-            line += ": " + ", ".join(f"{n} {word(label)}" for label, n in self.counts().items() if n)
+            found = collections.Counter(
+                withheld if withheld and s.result and s.result.verdict.label_withheld else word(s.verdict)
+                for s in checked
+            )
+            words = [word(label) for label in LABELS] + ([withheld] if withheld else [])
+            line += ": " + ", ".join(f"{found[shown]} {shown}" for shown in words if found[shown])
         failed = sum(bool(s.error) for s in self.sentences)
         return line + (f"; {failed} can't be checked" if failed else "")
 

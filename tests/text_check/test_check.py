@@ -3,7 +3,9 @@ each with the verdict ``check`` gives it alone, with progress, and a summary."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 import threading
 
 from fever_core.common import LABELS
@@ -73,3 +75,17 @@ def test_a_text_check_serialises_every_sentence_with_its_offsets_and_check(check
     assert NEWS[second["start"] : second["end"]] == second["text"] and second["worthy"] and second["checked"]
     assert second["verdict"] == second["result"]["verdict"]["label"]
     assert second["probability"] == round(second["result"]["verdict"]["probabilities"][second["verdict"]], 4)
+
+
+def test_the_summary_counts_a_verdict_too_unsure_to_show_apart_when_asked(checker):
+    checked = check_text(checker, NEWS)
+    for index, item in enumerate(checked.sentences):  # the first checked sentence's label withheld, no other's
+        if item.result is not None:
+            verdict = dataclasses.replace(item.result.verdict, label_withheld=index == 1)
+            checked.sentences[index] = dataclasses.replace(
+                item, result=dataclasses.replace(item.result, verdict=verdict)
+            )
+    by_label = checked.summary()
+    assert "Undecided" not in by_label and sum(map(int, re.findall(r"(\d+) ", by_label.split(": ")[1]))) == 3
+    shown = checked.summary(str.lower, "Undecided")
+    assert shown.endswith(", 1 Undecided") and sum(map(int, re.findall(r"(\d+) ", shown.split(": ")[1]))) == 3
