@@ -1,6 +1,6 @@
-"""The per-check settings are declared once (fever_core.common.settings.CHECK_SETTINGS); the library's defaults and
-validation, the CLI's options and the service's request schema are made from that declaration, so they agree by
-construction. (The sidebar's sliders: tests/app/test_pages.py.)"""
+"""The per-check settings are declared once (fever_core.common.check_settings.PerCheckSettings); the library's defaults
+and validation, CheckOptions and AppliedSettings, the CLI's options and the service's request and response schemas are
+made from that declaration, so they agree by construction. (The sidebar's sliders: tests/app/test_pages.py.)"""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import dataclasses
 import pytest
 
 from fever_core.cli import build_parser
-from fever_core.common.settings import CHECK_SETTINGS, Settings
-from fever_core.pipeline import CheckOptions
-from fever_core.service.schemas import CheckOptionsBody
+from fever_core.common.settings import CHECK_SETTING, CHECK_SETTINGS, Settings
+from fever_core.pipeline import AppliedSettings, CheckOptions
+from fever_core.service.schemas import CheckOptionsBody, CheckResponse
 
 NUMBERS = [s for s in CHECK_SETTINGS if s.limits is not None]
 
@@ -22,6 +22,21 @@ def test_check_options_has_one_field_per_declared_setting_and_settings_their_def
     for setting in CHECK_SETTINGS:
         if hasattr(settings, setting.name):
             assert getattr(settings, setting.name) == setting.default
+
+
+def test_the_applied_settings_are_the_declared_settings_filled_in_and_the_answer_s_schema_says_each():
+    names = [s.name for s in CHECK_SETTINGS]
+    assert [f.name for f in dataclasses.fields(AppliedSettings)][: len(names)] == names
+    schema = CheckResponse.model_json_schema()["$defs"]["AppliedSettingsOut"]
+    assert list(schema["properties"]) == [f.name for f in dataclasses.fields(AppliedSettings)]
+    assert set(schema["required"]) == set(schema["properties"]) - {"nei_threshold"}  # None: read by plain argmax
+    assert schema["properties"]["verdict"]["enum"] == list(CHECK_SETTING["verdict"].choices)
+    for setting in CHECK_SETTINGS:
+        if setting.limits is not None:
+            kind = (
+                schema["properties"][setting.name].get("type") or schema["properties"][setting.name]["anyOf"][0]["type"]
+            )
+            assert kind == {int: "integer", float: "number"}[setting.type]
 
 
 @pytest.mark.parametrize("setting", CHECK_SETTINGS, ids=lambda s: s.name)

@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fever_core.common.settings import CHECK_SETTINGS, CheckSetting, Settings
+from fever_core.common.check_settings import CHECK_SETTINGS, CheckSetting
+from fever_core.common.settings import Settings
 
 if TYPE_CHECKING:
     from fever_core.pipeline import Checker, CheckOptions

@@ -13,6 +13,13 @@ read). Nothing here imports another layer; torch and spaCy are imported only whe
 
 from __future__ import annotations
 
+from fever_core.common.check_settings import (
+    CHECK_SETTING,
+    CHECK_SETTINGS,
+    CheckSetting,
+    PerCheckSettings,
+    VerdictChoice,
+)
 from fever_core.common.checksums import file_checksum, model_checksum
 from fever_core.common.claim_lists import claim_list_kind, load_claim_list, read_claim_list
 from fever_core.common.device import cpu_supports_bf16, limit_cpu_threads, select_device
@@ -47,17 +54,13 @@ from fever_core.common.names import base_title, claim_names, mentions_a_name, na
 from fever_core.common.nlp import load_spacy, split_sentences
 from fever_core.common.settings import (
     BUNDLED_MODELS_DIR,
-    CHECK_SETTING,
-    CHECK_SETTINGS,
     DEFAULT_VERIFIER,
     FALLBACK_VERIFIER,
     HAND_CLAIMS,
     PROJECT_ROOT,
     SHARED_DATA_DIR,
     SHIPPED_JOINT_VERIFIER,
-    CheckSetting,
     Settings,
-    VerdictChoice,
 )
 from fever_core.common.sqlite import DatabaseKind, ThreadConnections, UnusableDatabase, WorkbenchDatabase, move_aside
 from fever_core.common.text import (
@@ -113,6 +116,7 @@ __all__ = [
     "ModelVersion",
     "Page",
     "Pair",
+    "PerCheckSettings",
     "Sentence",
     "Settings",
     "Stance",

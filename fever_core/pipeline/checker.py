@@ -339,7 +339,7 @@ class Checker:
     ) -> CheckResult:
         """Verify a claim against given evidence (no retrieval): the "oracle" mode of evaluation, where the
         best-sentence rule reads the sentences together as one premise."""
-        applied = dataclasses.replace(self.applied(options), verdict=RULE, decider=RULE)
+        applied = dataclasses.replace(self.applied(options), verdict="rule", decider=RULE)
         claim = check_claim_text(claim)
         started = time.perf_counter()
         analysis = ClaimAnalysis(claim)

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 
-from fever_core.common.settings import CHECK_SETTINGS, Settings
+from fever_core.common.check_settings import CHECK_SETTINGS, PerCheckSettings
+from fever_core.common.records import record_dict
+from fever_core.common.settings import Settings
 from fever_core.common.text import clean_user_text
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
 from fever_core.retrieval.results import EvidenceSentence, PageCandidate
+from fever_core.verification.decision import DecidedBy
 from fever_core.verification.evidence import JudgedSentence
 from fever_core.verification.policy import VerdictPolicy
 from fever_core.verification.verdict import Verdict
@@ -72,43 +75,21 @@ class ClaimCancelled(ClaimError):
         super().__init__("This claim's check was stopped before its verdict: nobody waits for it any more.")
 
 
-@dataclass
-class CheckOptions:
-    """Per-check knobs, one field per setting of :data:`~fever_core.common.settings.CHECK_SETTINGS` (where their
-    meaning, units and limits are declared; ``tests/test_check_settings.py`` holds the two to the same names and
-    order). ``None`` means "use the settings" (for the verdict's values: the verifier's policy,
-    :class:`~fever_core.verification.policy.VerdictPolicy`); :meth:`Checker.applied` says what each takes effect as.
-
-    Attributes:
-        pages_k: pages kept by document retrieval (pages).
-        sentences_k: evidence sentences passed to the verifier (sentences).
-        two_hop: follow the links of first-hop evidence.
-        two_hop_threshold: minimum first-hop selection score whose links are followed (cosine).
-        min_evidence_score: minimum selection score for evidence to count in the verdict (cosine).
-        nei_threshold: P(NOT ENOUGH INFO) from which one sentence's stance is not decisive (probability).
-        number_check: compare the claim's numbers, dates and ordinals with the evidence's.
-        verdict: the decider asked for: ``learned`` or ``rule``.
-    """
-
-    pages_k: int | None = None
-    sentences_k: int | None = None
-    two_hop: bool | None = None
-    two_hop_threshold: float | None = None
-    min_evidence_score: float | None = None
-    nei_threshold: float | None = None
-    number_check: bool | None = None
-    verdict: str | None = None
-
-
 @dataclass(frozen=True)
-class AppliedSettings:
+class CheckOptions(PerCheckSettings[None]):
+    """Per-check knobs: one field per per-check setting (:class:`~fever_core.common.settings.PerCheckSettings`, where
+    their types, meaning, units and limits are declared once). ``None`` means "use the settings" (for the verdict's
+    values: the verifier's policy, :class:`~fever_core.verification.policy.VerdictPolicy`); :meth:`Checker.applied`
+    says what each takes effect as."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class AppliedSettings(PerCheckSettings[Never]):
     """Every setting a check took effect with, after the settings and the verifier's policy filled in what its
-    :class:`CheckOptions` left out: what History, permalinks, "checked before" and ClaimReview replay.
+    :class:`CheckOptions` left out: what History, permalinks, "checked before" and ClaimReview replay. Each
+    per-check setting (:class:`~fever_core.common.settings.PerCheckSettings`) as the check used it, then:
 
     Attributes:
-        pages_k, sentences_k, two_hop, two_hop_threshold, min_evidence_score, nei_threshold, number_check, verdict:
-            each per-check setting (:data:`~fever_core.common.settings.CHECK_SETTINGS`) as the check used it;
-            ``nei_threshold`` is ``None`` for a verifier read by plain argmax (a hub model).
         decider: the decider that ran, as the policy chose it from ``verdict``, the verifier and the retriever
             (:meth:`~fever_core.verification.policy.VerdictPolicy.decider`): ``learned`` or ``rule``.
         retriever: the retriever's name (``fused``, ``bm25``, ``tfidf``).
@@ -117,15 +98,7 @@ class AppliedSettings:
             of its content); "" for a hub id.
     """
 
-    pages_k: int
-    sentences_k: int
-    two_hop: bool
-    two_hop_threshold: float
-    min_evidence_score: float
-    nei_threshold: float | None
-    number_check: bool
-    verdict: str
-    decider: str
+    decider: DecidedBy
     retriever: str
     verifier: str
     verifier_checksum: str
@@ -136,7 +109,8 @@ class AppliedSettings:
         return {setting.name: getattr(self, setting.name) for setting in CHECK_SETTINGS}
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Every field, by its name (:func:`~fever_core.common.records.record_dict`)."""
+        return record_dict(self)
 
 
 @dataclass

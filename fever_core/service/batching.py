@@ -316,8 +316,10 @@ class MicroBatcher(Generic[Item, Outcome]):
                 self._worked_since_idle = True
 
     def _call_on_idle(self) -> None:
+        if self.on_idle is None:
+            return
         try:
-            self.on_idle()  # type: ignore[misc]
+            self.on_idle()
         except Exception:  # housekeeping must not stop the worker
             log.exception("The batcher's on_idle failed.")
 

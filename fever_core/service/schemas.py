@@ -17,9 +17,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
-from fever_core.common import CHECK_SETTINGS, CheckSetting, Label, VerdictChoice
-from fever_core.pipeline import MAX_CLAIM_CHARS, CheckOptions
+from fever_core.common import CHECK_SETTINGS, CheckSetting, Label
+from fever_core.pipeline import MAX_CLAIM_CHARS, AppliedSettings, CheckOptions, CheckResult
+from fever_core.retrieval import ClaimAnalysis, EvidenceSentence, HopLink, PageCandidate
+from fever_core.service.record_models import RecordModel, model_of
 from fever_core.text_check import MAX_TEXT_BYTES
+from fever_core.verification import JudgedSentence, Reading, Verdict
+from fever_core.verification.decision import ClaimPart
+from fever_core.verification.number_check import NumberCheck
 from fever_core.workbench import AUTHOR_KINDS, MAX_URL_CHARS, URL_PATTERN
 
 CLAIM_HELP = (
@@ -78,7 +83,7 @@ class ClaimReviewRequest(CheckRequest):
     author: str | None = Field(
         None, description="the review's author, a name (default: FEVER Workbench)", examples=["Fact Desk"]
     )
-    author_type: Literal[AUTHOR_KINDS] = Field(  # type: ignore[valid-type]
+    author_type: Literal[AUTHOR_KINDS] = Field(  # type: ignore[valid-type]  # a Literal of workbench's kinds, made at run time
         "Organization", description="what the author is"
     )
     url: str | None = Field(
@@ -166,171 +171,32 @@ def error_body(code: str, message: str) -> bytes:
     return ErrorResponse(data=ErrorDetail(code=code, message=message)).model_dump_json().encode()
 
 
-class _Response(BaseModel):
-    """A response body of a check: its fields are exactly those the library writes (``CheckResult.to_dict``), no
-    others (``additionalProperties: false`` in the OpenAPI document), so a field the library adds and this module
-    does not describe fails the test that validates a live answer against ``/openapi.json``."""
+# Each check's answer is a record of the library, written by its own ``to_dict``: its model is made from the record
+# (:mod:`~fever_core.service.record_models`), each record's before those that hold it.
 
-    model_config = ConfigDict(extra="forbid")
-
-
-class PageOut(_Response):
-    page_id: str
-    title: str
-    score: float
-    signals: dict[str, float] = Field(description="the score each retrieval signal gave the page: why it is here")
-    match: str
-    used: bool = Field(description="sentence selection read this page")
-
-
-class HopLinkOut(_Response):
-    from_page_id: str
-    from_line: int
-    anchor: str
-    from_title: str
-    from_text: str
-
-
-class SentenceOut(_Response):
-    page_id: str
-    title: str
-    line: int
-    text: str
-    score: float = Field(description="selection score")
-    hop: int = Field(description="1: from a retrieved page; 2: reached through a link")
-    via: HopLinkOut | None = None
-
-
-class ReadingOut(_Response):
-    label: Label = Field(description="what the sentence says of the claim, as it counted in the verdict")
-    probability: float
-    claim_read: str = Field(
-        description="the claim the verifier read against it when not the claim as typed (the "
-        "number check's rewritten claim, a part of a compound claim, a bridged fact); else empty"
+model_of(PageCandidate, "PageOut")
+model_of(HopLink, "HopLinkOut")
+model_of(EvidenceSentence, "SentenceOut")
+model_of(Reading, "ReadingOut")
+model_of(JudgedSentence, "EvidenceOut", flatten="sentence", json_types={"stance": dict[str, float] | None})
+model_of(ClaimPart, "ClaimPartOut")
+model_of(NumberCheck, "NumberCheckOut")
+model_of(Verdict, "VerdictOut")
+model_of(ClaimAnalysis, "AnalysisOut")
+model_of(AppliedSettings, "AppliedSettingsOut")
+if TYPE_CHECKING:  # the type checker sees the base; pydantic, at run time, the model made from the record
+    CheckResponse = RecordModel
+else:
+    CheckResponse = model_of(
+        CheckResult,
+        "CheckResponse",
+        rename={"applied": "settings"},
+        exclude=("claim_vector",),
+        doc="The JSON of ``python -m fever_core check --json`` (``fever_core.pipeline.CheckResult.to_dict``).",
     )
 
 
-class EvidenceOut(SentenceOut):
-    stance: dict[str, float] | None = Field(
-        description="the verifier's P(label) for this sentence; null when its score was too low to judge it"
-    )
-    trusted: bool
-    premise: str = Field(description="the text the verifier read")
-    bears_on_claim: bool = Field(True, description="it mentions one of the claim's names: only such a sentence decides")
-    reading: ReadingOut | None = Field(
-        None, description="how it counted in the verdict (what the card shows); null when not judged"
-    )
-
-
-class ClaimPartOut(_Response):
-    claim: str = Field(description="one fact of the claim, as a sentence of its own")
-    label: Label
-    probability: float
-    deciding: int | None = Field(description="index into evidence of the sentence that settles it; null: none")
-
-
-class VerdictOut(_Response):
-    label: Label
-    probabilities: dict[str, float]
-    reason: str
-    deciding_evidence: list[int] = Field(
-        description="indexes into evidence of the one or two sentences that decide the verdict, best first"
-    )
-    used_evidence: list[int] = Field(
-        description="indexes into evidence of every sentence the verdict used: it "
-        "mentions what the claim is about and its own stance is the verdict"
-    )
-    why: str = Field(description="the reason in one plain sentence, without quoting the deciding sentence")
-    decided_by: str = Field(
-        "",
-        description="the decider: learned, page_rule, sure_sentence, claim_parts, bridge, "
-        "rule, number_check or contrast_check",
-    )
-    undecided: bool = Field(
-        False,
-        description="no sentence settles the claim on its own: the label is NOT ENOUGH "
-        "INFO and deciding_evidence names the sentences to read",
-    )
-    parts: list[ClaimPartOut] = Field(
-        default_factory=list, description="the facts of a compound or bridged claim, each with its verdict"
-    )
-    calibrated: float | None = Field(
-        None, description="how often a verdict like this one is right (0 to 1), where the verifier has a calibration"
-    )
-    verifier_calls: int = Field(
-        0,
-        description="calls of the verifier the verdict took (each over a batch of pairs "
-        "shared with the claims checked with it): 1, or 2 where a two-hop bridge was read after "
-        "the evidence; 0 when nothing was read",
-    )
-    notes: list[str] = Field(
-        default_factory=list,
-        description="what the reader should know about how the verdict "
-        "was reached: a check not tried in full (the check's warnings repeat them)",
-    )
-    label_withheld: bool = Field(
-        False,
-        description="the label is too unsure to show people (undecided, or its "
-        "probability below the least a shown label needs): shown as Undecided, with "
-        "read_these; the label stays the likeliest one",
-    )
-    read_these: list[int] = Field(
-        default_factory=list,
-        description="indexes into evidence of the (at most three) "
-        "sentences most likely to settle the claim, most likely first: the ones to read, "
-        "above all where the label is withheld or NOT ENOUGH INFO",
-    )
-
-
-class AnalysisOut(_Response):
-    claim: str
-    entities: list[str]
-    noun_chunks: list[str]
-    capitalised: list[str]
-    prefix: str
-    numbers: list[str]
-
-
-class AppliedSettingsOut(_Response):
-    """Every setting the check took effect with (``fever_core.pipeline.AppliedSettings``)."""
-
-    pages_k: int
-    sentences_k: int
-    two_hop: bool
-    two_hop_threshold: float
-    min_evidence_score: float
-    nei_threshold: float | None = Field(description="null: the verifier reads stances by plain argmax")
-    number_check: bool
-    verdict: VerdictChoice = Field(description="the decider the check asked for")
-    decider: VerdictChoice = Field(
-        description="the decider the verifier's policy ran for it (the learned verdict needs a verifier that has one "
-        "and the fused retriever)"
-    )
-    retriever: str
-    verifier: str = Field(description="the verifier's folder or hub id")
-    verifier_checksum: str = Field(
-        description="sha256: of its recorded checksums, else blake2b-128: of its files; empty for a hub id"
-    )
-
-
-class CheckResponse(_Response):
-    """The JSON of ``python -m fever_core check --json``."""
-
-    claim: str
-    corpus: str
-    analysis: AnalysisOut
-    pages: list[PageOut]
-    sentences: list[SentenceOut]
-    evidence: list[EvidenceOut]
-    verdict: VerdictOut
-    timings: dict[str, float] = Field(
-        description="seconds per stage; verification is shared by the claims verified in the same batch"
-    )
-    warnings: list[str]
-    settings: AppliedSettingsOut | None = Field(description="every setting the check took effect with")
-
-
-class TextSentenceOut(_Response):
+class TextSentenceOut(RecordModel):
     index: int = Field(description="the sentence's position in the text, from 0")
     text: str
     start: int = Field(description="the offset of its first character in the text, in characters")
@@ -349,7 +215,7 @@ class TextSentenceOut(_Response):
     result: CheckResponse | None = Field(None, description="its check: what /check answers for it")
 
 
-class CheckTextResponse(_Response):
+class CheckTextResponse(RecordModel):
     text: str = Field(description="the text as read (the offsets point into it)")
     summary: dict[str, int] = Field(description="sentences checked, and how many got each verdict")
     sentences: list[TextSentenceOut]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from fever_core.common.records import record_dict
 from fever_core.common.settings import CHECK_SETTING
 from fever_core.verification.number_check import NumberCheck
 
@@ -62,7 +63,8 @@ class ClaimPart:
     deciding: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"claim": self.claim, "label": self.label, "probability": self.probability, "deciding": self.deciding}
+        """Every field, by its name (:func:`~fever_core.common.records.record_dict`)."""
+        return record_dict(self)
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ class Decision:
         deciding_evidence: indexes into the evidence of the one or two sentences it rests on, best first (none: no
             single sentence decides, e.g. a learned NOT ENOUGH INFO).
         used_evidence: indexes of every sentence the verdict used, best first, the deciding ones leading.
-        numbers: what the numbers settled, for the number check (not kept in a check's JSON).
+        numbers: what the numbers settled, for the number check.
         undecided: the evidence bears on the claim but no sentence settles it on its own
             (:func:`~fever_core.verification.deciders.grounded`): the label is NOT ENOUGH INFO, and
             ``deciding_evidence`` names the sentences that lean one way, for a person to read.

@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from fever_core.common.records import record_dict
 from fever_core.verification.decision import ClaimPart, Decision
+from fever_core.verification.number_check import NumberCheck
 
 
 @dataclass(frozen=True)
@@ -79,24 +81,11 @@ class Verdict(Decision):
             **{
                 **data,
                 "parts": tuple(ClaimPart(**part) for part in data.get("parts", [])),
+                "numbers": NumberCheck(**data["numbers"]) if data.get("numbers") else None,
                 "notes": tuple(data.get("notes", ())),
             }
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "label": self.label,
-            "probabilities": self.probabilities,
-            "reason": self.reason,
-            "deciding_evidence": self.deciding_evidence,
-            "used_evidence": self.used_evidence,
-            "why": self.why,
-            "decided_by": self.decided_by.value,
-            "undecided": self.undecided,
-            "parts": [part.to_dict() for part in self.parts],
-            "calibrated": self.calibrated,
-            "verifier_calls": self.verifier_calls,
-            "notes": list(self.notes),
-            "label_withheld": self.label_withheld,
-            "read_these": self.read_these,
-        }
+        """Every field, by its name (:func:`~fever_core.common.records.record_dict`)."""
+        return record_dict(self)

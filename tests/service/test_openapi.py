@@ -43,3 +43,19 @@ def test_the_document_refuses_a_field_it_does_not_describe(client, spec):
     answer = client.post("/check", json={"claim": CLAIMS[0]}).json()
     answer["verdict"]["confidence_words"] = "very likely"
     assert not validator(spec, "CheckResponse").is_valid(answer)
+
+
+def test_each_answer_model_is_its_record_field_for_field(spec):
+    import dataclasses
+
+    from fever_core.pipeline import CheckResult
+    from fever_core.verification import DecidedBy, Verdict
+
+    schemas = spec["components"]["schemas"]
+    assert list(schemas["VerdictOut"]["properties"]) == [f.name for f in dataclasses.fields(Verdict)]
+    assert "numbers" in schemas["VerdictOut"]["properties"]
+    fields = [f.name for f in dataclasses.fields(CheckResult) if f.name != "claim_vector"]
+    assert list(schemas["CheckResponse"]["properties"]) == [{"applied": "settings"}.get(f, f) for f in fields]
+    assert schemas["DecidedBy"]["enum"] == [stage.value for stage in DecidedBy]
+    assert schemas["VerdictOut"]["properties"]["decided_by"]["$ref"] == "#/components/schemas/DecidedBy"
+    assert schemas["VerdictOut"]["properties"]["label"]["enum"] == ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]
