@@ -13,7 +13,6 @@ from streamlit.testing.v1 import AppTest
 
 from fever_core.common.settings import PROJECT_ROOT
 from fever_core.workbench.history import HistoryStore
-from pages.check_text import EXAMPLE_TEXT
 from pages.words import PROBABILITY
 
 # A text on the fixture corpus: a fact joined to a prediction (its fact checked), an opinion reported on a day (left
@@ -73,7 +72,7 @@ def marked(app: AppTest) -> str:
 
 def test_the_example_marks_the_fact_inside_the_prediction_and_leaves_the_quoted_opinion_out(app_env):
     app = press(press(open_page("check_text"), "Paste the example"), "Find the sentences to check")
-    assert not app.exception and app.text_area(key="_text_pasted").value == EXAMPLE_TEXT
+    assert not app.exception and app.text_area(key="_text_pasted").value.startswith("Edinburgh is the capital of")
     table = app.dataframe[0].value
     assert list(table["check"]) == [True, True, False, True, False, False]
     assert table["why"][2].startswith("a reported opinion (said")  # a day, but the day of the saying
