@@ -409,6 +409,7 @@ def check_in_background(
     checker = checker_or_stop(ui)
     history, choices, session = load_history(settings), ui.to_dict(), browser_session()
     find_earlier = earlier_checks(checker, settings)
+    access = _run_access()  # read from the job's thread: a run shared while it checks shares its later checks too
 
     def keep(row: BatchRow) -> None:
         earlier = key = None
@@ -417,6 +418,9 @@ def check_in_background(
             if history is not None:
                 with suppress(UnusableDatabase):
                     key = history.add(row.result, choices, batch=run.job.job_id, session=session)
+                    # kept, then asked: Share link marks the run shared before sharing the checks kept so far
+                    if access.get(run.job.job_id, RunAccess("")).shared:
+                        history.share(key, session)
         on_checked(row, earlier, key)
 
     run.job.start(checker, ui.options, on_row=keep)

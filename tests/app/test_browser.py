@@ -1199,3 +1199,63 @@ def test_a_link_with_present_opens_the_toronto_example_in_the_presenter_s_view_a
         assert tab.get_by_text("Details: retrieved pages").count() == 1
     finally:
         context.close()
+
+
+def test_check_a_text_s_example_marks_the_fact_inside_the_prediction_and_leaves_the_quoted_opinion_out(page, server):
+    """Issue 48, item 4: the six-sentence example's fact inside a prediction is picked and checked as that fact alone,
+    its opinion reported on a day is left out, every row of the choice is in view without scrolling inside the table,
+    and each verdict tag is inside its own sentence's mark; the fact's card on Verify has the verdict the text gave
+    it."""
+    open_address(page, server, {"claim": WARM_CLAIMS[0], "corpus": APP_CORPUS}, "Verify a claim")  # defaults
+    open_from_sidebar(page, "Check a text", "Check a text")
+    box = page.get_by_label("…or paste it: an article, a speech, a transcript")
+    for _ in range(3):  # a click while the page is drawn again can be lost (see click_until_shown)
+        page.get_by_role("button", name="Paste the example").click()
+        wait_until_idle(page)
+        if box.input_value():
+            break
+    assert box.input_value().startswith("Edinburgh is the capital of Scotland.")
+    click_until_shown(
+        page,
+        page.get_by_role("button", name="Find the sentences to check"),
+        page.get_by_role("button", name="Check 3 sentences"),  # the fact, "Its" fact, the fact inside the prediction
+        "the example's sentences were not found",
+    )
+    wait_until_idle(page)
+    table = page.locator('[data-testid="stDataFrame"]').first
+    table.screenshot(path=str(ARTIFACTS / "check-text-example-choice.png"))
+    assert table.bounding_box()["height"] >= 6 * 72  # six rows of 72 px, and the header
+    scroll = table.locator(".dvn-scroller").evaluate(
+        "e => [e.scrollHeight - e.clientHeight, e.scrollWidth - e.clientWidth]"
+    )
+    assert scroll == [0, 0], scroll  # nothing hidden in the table's own scroll: no row below, no "checked as" beside
+
+    page.get_by_role("button", name="Check 3 sentences").click()
+    page.locator('[data-testid="stAlert"]', has_text="3 sentences checked").wait_for(timeout=300_000)
+    wait_until_idle(page)
+    marked = page.locator(".st-key-text_marked")
+    marked.screenshot(path=str(ARTIFACTS / "check-text-example-marked.png"))
+    marks = [mark.strip() for mark in marked.locator(".stMarkdownColoredBackground").all_inner_texts()]
+    words = "|".join(VERDICT_WORDS)
+    assert len(marks) == 3 and all(re.search(rf"\. ← ({words}) \({n}\)$", m) for n, m in enumerate(marks, 1)), marks
+    fact = re.fullmatch(
+        rf"Shakespeare wrote Hamlet, and the festival will stage it next summer\. ← ({words}) \(3\)", marks[2]
+    )
+    assert fact, marks  # the fact inside the prediction marked, its verdict at its own end
+    assert "On Monday, the mayor said the city had never looked better." in marked.inner_text()
+    assert not any("looked better" in mark for mark in marks)  # the opinion reported: shown as written, not marked
+
+    item = page.locator('[data-testid="stExpander"]', has_text="(3) ").first
+    item.locator("summary").click()
+    item.get_by_text("Checked as: Shakespeare wrote Hamlet.").wait_for(timeout=30_000)
+    click_until_shown(
+        page,
+        item.get_by_role("button", name="Open its verdict card"),
+        page.get_by_text("Re-opened from History"),
+        "the fact's verdict card did not open",
+    )
+    verdict = page.locator("h3", has_text="Verdict:").first
+    verdict.wait_for(timeout=60_000)
+    wait_until_idle(page)
+    assert page.get_by_text("Claim: Shakespeare wrote Hamlet.").count() == 1
+    assert fact.group(1) in verdict.inner_text()  # the verdict the text check gave the fact

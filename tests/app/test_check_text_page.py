@@ -136,20 +136,7 @@ def test_a_sentence_gets_the_verdict_verify_gives_its_claim(app_env, data_dir):
         assert in_text.applied == on_verify.applied
 
 
-@pytest.mark.parametrize(
-    "shared_while",
-    [
-        "checked",
-        pytest.param(
-            "checking",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="pages/resources.check_in_background keeps each check unshared: one checked after Share link "
-                "is not shared with its run",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("shared_while", ["checked", "checking"])
 def test_a_shared_text_check_s_verdict_cards_open_in_another_browser(app_env, shared_while):
     app = press(found_on_page(FILMS), "Check 2 sentences")
     if shared_while == "checked":
