@@ -6,7 +6,8 @@
 and the annotations; :mod:`~fever_core.workbench.same_claim` says which claim is the same,
 :mod:`~fever_core.workbench.claim_vectors` keeps the vectors it compares), :mod:`~fever_core.workbench.jobs` (long commands run as processes whose progress any page can
 read), :mod:`~fever_core.workbench.search` (a corpus searched by title, words or meaning, for people browsing it) and
-:mod:`~fever_core.workbench.claimreview` (checks exported as schema.org ClaimReview JSON-LD, with their provenance);
+:mod:`~fever_core.workbench.claimreview` (checks exported as schema.org ClaimReview JSON-LD, with their provenance:
+what a check was made with, :mod:`~fever_core.workbench.provenance`);
 :mod:`~fever_core.workbench.shown` says how a verdict is shown to people wherever it is (its word, "Undecided" for a
 withheld label, and its one probability, rounded in one place).
 The pages and the CLI use them; the checker does not.
@@ -22,9 +23,6 @@ from fever_core.workbench.claimreview import (
     MAX_URL_CHARS,
     URL_PATTERN,
     Author,
-    ModelRecord,
-    Provenance,
-    checker_provenance,
     claim_review,
     claim_reviews,
     review_url,
@@ -32,6 +30,7 @@ from fever_core.workbench.claimreview import (
 )
 from fever_core.workbench.history import HistoryEntry, HistoryStore
 from fever_core.workbench.jobs import DONE, FAILED, RUNNING, JobStatus, log_path, read_status, start_job, write_status
+from fever_core.workbench.provenance import ModelRecord, Provenance, checker_provenance
 from fever_core.workbench.same_claim import same_claim
 from fever_core.workbench.search import SEARCH_MODES, CorpusHit, search_corpus
 from fever_core.workbench.shown import probability_text, times_in_100, verdict_shown

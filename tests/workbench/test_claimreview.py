@@ -26,7 +26,8 @@ from fever_core.workbench import (
     probability_text,
     to_jsonld,
 )
-from fever_core.workbench.claimreview import RATING_VALUES, model_record
+from fever_core.workbench.claimreview import RATING_VALUES
+from fever_core.workbench.provenance import model_record
 from tests.jsonld import SCHEMA, expand, scripts_when_embedded, values
 
 ODD_CLAIM = "<script>alert('x')</script> Jaws & <b>Spielberg</b>: “½” naïve 🦈 \u200d👩\u200d🔬 العربية"
