@@ -1,8 +1,9 @@
 """Verify: type a claim, see the verdict card, the evidence it used, the two-hop chains, and the details.
 
 The claim form and the result are a fragment: pressing Check reruns only them, not the sidebar. The result is drawn
-by :mod:`pages.verdict_card` (the card, the evidence tables, the details); this page holds the form, the check, its
-downloads and actions, and the ways a check comes back (permalink, History, coming back to the page).
+by :mod:`pages.verdict_card` (the card) and :mod:`pages.evidence_tables` (the evidence tables, the details); this page
+holds the form, the check, its downloads and actions, and the ways a check comes back (permalink, History, coming
+back to the page).
 
 Every check is kept in the history, and the page's address becomes its permalink (the claim, the
 corpus and the settings: opening it restores them and checks the claim). ``?history=KEY`` shows a
@@ -45,6 +46,7 @@ from pages.display import (
     plain,
     wikipedia_links,
 )
+from pages.evidence_tables import show_details, show_evidence
 from pages.examples import example_claims
 from pages.presenter import presenter_toggle, view_params
 from pages.resources import (
@@ -60,7 +62,7 @@ from pages.resources import (
     show_unusable_database,
 )
 from pages.settings_ui import UiSettings, current_settings, public_permalink, settings_of, write_permalink
-from pages.verdict_card import CheckedClaim, result_pages, show_details, show_evidence, show_verdict
+from pages.verdict_card import CheckedClaim, result_pages, show_verdict
 
 NOT_FOUND_OR_NOT_SHARED = (
     "This check is not in the history, or it was not shared: a check opens in another browser "
