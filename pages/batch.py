@@ -3,7 +3,7 @@
 Claims are uploaded or pasted: plain text (one a line), CSV (a "claim" column, optional "label" and
 "id") or FEVER jsonl, labelled or not. A batch runs in a thread of its own
 (:class:`~fever_core.evaluation.runner.BatchJob`), kept with the app's background runs
-(:func:`pages.resources.check_in_background`) and named in the page's address, so the page stays usable, the other
+(:func:`pages.background_runs.check_in_background`) and named in the page's address, so the page stays usable, the other
 pages too, and a reload finds the batch again. Its progress is polled by a fragment. Each checked claim is also
 kept in the history, and one checked before (in any session's history, earlier in the batch too, or the annotations:
 a paraphrase counts) names the earlier claim in the column "checked before".
@@ -21,6 +21,7 @@ import streamlit as st
 from fever_core.common import REFUTES, SUPPORTS, Claim, DataFileError, Settings, read_claim_list
 from fever_core.evaluation import RESULT_COLUMNS, BatchJob, BatchRow, GoldData, predictions_jsonl, results_csv
 from fever_core.workbench import EarlierCheck, checker_provenance, probability_text, verdict_shown
+from pages.background_runs import check_in_background, run_in_address, share_run
 from pages.display import (
     claimreview_author,
     claimreviews_button,
@@ -31,13 +32,7 @@ from pages.display import (
     uploaded_claims,
     wikipedia_links,
 )
-from pages.resources import (
-    check_in_background,
-    checker_or_stop,
-    run_in_address,
-    run_settings,
-    share_run,
-)
+from pages.resources import checker_or_stop, run_settings
 from pages.settings_ui import UiSettings, current_settings, permalink_url, public_permalink
 from pages.words import PROBABILITY, PROBABILITY_HELP, count, verdict_word
 

@@ -4,7 +4,7 @@ sentences worth checking.
 The library finds the text's sentences and picks those that state a fact about named things, numbers or dates
 (:mod:`fever_core.text_check`); the page lists every sentence with why it was picked or not, and the person can
 tick or untick any. Check runs the ticked ones in the background (:class:`~fever_core.evaluation.BatchJob`, kept for
-the whole server by :func:`pages.resources.check_in_background` and named in the page's address), each kept in the history, with a
+the whole server by :func:`pages.background_runs.check_in_background` and named in the page's address), each kept in the history, with a
 progress bar: the other pages can be used meanwhile, and coming back (or a reload) finds it. Then the text is shown
 with each checked sentence marked by its verdict, in colour and in words, under a summary of the verdicts; each
 checked sentence opens its verdict card in Verify, as it was checked (from the history). The text is always
@@ -36,6 +36,7 @@ from fever_core.text_check import (
     text_of_bytes,
 )
 from fever_core.workbench import EarlierCheck, checker_provenance, probability_text, verdict_shown
+from pages.background_runs import check_in_background, run_in_address, share_run
 from pages.display import (
     checked_before_markdown,
     claimreview_author,
@@ -45,13 +46,7 @@ from pages.display import (
     plain,
     synced_widget,
 )
-from pages.resources import (
-    check_in_background,
-    checker_or_stop,
-    run_in_address,
-    run_settings,
-    share_run,
-)
+from pages.resources import checker_or_stop, run_settings
 from pages.settings_ui import UiSettings, check_on_verify, current_settings, permalink_params, public_permalink
 from pages.words import PROBABILITY, PROBABILITY_HELP, VERDICT_COLOURS, count, verdict_word
 
@@ -112,7 +107,7 @@ class Draft:
 class TextBatch:
     """A text being checked, or checked, as the page knows it: the job checking its chosen sentences, the text, the
     settings, each checked sentence's history key and its best earlier check (filled in by the job's thread as it
-    goes; see :func:`~pages.resources.check_in_background`)."""
+    goes; see :func:`~pages.background_runs.check_in_background`)."""
 
     job: BatchJob
     draft: Draft

@@ -34,8 +34,9 @@ from fever_core.evaluation import (
     score_batch,
     scored_rows,
 )
+from pages.background_runs import keep_run, run_in_address, share_run, show_run
 from pages.display import corpus_label, footer, plain, project_path, ready_claims_file, show_metrics, uploaded_claims
-from pages.resources import checker_or_stop, keep_run, run_in_address, run_settings, share_run, show_run
+from pages.resources import checker_or_stop, run_settings
 from pages.settings_ui import UiSettings, current_settings, permalink_url
 from pages.words import count, verdict_word, verdict_words, yes_no
 
