@@ -8,23 +8,21 @@ save, skip and undo is written at once to the annotations database.
 The annotation being made (ticks, label) is a draft kept outside the widgets, so a sentence shown
 twice (on its page and in another page's links) is one tick, and a draft survives what Streamlit
 does to widgets; the annotator's name, the claim and its draft are also kept in the page's address,
-so a refresh loses nothing.
+so a refresh loses nothing (:mod:`pages.annotation_draft`).
 """
 
 from __future__ import annotations
 
 import io
-import json
 import time
-from contextlib import suppress
-from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
 import streamlit as st
 
 from fever_core.common import LABELS, NEI, REFUTES, SUPPORTS, Link, Page, UnusableDatabase
-from fever_core.workbench import Annotation, AnnotationError, AnnotationStore, QueueItem, search_corpus
+from fever_core.workbench import AnnotationError, AnnotationStore, QueueItem, search_corpus
+from pages.annotation_draft import Draft, Evidence, drafts, read_address, write_address
 from pages.display import footer, plain, synced_widget
 from pages.resources import checker_or_stop, load_annotations, run_settings
 from pages.settings_ui import UiSettings, current_settings
@@ -34,7 +32,6 @@ if TYPE_CHECKING:
     from fever_core.corpus import CorpusStore
     from fever_core.workspace import Workspace
 
-Evidence = tuple[str, int]
 LINKED_SENTENCES_SHOWN = 5
 PAGE_HITS_SHOWN = 5
 # The searches that find a page to add: by its title, or by the words of a sentence in it (the full-text index).
@@ -49,93 +46,6 @@ SHORTCUTS = {
     "next": "Alt+N",
     "undo": "Alt+Z",
 }
-
-
-@dataclass
-class Draft:
-    """The annotation being made for one queued claim, kept after it is saved so undo brings it back.
-
-    Attributes:
-        sets: evidence sets of ``(page_id, line)``.
-        current: the index of the evidence set that ticks go into.
-        label: the label chosen; ``None`` until the annotator chooses one.
-        ambiguous: marked ambiguous (left out of the export).
-        extra_pages: pages added by search, beside the candidates.
-    """
-
-    sets: list[set[Evidence]] = field(default_factory=lambda: [set()])
-    current: int = 0
-    label: str | None = None
-    ambiguous: bool = False
-    extra_pages: list[str] = field(default_factory=list)
-
-    def tick(self, group: int, evidence: Evidence, ticked: bool) -> None:
-        (self.sets[group].add if ticked else self.sets[group].discard)(evidence)
-
-    def new_set(self) -> None:
-        self.sets.append(set())
-        self.current = len(self.sets) - 1
-
-    def to_address(self) -> str:
-        """The draft as one query-parameter value (compact JSON)."""
-        return json.dumps(
-            {
-                "sets": [sorted(group) for group in self.sets],
-                "current": self.current,
-                "label": self.label,
-                "ambiguous": self.ambiguous,
-                "pages": self.extra_pages,
-            },
-            separators=(",", ":"),
-        )
-
-    @classmethod
-    def from_annotation(cls, annotation: Annotation, extra_pages: list[str]) -> Draft:
-        """The draft an annotation was saved from (brought back by undo)."""
-        sets = [set(map(tuple, group)) for group in annotation.evidence_sets] or [set()]
-        return cls(sets, 0, annotation.label, annotation.ambiguous, list(extra_pages))
-
-    @classmethod
-    def from_address(cls, text: str) -> Draft:
-        """The draft written by :meth:`to_address`; raises ValueError, KeyError or TypeError when it is not one."""
-        data = json.loads(text)
-        sets = [{(str(page), int(line)) for page, line in group} for group in data["sets"]] or [set()]
-        label = data["label"] if data["label"] in LABELS else None
-        return cls(
-            sets,
-            min(int(data["current"]), len(sets) - 1),
-            label,
-            bool(data["ambiguous"]),
-            [str(page) for page in data["pages"]],
-        )
-
-
-def drafts() -> dict[int, Draft]:
-    """This session's drafts, by queue item."""
-    return st.session_state.setdefault("drafts", {})
-
-
-def read_address() -> None:
-    """Once a session (a refresh, a shared address): the annotator, the claim and its unsaved draft
-    from the page's address."""
-    if st.session_state.get("address_read"):
-        return
-    st.session_state["address_read"] = True
-    params = st.query_params
-    if "annotator" in params:
-        st.session_state["annotator"] = params["annotator"]
-    if params.get("item", "").isdigit():
-        st.session_state["item_id"] = int(params["item"])
-        with suppress(ValueError, KeyError, TypeError):
-            drafts()[int(params["item"])] = Draft.from_address(params.get("draft", ""))
-
-
-def write_address(annotator: str, item: QueueItem | None) -> None:
-    """Keep the annotator, the claim and its draft in the page's address (see :func:`read_address`)."""
-    params = {"annotator": annotator} if annotator else {}
-    if item is not None:
-        params.update(item=str(item.item_id), draft=drafts()[item.item_id].to_address())
-    st.query_params.from_dict(params)
 
 
 def show_notice() -> None:
