@@ -13,6 +13,9 @@ instances of one id 422. Only 127.0.0.1 is ever contacted.
 
 :func:`run` serves the suite's checker in this process (:func:`fever_core.service.server.make_server`, the server
 ``serve`` runs); ``benchmarks/service/flood.py`` runs :func:`flood` and :func:`abandon` against a ``serve`` process.
+
+One module over 400 lines: probe 8 is one probe, whose four parts ask one served checker and are judged as one result
+(:class:`ServiceFloodResult`).
 """
 
 from __future__ import annotations
