@@ -79,10 +79,9 @@ _ENTRY_COLUMNS = (
     "key",
     "shared",
 )
-_VERDICT_COLUMNS = (
-    "json_extract(result, '$.verdict.calibrated')",
-    "coalesce(json_extract(result, '$.verdict.label_withheld'), 0)",
-)
+_WITHHELD = "coalesce(json_extract(result, '$.verdict.label_withheld'), 0)"
+"""Whether a check's label is withheld (0 for a check kept before it was recorded)."""
+_VERDICT_COLUMNS = ("json_extract(result, '$.verdict.calibrated')", _WITHHELD)
 """What an entry reads of its check's verdict beyond its own columns (its calibrated probability, whether its label is
 withheld), from the whole result kept as JSON: ``NULL`` and 0 for a check kept before they were recorded."""
 
@@ -279,8 +278,10 @@ class HistoryStore:
             return {key for (key,) in conn.execute("SELECT key FROM checks WHERE shared = 1")}
 
     def search(self, words: str = "", limit: int = 500, session: str | None = None) -> list[HistoryEntry]:
-        """The newest ``limit`` entries (``session``'s own, or everyone's for ``None``) whose claim, deciding
-        sentence or page holds every word of ``words`` (letter case ignored; all entries for no words)."""
+        """The newest ``limit`` entries (``session``'s own, or everyone's for ``None``) in whose words as History shows
+        them each word of ``words`` is found (letter case ignored; all entries for no words): the claim, and the
+        deciding sentence and its page where the label is shown. A check whose label is withheld ("Undecided") shows
+        no deciding sentence, so its hidden one is never matched."""
         conditions, values = [], []
         if session is not None:
             conditions.append(f"{self._session} = ?")
@@ -288,7 +289,8 @@ class HistoryStore:
         for word in words.split():
             pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
             conditions.append(
-                "(claim LIKE ? ESCAPE '\\' OR deciding_sentence LIKE ? ESCAPE '\\' OR deciding_page LIKE ? ESCAPE '\\')"
+                f"(claim LIKE ? ESCAPE '\\' OR (NOT {_WITHHELD} "
+                "AND (deciding_sentence LIKE ? ESCAPE '\\' OR deciding_page LIKE ? ESCAPE '\\')))"
             )
             values += [pattern] * 3
         where = "WHERE " + " AND ".join(conditions) if conditions else ""

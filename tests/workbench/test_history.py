@@ -262,3 +262,20 @@ def test_a_read_only_history_of_an_earlier_version_is_listed_and_opens_nothing(t
     (entry,) = history.search()
     assert history.read_only and entry.claim == "c" and entry.key == "" and history.search(session="a" * 32) == []
     assert history.entry("1") is None and history.shared_keys() == set()
+
+
+def test_search_never_matches_the_hidden_deciding_sentence_of_a_check_whose_label_is_withheld(history, results):
+    result = results[1]
+    deciding = result.evidence[result.verdict.deciding_evidence[0]].sentence
+    seen = (result.claim + " " + results[0].claim).lower()
+    only_deciding = next(w for w in re.findall(r"\w{4,}", deciding.text) if w.lower() not in seen)
+    hidden, shown = (
+        history.add(
+            dataclasses.replace(result, verdict=dataclasses.replace(result.verdict, label_withheld=w)), SETTINGS
+        )
+        for w in (True, False)
+    )
+    assert history.entry(hidden).deciding_sentence == deciding.text  # kept, only not shown ("Undecided")
+    assert [e.key for e in history.search(only_deciding)] == [shown]
+    assert [e.key for e in history.search(f"Sherlock {only_deciding}")] == [shown]
+    assert [e.key for e in history.search("sherlock DOYLE")] == [shown, hidden]  # its claim is shown: found by it
