@@ -18,8 +18,8 @@ from fever_core.common import LABELS
 if TYPE_CHECKING:
     from fever_core.workbench import Annotation, QueueItem
 
+# An evidence sentence: its (page_id, line).
 Evidence = tuple[str, int]
-"""An evidence sentence: its ``(page_id, line)``."""
 
 
 @dataclass

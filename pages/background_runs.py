@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from pages.settings_ui import UiSettings
 
 
+# Finished background runs kept (for reloads and downloads) before the oldest is let go.
 FINISHED_JOBS_KEPT = 20
-"""Finished background runs kept (for reloads and downloads) before the oldest is let go."""
 
 
 class BackgroundRun(Protocol):
