@@ -8,7 +8,7 @@ Two measures, the same claims each way:
 - **library**: what the app does around each check, without the pages: the claim's earlier checks are looked up
   (:class:`~fever_core.workbench.EarlierChecks`) and the check is kept in a history. Verify checks in the calling
   thread (the page's); the background path is a :class:`~fever_core.evaluation.BatchJob` (its own thread), as
-  ``pages/resources.py``'s ``check_in_background`` starts it.
+  ``pages/background_runs.py``'s ``check_in_background`` starts it.
 - **pages**: the pages themselves, run by Streamlit's AppTest (no browser): Verify checks each claim (pressing Check
   to its verdict), and Check a text checks the claims pasted as one text (pressing Check to its summary, the page
   drawn again every second as its progress fragment is).
@@ -53,7 +53,7 @@ def main() -> None:
     args = parser.parse_args()
     shared = Settings.from_env()
     settings = Settings.from_env(data_dir=private_data_dir(shared.data_dir))
-    limit_cpu_threads(settings.app_cpu_threads)  # as the app does (pages/resources.py)
+    limit_cpu_threads(settings.app_cpu_threads)  # as the app does (pages/background_runs.py)
     claims = load_claims(CLAIMS_FILE)[: args.claims]
     started = time.perf_counter()
     checker = Checker.open(args.corpus, settings, progress=False)
