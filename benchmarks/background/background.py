@@ -53,7 +53,7 @@ def main() -> None:
     args = parser.parse_args()
     shared = Settings.from_env()
     settings = Settings.from_env(data_dir=private_data_dir(shared.data_dir))
-    limit_cpu_threads(settings.app_cpu_threads)  # as the app does (pages/background_runs.py)
+    limit_cpu_threads(settings.app_cpu_threads)  # as the app does (pages/resources.py)
     claims = load_claims(CLAIMS_FILE)[: args.claims]
     started = time.perf_counter()
     checker = Checker.open(args.corpus, settings, progress=False)
