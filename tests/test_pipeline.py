@@ -43,6 +43,26 @@ def test_results_serialise_to_json_and_a_fever_prediction(checker):
     assert prediction["predicted_evidence"] == [[e.sentence.page_id, e.sentence.line] for e in result.evidence]
 
 
+def test_a_check_s_json_is_every_field_but_the_vector_each_record_as_it_writes_itself(checker):
+    import dataclasses
+
+    result = checker.check("Jaws was directed by a man born in Ohio.", CheckOptions(two_hop=True))
+    written = json.loads(result.to_json())
+    assert list(written) == [
+        *("claim", "corpus", "analysis", "pages", "sentences", "evidence", "verdict", "timings", "warnings"),
+        "settings",
+    ]
+    assert written["evidence"] == [e.to_dict() for e in result.evidence]
+    assert written["verdict"] == result.verdict.to_dict() and "numbers" in written["verdict"]
+    assert written["pages"] == [dataclasses.asdict(p) for p in result.pages]
+    assert written["sentences"] == [dataclasses.asdict(s) for s in result.sentences]
+    assert written["settings"] == dataclasses.asdict(result.applied) and written["settings"]["decider"] in {
+        "learned",
+        "rule",
+    }
+    assert type(result).from_dict(written) == result
+
+
 def test_two_hop_reaches_a_linked_page(checker):
     claim = "Jaws was directed by a man born in Ohio."
     with_hops = checker.check(claim, CheckOptions(pages_k=1, two_hop=True, two_hop_threshold=0.0))

@@ -78,8 +78,8 @@ class CheckSetting:
 
 
 VerdictChoice = Literal["learned", "rule"]
-"""The values of the ``verdict`` check setting, as a type: which decider a check asks for (the service's OpenAPI document
-lists them)."""
+"""The values of the ``verdict`` check setting, as a type: which decider a check asks for (the service's OpenAPI
+document lists them)."""
 
 Unset = TypeVar("Unset")
 """What a per-check setting holds before it takes effect: ``None`` in :class:`~fever_core.pipeline.CheckOptions` (use
@@ -108,8 +108,8 @@ def _declared(
 @dataclass(frozen=True)
 class PerCheckSettings(Generic[Unset]):
     """Every per-check setting, one field each, declared once: its type (``| Unset``: how a record holds it before it
-    takes effect; unset, ``None``, until a check or the settings fill it in) and, in its metadata, its default, limits, unit, help and the sidebar's label and step
-    (:data:`CHECK_SETTINGS` reads them). The options a check is given (:class:`~fever_core.pipeline.CheckOptions`) and
+    takes effect; unset, ``None``, until a check or the settings fill it in) and, in its metadata, its default, limits,
+    unit, help and the sidebar's label and step (:data:`CHECK_SETTINGS` reads them). The options a check is given (:class:`~fever_core.pipeline.CheckOptions`) and
     the settings it took effect with (:class:`~fever_core.pipeline.AppliedSettings`) are this record.
 
     Attributes:

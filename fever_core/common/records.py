@@ -1,5 +1,9 @@
-"""A record (a dataclass: a verdict, a check's settings) as the JSON a check writes: every field, by its name, read
-from the dataclass itself, so that a field added to a record is written without a line more."""
+"""A record (a dataclass: a verdict, a check) as the JSON a check writes: every field, by its name, read from the
+dataclass itself, so that a field added to a record is written without a line more.
+
+A field written under another name, or not at all, says so in its metadata (``{JSON_NAME: "settings"}``,
+``{JSON_NAME: None}``); the service's OpenAPI models read the same metadata.
+"""
 
 from __future__ import annotations
 
@@ -10,14 +14,33 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
+JSON_NAME = "json_name"
+"""The metadata key of a field the JSON names otherwise than the field (its value: that name), or leaves out (``None``:
+a claim's vector, which only this process uses)."""
+
+
+def json_name(field: dataclasses.Field[Any]) -> str | None:
+    """The name the JSON gives ``field`` (``None``: the JSON leaves it out)."""
+    name: str | None = field.metadata.get(JSON_NAME, field.name)
+    return name
+
 
 def record_dict(record: DataclassInstance) -> dict[str, Any]:
-    """``record``'s fields as JSON values, in their declared order: nested records as objects
-    (:func:`dataclasses.asdict`), tuples as lists, an enumeration's member as its value."""
-    return {name: _json_value(value) for name, value in dataclasses.asdict(record).items()}
+    """``record``'s fields as JSON values, in their declared order, each under its :func:`json_name`: a nested record
+    as its own ``to_dict`` writes it (else field by field, as here), tuples as lists, an enumeration's member as its
+    value."""
+    written: dict[str, Any] = {}
+    for field in dataclasses.fields(record):
+        name = json_name(field)
+        if name is not None:
+            written[name] = _json_value(getattr(record, field.name))
+    return written
 
 
 def _json_value(value: object) -> object:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        to_dict = getattr(value, "to_dict", None)
+        return to_dict() if callable(to_dict) else record_dict(value)
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, dict):

@@ -77,7 +77,8 @@ class Checker:
 
     Args:
         workspace: the corpus and its indexes.
-        verification: the verifier and the verdict policy (:class:`~fever_core.verification.claim_verifier.ClaimVerifier`).
+        verification: the verifier and the verdict policy
+            (:class:`~fever_core.verification.claim_verifier.ClaimVerifier`).
         retriever: ``"fused"`` (title + dense + lexical; default), ``"bm25"`` (lexical only) or ``"tfidf"`` (the
             FEVER baseline's DrQA-style TF-IDF), see :mod:`fever_core.retrieval.registry`. The learned verdict
             was trained on the ``fused`` retriever's selection scores, so the others get the best-sentence rule

@@ -9,13 +9,13 @@ Every client reads these (History, permalinks, "checked before", ClaimReview, th
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Never
 
 import numpy as np
 
 from fever_core.common.check_settings import CHECK_SETTINGS, PerCheckSettings
-from fever_core.common.records import record_dict
+from fever_core.common.records import JSON_NAME, record_dict
 from fever_core.common.settings import Settings
 from fever_core.common.text import clean_user_text
 from fever_core.retrieval.claim_analysis import ClaimAnalysis
@@ -132,7 +132,7 @@ class CheckResult:
             Wikipedia could not be reached and only cached pages were read, or that a damaged verifier was
             refused and the shipped one used.
         applied: every setting as the check used it (:class:`AppliedSettings`); ``None`` for a check kept before
-            they were recorded.
+            they were recorded. The JSON names it ``settings``.
         claim_vector: the claim's vector from the corpus's encoder (float32, unit length), as retrieval used it:
             what "checked before" compares claims with; ``None`` when the retriever reads none, or for a check
             read back from JSON (which does not hold it).
@@ -147,22 +147,13 @@ class CheckResult:
     verdict: Verdict
     timings: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
-    applied: AppliedSettings | None = None
-    claim_vector: np.ndarray | None = field(default=None, repr=False, compare=False)
+    applied: AppliedSettings | None = field(default=None, metadata={JSON_NAME: "settings"})
+    claim_vector: np.ndarray | None = field(default=None, repr=False, compare=False, metadata={JSON_NAME: None})
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "claim": self.claim,
-            "corpus": self.corpus,
-            "analysis": self.analysis.to_dict(),
-            "pages": [asdict(p) for p in self.pages],
-            "sentences": [asdict(s) for s in self.sentences],
-            "evidence": [e.to_dict() for e in self.evidence],
-            "verdict": self.verdict.to_dict(),
-            "timings": self.timings,
-            "warnings": self.warnings,
-            "settings": None if self.applied is None else self.applied.to_dict(),
-        }
+        """Every field but the claim's vector, by its name (``applied`` as ``settings``), each record in it as its own
+        ``to_dict`` writes it (:func:`~fever_core.common.records.record_dict`)."""
+        return record_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CheckResult:

@@ -83,7 +83,8 @@ class ClaimReviewRequest(CheckRequest):
     author: str | None = Field(
         None, description="the review's author, a name (default: FEVER Workbench)", examples=["Fact Desk"]
     )
-    author_type: Literal[AUTHOR_KINDS] = Field(  # type: ignore[valid-type]  # a Literal of workbench's kinds, made at run time
+    # a Literal of workbench's kinds, made at run time (the type checker reads no variable in a Literal)
+    author_type: Literal[AUTHOR_KINDS] = Field(  # type: ignore[valid-type]
         "Organization", description="what the author is"
     )
     url: str | None = Field(
@@ -190,8 +191,6 @@ else:
     CheckResponse = model_of(
         CheckResult,
         "CheckResponse",
-        rename={"applied": "settings"},
-        exclude=("claim_vector",),
         doc="The JSON of ``python -m fever_core check --json`` (``fever_core.pipeline.CheckResult.to_dict``).",
     )
 

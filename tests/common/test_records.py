@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from fever_core.common.records import record_dict
+from fever_core.common.records import JSON_NAME, record_dict
 
 
 class Kind(StrEnum):
@@ -35,3 +35,25 @@ def test_every_field_is_written_in_its_order_nested_records_as_objects_tuples_as
         "scores": {"SUPPORTS": 0.9},
     }
     assert type(written["inner"]["kinds"][0]) is str
+
+
+@dataclass
+class Written:
+    value: float
+
+    def to_dict(self) -> dict[str, float]:
+        return {"as_written": self.value}
+
+
+@dataclass
+class Renamed:
+    applied: Inner = field(metadata={JSON_NAME: "settings"})
+    vector: list[float] = field(default_factory=list, metadata={JSON_NAME: None})
+    written: Written | None = None
+
+
+def test_a_field_is_written_under_its_json_name_or_left_out_and_a_record_with_its_own_to_dict_as_it_writes_itself():
+    assert record_dict(Renamed(Inner("a"), [0.1], Written(0.5))) == {
+        "settings": {"name": "a", "kinds": []},
+        "written": {"as_written": 0.5},
+    }
