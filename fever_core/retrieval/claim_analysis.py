@@ -8,11 +8,12 @@ The verdict reads the same analysis: the claim's names (which evidence bears on 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fever_core.common.names import claim_names
 from fever_core.common.nlp import parse
+from fever_core.common.records import record_dict
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -52,7 +53,8 @@ class ClaimAnalysis:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Every field, by its name (:func:`~fever_core.common.records.record_dict`)."""
+        return record_dict(self)
 
 
 def _unique(items: Iterable[str]) -> list[str]:
