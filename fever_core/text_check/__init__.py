@@ -1,6 +1,6 @@
 """Check a text: an article, a speech, a transcript, pasted or read from a ``.txt``, ``.md`` or ``.html`` file.
 
-:mod:`~fever_core.text_check.reading` (the plain text of a paste or a file: HTML read in linear time, scripts
+:mod:`~fever_core.text_check.input_text` (the plain text of a paste or a file: HTML read in linear time, scripts
 dropped; binary files, texts over 1 MB and pages of more markup than text refused),
 :mod:`~fever_core.text_check.sentences` (the sentences with their offsets; a text of too many sentences, or too slow
 to split, refused), :mod:`~fever_core.text_check.worthiness` (which are worth checking, with why, and the fact checked
@@ -20,7 +20,7 @@ from fever_core.text_check.check import (
     sentence_claims,
     worthy_indexes,
 )
-from fever_core.text_check.reading import (
+from fever_core.text_check.input_text import (
     MAX_TEXT_BYTES,
     TEXT_KINDS,
     TextReadError,

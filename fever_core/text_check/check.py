@@ -165,7 +165,7 @@ def check_text(
 
     Args:
         checker: the checker.
-        text: the plain text (:func:`~fever_core.text_check.reading.plain_text`).
+        text: the plain text (:func:`~fever_core.text_check.input_text.plain_text`).
         options: the per-check settings of every sentence (``None``: the checker's settings).
         chosen: the indexes of the sentences to check (default: the check-worthy ones).
         on_sentence: called as ``on_sentence(checked, done, total)`` after each sentence checked.

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fever_core.common.nlp import load_spacy
+from fever_core.text_check.input_text import TextReadError
 from fever_core.text_check.pronouns import Antecedents
-from fever_core.text_check.reading import TextReadError
 from fever_core.text_check.worthiness import CLOSING_MARKS, judge
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ def find_sentences(
     max_seconds: float = SPLIT_SECONDS,
     stop: threading.Event | None = None,
 ) -> list[TextSentence]:
-    """The sentences of a plain text (:func:`~fever_core.text_check.reading.plain_text`), in order, each judged.
+    """The sentences of a plain text (:func:`~fever_core.text_check.input_text.plain_text`), in order, each judged.
 
     Args:
         text: the plain text.

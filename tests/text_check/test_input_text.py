@@ -18,10 +18,10 @@ from fever_core.text_check import (
     MAX_TEXT_BYTES,
     TextReadError,
     html_to_text,
+    input_text,
     markdown_to_text,
     plain_text,
     read_text_file,
-    reading,
     text_of_bytes,
 )
 
@@ -124,7 +124,7 @@ class ReferenceText(HTMLParser):
         self.parts, self.skipping = [], []
 
     def handle_starttag(self, tag, attrs):
-        if tag in reading._SKIPPED_ELEMENTS:
+        if tag in input_text._SKIPPED_ELEMENTS:
             self.skipping.append(tag)
         elif not self.skipping:
             self.block(tag)
@@ -146,7 +146,7 @@ class ReferenceText(HTMLParser):
 
     def block(self, tag):
         self.parts.append(
-            "\n\n" if tag in reading._BLOCK_ELEMENTS else "\n" if tag == "br" else " " if tag in ("td", "th") else ""
+            "\n\n" if tag in input_text._BLOCK_ELEMENTS else "\n" if tag == "br" else " " if tag in ("td", "th") else ""
         )
 
 
@@ -252,9 +252,9 @@ def test_a_stream_is_read_no_further_than_the_limit_plus_one_byte_whatever_it_wo
 
     endless = Endless()
     with pytest.raises(TextReadError, match="more than 1,000 bytes"):
-        reading.read_within_limit(endless, "The text on stdin", limit=1000)
+        input_text.read_within_limit(endless, "The text on stdin", limit=1000)
     assert endless.given == 1001
-    assert reading.read_within_limit(io.BytesIO(b"Oslo is in Norway."), "x") == b"Oslo is in Norway."
+    assert input_text.read_within_limit(io.BytesIO(b"Oslo is in Norway."), "x") == b"Oslo is in Norway."
 
 
 def test_a_link_to_a_device_or_a_pipe_is_refused_at_the_limit_not_read_whole(tmp_path):
@@ -278,6 +278,8 @@ def test_a_link_to_a_device_or_a_pipe_is_refused_at_the_limit_not_read_whole(tmp
 
 
 def test_text_on_stdin_is_read_within_the_limit_and_as_utf8():
-    assert reading.read_text_stream(io.BytesIO(b"Oslo is the capital of Norway.")) == "Oslo is the capital of Norway."
+    assert (
+        input_text.read_text_stream(io.BytesIO(b"Oslo is the capital of Norway.")) == "Oslo is the capital of Norway."
+    )
     with pytest.raises(TextReadError, match="not UTF-8"):
-        reading.read_text_stream(io.BytesIO(b"Oslo \xff is here."))
+        input_text.read_text_stream(io.BytesIO(b"Oslo \xff is here."))
