@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from fever_core.common.types import VERDICT_WORDS
+from fever_core.workbench.shown import verdict_shown
 from tests.jsonld import expand, scripts_when_embedded, values
 
 JAWS = "Jaws was directed by a man born in Ohio."
@@ -22,8 +22,9 @@ def test_claimreview_answers_the_check_as_json_ld_with_its_provenance(client, ch
     assert response.status_code == 200, response.text
     assert response.headers["content-type"].startswith("application/ld+json")
     document = response.json()
-    label = checker.check(JAWS).verdict.label  # the tiny verifier is deterministic
-    assert document["claimReviewed"] == JAWS and document["reviewRating"]["alternateName"] == VERDICT_WORDS[label]
+    verdict = checker.check(JAWS).verdict  # the tiny verifier is deterministic
+    label, shown = verdict.label, verdict_shown(verdict.label, verdict.label_withheld)  # as its card says it
+    assert document["claimReviewed"] == JAWS and document["reviewRating"]["alternateName"] == shown
     assert document["author"] == {"@type": "Person", "name": "Fact Desk"}
     (review,), dropped = expand(document)
     assert not dropped and values(review, "url") == ["https://example.org/checks/jaws"]
