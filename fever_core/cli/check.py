@@ -37,6 +37,7 @@ from fever_core.cli.common import (
 def cmd_check(args: argparse.Namespace) -> int:
     from fever_core.pipeline import check_claim_text
     from fever_core.verification import SHOWN_LABEL_MIN
+    from fever_core.workbench import probability_text
 
     claim = check_claim_text(args.claim)  # refuse a claim that can't be checked before loading any model
     author = claimreview_author(args)
@@ -55,16 +56,19 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 0
     verdict = result.verdict
     print(
-        f"{verdict.label}  probability {verdict.probability:.2f}  (the deciding rule's or model's own: "
-        + ", ".join(f"{k}={v:.2f}" for k, v in verdict.probabilities.items())
-        + ")"
+        f"{shown_label(result)}  probability {probability_text(verdict.probability)}  (the deciding rule's or model's "
+        "own: " + ", ".join(f"{k}={probability_text(v)}" for k, v in verdict.probabilities.items()) + ")"
     )
     print(verdict.reason)
     if verdict.label_withheld and not verdict.undecided:  # an undecided verdict's reason says so
         print(f"Undecided: a probability under {SHOWN_LABEL_MIN} is too unsure to show as a label; read these.")
     for index in verdict.read_these:
         item = result.evidence[index]
-        reading = "not judged" if item.reading is None else f"{item.reading.label} {item.reading.probability:.2f}"
+        reading = (
+            "not judged"
+            if item.reading is None
+            else f"{item.reading.label} {probability_text(item.reading.probability)}"
+        )
         print(f"Read this ({reading}): {item.sentence.title} ({item.sentence.line}): {item.sentence.text}")
     _print_checked_before(checker, result)
     for item in result.evidence:
@@ -136,11 +140,12 @@ def cmd_check_batch(args: argparse.Namespace) -> int:
         checked = [row.result for row in report.rows if row.result is not None]
         provenance = checker_provenance(checker, check_options_from(args))
         write_claimreview(args.claimreview, claim_reviews(checked, provenance, author, published=started))
+    from fever_core.workbench import probability_text
+
     for row in report.rows:
-        confidence = f"{row.confidence:.2f}" if row.confidence is not None else "    "
-        print(
-            f"{row.verdict or 'ERROR':<15} {confidence}  {row.claim.claim}" + (f"  ({row.error})" if row.error else "")
-        )
+        confidence = probability_text(row.confidence) if row.confidence is not None else "    "
+        verdict = shown_label(row.result) if row.result else "ERROR"
+        print(f"{verdict:<15} {confidence}  {row.claim.claim}" + (f"  ({row.error})" if row.error else ""))
     metrics = "  ".join(
         f"{name.replace('_', ' ')} {'n/a' if value is None else f'{value:.3f}'}"
         for name, value in report.metrics().items()
@@ -244,6 +249,7 @@ def _check_claims(
 def cmd_check_text(args: argparse.Namespace) -> int:
     from fever_core.common.jsonl import write_jsonl
     from fever_core.text_check import check_text, find_sentences, read_text_file, read_text_stream, sentence_claims
+    from fever_core.workbench import probability_text
 
     # a text, a choice or an output that can't be used is refused before any model but spaCy loads
     if args.out and Path(args.out).suffix.lower() != ".jsonl":
@@ -263,10 +269,10 @@ def cmd_check_text(args: argparse.Namespace) -> int:
         checked = check_text(checker, text, check_options_from(args), chosen, advance, sentences=sentences)
     for item in checked.sentences:
         if item.chosen:
-            probability = f"{item.result.verdict.probability:.2f}" if item.result else "    "
+            probability = probability_text(item.result.verdict.probability) if item.result else "    "
             checked_as = f"  (checked as: {item.sentence.checked_as})" if item.sentence.checked_as else ""
             print(
-                f"{item.verdict or 'ERROR':<15} {probability}  {item.sentence.text}{checked_as}"
+                f"{shown_label(item.result) if item.result else 'ERROR':<15} {probability}  {item.sentence.text}{checked_as}"
                 + (f"  ({item.error})" if item.error else "")
             )
     worthy = sum(s.worthy for s in sentences)
@@ -392,3 +398,9 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--limit", type=int)
     p.add_argument("--report")
     p.set_defaults(func=cmd_evaluate_pairs)
+
+
+def shown_label(result: CheckResult) -> str:
+    """A check's verdict as the command line prints it for people: its label ("SUPPORTS"), or "UNDECIDED" where the
+    label is withheld (too unsure to show, as the app's card says "Undecided"; ``--json`` still has the label)."""
+    return "UNDECIDED" if result.verdict.label_withheld else result.verdict.label
