@@ -278,6 +278,19 @@ def _verdict_parser(p: argparse.ArgumentParser) -> None:
         "the claim names decides the verdict over the regression (default: none, the regression alone; the "
         "MPNet verifier ships 0.9)",
     )
+    for option, stage in (
+        ("--sure-sentence-min", "one sure sentence (or chain) decides a NOT ENOUGH INFO verdict"),
+        ("--claim-parts-min", "a compound claim's facts, each read this sure, decide it"),
+        ("--bridge-min", "a two-hop claim's two facts, read this sure through the linked page, decide it"),
+    ):
+        p.add_argument(
+            option,
+            type=float,
+            default=None,
+            metavar="PROBABILITY",
+            help=f"{stage} (0.5 to 1; default: none, the stage off; the MPNet verifier ships 0.9): kept in the "
+            "verdict file and replayed with the fit on the held-out claims",
+        )
     p.add_argument(
         "--plain-claims",
         nargs="+",

@@ -51,9 +51,10 @@ class VerdictConfig:
         joint_model: joint verifier folder or id, its share in the verdict chosen on the held-out claims.
         joint_pairs_out: folder the runs are also written to as joint-verifier pair files.
         joint_minimal_pairs: with ``joint_pairs_out``: minimal pairs of this many S/R claims of ``pairs`` too.
-        subject_stance_min: the page rule's threshold (0.5 to 1). Default none. The other stages' thresholds
-            (:class:`~fever_core.verification.learned.LearnedVerdict`) are set after the fit, by a recipe that
-            chooses them on the yardsticks (``benchmarks/recipes/mpnet_calibrate.py``).
+        subject_stance_min: the page rule's threshold (0.5 to 1). Default none (the stage off).
+        sure_sentence_min, claim_parts_min, bridge_min: the other stages' thresholds (0.5 to 1; default none, off),
+            kept in the verdict file and replayed with the fit on the held-out claims, so its "as shipped" figure is
+            the cascade that ships (``benchmarks/recipes/mpnet_calibrate.py`` chooses them on the yardsticks).
         plain_claims: claims written like a person's, checked on ``plain_corpus`` and added to the fit.
         plain_corpus: the corpus of ``plain_claims``. Default ``embedded``.
         plain_limit: check at most this many ``plain_claims`` (a seeded random sample). Default all.
@@ -72,6 +73,9 @@ class VerdictConfig:
     joint_pairs_out: Path | None = None
     joint_minimal_pairs: int = 0
     subject_stance_min: float | None = None
+    sure_sentence_min: float | None = None
+    claim_parts_min: float | None = None
+    bridge_min: float | None = None
     plain_claims: list[Path] = field(default_factory=list)
     plain_corpus: str = "embedded"
     plain_limit: int | None = None
@@ -187,6 +191,9 @@ def train_verdict(
         seed=config.seed,
         joint_model=joint_model,
         subject_stance_min=config.subject_stance_min,
+        sure_sentence_min=config.sure_sentence_min,
+        claim_parts_min=config.claim_parts_min,
+        bridge_min=config.bridge_min,
         verifier=checker.verification.verifier,
     )
     learned.report.update(

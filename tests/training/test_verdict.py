@@ -222,6 +222,11 @@ def test_train_verdict_command_runs_claims_end_to_end_and_saves_beside_the_verif
         == 0
     )
     assert runs.read_text() == before
+    assert LearnedVerdict.load(model).claim_parts_min is None  # a stage without its option is off
+    assert cli_main([*argv, "--sure-sentence-min", "0.9", "--claim-parts-min", "0.85", "--bridge-min", "0.95"]) == 0
+    learned = LearnedVerdict.load(model)
+    assert (learned.sure_sentence_min, learned.claim_parts_min, learned.bridge_min) == (0.9, 0.85, 0.95)
+    assert {"sure_sentence", "claim_parts", "bridge"} <= set(learned.report["as_shipped_stages"])  # replayed
     minimal = [json.loads(line) for line in (joint_dir / "joint-minimal.jsonl").read_text().splitlines()]
     held_out = {json.loads(line)["hypothesis"] for line in (joint_dir / "joint-heldout.jsonl").read_text().splitlines()}
     assert minimal and not held_out & {p["hypothesis"] for p in minimal}
