@@ -38,3 +38,18 @@ def app_corpus(settings, pages_file, tmp_path_factory) -> str:
     states_file = write_jsonl(tmp_path_factory.mktemp("states") / "states.jsonl", STATE_PAGES)
     open_workspace(APP_CORPUS, settings, specs=[f"fever:{pages_file}", f"fever:{states_file}"], progress=False)
     return APP_CORPUS
+
+
+@pytest.fixture
+def data_dir(tmp_path, settings, workspace, app_corpus):
+    """A data folder of the test's own (its own history and annotations) holding the session's built corpora."""
+    (tmp_path / "corpora").symlink_to(settings.data_dir / "corpora", target_is_directory=True)
+    return tmp_path
+
+
+@pytest.fixture
+def app_env(monkeypatch, data_dir, workspace, tiny_nli_model):
+    """The app's environment for AppTest: the test's data folder, the fixture corpus, the tiny model."""
+    monkeypatch.setenv("FEVER_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("FEVER_CORPUS", workspace.name)
+    monkeypatch.setenv("FEVER_VERIFIER_MODEL", str(tiny_nli_model))

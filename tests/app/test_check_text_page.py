@@ -23,21 +23,6 @@ FILMS = (
 )
 
 
-@pytest.fixture
-def data_dir(tmp_path, settings, workspace, app_corpus):
-    """A data folder of the test's own (its own history) holding the session's built corpora."""
-    (tmp_path / "corpora").symlink_to(settings.data_dir / "corpora", target_is_directory=True)
-    return tmp_path
-
-
-@pytest.fixture
-def app_env(monkeypatch, data_dir, workspace, tiny_nli_model):
-    """The app's environment: the test's data folder, the fixture corpus, the tiny model."""
-    monkeypatch.setenv("FEVER_DATA_DIR", str(data_dir))
-    monkeypatch.setenv("FEVER_CORPUS", workspace.name)
-    monkeypatch.setenv("FEVER_VERIFIER_MODEL", str(tiny_nli_model))
-
-
 def open_page(name: str, query_params: dict[str, str] | None = None) -> AppTest:
     """A page of the app, run alone on the fixture corpus, as a new browser opens it."""
     at = AppTest.from_file(str(PROJECT_ROOT / "pages" / f"{name}.py"), default_timeout=180)

@@ -38,21 +38,6 @@ SOUL_FOOD_FILM = "https://en.wikipedia.org/wiki/Soul_Food_%28film%29"
 
 
 @pytest.fixture
-def data_dir(tmp_path, settings, workspace, app_corpus):
-    """A data folder of the test's own (its own annotations) holding the session's built corpora."""
-    (tmp_path / "corpora").symlink_to(settings.data_dir / "corpora", target_is_directory=True)
-    return tmp_path
-
-
-@pytest.fixture
-def app_env(monkeypatch, data_dir, workspace, tiny_nli_model):
-    """The app's environment: the test's data folder, the fixture corpus, the tiny model."""
-    monkeypatch.setenv("FEVER_DATA_DIR", str(data_dir))
-    monkeypatch.setenv("FEVER_CORPUS", workspace.name)
-    monkeypatch.setenv("FEVER_VERIFIER_MODEL", str(tiny_nli_model))
-
-
-@pytest.fixture
 def open_page(app_env):
     """A page of the app, run alone, with ``corpus`` chosen (the fixture corpus by default)."""
 
