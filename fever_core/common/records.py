@@ -1,8 +1,9 @@
 """A record (a dataclass: a verdict, a check) as the JSON a check writes: every field, by its name, read from the
 dataclass itself, so that a field added to a record is written without a line more.
 
-A field written under another name, or not at all, says so in its metadata (``{JSON_NAME: "settings"}``,
-``{JSON_NAME: None}``); the service's OpenAPI models read the same metadata.
+A field written under another name, in its record's place, or not at all, says so in its metadata
+(``{JSON_NAME: "settings"}``, ``{JSON_NAME: IN_PLACE}``, ``{JSON_NAME: None}``); the service's OpenAPI models read
+the same metadata.
 """
 
 from __future__ import annotations
@@ -17,10 +18,14 @@ if TYPE_CHECKING:
 JSON_NAME = "json_name"
 """The metadata key of a field the JSON names otherwise than the field (its value: that name), or leaves out (``None``:
 a claim's vector, which only this process uses)."""
+IN_PLACE = ""
+"""The :data:`JSON_NAME` of a field holding a record whose fields the JSON writes in its place (a judged sentence's
+sentence: its page, line and words beside its stance)."""
 
 
 def json_name(field: dataclasses.Field[Any]) -> str | None:
-    """The name the JSON gives ``field`` (``None``: the JSON leaves it out)."""
+    """The name the JSON gives ``field`` (``None``: the JSON leaves it out; :data:`IN_PLACE`: its fields in its
+    record's)."""
     name: str | None = field.metadata.get(JSON_NAME, field.name)
     return name
 
@@ -32,7 +37,9 @@ def record_dict(record: DataclassInstance) -> dict[str, Any]:
     written: dict[str, Any] = {}
     for field in dataclasses.fields(record):
         name = json_name(field)
-        if name is not None:
+        if name == IN_PLACE:
+            written.update(record_dict(getattr(record, field.name)))
+        elif name is not None:
             written[name] = _json_value(getattr(record, field.name))
     return written
 

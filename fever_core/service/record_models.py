@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from fever_core.common import Label
-from fever_core.common.records import json_name
+from fever_core.common.records import IN_PLACE, json_name
 
 _MODELS: dict[type, type[BaseModel]] = {}
 """The model made for each record, which a record holding it as a field refers to."""
@@ -37,23 +37,21 @@ def model_of(
     record: type,
     name: str,
     *,
-    flatten: str = "",
     json_types: dict[str, Any] | None = None,
     doc: str = "",
 ) -> type[BaseModel]:
     """The response model of ``record`` (a dataclass), named ``name`` in the OpenAPI document.
 
     Each field is named as the JSON names it (:func:`~fever_core.common.records.json_name`: the field's name, another
-    one, or none: left out). A field whose type is a record has that record's model (made before, by this function);
-    a field named ``label`` holding text is a FEVER label (:data:`~fever_core.common.types.Label`, an enumeration in
-    the document).
+    one, none: left out, or its record's fields in its place). A field whose type is a record has that record's model
+    (made before, by this function); a field named ``label`` holding text is a FEVER label
+    (:data:`~fever_core.common.types.Label`, an enumeration in the document).
 
     Args:
-        flatten: a field holding a record whose fields the JSON writes in its place (a judged sentence's sentence).
         json_types: the JSON type of fields the record writes otherwise than as their type (a stance as ``{label: p}``).
         doc: the model's description (default: the first paragraph of the record's docstring).
     """
-    definitions = _definitions(record, flatten, json_types or {})
+    definitions = _definitions(record, json_types or {})
     model: type[BaseModel] = create_model(
         name,
         __base__=RecordModel,
@@ -65,7 +63,7 @@ def model_of(
     return model
 
 
-def _definitions(record: type, flatten: str, json_types: dict[str, Any]) -> dict[str, Any]:
+def _definitions(record: type, json_types: dict[str, Any]) -> dict[str, Any]:
     """Each field's ``(type, Field)`` as :func:`pydantic.create_model` takes them, in the record's order."""
     hints = typing.get_type_hints(record)
     bound = _bindings(record)
@@ -75,8 +73,8 @@ def _definitions(record: type, flatten: str, json_types: dict[str, Any]) -> dict
         name = json_name(field)
         if name is None:
             continue
-        if field.name == flatten:
-            definitions.update(_definitions(hints[field.name], "", {}))
+        if name == IN_PLACE:
+            definitions.update(_definitions(hints[field.name], {}))
             continue
         kind = json_types[field.name] if field.name in json_types else _json_type(field.name, hints[field.name], bound)
         if field.default is not dataclasses.MISSING:

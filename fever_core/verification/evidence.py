@@ -9,9 +9,10 @@ this one type.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from fever_core.common.records import IN_PLACE, JSON_NAME, record_dict
 from fever_core.common.text import premise_text
 from fever_core.common.types import LABELS, Stance
 from fever_core.retrieval.results import EvidenceSentence
@@ -48,9 +49,6 @@ class Reading:
     probability: float
     claim_read: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
     @classmethod
     def of_stance(cls, stance: Stance, label: str) -> Reading:
         """``stance`` read as ``label`` (with that label's probability)."""
@@ -75,7 +73,7 @@ class JudgedSentence:
             it was not judged.
     """
 
-    sentence: EvidenceSentence
+    sentence: EvidenceSentence = field(metadata={JSON_NAME: IN_PLACE})
     premise: str
     stance: Stance | None
     trusted: bool
@@ -100,16 +98,9 @@ class JudgedSentence:
         return self.titled.rpartition(f"{self.sentence.title}: ")[2]
 
     def to_dict(self) -> dict[str, Any]:
-        """As a check's JSON and the verdict's training runs write it: the sentence's fields, then the stance as
-        ``{label: probability}``, ``trusted``, ``premise``, ``bears_on_claim`` and ``reading``."""
-        return {
-            **asdict(self.sentence),
-            "stance": self.stance.to_dict() if self.stance else None,
-            "trusted": self.trusted,
-            "premise": self.premise,
-            "bears_on_claim": self.bears_on_claim,
-            "reading": self.reading.to_dict() if self.reading else None,
-        }
+        """As a check's JSON and the verdict's training runs write it: the sentence's fields in its place, then the
+        others, the stance as ``{label: probability}`` (:func:`~fever_core.common.records.record_dict`)."""
+        return record_dict(self)
 
     @classmethod
     def from_dict(cls, record: dict[str, Any]) -> JudgedSentence:
