@@ -20,8 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 from fever_core.common import CHECK_SETTINGS, CheckSetting, Label
 from fever_core.pipeline import MAX_CLAIM_CHARS, AppliedSettings, CheckOptions, CheckResult
 from fever_core.retrieval import ClaimAnalysis, EvidenceSentence, HopLink, PageCandidate
-from fever_core.service.record_models import RecordModel, model_of
-from fever_core.text_check import MAX_TEXT_BYTES
+from fever_core.service.record_models import model_of
+from fever_core.text_check import MAX_TEXT_BYTES, CheckedSentence, TextCheck
 from fever_core.verification import JudgedSentence, Reading, Verdict
 from fever_core.verification.decision import ClaimPart
 from fever_core.verification.number_check import NumberCheck
@@ -185,39 +185,18 @@ model_of(NumberCheck, "NumberCheckOut")
 model_of(Verdict, "VerdictOut")
 model_of(ClaimAnalysis, "AnalysisOut")
 model_of(AppliedSettings, "AppliedSettingsOut")
-if TYPE_CHECKING:  # the type checker sees the base; pydantic, at run time, the model made from the record
-    CheckResponse = RecordModel
-else:
-    CheckResponse = model_of(
-        CheckResult,
-        "CheckResponse",
-        doc="The JSON of ``python -m fever_core check --json`` (``fever_core.pipeline.CheckResult.to_dict``).",
-    )
-
-
-class TextSentenceOut(RecordModel):
-    index: int = Field(description="the sentence's position in the text, from 0")
-    text: str
-    start: int = Field(description="the offset of its first character in the text, in characters")
-    end: int = Field(description="the offset just past its last character")
-    worthy: bool = Field(description="it states a fact about named things, numbers or dates")
-    reason: str = Field(description="why it is, or is not, worth checking")
-    checked_as: str | None = Field(
-        None,
-        description="the claim checked for it when not the sentence: its opening "
-        "pronoun (She, It, His...) replaced by the name it stands for in the sentences before",
-    )
-    checked: bool
-    verdict: Label | None = None
-    probability: float | None = Field(None, description="the verdict's probability, 0 to 1")
-    error: str | None = Field(None, description="why a check-worthy sentence could not be checked")
-    result: CheckResponse | None = Field(None, description="its check: what /check answers for it")
-
-
-class CheckTextResponse(RecordModel):
-    text: str = Field(description="the text as read (the offsets point into it)")
-    summary: dict[str, int] = Field(description="sentences checked, and how many got each verdict")
-    sentences: list[TextSentenceOut]
+CheckResponse = model_of(
+    CheckResult,
+    "CheckResponse",
+    doc="The JSON of ``python -m fever_core check --json`` (``fever_core.pipeline.CheckResult.to_dict``).",
+)
+model_of(CheckedSentence, "TextSentenceOut")
+CheckTextResponse = model_of(
+    TextCheck,
+    "CheckTextResponse",
+    doc="The JSON of ``/check-text`` (``fever_core.text_check.TextCheck.to_dict``): each sentence of the text, and "
+    "the check of each one chosen.",
+)
 
 
 class Prediction(BaseModel):

@@ -12,11 +12,12 @@ from __future__ import annotations
 import collections
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fever_core.common.formats import Claim
-from fever_core.common.types import LABELS
+from fever_core.common.records import IN_PLACE, JSON_NAME, record_dict
+from fever_core.common.types import LABELS, Label
 from fever_core.evaluation import BatchRow, run_batch
 from fever_core.pipeline import Checker, CheckOptions, CheckResult
 from fever_core.text_check.sentences import TextSentence, find_sentences
@@ -30,34 +31,35 @@ class NothingToCheck(ValueError):
 class CheckedSentence:
     """A sentence of a text and its check.
 
+    Its verdict and probability are fields computed from its check, so that its JSON and the service's model of it
+    (both made from this record's fields, :mod:`~fever_core.common.records`) write them beside the sentence.
+
     Attributes:
-        sentence: the sentence, with its offsets and worthiness.
-        chosen: it was chosen to be checked (by default: it is check-worthy).
-        result: its check; ``None`` when it was not chosen, not checked yet (a stopped check), or can't be checked.
-        error: why it can't be checked ("" otherwise), e.g. over the claim's length limit.
+        sentence: the sentence, with its offsets and worthiness (the JSON writes its fields in its place).
+        chosen: it was chosen to be checked (by default: it is check-worthy); ``checked`` in the JSON.
+        verdict: its verdict's FEVER label; ``None`` without a check.
+        probability: the verdict's probability, in [0, 1], to four places; ``None`` without a check.
+        error: why it can't be checked, e.g. over the claim's length limit; ``None`` when it can.
+        result: its check (what ``check --json`` writes for the sentence); ``None`` when it was not chosen, not
+            checked yet (a stopped check), or can't be checked.
     """
 
-    sentence: TextSentence
-    chosen: bool
+    sentence: TextSentence = field(metadata={JSON_NAME: IN_PLACE})
+    chosen: bool = field(metadata={JSON_NAME: "checked"})
+    verdict: Label | None = field(init=False, repr=False, compare=False)
+    probability: float | None = field(init=False, repr=False, compare=False)
+    error: str | None = None
     result: CheckResult | None = None
-    error: str = ""
 
-    @property
-    def verdict(self) -> str:
-        """Its verdict's FEVER label, "" when it has no check."""
-        return self.result.verdict.label if self.result else ""
+    def __post_init__(self) -> None:
+        verdict = self.result.verdict if self.result else None
+        # computed from the check, once: a frozen record sets its own fields as dataclasses' __init__ does
+        object.__setattr__(self, "verdict", verdict.label if verdict else None)
+        object.__setattr__(self, "probability", round(verdict.probability, 4) if verdict else None)
 
     def to_dict(self) -> dict[str, Any]:
-        """The sentence (:meth:`TextSentence.to_dict`), whether it was chosen, its verdict and the verdict's
-        probability, and its whole check (the JSON of ``check --json``; ``None`` without one), or why not."""
-        return {
-            **self.sentence.to_dict(),
-            "checked": self.chosen,
-            "verdict": self.verdict or None,
-            "probability": round(self.result.verdict.probability, 4) if self.result else None,
-            "error": self.error or None,
-            "result": self.result.to_dict() if self.result else None,
-        }
+        """As ``check-text --json`` and ``/check-text`` write it (:func:`~fever_core.common.records.record_dict`)."""
+        return record_dict(self)
 
 
 @dataclass(frozen=True)
@@ -66,11 +68,18 @@ class TextCheck:
 
     Attributes:
         text: the plain text; each sentence's offsets point into it.
+        tally: how many sentences were checked (``checked``), and how many got each verdict, by FEVER label, zero
+            included (:meth:`counts`); ``summary`` in the JSON.
         sentences: every sentence of the text, in order, with its check where it has one.
     """
 
     text: str
+    tally: dict[str, int] = field(init=False, repr=False, compare=False, metadata={JSON_NAME: "summary"})
     sentences: list[CheckedSentence]
+
+    def __post_init__(self) -> None:
+        # computed from the sentences, once: a frozen record sets its own fields as dataclasses' __init__ does
+        object.__setattr__(self, "tally", {"checked": len(self.checked), **self.counts()})
 
     @classmethod
     def of(
@@ -84,7 +93,7 @@ class TextCheck:
         return cls(
             text,
             [
-                CheckedSentence(s, s.index in chosen, by_index[s.index].result, by_index[s.index].error)
+                CheckedSentence(s, s.index in chosen, by_index[s.index].error or None, by_index[s.index].result)
                 if s.index in by_index
                 else CheckedSentence(s, s.index in chosen)
                 for s in sentences
@@ -99,7 +108,7 @@ class TextCheck:
     def counts(self) -> dict[str, int]:
         """How many checked sentences got each verdict, by FEVER label (each label, zero included, in
         :data:`~fever_core.common.types.LABELS` order)."""
-        found = collections.Counter(s.verdict for s in self.checked)
+        found = collections.Counter[str](s.verdict for s in self.sentences if s.verdict)
         return {label: found[label] for label in LABELS}
 
     def summary(self, word: Callable[[str], str] = str, withheld: str | None = None) -> str:
@@ -108,12 +117,11 @@ class TextCheck:
         ``withheld``: the word of a verdict whose label is withheld as too unsure
         (:attr:`~fever_core.verification.verdict.Verdict.label_withheld`), counted apart and last, as the pages show
         it ("Undecided"); ``None`` (the default): counted by its label."""
-        checked = self.checked
-        line = f"{len(checked)} sentence{'' if len(checked) == 1 else 's'} checked"
-        if checked:
+        verdicts = [s.result.verdict for s in self.sentences if s.result]
+        line = f"{len(verdicts)} sentence{'' if len(verdicts) == 1 else 's'} checked"
+        if verdicts:
             found = collections.Counter(
-                withheld if withheld and s.result and s.result.verdict.label_withheld else word(s.verdict)
-                for s in checked
+                withheld if withheld and verdict.label_withheld else word(verdict.label) for verdict in verdicts
             )
             words = [word(label) for label in LABELS] + ([withheld] if withheld else [])
             line += ": " + ", ".join(f"{found[shown]} {shown}" for shown in words if found[shown])
@@ -121,11 +129,8 @@ class TextCheck:
         return line + (f"; {failed} can't be checked" if failed else "")
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "text": self.text,
-            "summary": {"checked": len(self.checked), **self.counts()},
-            "sentences": [s.to_dict() for s in self.sentences],
-        }
+        """As ``/check-text`` writes it (:func:`~fever_core.common.records.record_dict`)."""
+        return record_dict(self)
 
 
 def worthy_indexes(sentences: Iterable[TextSentence]) -> list[int]:
@@ -180,7 +185,7 @@ def check_text(
 
     def on_row(row: BatchRow, done: int, total: int) -> None:
         if on_sentence is not None:
-            on_sentence(CheckedSentence(sentences[int(row.claim.id)], True, row.result, row.error), done, total)
+            on_sentence(CheckedSentence(sentences[int(row.claim.id)], True, row.error or None, row.result), done, total)
 
     report = run_batch(checker, claims, options, on_row=on_row, stop=stop)
     return TextCheck.of(text, sentences, report.rows, [int(claim.id) for claim in claims])

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fever_core.common.nlp import load_spacy
 from fever_core.text_check.input_text import TextReadError
@@ -82,17 +82,6 @@ class TextSentence:
     def claim(self) -> str:
         """What is checked for this sentence: :attr:`checked_as`, else the sentence."""
         return self.checked_as or self.text
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "text": self.text,
-            "start": self.start,
-            "end": self.end,
-            "worthy": self.worthy,
-            "reason": self.reason,
-            "checked_as": self.checked_as,
-        }
 
 
 class TextTooLarge(TextReadError):

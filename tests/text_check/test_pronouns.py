@@ -57,4 +57,4 @@ def test_the_claims_checked_for_a_text_are_the_sentences_as_read():
         "Marie Curie was a Polish physicist.",
         "Marie Curie won two Nobel Prizes in 1903 and 1911.",
     ]
-    assert sentences[1].to_dict()["checked_as"] == claims[1].claim and sentences[0].to_dict()["checked_as"] is None
+    assert sentences[1].checked_as == claims[1].claim and sentences[0].checked_as is None
