@@ -11,10 +11,11 @@ from typing import Any
 API_KEY_HEADER = "X-API-Key"
 
 
-def _limit(default: float, flag: str, help: str) -> Any:
+def _limit(default: float, flag: str, help: str, *, published: bool = True) -> Any:
     """A field of :class:`ServiceConfig` with its command-line flag and its help (``serve --help`` shows them, with
-    the default): declared once, here."""
-    return field(default=default, metadata={"flag": flag, "help": help})
+    the default): declared once, here. ``published``: ``GET /corpora`` tells clients its value, described by the
+    same help (:func:`published_limits`)."""
+    return field(default=default, metadata={"flag": flag, "help": help, "published": published})
 
 
 @dataclass
@@ -26,7 +27,10 @@ class ServiceConfig:
 
     max_batch: int = _limit(32, "--max-batch", "claims verified together at most; 1 turns micro-batching off")
     batch_wait_ms: float = _limit(
-        15.0, "--batch-wait-ms", "milliseconds a claim waits for others to join its batch when the worker is idle"
+        15.0,
+        "--batch-wait-ms",
+        "milliseconds a claim waits for others to join its batch when the worker is idle",
+        published=False,
     )
     max_queue: int = _limit(
         256, "--max-queue", "claims waiting at most; a request whose claims don't fit gets 503 with Retry-After"
@@ -61,6 +65,7 @@ class ServiceConfig:
         "(idle between requests, or headers still arriving) at most; when one more "
         "opens, the one that has waited longest is closed, so half-open "
         "connections can't lock out clients that send whole requests",
+        published=False,
     )
     max_text_sentences: int = _limit(
         1_000,
@@ -106,3 +111,9 @@ def service_flags() -> list[dataclasses.Field[Any]]:
     """The fields of :class:`ServiceConfig` a command-line flag sets (all but ``api_key``), in order: each with its
     ``flag`` and ``help`` in ``metadata``."""
     return [f for f in dataclasses.fields(ServiceConfig) if "flag" in f.metadata]
+
+
+def published_limits() -> list[dataclasses.Field[Any]]:
+    """The limits of :class:`ServiceConfig` that ``GET /corpora`` tells clients (its ``limits``, whose model is made
+    from these fields), in order."""
+    return [f for f in service_flags() if f.metadata["published"]]

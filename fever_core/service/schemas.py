@@ -13,6 +13,7 @@ with a schema.org ClaimReview in JSON-LD, whose shape schema.org describes.
 
 from __future__ import annotations
 
+import typing
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
@@ -20,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 from fever_core.common import CHECK_SETTINGS, CheckSetting, Label
 from fever_core.pipeline import MAX_CLAIM_CHARS, AppliedSettings, CheckOptions, CheckResult
 from fever_core.retrieval import ClaimAnalysis, EvidenceSentence, HopLink, PageCandidate
+from fever_core.service.config import ServiceConfig, published_limits
 from fever_core.service.record_models import model_of
 from fever_core.text_check import MAX_TEXT_BYTES, CheckedSentence, TextCheck
 from fever_core.verification import JudgedSentence, Reading, Verdict
@@ -227,23 +229,21 @@ class CorpusOut(BaseModel):
     sentences: int | None = None
 
 
-class LimitsOut(BaseModel):
-    max_claim_chars: int
-    max_instances: int = Field(description="instances per /predict request")
-    max_body_bytes: int
-    max_queue: int = Field(description="claims waiting at most; beyond, 503 with Retry-After")
-    timeout_s: float = Field(description="seconds a request waits for its claims; beyond, 503 with Retry-After")
-    header_timeout_s: float = Field(
-        description="seconds a connection has to send a request's headers; beyond, it is closed (408)"
-    )
-    body_timeout_s: float = Field(description="seconds a request's body may take once its headers are in; beyond, 408")
-    max_connections: int = Field(
-        description="requests in progress at once; beyond, 503 with Retry-After (/health is always answered)"
-    )
-    max_batch: int = Field(description="claims verified together at most (1: no micro-batching)")
-    max_text_sentences: int = Field(description="sentences a /check-text text may have; beyond, 413 text_too_large")
-    split_timeout_s: float = Field(
-        description="seconds splitting a /check-text text into sentences may take; beyond, 413 text_too_large"
+class _LimitsBase(BaseModel):
+    max_claim_chars: int = Field(description="characters a claim may have, once control characters are removed")
+
+
+if TYPE_CHECKING:  # the type checker sees the base; pydantic, at run time, the model made from the service's config
+    LimitsOut = _LimitsBase
+else:
+    _CONFIG_TYPES = typing.get_type_hints(ServiceConfig)
+    LimitsOut = create_model(
+        "LimitsOut",
+        __base__=_LimitsBase,
+        __module__=__name__,
+        __doc__="The server's limits: the claim's length, and those of its ``ServiceConfig`` it publishes, each "
+        "described by its help in ``serve --help``.",
+        **{f.name: (_CONFIG_TYPES[f.name], Field(description=f.metadata["help"])) for f in published_limits()},
     )
 
 
