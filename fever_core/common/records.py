@@ -3,7 +3,9 @@ dataclass itself, so that a field added to a record is written without a line mo
 
 A field written under another name, in its record's place, or not at all, says so in its metadata
 (``{JSON_NAME: "settings"}``, ``{JSON_NAME: IN_PLACE}``, ``{JSON_NAME: None}``); the service's OpenAPI models read
-the same metadata.
+the same metadata. A value the JSON writes that is computed from the others (a checked sentence's verdict) is a field
+too, ``init=False`` and set in ``__post_init__``, so that it has its place in the JSON's order and its description in
+the record's docstring.
 """
 
 from __future__ import annotations
