@@ -2,7 +2,8 @@
 
 One parser reaches every command; the global options come before the command and reach them all, training
 included. Each module here adds its commands: :mod:`~fever_core.cli.corpus` (corpora and their indexes),
-:mod:`~fever_core.cli.check` (claims and evaluation), :mod:`~fever_core.cli.train` (models and their data),
+:mod:`~fever_core.cli.check` (claims and texts),
+:mod:`~fever_core.cli.evaluate` (metrics on claims and pairs), :mod:`~fever_core.cli.train` (models and their data),
 :mod:`~fever_core.cli.models` (the verifier versions and the one in use).
 """
 
@@ -12,7 +13,7 @@ import argparse
 import logging
 import sys
 
-from fever_core.cli import check, corpus, models, serve, train
+from fever_core.cli import check, corpus, evaluate, models, serve, train
 
 __all__ = ["build_parser", "main"]
 
@@ -27,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     commands = parser.add_subparsers(dest="command", required=True)
-    for module in (corpus, check, train, models, serve):
+    for module in (corpus, check, evaluate, train, models, serve):
         module.add_commands(commands)
     return parser
 
